@@ -4,6 +4,7 @@
 //! returns plain data; it knows nothing of HTTP or SQL. The shell ([`db`],
 //! [`web`], [`export`]) loads, calls the core, stores and renders.
 
+pub mod cli;
 pub mod pairing;
 pub mod rules;
 pub mod standings;

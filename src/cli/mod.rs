@@ -1,0 +1,7 @@
+//! Command-line subcommands that are not the web server. Each module owns its
+//! arguments (a `clap::Args` struct) and a `run` that returns the process exit
+//! status, so `main.rs` stays a table of contents.
+
+pub mod check;
+pub mod pair;
+pub mod perft;
