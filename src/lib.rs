@@ -4,7 +4,13 @@
 //! returns plain data; it knows nothing of HTTP or SQL. The shell ([`db`],
 //! [`web`], [`export`]) loads, calls the core, stores and renders.
 
+pub mod accounts;
 pub mod cli;
+pub mod db;
+pub mod export;
 pub mod pairing;
+pub mod roster;
 pub mod rules;
 pub mod standings;
+pub mod tournament;
+pub mod web;

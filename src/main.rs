@@ -1,33 +1,67 @@
 use clap::{Parser, Subcommand};
+use kraal::cli::{check, pair, perft, serve};
 
 /// Kraal: a Morabaraba tournament manager.
 #[derive(Debug, Parser)]
-#[command(name = "kraal", version, about)]
+#[command(name = "kraal", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
+    /// With no subcommand Kraal serves, taking the options of `kraal serve`.
+    #[command(flatten)]
+    serve: serve::ServeArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Serve the web app (the default).
+    Serve(serve::ServeArgs),
+    /// Create or upgrade the database, then exit.
+    Migrate(serve::MigrateArgs),
+    /// Manage accounts.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Manage API tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
     /// Check a scoresheet against the rules.
-    Check(kraal::cli::check::CheckArgs),
+    Check(check::CheckArgs),
     /// Count move paths from a position (move-generator self test).
-    Perft(kraal::cli::perft::PerftArgs),
+    Perft(perft::PerftArgs),
     /// Pair the next round of a tournament file (Kraal JSON or FIDE TRF).
-    Pair(kraal::cli::pair::PairArgs),
+    Pair(pair::PairArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum UserCommand {
+    /// Add an account; the password is read from standard input.
+    Add(serve::UserAddArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Create an API token for a user and print it.
+    Create(serve::TokenCreateArgs),
 }
 
 fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("KRAAL_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let cli = Cli::parse();
     let code = match cli.command {
-        Some(Command::Check(args)) => kraal::cli::check::run(args),
-        Some(Command::Perft(args)) => kraal::cli::perft::run(args),
-        Some(Command::Pair(args)) => kraal::cli::pair::run(args),
-        None => {
-            eprintln!("kraal: serve is not yet available");
-            2
-        }
+        None => serve::serve(cli.serve),
+        Some(Command::Serve(args)) => serve::serve(args),
+        Some(Command::Migrate(args)) => serve::migrate(args),
+        Some(Command::User(UserCommand::Add(args))) => serve::user_add(args),
+        Some(Command::Token(TokenCommand::Create(args))) => serve::token_create(args),
+        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Pair(args)) => pair::run(args),
     };
     std::process::exit(code);
 }

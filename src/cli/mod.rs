@@ -5,3 +5,4 @@
 pub mod check;
 pub mod pair;
 pub mod perft;
+pub mod serve;

@@ -1,0 +1,17 @@
+DROP TABLE audit_entries;
+DROP TABLE lineups;
+DROP TABLE games;
+DROP TABLE pairings;
+DROP TABLE rounds;
+DROP TABLE team_members;
+DROP TABLE teams;
+DROP TABLE forbidden_pairs;
+DROP TABLE relations;
+DROP TABLE players;
+DROP TABLE tournament_referees;
+DROP TABLE tournaments;
+DROP TABLE login_failures;
+DROP TABLE api_tokens;
+DROP TABLE sessions;
+DROP TABLE users;
+DROP TABLE settings;

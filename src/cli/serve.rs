@@ -1,0 +1,218 @@
+//! `kraal serve` and the account commands for scripted installs.
+
+use std::io::{BufRead, IsTerminal};
+use std::net::TcpListener;
+
+use crate::db::users::{self, Role};
+use crate::db::{auth as db_auth, Database, DbError};
+use crate::{accounts, web};
+
+/// The database used when none is named: a SQLite file in the working folder.
+pub const DEFAULT_DATABASE: &str = "kraal.db";
+
+/// Where the server listens when not told.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+
+/// Where the data lives (shared by every subcommand that touches it).
+#[derive(Debug, Default, clap::Args)]
+pub struct DatabaseArgs {
+    /// sqlite://FILE, a path to an existing SQLite file, or postgres://USER:PASSWORD@HOST/NAME
+    #[arg(long = "database", env = "DATABASE_URL")]
+    pub database: Option<String>,
+}
+
+impl DatabaseArgs {
+    pub fn open(&self) -> Result<crate::db::Pool, DbError> {
+        let db = match &self.database {
+            Some(url) => Database::parse(url, false)?,
+            None => Database::parse(DEFAULT_DATABASE, true)?,
+        };
+        db.open(8)
+    }
+}
+
+/// Arguments of `kraal serve`.
+#[derive(Debug, clap::Args, Default)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, env = "KRAAL_BIND", default_value = DEFAULT_BIND)]
+    pub bind: String,
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// Mark cookies Secure: set this when Kraal is served over HTTPS.
+    #[arg(long, env = "KRAAL_SECURE_COOKIES")]
+    pub secure_cookies: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, env = "KRAAL_WORKERS")]
+    pub workers: Option<usize>,
+}
+
+pub fn serve(args: ServeArgs) -> i32 {
+    let pool = match args.db.open() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("kraal: {e}");
+            return 2;
+        }
+    };
+    let listener = match TcpListener::bind(&args.bind) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("kraal: cannot listen on {}: {e}", args.bind);
+            return 2;
+        }
+    };
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let needs_setup = pool
+        .get()
+        .ok()
+        .and_then(|mut c| users::count(&mut c).ok())
+        .is_some_and(|n| n == 0);
+    println!("Kraal is serving on http://{}", args.bind);
+    if needs_setup {
+        println!(
+            "No accounts yet: open http://{}/setup to create the first admin.",
+            args.bind
+        );
+    }
+    let state = web::AppState {
+        pool,
+        secure_cookies: args.secure_cookies,
+    };
+    let result = actix_web::rt::System::new().block_on(async move {
+        match web::server(state, listener, workers) {
+            Ok(server) => server.await,
+            Err(e) => Err(e),
+        }
+    });
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kraal: the server stopped: {e}");
+            1
+        }
+    }
+}
+
+/// Arguments of `kraal user add`.
+#[derive(Debug, clap::Args)]
+pub struct UserAddArgs {
+    /// The new account's name.
+    pub name: String,
+    /// Make an admin.
+    #[arg(long, conflicts_with = "referee", required_unless_present = "referee")]
+    pub admin: bool,
+    /// Make a referee.
+    #[arg(long)]
+    pub referee: bool,
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+}
+
+/// Creates an account; the password is the first line of standard input.
+pub fn user_add(args: UserAddArgs) -> i32 {
+    let name = match users::check_name(&args.name) {
+        Ok(n) => n,
+        Err(m) => {
+            eprintln!("kraal: {m}");
+            return 2;
+        }
+    };
+    if std::io::stdin().is_terminal() {
+        eprintln!("Password for {name} (one line):");
+    }
+    let mut password = String::new();
+    if let Err(e) = std::io::stdin().lock().read_line(&mut password) {
+        eprintln!("kraal: cannot read the password: {e}");
+        return 2;
+    }
+    let password = password.trim_end_matches(['\n', '\r']);
+    if let Err(m) = accounts::check_new_password(password) {
+        eprintln!("kraal: {m}");
+        return 2;
+    }
+    let role = if args.admin {
+        Role::Admin
+    } else {
+        Role::Referee
+    };
+    let result = (|| -> Result<users::User, DbError> {
+        let pool = args.db.open()?;
+        let mut conn = pool.get()?;
+        let hash = accounts::hash_password(password).map_err(DbError::Setup)?;
+        users::create(&mut conn, &name, role, &hash)
+    })();
+    match result {
+        Ok(u) => {
+            println!("created {} {} (id {})", u.role, u.name, u.id);
+            0
+        }
+        Err(e) => {
+            eprintln!("kraal: {e}");
+            1
+        }
+    }
+}
+
+/// Arguments of `kraal token create`.
+#[derive(Debug, clap::Args)]
+pub struct TokenCreateArgs {
+    /// The account the token acts as.
+    pub user: String,
+    /// What the token is for.
+    #[arg(long, default_value = "command line")]
+    pub label: String,
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+}
+
+/// Creates an API token and prints it (the only time it is shown).
+pub fn token_create(args: TokenCreateArgs) -> i32 {
+    let result = (|| -> Result<String, DbError> {
+        let pool = args.db.open()?;
+        let mut conn = pool.get()?;
+        let user = users::find_by_name(&mut conn, args.user.trim())?
+            .ok_or_else(|| DbError::Setup(format!("no user named '{}'", args.user.trim())))?;
+        let token = accounts::new_token();
+        db_auth::create_token(
+            &mut conn,
+            user.id,
+            &args.label,
+            &accounts::token_digest(&token),
+        )?;
+        Ok(token)
+    })();
+    match result {
+        Ok(token) => {
+            println!("{token}");
+            0
+        }
+        Err(e) => {
+            eprintln!("kraal: {e}");
+            1
+        }
+    }
+}
+
+/// Arguments of `kraal migrate`.
+#[derive(Debug, clap::Args)]
+pub struct MigrateArgs {
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+}
+
+/// Creates or upgrades the database and exits.
+pub fn migrate(args: MigrateArgs) -> i32 {
+    match args.db.open() {
+        Ok(_) => {
+            println!("the database is up to date");
+            0
+        }
+        Err(e) => {
+            eprintln!("kraal: {e}");
+            2
+        }
+    }
+}

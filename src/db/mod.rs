@@ -1,0 +1,58 @@
+//! The database shell: the only place that knows SQL.
+//!
+//! One connection type serves both backends; the backend is chosen from the
+//! URL scheme by [`connection::Database::open`], never by trial, so a wrong
+//! password or an unreachable server is reported as exactly that.
+
+pub mod audit;
+pub mod auth;
+pub mod connection;
+pub mod players;
+pub mod schema;
+pub mod settings;
+pub mod tournaments;
+pub mod users;
+
+pub use connection::{Database, DbConnection, Pool};
+
+use chrono::{NaiveDateTime, Timelike, Utc};
+
+/// Errors of the database layer.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The URL or the server could not be used; the text names the problem.
+    #[error("{0}")]
+    Setup(String),
+    /// The requested row does not exist.
+    #[error("not found")]
+    NotFound,
+    /// A uniqueness or concurrency conflict the user can act on.
+    #[error("{0}")]
+    Conflict(String),
+    /// Any other database failure.
+    #[error("database error: {0}")]
+    Query(#[from] diesel::result::Error),
+    /// No connection could be taken from the pool in time.
+    #[error("database unavailable: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+}
+
+/// Turns "no row" into [`DbError::NotFound`] and a unique violation into a
+/// conflict carrying `what`, so callers never match on diesel internals.
+pub(crate) fn classify(err: diesel::result::Error, what: &str) -> DbError {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match err {
+        Error::NotFound => DbError::NotFound,
+        Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+            DbError::Conflict(what.to_string())
+        }
+        other => DbError::Query(other),
+    }
+}
+
+/// The current time to whole seconds: SQLite keeps seconds and PostgreSQL
+/// microseconds, and both backends must store and export the same values.
+pub fn now() -> NaiveDateTime {
+    let t = Utc::now().naive_utc();
+    t.with_nanosecond(0).unwrap_or(t)
+}

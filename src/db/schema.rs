@@ -1,0 +1,228 @@
+//! Diesel table definitions, written to match `migrations/` on both backends.
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Integer,
+        name -> Text,
+        role -> Text,
+        password_hash -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Integer,
+        token_hash -> Text,
+        user_id -> Integer,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    api_tokens (id) {
+        id -> Integer,
+        user_id -> Integer,
+        label -> Text,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    login_failures (id) {
+        id -> Integer,
+        name -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    tournaments (id) {
+        id -> Integer,
+        name -> Text,
+        venue -> Text,
+        starts_on -> Nullable<Date>,
+        ends_on -> Nullable<Date>,
+        system -> Text,
+        rule_set -> Text,
+        games_per_pairing -> Integer,
+        rounds -> Integer,
+        ranking -> Text,
+        tiebreaks -> Text,
+        bye_value -> Text,
+        created_by -> Nullable<Integer>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    tournament_referees (tournament_id, user_id) {
+        tournament_id -> Integer,
+        user_id -> Integer,
+    }
+}
+
+diesel::table! {
+    players (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        name -> Text,
+        club -> Text,
+        rating -> Nullable<Integer>,
+        seed -> Nullable<Integer>,
+        federation_id -> Text,
+        withdrawn_from_round -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    relations (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        player_a -> Integer,
+        player_b -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    forbidden_pairs (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        player_a -> Integer,
+        player_b -> Integer,
+        from_round -> Nullable<Integer>,
+        to_round -> Nullable<Integer>,
+        waived -> Bool,
+        note -> Text,
+        created_by -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    teams (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        name -> Text,
+        club -> Text,
+    }
+}
+
+diesel::table! {
+    team_members (id) {
+        id -> Integer,
+        team_id -> Integer,
+        player_id -> Integer,
+        board -> Nullable<Integer>,
+        substitute -> Bool,
+    }
+}
+
+diesel::table! {
+    rounds (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        number -> Integer,
+        status -> Text,
+        explanation -> Text,
+        created_at -> Timestamp,
+        published_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    pairings (id) {
+        id -> Integer,
+        round_id -> Integer,
+        table_no -> Integer,
+        first_player_id -> Nullable<Integer>,
+        second_player_id -> Nullable<Integer>,
+        first_team_id -> Nullable<Integer>,
+        second_team_id -> Nullable<Integer>,
+        team_pairing_id -> Nullable<Integer>,
+        board -> Nullable<Integer>,
+        bye -> Nullable<Text>,
+        explanation -> Text,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Integer,
+        pairing_id -> Integer,
+        number -> Integer,
+        starter_player_id -> Nullable<Integer>,
+        result -> Nullable<Text>,
+        tiebreak -> Bool,
+        scoresheet -> Nullable<Text>,
+        version -> Integer,
+        updated_at -> Nullable<Timestamp>,
+        updated_by -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    lineups (id) {
+        id -> Integer,
+        round_id -> Integer,
+        team_id -> Integer,
+        board -> Integer,
+        player_id -> Integer,
+        replaces_player_id -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    audit_entries (id) {
+        id -> Integer,
+        tournament_id -> Nullable<Integer>,
+        user_id -> Nullable<Integer>,
+        at -> Timestamp,
+        action -> Text,
+        entity -> Text,
+        entity_id -> Nullable<Integer>,
+        old_value -> Nullable<Text>,
+        new_value -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(tournament_referees -> tournaments (tournament_id));
+diesel::joinable!(tournament_referees -> users (user_id));
+diesel::joinable!(players -> tournaments (tournament_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    settings,
+    users,
+    sessions,
+    api_tokens,
+    login_failures,
+    tournaments,
+    tournament_referees,
+    players,
+    relations,
+    forbidden_pairs,
+    teams,
+    team_members,
+    rounds,
+    pairings,
+    games,
+    lineups,
+    audit_entries,
+);
+diesel::joinable!(audit_entries -> users (user_id));

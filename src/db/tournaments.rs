@@ -1,0 +1,263 @@
+//! Tournaments and the referees assigned to them.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::audit::{self, Change};
+use super::schema::{rounds, tournament_referees, tournaments, users};
+use super::users::User;
+use super::{classify, now, DbConnection, DbError};
+use crate::tournament::{
+    format_tiebreaks, parse_tiebreaks, ByeValue, Ranking, RuleSetName, System, Tiebreak,
+    TournamentFields,
+};
+
+/// A tournament row. The text columns hold the spellings of
+/// [`crate::tournament`]; use the accessors to read them as values.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = tournaments)]
+pub struct Tournament {
+    pub id: i32,
+    pub name: String,
+    pub venue: String,
+    pub starts_on: Option<NaiveDate>,
+    pub ends_on: Option<NaiveDate>,
+    pub system: String,
+    pub rule_set: String,
+    pub games_per_pairing: i32,
+    pub rounds: i32,
+    pub ranking: String,
+    pub tiebreaks: String,
+    pub bye_value: String,
+    pub created_by: Option<i32>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+impl Tournament {
+    pub fn system(&self) -> System {
+        System::parse(&self.system).unwrap_or(System::Swiss)
+    }
+    pub fn rule_set(&self) -> RuleSetName {
+        RuleSetName::parse(&self.rule_set).unwrap_or(RuleSetName::Gar)
+    }
+    pub fn ranking(&self) -> Ranking {
+        Ranking::parse(&self.ranking).unwrap_or(Ranking::GamePoints)
+    }
+    pub fn tiebreak_list(&self) -> Vec<Tiebreak> {
+        parse_tiebreaks(&self.tiebreaks).unwrap_or_default()
+    }
+    pub fn bye(&self) -> ByeValue {
+        ByeValue::parse(&self.bye_value).unwrap_or(ByeValue::Win)
+    }
+    /// The fields as a referee would edit them.
+    pub fn fields(&self) -> TournamentFields {
+        TournamentFields {
+            name: self.name.clone(),
+            venue: self.venue.clone(),
+            starts_on: self.starts_on,
+            ends_on: self.ends_on,
+            system: self.system(),
+            rule_set: self.rule_set(),
+            games_per_pairing: self.games_per_pairing,
+            rounds: self.rounds,
+            ranking: self.ranking(),
+            tiebreaks: self.tiebreak_list(),
+            bye_value: self.bye(),
+        }
+    }
+}
+
+pub fn create(
+    conn: &mut DbConnection,
+    f: &TournamentFields,
+    creator: &User,
+) -> Result<Tournament, DbError> {
+    conn.transaction(|conn| {
+        let t = now();
+        let id: i32 = diesel::insert_into(tournaments::table)
+            .values((
+                tournaments::name.eq(&f.name),
+                tournaments::venue.eq(&f.venue),
+                tournaments::starts_on.eq(f.starts_on),
+                tournaments::ends_on.eq(f.ends_on),
+                tournaments::system.eq(f.system.as_str()),
+                tournaments::rule_set.eq(f.rule_set.as_str()),
+                tournaments::games_per_pairing.eq(f.games_per_pairing),
+                tournaments::rounds.eq(f.rounds),
+                tournaments::ranking.eq(f.ranking.as_str()),
+                tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
+                tournaments::bye_value.eq(f.bye_value.as_str()),
+                tournaments::created_by.eq(Some(creator.id)),
+                tournaments::created_at.eq(t),
+                tournaments::updated_at.eq(t),
+            ))
+            .returning(tournaments::id)
+            .get_result(conn)?;
+        if !creator.is_admin() {
+            assign_referee_row(conn, id, creator.id)?;
+        }
+        audit::record(
+            conn,
+            Some(creator.id),
+            Change {
+                tournament_id: Some(id),
+                action: "create",
+                entity: "tournament",
+                entity_id: Some(id),
+                old_value: None,
+                new_value: serde_json::to_string(f).ok(),
+            },
+        )?;
+        find(conn, id)
+    })
+}
+
+pub fn update(
+    conn: &mut DbConnection,
+    id: i32,
+    f: &TournamentFields,
+    user: &User,
+) -> Result<Tournament, DbError> {
+    conn.transaction(|conn| {
+        let old = find(conn, id)?.fields();
+        diesel::update(tournaments::table.find(id))
+            .set((
+                tournaments::name.eq(&f.name),
+                tournaments::venue.eq(&f.venue),
+                tournaments::starts_on.eq(f.starts_on),
+                tournaments::ends_on.eq(f.ends_on),
+                tournaments::system.eq(f.system.as_str()),
+                tournaments::rule_set.eq(f.rule_set.as_str()),
+                tournaments::games_per_pairing.eq(f.games_per_pairing),
+                tournaments::rounds.eq(f.rounds),
+                tournaments::ranking.eq(f.ranking.as_str()),
+                tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
+                tournaments::bye_value.eq(f.bye_value.as_str()),
+                tournaments::updated_at.eq(now()),
+            ))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            Some(user.id),
+            Change {
+                tournament_id: Some(id),
+                action: "edit",
+                entity: "tournament",
+                entity_id: Some(id),
+                old_value: serde_json::to_string(&old).ok(),
+                new_value: serde_json::to_string(f).ok(),
+            },
+        )?;
+        find(conn, id)
+    })
+}
+
+pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
+    tournaments::table
+        .find(id)
+        .select(Tournament::as_select())
+        .first(conn)
+        .map_err(|e| classify(e, "tournament"))
+}
+
+/// All tournaments, the most recent first.
+pub fn list(conn: &mut DbConnection) -> Result<Vec<Tournament>, DbError> {
+    Ok(tournaments::table
+        .order((tournaments::starts_on.desc(), tournaments::id.desc()))
+        .select(Tournament::as_select())
+        .load(conn)?)
+}
+
+/// Rounds paired so far (published or draft).
+pub fn rounds_paired(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+    let max: Option<i32> = rounds::table
+        .filter(rounds::tournament_id.eq(id))
+        .select(diesel::dsl::max(rounds::number))
+        .first(conn)?;
+    Ok(max.unwrap_or(0))
+}
+
+pub fn referees(conn: &mut DbConnection, id: i32) -> Result<Vec<User>, DbError> {
+    Ok(tournament_referees::table
+        .inner_join(users::table)
+        .filter(tournament_referees::tournament_id.eq(id))
+        .order(users::name)
+        .select(User::as_select())
+        .load(conn)?)
+}
+
+pub fn is_referee(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<bool, DbError> {
+    let n: i64 = tournament_referees::table
+        .filter(tournament_referees::tournament_id.eq(id))
+        .filter(tournament_referees::user_id.eq(user_id))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+fn assign_referee_row(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<(), DbError> {
+    diesel::insert_into(tournament_referees::table)
+        .values((
+            tournament_referees::tournament_id.eq(id),
+            tournament_referees::user_id.eq(user_id),
+        ))
+        .execute(conn)
+        .map_err(|e| classify(e, "that referee is already assigned"))?;
+    Ok(())
+}
+
+pub fn assign_referee(
+    conn: &mut DbConnection,
+    id: i32,
+    referee: &User,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        assign_referee_row(conn, id, referee.id)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(id),
+                action: "assign",
+                entity: "referee",
+                entity_id: Some(referee.id),
+                old_value: None,
+                new_value: Some(referee.name.clone()),
+            },
+        )
+    })
+}
+
+pub fn unassign_referee(
+    conn: &mut DbConnection,
+    id: i32,
+    referee: &User,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let n = diesel::delete(
+            tournament_referees::table
+                .filter(tournament_referees::tournament_id.eq(id))
+                .filter(tournament_referees::user_id.eq(referee.id)),
+        )
+        .execute(conn)?;
+        if n == 0 {
+            return Err(DbError::NotFound);
+        }
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(id),
+                action: "unassign",
+                entity: "referee",
+                entity_id: Some(referee.id),
+                old_value: Some(referee.name.clone()),
+                new_value: None,
+            },
+        )
+    })
+}

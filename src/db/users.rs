@@ -1,0 +1,120 @@
+//! Accounts: admins run the installation, referees run assigned tournaments.
+
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::schema::users;
+use super::{classify, now, DbConnection, DbError};
+
+/// What an account may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Admin,
+    Referee,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Referee => "referee",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "admin" => Some(Role::Admin),
+            "referee" => Some(Role::Referee),
+            _ => None,
+        }
+    }
+}
+
+/// An account row.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i32,
+    pub name: String,
+    pub role: String,
+    #[serde(skip)]
+    pub password_hash: String,
+    pub created_at: chrono::NaiveDateTime,
+}
+
+impl User {
+    pub fn is_admin(&self) -> bool {
+        self.role == Role::Admin.as_str()
+    }
+}
+
+/// Checks an account name: what people type at a venue, nothing that needs escaping.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("the user name is empty".into());
+    }
+    if name.chars().count() > 40 {
+        return Err("the user name is longer than 40 characters".into());
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'))
+    {
+        return Err("the user name may hold only letters, digits, '.', '_', '-' and '@'".into());
+    }
+    Ok(name.to_string())
+}
+
+pub fn create(
+    conn: &mut DbConnection,
+    name: &str,
+    role: Role,
+    password_hash: &str,
+) -> Result<User, DbError> {
+    diesel::insert_into(users::table)
+        .values((
+            users::name.eq(name),
+            users::role.eq(role.as_str()),
+            users::password_hash.eq(password_hash),
+            users::created_at.eq(now()),
+        ))
+        .execute(conn)
+        .map_err(|e| classify(e, &format!("a user named '{name}' already exists")))?;
+    find_by_name(conn, name)?.ok_or(DbError::NotFound)
+}
+
+pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .map_err(|e| classify(e, "user"))
+}
+
+pub fn find_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<User>, DbError> {
+    Ok(users::table
+        .filter(users::name.eq(name))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn list(conn: &mut DbConnection) -> Result<Vec<User>, DbError> {
+    Ok(users::table
+        .order(users::name)
+        .select(User::as_select())
+        .load(conn)?)
+}
+
+pub fn count(conn: &mut DbConnection) -> Result<i64, DbError> {
+    Ok(users::table.count().get_result(conn)?)
+}
+
+pub fn set_password(conn: &mut DbConnection, id: i32, password_hash: &str) -> Result<(), DbError> {
+    diesel::update(users::table.find(id))
+        .set(users::password_hash.eq(password_hash))
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,279 @@
+//! The player list as CSV.
+//!
+//! Columns (header row required, names case-insensitive, any order):
+//! `name` (required), `club`, `rating`, `seed`, `federation_id`, and
+//! `relatives`: names of first-degree relatives listed in the same file,
+//! separated by `;`. The export adds `id` and `withdrawn_from_round`, which
+//! the import ignores, so an exported list can seed a new tournament.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::roster::PlayerFields;
+
+/// One problem in an import, located by line (the header is line 1) and column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportError {
+    pub line: u64,
+    pub column: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.column.is_empty() {
+            write!(f, "line {}: {}", self.line, self.message)
+        } else {
+            write!(
+                f,
+                "line {}, column {}: {}",
+                self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+/// A checked import: the players in file order and relatives as index pairs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportPlan {
+    pub players: Vec<PlayerFields>,
+    pub relatives: Vec<(usize, usize)>,
+}
+
+const COLUMNS: &[&str] = &[
+    "name",
+    "club",
+    "rating",
+    "seed",
+    "federation_id",
+    "relatives",
+];
+const IGNORED: &[&str] = &["id", "withdrawn_from_round"];
+
+/// Reads a player CSV; on any problem returns every problem found.
+pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let err = |line: u64, column: &str, message: String| ImportError {
+        line,
+        column: column.to_string(),
+        message,
+    };
+    let headers = match reader.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => return Err(vec![err(1, "", format!("cannot read the header row: {e}"))]),
+    };
+    let mut errors = Vec::new();
+    let mut index: HashMap<&'static str, usize> = HashMap::new();
+    for (i, h) in headers.iter().enumerate() {
+        let h_low = h.to_ascii_lowercase();
+        if let Some(col) = COLUMNS.iter().find(|c| **c == h_low) {
+            if index.insert(col, i).is_some() {
+                errors.push(err(1, h, format!("column '{h}' appears twice")));
+            }
+        } else if !IGNORED.contains(&h_low.as_str()) {
+            errors.push(err(
+                1,
+                h,
+                format!("unknown column '{h}' (known: {})", COLUMNS.join(", ")),
+            ));
+        }
+    }
+    if !index.contains_key("name") {
+        errors.push(err(1, "name", "the header has no 'name' column".into()));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    let mut players = Vec::new();
+    let mut wanted: Vec<(u64, usize, String)> = Vec::new();
+    for record in reader.records() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                let message = match e.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        expected_len, len, ..
+                    } => {
+                        format!("{len} fields where the header has {expected_len}")
+                    }
+                    csv::ErrorKind::Utf8 { .. } => "the text is not valid UTF-8".to_string(),
+                    _ => e.to_string(),
+                };
+                errors.push(err(line, "", message));
+                continue;
+            }
+        };
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        if record.iter().all(|f| f.is_empty()) {
+            continue;
+        }
+        let get = |col: &str| index.get(col).and_then(|&i| record.get(i)).unwrap_or("");
+        match PlayerFields::parse(
+            get("name"),
+            get("club"),
+            get("rating"),
+            get("seed"),
+            get("federation_id"),
+        ) {
+            Ok(p) => {
+                for name in get("relatives")
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                {
+                    wanted.push((line, players.len(), name.to_string()));
+                }
+                players.push(p);
+            }
+            Err(field_errors) => {
+                for fe in field_errors {
+                    errors.push(err(line, fe.field, fe.message));
+                }
+            }
+        }
+    }
+    if players.is_empty() && errors.is_empty() {
+        errors.push(err(2, "", "the file lists no players".into()));
+    }
+
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, p) in players.iter().enumerate() {
+        by_name.entry(p.name.to_lowercase()).or_default().push(i);
+    }
+    let mut relatives = Vec::new();
+    for (line, who, name) in wanted {
+        let key = name
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        match by_name.get(&key).map(Vec::as_slice) {
+            Some([other]) if *other == who => {
+                errors.push(err(line, "relatives", format!("'{name}' is this player")));
+            }
+            Some([other]) => {
+                let pair = (who.min(*other), who.max(*other));
+                if !relatives.contains(&pair) {
+                    relatives.push(pair);
+                }
+            }
+            Some(many) if many.len() > 1 => errors.push(err(
+                line,
+                "relatives",
+                format!("'{name}' names {} players in this file", many.len()),
+            )),
+            _ => errors.push(err(
+                line,
+                "relatives",
+                format!("'{name}' is not a player in this file"),
+            )),
+        }
+    }
+    if errors.is_empty() {
+        Ok(ImportPlan { players, relatives })
+    } else {
+        errors.sort_by_key(|e| e.line);
+        Err(errors)
+    }
+}
+
+/// One row of the exported list.
+pub struct Row<'a> {
+    pub id: i32,
+    pub fields: &'a PlayerFields,
+    pub withdrawn_from_round: Option<i32>,
+    pub relatives: Vec<&'a str>,
+}
+
+/// Writes the player list as CSV.
+pub fn write(rows: &[Row<'_>]) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "id",
+        "name",
+        "club",
+        "rating",
+        "seed",
+        "federation_id",
+        "withdrawn_from_round",
+        "relatives",
+    ])?;
+    let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+    for r in rows {
+        w.write_record([
+            r.id.to_string(),
+            r.fields.name.clone(),
+            r.fields.club.clone(),
+            opt(r.fields.rating),
+            opt(r.fields.seed),
+            r.fields.federation_id.clone(),
+            opt(r.withdrawn_from_round),
+            r.relatives.join(";"),
+        ])?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_good_file_is_read_with_its_relatives() {
+        let plan = read(
+            "Name,Club,Rating,relatives\n\
+             Thabo Mokoena,Soweto MSC,1840,Lerato Mokoena\n\
+             Lerato Mokoena,Soweto MSC,1710,\n\
+             Sipho Dlamini,Durban Mills,,\n",
+        )
+        .unwrap();
+        assert_eq!(plan.players.len(), 3);
+        assert_eq!(plan.players[2].rating, None);
+        assert_eq!(plan.relatives, vec![(0, 1)]);
+    }
+
+    #[test]
+    fn every_bad_line_is_reported_with_its_column() {
+        let errs = read(
+            "name,rating,seed\n\
+             Thabo Mokoena,18x0,\n\
+             ,1500,\n\
+             Sipho Dlamini,1500,-2\n",
+        )
+        .unwrap_err();
+        let found: Vec<_> = errs.iter().map(|e| (e.line, e.column.as_str())).collect();
+        assert_eq!(found, vec![(2, "rating"), (3, "name"), (4, "seed")]);
+    }
+
+    #[test]
+    fn unknown_columns_and_ragged_rows_are_refused() {
+        let errs = read("name,elo\nA,1\n").unwrap_err();
+        assert!(errs[0].message.contains("unknown column 'elo'"));
+        let errs = read("name,club\nA,x,y\n").unwrap_err();
+        assert_eq!(errs[0].line, 2);
+        assert!(errs[0].message.contains("3 fields where the header has 2"));
+    }
+
+    #[test]
+    fn an_export_reads_back_as_the_same_players() {
+        let a = PlayerFields::parse("Naledi, Khumalo", "Pretoria \"Cows\"", "1600", "3", "ZA-9")
+            .unwrap();
+        let rows = [Row {
+            id: 7,
+            fields: &a,
+            withdrawn_from_round: Some(4),
+            relatives: vec![],
+        }];
+        let bytes = write(&rows).unwrap();
+        let plan = read(std::str::from_utf8(&bytes).unwrap()).unwrap();
+        assert_eq!(plan.players, vec![a]);
+    }
+}

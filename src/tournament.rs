@@ -1,0 +1,431 @@
+//! What a tournament is set up as: system, rule set, scoring and tiebreaks.
+//!
+//! These are plain values with their text forms (as stored, as typed in forms
+//! and in the API) in one place, so that the database, the pages and the
+//! command line all spell them the same way.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use crate::roster::FieldError;
+
+/// Declares a closed set of named values with one text spelling each.
+macro_rules! named_values {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident => $text:literal, $label:literal;)+ }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            /// Every value, in the order forms list them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The stored and typed spelling.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// The words a referee reads.
+            pub fn label(self) -> &'static str {
+                match self { $($name::$variant => $label),+ }
+            }
+
+            /// Reads the stored or typed spelling (case-insensitive).
+            pub fn parse(s: &str) -> Option<$name> {
+                let s = s.trim();
+                $name::ALL.iter().copied().find(|v| v.as_str().eq_ignore_ascii_case(s))
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+named_values! {
+    /// How rounds are paired.
+    System {
+        Swiss => "swiss", "Swiss system";
+        RoundRobin => "round_robin", "Round robin";
+        Knockout => "knockout", "Knock-out";
+        TeamLeague => "team_league", "Team league (round robin)";
+        TeamSwiss => "team_swiss", "Team Swiss";
+    }
+}
+
+named_values! {
+    /// Which rule documents govern play and pairing avoidance.
+    RuleSetName {
+        Official => "official", "Official Game Rules (OGR)";
+        Gar => "gar", "Generally Accepted Rules (GAR)";
+    }
+}
+
+named_values! {
+    /// What the standings rank by first.
+    Ranking {
+        GamePoints => "game_points", "Game points (1, ½, 0 per game)";
+        MatchPoints => "match_points", "Match points (pairing won 2, drawn 1, lost 0)";
+    }
+}
+
+named_values! {
+    /// What a pairing-allocated bye is worth.
+    ByeValue {
+        Win => "win", "a won pairing";
+        Draw => "draw", "a drawn pairing";
+        Nothing => "none", "nothing";
+    }
+}
+
+named_values! {
+    /// Tiebreaks, applied in the order the organiser lists them.
+    Tiebreak {
+        DirectEncounter => "direct_encounter", "Direct encounter";
+        Buchholz => "buchholz", "Buchholz";
+        BuchholzCut1 => "buchholz_cut1", "Buchholz cut-1";
+        MedianBuchholz => "median_buchholz", "Median Buchholz";
+        SonnebornBerger => "sonneborn_berger", "Sonneborn-Berger";
+        Wins => "wins", "Number of wins";
+        Progressive => "progressive", "Progressive score";
+    }
+}
+
+impl System {
+    pub fn is_team(self) -> bool {
+        matches!(self, System::TeamLeague | System::TeamSwiss)
+    }
+}
+
+impl RuleSetName {
+    /// Games per pairing the rule set prescribes: OGR 9.2 two, GAR six.
+    pub fn default_games_per_pairing(self) -> i32 {
+        match self {
+            RuleSetName::Official => 2,
+            RuleSetName::Gar => 6,
+        }
+    }
+}
+
+/// The tiebreak order most organisers want when they do not say.
+pub const DEFAULT_TIEBREAKS: &[Tiebreak] = &[
+    Tiebreak::DirectEncounter,
+    Tiebreak::Buchholz,
+    Tiebreak::SonnebornBerger,
+    Tiebreak::Wins,
+];
+
+/// Reads a comma-separated tiebreak list, refusing unknown or repeated names.
+pub fn parse_tiebreaks(text: &str) -> Result<Vec<Tiebreak>, String> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let tb = Tiebreak::parse(part).ok_or_else(|| {
+            format!(
+                "unknown tiebreak '{part}' (known: {})",
+                Tiebreak::ALL
+                    .iter()
+                    .map(|t| t.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        if out.contains(&tb) {
+            return Err(format!("tiebreak '{part}' is listed twice"));
+        }
+        out.push(tb);
+    }
+    Ok(out)
+}
+
+/// Writes a tiebreak list in its stored form.
+pub fn format_tiebreaks(list: &[Tiebreak]) -> String {
+    list.iter()
+        .map(|t| t.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Everything an organiser sets about a tournament, checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TournamentFields {
+    pub name: String,
+    pub venue: String,
+    pub starts_on: Option<NaiveDate>,
+    pub ends_on: Option<NaiveDate>,
+    pub system: System,
+    pub rule_set: RuleSetName,
+    pub games_per_pairing: i32,
+    pub rounds: i32,
+    pub ranking: Ranking,
+    pub tiebreaks: Vec<Tiebreak>,
+    pub bye_value: ByeValue,
+}
+
+/// A tournament as typed: every field is text, as a form or a script sends it.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct RawTournament {
+    pub name: String,
+    pub venue: String,
+    pub starts_on: String,
+    pub ends_on: String,
+    pub system: String,
+    pub rule_set: String,
+    pub games_per_pairing: String,
+    pub rounds: String,
+    pub ranking: String,
+    pub tiebreaks: String,
+    pub bye_value: String,
+}
+
+/// The most rounds a tournament may have: a long league season.
+pub const MAX_ROUNDS: i32 = 99;
+
+impl RawTournament {
+    /// The text a form shows for existing fields.
+    pub fn from_fields(f: &TournamentFields) -> RawTournament {
+        let date = |d: Option<NaiveDate>| d.map(|d| d.to_string()).unwrap_or_default();
+        RawTournament {
+            name: f.name.clone(),
+            venue: f.venue.clone(),
+            starts_on: date(f.starts_on),
+            ends_on: date(f.ends_on),
+            system: f.system.as_str().into(),
+            rule_set: f.rule_set.as_str().into(),
+            games_per_pairing: f.games_per_pairing.to_string(),
+            rounds: f.rounds.to_string(),
+            ranking: f.ranking.as_str().into(),
+            tiebreaks: format_tiebreaks(&f.tiebreaks),
+            bye_value: f.bye_value.as_str().into(),
+        }
+    }
+
+    /// Checks every field; empty optional fields take the rule set's defaults.
+    pub fn check(&self) -> Result<TournamentFields, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let name = self.name.split_whitespace().collect::<Vec<_>>().join(" ");
+        if name.is_empty() {
+            errors.push(FieldError::new("name", "the name is empty"));
+        } else if name.chars().count() > 120 {
+            errors.push(FieldError::new(
+                "name",
+                "the name is longer than 120 characters",
+            ));
+        }
+        let venue = self.venue.trim().to_string();
+        if venue.chars().count() > 120 {
+            errors.push(FieldError::new(
+                "venue",
+                "the venue is longer than 120 characters",
+            ));
+        }
+        let mut date = |field: &'static str, text: &str| {
+            let text = text.trim();
+            if text.is_empty() {
+                return None;
+            }
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .map_err(|_| {
+                    errors.push(FieldError::new(
+                        field,
+                        format!("'{text}' is not a date like 2026-12-05"),
+                    ))
+                })
+                .ok()
+        };
+        let starts_on = date("starts_on", &self.starts_on);
+        let ends_on = date("ends_on", &self.ends_on);
+        if let (Some(s), Some(e)) = (starts_on, ends_on) {
+            if e < s {
+                errors.push(FieldError::new(
+                    "ends_on",
+                    "the last day is before the first",
+                ));
+            }
+        }
+        let pick = |field: &'static str,
+                    text: &str,
+                    default: Option<&str>|
+         -> Result<String, FieldError> {
+            let t = text.trim();
+            match (t.is_empty(), default) {
+                (true, Some(d)) => Ok(d.to_string()),
+                (true, None) => Err(FieldError::new(field, "choose one")),
+                _ => Ok(t.to_string()),
+            }
+        };
+        let system = pick("system", &self.system, Some("swiss")).and_then(|t| {
+            System::parse(&t).ok_or_else(|| FieldError::new("system", format!("unknown system '{t}' (swiss, round_robin, knockout, team_league, team_swiss)")))
+        });
+        let rule_set = pick("rule_set", &self.rule_set, Some("gar")).and_then(|t| {
+            RuleSetName::parse(&t).ok_or_else(|| {
+                FieldError::new(
+                    "rule_set",
+                    format!("unknown rule set '{t}' (official or gar)"),
+                )
+            })
+        });
+        let ranking = pick("ranking", &self.ranking, Some("game_points")).and_then(|t| {
+            Ranking::parse(&t).ok_or_else(|| {
+                FieldError::new(
+                    "ranking",
+                    format!("unknown ranking '{t}' (game_points or match_points)"),
+                )
+            })
+        });
+        let bye_value = pick("bye_value", &self.bye_value, Some("win")).and_then(|t| {
+            ByeValue::parse(&t).ok_or_else(|| {
+                FieldError::new(
+                    "bye_value",
+                    format!("unknown bye value '{t}' (win, draw or none)"),
+                )
+            })
+        });
+        let games = match (self.games_per_pairing.trim(), &rule_set) {
+            ("", Ok(r)) => Ok(r.default_games_per_pairing()),
+            ("", Err(_)) => Ok(2),
+            ("2", _) => Ok(2),
+            ("6", _) => Ok(6),
+            (t, _) => Err(FieldError::new(
+                "games_per_pairing",
+                format!("games per pairing must be 2 or 6, not '{t}'"),
+            )),
+        };
+        let rounds = match self.rounds.trim().parse::<i32>() {
+            Ok(n) if (1..=MAX_ROUNDS).contains(&n) => Ok(n),
+            Ok(n) => Err(FieldError::new(
+                "rounds",
+                format!("{n} rounds is outside 1..{MAX_ROUNDS}"),
+            )),
+            Err(_) if self.rounds.trim().is_empty() => {
+                Err(FieldError::new("rounds", "give the number of rounds"))
+            }
+            Err(_) => Err(FieldError::new(
+                "rounds",
+                format!("'{}' is not a whole number", self.rounds.trim()),
+            )),
+        };
+        let tiebreaks = match parse_tiebreaks(&self.tiebreaks) {
+            Ok(list) if list.is_empty() => Ok(DEFAULT_TIEBREAKS.to_vec()),
+            Ok(list) => Ok(list),
+            Err(m) => Err(FieldError::new("tiebreaks", m)),
+        };
+        fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
+            r.map_err(|e| errors.push(e)).ok()
+        }
+        let (system, rule_set, ranking, bye_value, games, rounds, tiebreaks) = (
+            take(&mut errors, system),
+            take(&mut errors, rule_set),
+            take(&mut errors, ranking),
+            take(&mut errors, bye_value),
+            take(&mut errors, games),
+            take(&mut errors, rounds),
+            take(&mut errors, tiebreaks),
+        );
+        match (
+            system, rule_set, ranking, bye_value, games, rounds, tiebreaks,
+        ) {
+            (
+                Some(system),
+                Some(rule_set),
+                Some(ranking),
+                Some(bye_value),
+                Some(games_per_pairing),
+                Some(rounds),
+                Some(tiebreaks),
+            ) if errors.is_empty() => Ok(TournamentFields {
+                name,
+                venue,
+                starts_on,
+                ends_on,
+                system,
+                rule_set,
+                games_per_pairing,
+                rounds,
+                ranking,
+                tiebreaks,
+                bye_value,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_reads_back_its_own_spelling() {
+        for s in System::ALL {
+            assert_eq!(System::parse(s.as_str()), Some(*s));
+        }
+        for t in Tiebreak::ALL {
+            assert_eq!(Tiebreak::parse(&t.as_str().to_uppercase()), Some(*t));
+        }
+        assert_eq!(System::parse("ladder"), None);
+    }
+
+    #[test]
+    fn tiebreak_lists_refuse_unknown_and_repeated_names() {
+        assert_eq!(
+            parse_tiebreaks("buchholz, wins").unwrap(),
+            vec![Tiebreak::Buchholz, Tiebreak::Wins]
+        );
+        assert!(parse_tiebreaks("buchholz,koya")
+            .unwrap_err()
+            .contains("'koya'"));
+        assert!(parse_tiebreaks("wins,wins").unwrap_err().contains("twice"));
+        assert_eq!(
+            format_tiebreaks(DEFAULT_TIEBREAKS),
+            "direct_encounter,buchholz,sonneborn_berger,wins"
+        );
+    }
+
+    #[test]
+    fn a_gar_tournament_defaults_to_six_games_and_the_usual_tiebreaks() {
+        let raw = RawTournament {
+            name: " Gauteng  Open ".into(),
+            rule_set: "gar".into(),
+            rounds: "7".into(),
+            ..Default::default()
+        };
+        let f = raw.check().unwrap();
+        assert_eq!(f.name, "Gauteng Open");
+        assert_eq!(f.games_per_pairing, 6);
+        assert_eq!(f.system, System::Swiss);
+        assert_eq!(f.tiebreaks, DEFAULT_TIEBREAKS.to_vec());
+        assert_eq!(RawTournament::from_fields(&f).check().unwrap(), f);
+    }
+
+    #[test]
+    fn bad_tournament_fields_are_all_named() {
+        let raw = RawTournament {
+            system: "ladder".into(),
+            games_per_pairing: "4".into(),
+            rounds: "0".into(),
+            starts_on: "2026-12-05".into(),
+            ends_on: "2026-12-04".into(),
+            ..Default::default()
+        };
+        let fields: Vec<_> = raw
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(
+            fields,
+            vec!["name", "ends_on", "system", "games_per_pairing", "rounds"]
+        );
+    }
+
+    #[test]
+    fn rule_sets_set_their_games_per_pairing() {
+        assert_eq!(RuleSetName::Official.default_games_per_pairing(), 2);
+        assert_eq!(RuleSetName::Gar.default_games_per_pairing(), 6);
+    }
+}

@@ -1,0 +1,280 @@
+//! Who is asking: session cookies for people, bearer tokens for scripts, and
+//! the CSRF check that every state-changing browser request must pass.
+//!
+//! The [`guard`] middleware runs on every request. It resolves the caller once
+//! (a token in `Authorization: Bearer`, else the session cookie), refuses a
+//! browser's POST whose form does not carry the CSRF token of its cookie, and
+//! sets that cookie when a page handed one out. Handlers then say what they
+//! need with an extractor: [`SignedIn`], [`Admin`] or [`Referee`].
+
+use std::future::{ready, Ready};
+
+use actix_web::body::MessageBody;
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method};
+use actix_web::middleware::Next;
+use actix_web::web::{self, Bytes, BytesMut};
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
+use futures_util::StreamExt;
+
+use super::error::AppError;
+use super::AppState;
+use crate::accounts;
+use crate::db::tournaments::Tournament;
+use crate::db::users::User;
+use crate::db::{auth as db_auth, tournaments};
+
+pub const SESSION_COOKIE: &str = "kraal_session";
+pub const CSRF_COOKIE: &str = "kraal_csrf";
+/// The form field (or `X-CSRF-Token` header) that must echo the CSRF cookie.
+pub const CSRF_FIELD: &str = "csrf";
+
+/// Largest form body the CSRF check reads; larger browser posts are refused.
+const MAX_FORM_BYTES: usize = 4 * 1024 * 1024;
+
+/// What the guard learned about the caller, kept in the request extensions.
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    pub user: Option<User>,
+    /// Signed in through a bearer token rather than a cookie.
+    pub by_token: bool,
+    /// The CSRF token of this browser, if it has one.
+    pub csrf: Option<String>,
+    /// A CSRF token handed out by this response, to be set as a cookie.
+    pub issued_csrf: Option<String>,
+}
+
+/// Runs around every request; see the module documentation.
+pub async fn guard(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| AppError::Internal("application state missing".into()))?;
+    let mut caller = Caller::default();
+
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_string());
+    if let Some(value) = bearer {
+        let token = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| {
+                AppError::BadRequest("the Authorization header must be 'Bearer TOKEN'".into())
+            })?
+            .to_string();
+        let digest = accounts::token_digest(&token);
+        let user = state.run(move |c| db_auth::token_user(c, &digest)).await?;
+        match user {
+            Some(u) => {
+                caller.user = Some(u);
+                caller.by_token = true;
+            }
+            None => return Err(AppError::Unauthorized.into()),
+        }
+    } else {
+        if let Some(session) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) {
+            let digest = accounts::token_digest(&session);
+            caller.user = state
+                .run(move |c| db_auth::session_user(c, &digest))
+                .await?;
+        }
+        caller.csrf = req
+            .cookie(CSRF_COOKIE)
+            .map(|c| c.value().to_string())
+            .filter(|v| v.len() == 64);
+    }
+
+    let mut req = req;
+    let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if changes_state && !caller.by_token {
+        check_csrf(&mut req, caller.csrf.as_deref()).await?;
+    }
+
+    req.extensions_mut().insert(caller);
+    let mut res = next.call(req).await?;
+    let issued = res
+        .request()
+        .extensions()
+        .get::<Caller>()
+        .and_then(|c| c.issued_csrf.clone());
+    if let Some(token) = issued {
+        let cookie = security_cookie(CSRF_COOKIE, token, state.secure_cookies);
+        res.response_mut().add_cookie(&cookie)?;
+    }
+    Ok(res)
+}
+
+/// Reads the body of a browser's state-changing request and compares its
+/// `csrf` field (or the `X-CSRF-Token` header) with the cookie, then puts the
+/// body back for the handler.
+async fn check_csrf(req: &mut ServiceRequest, cookie: Option<&str>) -> Result<(), AppError> {
+    let expired = || {
+        AppError::Forbidden(
+            "This form has expired or did not come from this site. Go back, reload the page and try again."
+                .into(),
+        )
+    };
+    let Some(cookie) = cookie else {
+        return Err(expired());
+    };
+    if let Some(h) = req
+        .headers()
+        .get("x-csrf-token")
+        .and_then(|v| v.to_str().ok())
+    {
+        return if accounts::same_secret(h, cookie) {
+            Ok(())
+        } else {
+            Err(expired())
+        };
+    }
+    let is_form = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    if !is_form {
+        return Err(expired());
+    }
+    let mut payload = req.take_payload();
+    let mut body = BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk =
+            chunk.map_err(|e| AppError::BadRequest(format!("cannot read the request: {e}")))?;
+        if body.len() + chunk.len() > MAX_FORM_BYTES {
+            return Err(AppError::BadRequest("the form is larger than 4 MB".into()));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let body: Bytes = body.freeze();
+    let sent = form_urlencoded_value(&body, CSRF_FIELD);
+    req.set_payload(Payload::from(body));
+    match sent {
+        Some(v) if accounts::same_secret(&v, cookie) => Ok(()),
+        _ => Err(expired()),
+    }
+}
+
+fn form_urlencoded_value(body: &[u8], key: &str) -> Option<String> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body).ok()?;
+    pairs.into_iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// A cookie only this site's pages send back, invisible to scripts.
+pub fn security_cookie(name: &'static str, value: String, secure: bool) -> Cookie<'static> {
+    Cookie::build(name, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .finish()
+}
+
+/// The caller as the guard found them.
+pub fn caller(req: &HttpRequest) -> Caller {
+    req.extensions()
+        .get::<Caller>()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The CSRF token for forms on this page, handing out a new one if needed.
+pub fn csrf_token(req: &HttpRequest) -> String {
+    let mut ext = req.extensions_mut();
+    let caller = ext.get_mut::<Caller>();
+    match caller {
+        Some(c) => {
+            if let Some(t) = c.csrf.clone().or_else(|| c.issued_csrf.clone()) {
+                return t;
+            }
+            let t = accounts::new_token();
+            c.issued_csrf = Some(t.clone());
+            t
+        }
+        None => String::new(),
+    }
+}
+
+/// Any signed-in account.
+pub struct SignedIn(pub User);
+
+impl FromRequest for SignedIn {
+    type Error = AppError;
+    type Future = Ready<Result<SignedIn, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(caller(req).user.map(SignedIn).ok_or(AppError::Unauthorized))
+    }
+}
+
+/// An admin account.
+pub struct Admin(pub User);
+
+impl FromRequest for Admin {
+    type Error = AppError;
+    type Future = Ready<Result<Admin, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match caller(req).user {
+            None => Err(AppError::Unauthorized),
+            Some(u) if u.is_admin() => Ok(Admin(u)),
+            Some(_) => Err(AppError::Forbidden("Only an admin may do this.".into())),
+        })
+    }
+}
+
+/// An admin, or a referee assigned to the tournament `{tid}` of the path.
+pub struct Referee {
+    pub user: User,
+    pub tournament: Tournament,
+}
+
+impl FromRequest for Referee {
+    type Error = AppError;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Referee, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let user = caller(req).user;
+        let tid = req
+            .match_info()
+            .get("tid")
+            .and_then(|v| v.parse::<i32>().ok());
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let user = user.ok_or(AppError::Unauthorized)?;
+            let tid = tid.ok_or_else(|| AppError::not_found("tournament"))?;
+            let state =
+                state.ok_or_else(|| AppError::Internal("application state missing".into()))?;
+            let uid = user.id;
+            let (tournament, assigned) = state
+                .run(move |c| {
+                    Ok((
+                        tournaments::find(c, tid)?,
+                        tournaments::is_referee(c, tid, uid)?,
+                    ))
+                })
+                .await
+                .map_err(|e| match e {
+                    AppError::NotFound(_) => AppError::not_found("tournament"),
+                    other => other,
+                })?;
+            if user.is_admin() || assigned {
+                Ok(Referee { user, tournament })
+            } else {
+                Err(AppError::Forbidden(format!(
+                    "You are not a referee of {}.",
+                    tournament.name
+                )))
+            }
+        })
+    }
+}

@@ -1,0 +1,152 @@
+//! The one error type of the web layer, mapped once to HTTP responses: an
+//! HTML page in the site layout for browsers, JSON under `/api/`.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use askama::Template;
+
+use crate::db::DbError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("Sign in to do this.")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{message}")]
+    Invalid { field: String, message: String },
+    #[error("{0}")]
+    TooManyRequests(String),
+    #[error("Something went wrong on our side; the error has been logged.")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn forbidden() -> AppError {
+        AppError::Forbidden("You are not allowed to change this.".into())
+    }
+    pub fn not_found(what: &str) -> AppError {
+        AppError::NotFound(format!("No such {what}."))
+    }
+    pub fn invalid(field: &str, message: impl Into<String>) -> AppError {
+        AppError::Invalid {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<DbError> for AppError {
+    fn from(e: DbError) -> AppError {
+        match e {
+            DbError::NotFound => AppError::not_found("record"),
+            DbError::Conflict(m) => AppError::Conflict(m),
+            other => AppError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for AppError {
+    fn from(e: actix_web::error::BlockingError) -> AppError {
+        AppError::Internal(e.to_string())
+    }
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    ctx: super::pages::Ctx,
+    status: u16,
+    title: &'a str,
+    message: String,
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let AppError::Internal(detail) = self {
+            tracing::error!("internal error: {detail}");
+        }
+        let status = self.status_code();
+        let title = status.canonical_reason().unwrap_or("Error");
+        let page = ErrorPage {
+            ctx: super::pages::Ctx::anonymous(),
+            status: status.as_u16(),
+            title,
+            message: self.to_string(),
+        };
+        let body = page.render().unwrap_or_else(|_| self.to_string());
+        HttpResponse::build(status)
+            .content_type("text/html; charset=utf-8")
+            .body(body)
+    }
+}
+
+/// The JSON form of an error, for `/api/` routes.
+#[derive(Debug, serde::Serialize)]
+pub struct ApiErrorBody {
+    pub error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// An [`AppError`] answered as JSON.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ApiError(pub AppError);
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> ApiError {
+        ApiError(e)
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(e: DbError) -> ApiError {
+        ApiError(e.into())
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> ApiError {
+        ApiError(e.into())
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status_code()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let AppError::Internal(detail) = &self.0 {
+            tracing::error!("internal error: {detail}");
+        }
+        let field = match &self.0 {
+            AppError::Invalid { field, .. } => Some(field.clone()),
+            _ => None,
+        };
+        HttpResponse::build(self.status_code()).json(ApiErrorBody {
+            error: self.0.to_string(),
+            field,
+        })
+    }
+}

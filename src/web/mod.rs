@@ -1,0 +1,86 @@
+//! The web shell: the only place that knows HTTP.
+//!
+//! Every route is declared once in [`routes::ROUTES`], with who may use it;
+//! the app registers from that table and the tests walk it, so a route cannot
+//! be added without its access being stated and tested.
+
+pub mod auth;
+pub mod error;
+pub mod pages;
+pub mod routes;
+
+use std::net::TcpListener;
+
+use actix_web::{middleware, web, App, HttpServer};
+
+use crate::db::{DbConnection, DbError, Pool};
+pub use error::{ApiError, AppError};
+
+/// What every handler can reach.
+pub struct AppState {
+    pub pool: Pool,
+    /// Mark cookies `Secure` (set when the site is served over HTTPS).
+    pub secure_cookies: bool,
+}
+
+impl AppState {
+    /// Runs database work on the blocking pool with one pooled connection.
+    pub async fn run<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> Result<T, DbError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let result = web::block(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?;
+        Ok(result?)
+    }
+}
+
+/// Registers every route of [`routes::ROUTES`] and the fallback page.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    for r in routes::ROUTES {
+        cfg.route(r.path, (r.route)());
+    }
+    cfg.default_service(web::to(pages::not_found));
+}
+
+/// Builds the server on an already bound listener (tests bind port 0).
+pub fn server(
+    state: AppState,
+    listener: TcpListener,
+    workers: usize,
+) -> std::io::Result<actix_web::dev::Server> {
+    let state = web::Data::new(state);
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .app_data(web::FormConfig::default().limit(4 * 1024 * 1024).error_handler(|e, _| {
+                AppError::BadRequest(format!("the form could not be read: {e}")).into()
+            }))
+            .app_data(web::JsonConfig::default().limit(1024 * 1024).error_handler(|e, _| {
+                ApiError(AppError::BadRequest(format!("the JSON body could not be read: {e}"))).into()
+            }))
+            .app_data(web::PathConfig::default().error_handler(|_, _| AppError::not_found("page").into()))
+            .wrap(middleware::from_fn(auth::guard))
+            .wrap(middleware::Compress::default())
+            .wrap(
+                middleware::DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("X-Frame-Options", "DENY"))
+                    .add(("Referrer-Policy", "same-origin"))
+                    .add((
+                        "Content-Security-Policy",
+                        "default-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'",
+                    )),
+            )
+            .configure(configure)
+    })
+    .workers(workers.max(1))
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

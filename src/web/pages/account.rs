@@ -1,0 +1,389 @@
+//! First setup, signing in and out, and the account page (password, API tokens).
+
+use actix_web::cookie::Cookie;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+use chrono::Duration;
+use diesel::Connection;
+use serde::Deserialize;
+
+use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::accounts;
+use crate::db::auth::{self as db_auth, ApiToken};
+use crate::db::users::{self, Role, User};
+use crate::db::{self, settings, DbError};
+use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+/// Failed sign-ins allowed per name in [`THROTTLE_MINUTES`] before refusing.
+pub const MAX_FAILURES: i64 = 5;
+pub const THROTTLE_MINUTES: i64 = 15;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct CredentialsForm {
+    pub name: String,
+    pub password: String,
+    pub password2: String,
+    pub next: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "setup.html")]
+pub struct SetupPage {
+    ctx: Ctx,
+    name: String,
+    errors: FormErrors,
+}
+
+async fn setup_done(state: &AppState) -> Result<bool, AppError> {
+    Ok(state.run(|c| users::count(c)).await? > 0)
+}
+
+pub async fn setup_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<SetupPage, AppError> {
+    if setup_done(&state).await? {
+        return Err(AppError::NotFound(
+            "Kraal is already set up: sign in instead.".into(),
+        ));
+    }
+    Ok(SetupPage {
+        ctx: Ctx::with_csrf(&req),
+        name: String::new(),
+        errors: FormErrors::default(),
+    })
+}
+
+/// Creates the first admin, once; a second attempt finds the setup taken.
+pub async fn setup(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<CredentialsForm>,
+) -> Result<HttpResponse, AppError> {
+    if setup_done(&state).await? {
+        return Err(AppError::NotFound(
+            "Kraal is already set up: sign in instead.".into(),
+        ));
+    }
+    let form = form.into_inner();
+    let mut errors = FormErrors::default();
+    let name = users::check_name(&form.name)
+        .map_err(|m| errors.add("name", m))
+        .ok();
+    if let Err(m) = accounts::check_new_password(&form.password) {
+        errors.add("password", m);
+    } else if form.password != form.password2 {
+        errors.add("password2", "the two passwords differ");
+    }
+    let (Some(name), true) = (name, errors.is_empty()) else {
+        let page = SetupPage {
+            ctx: Ctx::with_csrf(&req),
+            name: form.name,
+            errors,
+        };
+        return render(&page, FORM_ERROR);
+    };
+    let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
+    let admin = state
+        .run(move |c| {
+            c.transaction(|c| {
+                // The settings key is the lock: only the first setup inserts it.
+                let marker = settings::get_or_insert(c, "setup", || name.clone())?;
+                if marker != name || users::count(c)? > 0 {
+                    return Err(DbError::Conflict(
+                        "Kraal is already set up: sign in instead.".into(),
+                    ));
+                }
+                users::create(c, &name, Role::Admin, &hash)
+            })
+        })
+        .await?;
+    start_session(&state, &admin, None, "/").await
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "login.html")]
+pub struct LoginPage {
+    ctx: Ctx,
+    name: String,
+    next: String,
+    error: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct NextQuery {
+    pub next: String,
+}
+
+pub async fn login_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    q: web::Query<NextQuery>,
+) -> Result<HttpResponse, AppError> {
+    if !setup_done(&state).await? {
+        return Ok(see_other("/setup"));
+    }
+    let page = LoginPage {
+        ctx: Ctx::with_csrf(&req),
+        name: String::new(),
+        next: safe_next(&q.next),
+        error: String::new(),
+    };
+    render(&page, StatusCode::OK)
+}
+
+/// Only a path on this site may follow a sign-in, never another site.
+fn safe_next(next: &str) -> String {
+    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
+        next.to_string()
+    } else {
+        "/".to_string()
+    }
+}
+
+pub async fn login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<CredentialsForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.into_inner();
+    let name = form.name.trim().to_string();
+    let since = db::now() - Duration::minutes(THROTTLE_MINUTES);
+    let lookup = name.clone();
+    let (failures, user) = state
+        .run(move |c| {
+            Ok((
+                db_auth::login_failures_since(c, &lookup, since)?,
+                users::find_by_name(c, &lookup)?,
+            ))
+        })
+        .await?;
+    if failures >= MAX_FAILURES {
+        return Err(AppError::TooManyRequests(format!(
+            "Too many failed sign-ins for '{name}'. Wait {THROTTLE_MINUTES} minutes and try again, or ask an admin."
+        )));
+    }
+    let password = form.password.clone();
+    let verified =
+        web::block(move || user.filter(|u| accounts::verify_password(&password, &u.password_hash)))
+            .await?;
+    let Some(user) = verified else {
+        let failed = name.clone();
+        state
+            .run(move |c| db_auth::record_login_failure(c, &failed))
+            .await?;
+        let page = LoginPage {
+            ctx: Ctx::with_csrf(&req),
+            name,
+            next: safe_next(&form.next),
+            error: "Wrong user name or password.".into(),
+        };
+        return render(&page, StatusCode::UNAUTHORIZED);
+    };
+    let uname = user.name.clone();
+    state
+        .run(move |c| db_auth::clear_login_failures(c, &uname))
+        .await?;
+    let old = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string());
+    start_session(&state, &user, old, &safe_next(&form.next)).await
+}
+
+/// Signs `user` in with a brand-new session id and CSRF token (so a token
+/// planted before sign-in is worthless after it), ending `old` if given.
+async fn start_session(
+    state: &AppState,
+    user: &User,
+    old: Option<String>,
+    to: &str,
+) -> Result<HttpResponse, AppError> {
+    let token = accounts::new_token();
+    let digest = accounts::token_digest(&token);
+    let uid = user.id;
+    state
+        .run(move |c| {
+            if let Some(old) = old {
+                db_auth::delete_session(c, &accounts::token_digest(&old))?;
+            }
+            db_auth::create_session(c, uid, &digest)
+        })
+        .await?;
+    let mut res = see_other(to);
+    res.add_cookie(&security_cookie(
+        SESSION_COOKIE,
+        token,
+        state.secure_cookies,
+    ))
+    .map_err(|e| AppError::Internal(e.to_string()))?;
+    res.add_cookie(&security_cookie(
+        CSRF_COOKIE,
+        accounts::new_token(),
+        state.secure_cookies,
+    ))
+    .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(res)
+}
+
+pub async fn logout(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    if let Some(session) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) {
+        state
+            .run(move |c| db_auth::delete_session(c, &accounts::token_digest(&session)))
+            .await?;
+    }
+    let mut res = see_other("/");
+    let mut gone = Cookie::new(SESSION_COOKIE, "");
+    gone.set_path("/");
+    res.add_removal_cookie(&gone)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(res)
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "account.html")]
+pub struct AccountPage {
+    ctx: Ctx,
+    tokens: Vec<ApiToken>,
+    new_token: String,
+    errors: FormErrors,
+    notice: String,
+}
+
+async fn account_page(
+    state: &AppState,
+    ctx: Ctx,
+    new_token: String,
+    errors: FormErrors,
+    notice: &str,
+) -> Result<AccountPage, AppError> {
+    let uid = ctx
+        .user
+        .as_ref()
+        .map(|u| u.id)
+        .ok_or(AppError::Unauthorized)?;
+    let tokens = state.run(move |c| db_auth::tokens_of(c, uid)).await?;
+    Ok(AccountPage {
+        ctx,
+        tokens,
+        new_token,
+        errors,
+        notice: notice.to_string(),
+    })
+}
+
+pub async fn account(
+    _who: crate::web::auth::SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> Result<AccountPage, AppError> {
+    account_page(&state, ctx, String::new(), FormErrors::default(), "").await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct TokenForm {
+    pub label: String,
+}
+
+/// Creates an API token and shows it once; only its digest is kept.
+pub async fn create_token(
+    who: crate::web::auth::SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<TokenForm>,
+) -> Result<AccountPage, AppError> {
+    let label = form.label.trim().to_string();
+    if label.is_empty() || label.chars().count() > 60 {
+        let mut errors = FormErrors::default();
+        errors.add(
+            "label",
+            "give the token a name of 1 to 60 characters (what script uses it)",
+        );
+        return account_page(&state, ctx, String::new(), errors, "").await;
+    }
+    let token = accounts::new_token();
+    let digest = accounts::token_digest(&token);
+    let uid = who.0.id;
+    state
+        .run(move |c| db_auth::create_token(c, uid, &label, &digest))
+        .await?;
+    account_page(&state, ctx, token, FormErrors::default(), "").await
+}
+
+pub async fn revoke_token(
+    who: crate::web::auth::SignedIn,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let (uid, id) = (who.0.id, path.into_inner());
+    if state
+        .run(move |c| db_auth::revoke_token(c, uid, id))
+        .await?
+    {
+        Ok(see_other("/account"))
+    } else {
+        Err(AppError::not_found("token"))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PasswordForm {
+    pub current: String,
+    pub password: String,
+    pub password2: String,
+}
+
+pub async fn change_password(
+    who: crate::web::auth::SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<PasswordForm>,
+) -> Result<HttpResponse, AppError> {
+    let user = who.0;
+    let form = form.into_inner();
+    let mut errors = FormErrors::default();
+    let stored = user.password_hash.clone();
+    let current = form.current.clone();
+    if !web::block(move || accounts::verify_password(&current, &stored)).await? {
+        errors.add("current", "this is not your current password");
+    }
+    if let Err(m) = accounts::check_new_password(&form.password) {
+        errors.add("password", m);
+    } else if form.password != form.password2 {
+        errors.add("password2", "the two passwords differ");
+    }
+    if !errors.is_empty() {
+        let page = account_page(&state, ctx, String::new(), errors, "").await?;
+        return render(&page, FORM_ERROR);
+    }
+    let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
+    state
+        .run(move |c| users::set_password(c, user.id, &hash))
+        .await?;
+    let page = account_page(
+        &state,
+        ctx,
+        String::new(),
+        FormErrors::default(),
+        "Password changed.",
+    )
+    .await?;
+    render(&page, StatusCode::OK)
+}
+
+/// `GET /api/v1/me`: who a token (or session) belongs to.
+pub async fn api_me(who: crate::web::auth::SignedIn) -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({
+        "id": who.0.id,
+        "name": who.0.name,
+        "role": who.0.role,
+    }))
+}

@@ -1,0 +1,108 @@
+//! Accounts, for admins: list them and create referees (or more admins).
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::Deserialize;
+
+use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::accounts;
+use crate::db::users::{self, Role, User};
+use crate::web::auth::Admin;
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "users.html")]
+pub struct UsersPage {
+    ctx: Ctx,
+    users: Vec<User>,
+    name: String,
+    role: String,
+    errors: FormErrors,
+}
+
+pub async fn users_page(
+    _admin: Admin,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let list = state.run(|c| users::list(c)).await?;
+    render(
+        &UsersPage {
+            ctx,
+            users: list,
+            name: String::new(),
+            role: "referee".into(),
+            errors: FormErrors::default(),
+        },
+        StatusCode::OK,
+    )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct NewUserForm {
+    pub name: String,
+    pub role: String,
+    pub password: String,
+}
+
+pub async fn create_user(
+    admin: Admin,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<NewUserForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.into_inner();
+    let mut errors = FormErrors::default();
+    let name = users::check_name(&form.name)
+        .map_err(|m| errors.add("name", m))
+        .ok();
+    let role = Role::parse(&form.role);
+    if role.is_none() {
+        errors.add("role", "choose admin or referee");
+    }
+    if let Err(m) = accounts::check_new_password(&form.password) {
+        errors.add("password", m);
+    }
+    if let (Some(name), Some(role), true) = (name, role, errors.is_empty()) {
+        let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
+        let by = admin.0.id;
+        let created = state
+            .run(move |c| {
+                let u = users::create(c, &name, role, &hash)?;
+                crate::db::audit::record(
+                    c,
+                    Some(by),
+                    crate::db::audit::Change {
+                        tournament_id: None,
+                        action: "create",
+                        entity: "user",
+                        entity_id: Some(u.id),
+                        old_value: None,
+                        new_value: Some(format!("{} ({})", u.name, u.role)),
+                    },
+                )?;
+                Ok(u)
+            })
+            .await;
+        match created {
+            Ok(_) => return Ok(see_other("/admin/users")),
+            Err(AppError::Conflict(m)) => errors.add("name", m),
+            Err(e) => return Err(e),
+        }
+    }
+    let list = state.run(|c| users::list(c)).await?;
+    render(
+        &UsersPage {
+            ctx,
+            users: list,
+            name: form.name,
+            role: form.role,
+            errors,
+        },
+        FORM_ERROR,
+    )
+}

@@ -1,0 +1,29 @@
+//! The front page: every tournament, the most recent first.
+
+use actix_web::web;
+use askama::Template;
+use askama_web::WebTemplate;
+
+use super::Ctx;
+use crate::db::tournaments::{self, Tournament};
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "home.html")]
+pub struct HomePage {
+    ctx: Ctx,
+    tournaments: Vec<Tournament>,
+    needs_setup: bool,
+}
+
+pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> Result<HomePage, AppError> {
+    let (tournaments, users) = state
+        .run(|c| Ok((tournaments::list(c)?, crate::db::users::count(c)?)))
+        .await?;
+    Ok(HomePage {
+        ctx,
+        tournaments,
+        needs_setup: users == 0,
+    })
+}

@@ -1,0 +1,138 @@
+//! Pages, one module per subject, each template struct beside its handler.
+
+pub mod account;
+pub mod admin;
+pub mod home;
+pub mod players;
+pub mod tournaments;
+
+use std::collections::BTreeMap;
+use std::future::{ready, Ready};
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, HttpResponse};
+
+use super::auth;
+use super::error::AppError;
+use crate::db::users::User;
+use crate::roster::FieldError;
+
+/// What every page needs for its header: who is signed in, and the CSRF
+/// token their forms must carry.
+#[derive(Debug, Clone, Default)]
+pub struct Ctx {
+    pub user: Option<User>,
+    pub csrf: String,
+}
+
+impl Ctx {
+    pub fn anonymous() -> Ctx {
+        Ctx::default()
+    }
+
+    /// The context for a page whose forms an anonymous visitor may post
+    /// (sign in, first setup): hands out a CSRF token if there is none yet.
+    pub fn with_csrf(req: &HttpRequest) -> Ctx {
+        Ctx {
+            user: auth::caller(req).user,
+            csrf: auth::csrf_token(req),
+        }
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.user.as_ref().is_some_and(User::is_admin)
+    }
+
+    pub fn user_name(&self) -> &str {
+        self.user.as_ref().map(|u| u.name.as_str()).unwrap_or("")
+    }
+}
+
+impl FromRequest for Ctx {
+    type Error = AppError;
+    type Future = Ready<Result<Ctx, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let user = auth::caller(req).user;
+        let csrf = if user.is_some() {
+            auth::csrf_token(req)
+        } else {
+            String::new()
+        };
+        ready(Ok(Ctx { user, csrf }))
+    }
+}
+
+/// Messages by field name, shown next to the field they are about.
+#[derive(Debug, Clone, Default)]
+pub struct FormErrors(BTreeMap<String, String>);
+
+impl FormErrors {
+    pub fn get(&self, field: &str) -> Option<&str> {
+        self.0.get(field).map(String::as_str)
+    }
+    pub fn has(&self, field: &str) -> bool {
+        self.0.contains_key(field)
+    }
+    pub fn add(&mut self, field: &str, message: impl Into<String>) {
+        self.0
+            .entry(field.to_string())
+            .or_insert_with(|| message.into());
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn all(&self) -> Vec<(&str, &str)> {
+        self.0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
+}
+
+impl From<Vec<FieldError>> for FormErrors {
+    fn from(list: Vec<FieldError>) -> FormErrors {
+        let mut e = FormErrors::default();
+        for fe in list {
+            e.add(fe.field, fe.message);
+        }
+        e
+    }
+}
+
+/// After a successful POST: go to `to` with a GET (so a reload does not post again).
+pub fn see_other(to: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, to.to_string()))
+        .finish()
+}
+
+/// The status of a page that comes back with form errors.
+pub const FORM_ERROR: actix_web::http::StatusCode =
+    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY;
+
+pub async fn not_found() -> Result<HttpResponse, AppError> {
+    Err(AppError::not_found("page"))
+}
+
+/// The stylesheet, built into the binary.
+pub async fn stylesheet() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/css; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(include_str!("../../../static/kraal.css"))
+}
+
+/// Renders a page with a chosen status (a form with errors, a refused sign-in).
+pub fn render<T: askama::Template>(
+    page: &T,
+    status: actix_web::http::StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let body = page
+        .render()
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body))
+}

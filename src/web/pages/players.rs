@@ -1,0 +1,353 @@
+//! Players: add, edit, withdraw and reinstate; relatives; CSV in and out.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::Deserialize;
+
+use super::tournaments::load_page;
+use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::db::players;
+use crate::db::tournaments::{self, Tournament};
+use crate::export::players as players_csv;
+use crate::roster::PlayerFields;
+use crate::web::auth::Referee;
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+/// A player as typed in the form.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct PlayerRaw {
+    pub name: String,
+    pub club: String,
+    pub rating: String,
+    pub seed: String,
+    pub federation_id: String,
+}
+
+impl PlayerRaw {
+    fn check(&self) -> Result<PlayerFields, FormErrors> {
+        PlayerFields::parse(
+            &self.name,
+            &self.club,
+            &self.rating,
+            &self.seed,
+            &self.federation_id,
+        )
+        .map_err(FormErrors::from)
+    }
+
+    fn from_fields(f: &PlayerFields) -> PlayerRaw {
+        let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+        PlayerRaw {
+            name: f.name.clone(),
+            club: f.club.clone(),
+            rating: opt(f.rating),
+            seed: opt(f.seed),
+            federation_id: f.federation_id.clone(),
+        }
+    }
+}
+
+pub async fn add(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<PlayerRaw>,
+) -> Result<HttpResponse, AppError> {
+    let raw = form.into_inner();
+    let tid = r.tournament.id;
+    match raw.check() {
+        Ok(fields) => {
+            state
+                .run(move |c| players::create(c, tid, &fields, &r.user))
+                .await?;
+            Ok(see_other(&format!("/t/{tid}#players")))
+        }
+        Err(errors) => render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "player_form.html")]
+pub struct PlayerForm {
+    ctx: Ctx,
+    t: Tournament,
+    id: i32,
+    raw: PlayerRaw,
+    errors: FormErrors,
+}
+
+pub async fn edit_form(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<PlayerForm, AppError> {
+    let (tid, pid) = path.into_inner();
+    let p = state
+        .run(move |c| players::find(c, tid, pid))
+        .await
+        .map_err(player_not_found)?;
+    Ok(PlayerForm {
+        ctx,
+        t: r.tournament,
+        id: pid,
+        raw: PlayerRaw::from_fields(&p.fields()),
+        errors: FormErrors::default(),
+    })
+}
+
+fn player_not_found(e: AppError) -> AppError {
+    match e {
+        AppError::NotFound(_) => AppError::not_found("player in this tournament"),
+        other => other,
+    }
+}
+
+pub async fn update(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<PlayerRaw>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, pid) = path.into_inner();
+    let raw = form.into_inner();
+    match raw.check() {
+        Ok(fields) => {
+            state
+                .run(move |c| players::update(c, tid, pid, &fields, &r.user))
+                .await
+                .map_err(player_not_found)?;
+            Ok(see_other(&format!("/t/{tid}#players")))
+        }
+        Err(errors) => render(
+            &PlayerForm {
+                ctx,
+                t: r.tournament,
+                id: pid,
+                raw,
+                errors,
+            },
+            FORM_ERROR,
+        ),
+    }
+}
+
+pub async fn withdraw(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, pid) = path.into_inner();
+    state
+        .run(move |c| players::withdraw(c, tid, pid, &r.user))
+        .await
+        .map_err(player_not_found)?;
+    Ok(see_other(&format!("/t/{tid}#players")))
+}
+
+pub async fn reinstate(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, pid) = path.into_inner();
+    state
+        .run(move |c| players::reinstate(c, tid, pid, &r.user))
+        .await
+        .map_err(player_not_found)?;
+    Ok(see_other(&format!("/t/{tid}#players")))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RelationForm {
+    pub a: String,
+    pub b: String,
+}
+
+pub async fn add_relation(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<RelationForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let mut errors = FormErrors::default();
+    let a = form
+        .a
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| errors.add("a", "choose the first player"))
+        .ok();
+    let b = form
+        .b
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| errors.add("b", "choose the second player"))
+        .ok();
+    if let (Some(a), Some(b)) = (a, b) {
+        match state
+            .run(move |c| players::add_relation(c, tid, a, b, &r.user))
+            .await
+        {
+            Ok(_) => return Ok(see_other(&format!("/t/{tid}#relatives"))),
+            Err(AppError::Conflict(m)) => errors.add("b", m),
+            Err(AppError::NotFound(_)) => {
+                errors.add("b", "both players must be in this tournament")
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    render(
+        &load_page(&state, ctx, tid, Default::default(), errors).await?,
+        FORM_ERROR,
+    )
+}
+
+pub async fn remove_relation(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, rid) = path.into_inner();
+    state
+        .run(move |c| players::remove_relation(c, tid, rid, &r.user))
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => AppError::not_found("relation in this tournament"),
+            other => other,
+        })?;
+    Ok(see_other(&format!("/t/{tid}#relatives")))
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "import.html")]
+pub struct ImportPage {
+    ctx: Ctx,
+    t: Tournament,
+    csv: String,
+    problems: Vec<players_csv::ImportError>,
+}
+
+pub async fn import_form(r: Referee, ctx: Ctx) -> ImportPage {
+    ImportPage {
+        ctx,
+        t: r.tournament,
+        csv: String::new(),
+        problems: Vec::new(),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ImportForm {
+    pub csv: String,
+}
+
+/// Imports all the players of a CSV, or none: every bad line is listed.
+pub async fn import(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    let csv = form.into_inner().csv;
+    let tid = r.tournament.id;
+    match players_csv::read(&csv) {
+        Ok(plan) => {
+            state
+                .run(move |c| players::import(c, tid, &plan.players, &plan.relatives, &r.user))
+                .await?;
+            Ok(see_other(&format!("/t/{tid}#players")))
+        }
+        Err(problems) => render(
+            &ImportPage {
+                ctx,
+                t: r.tournament,
+                csv,
+                problems,
+            },
+            FORM_ERROR,
+        ),
+    }
+}
+
+/// `GET /t/{tid}/players.csv`: the player list, public like the page.
+pub async fn export_csv(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let tid = path.into_inner();
+    let (t, list, relations) = state
+        .run(move |c| {
+            Ok((
+                tournaments::find(c, tid)?,
+                players::list(c, tid)?,
+                players::relations_of(c, tid)?,
+            ))
+        })
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => AppError::not_found("tournament"),
+            other => other,
+        })?;
+    let fields: Vec<PlayerFields> = list.iter().map(|p| p.fields()).collect();
+    let rows: Vec<players_csv::Row<'_>> = list
+        .iter()
+        .zip(&fields)
+        .map(|(p, f)| players_csv::Row {
+            id: p.id,
+            fields: f,
+            withdrawn_from_round: p.withdrawn_from_round,
+            relatives: relations
+                .iter()
+                .filter_map(|r| {
+                    if r.a == p.id {
+                        Some(r.b_name.as_str())
+                    } else if r.b == p.id {
+                        Some(r.a_name.as_str())
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let bytes = players_csv::write(&rows).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(HttpResponse::build(StatusCode::OK)
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}-players.csv\"", slug(&t.name)),
+        ))
+        .body(bytes))
+}
+
+/// A file-name-safe version of a tournament name.
+pub fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if s.is_empty() {
+        "tournament".into()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,311 @@
+//! Creating, showing and editing tournaments; assigning their referees; the
+//! audit trail.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::Deserialize;
+
+use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::db::audit::{self, AuditEntry};
+use crate::db::players::{self, Player, Relation};
+use crate::db::tournaments::{self, Tournament};
+use crate::db::users::{self, User};
+use crate::tournament::{ByeValue, Ranking, RawTournament, RuleSetName, System, Tiebreak};
+use crate::web::auth::{Admin, Referee, SignedIn};
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+/// How many ordered tiebreak choices the form offers.
+const TIEBREAK_SLOTS: usize = 5;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "tournament_form.html")]
+pub struct TournamentForm {
+    ctx: Ctx,
+    /// `None` while creating.
+    id: Option<i32>,
+    raw: RawTournament,
+    chosen_tiebreaks: Vec<String>,
+    errors: FormErrors,
+}
+
+impl TournamentForm {
+    fn new(ctx: Ctx, id: Option<i32>, raw: RawTournament, errors: FormErrors) -> TournamentForm {
+        let mut chosen: Vec<String> = raw
+            .tiebreaks
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        chosen.resize(TIEBREAK_SLOTS, String::new());
+        TournamentForm {
+            ctx,
+            id,
+            raw,
+            chosen_tiebreaks: chosen,
+            errors,
+        }
+    }
+    fn systems(&self) -> &'static [System] {
+        System::ALL
+    }
+    fn rule_sets(&self) -> &'static [RuleSetName] {
+        RuleSetName::ALL
+    }
+    fn rankings(&self) -> &'static [Ranking] {
+        Ranking::ALL
+    }
+    fn bye_values(&self) -> &'static [ByeValue] {
+        ByeValue::ALL
+    }
+    fn tiebreak_options(&self) -> &'static [Tiebreak] {
+        Tiebreak::ALL
+    }
+}
+
+/// The form as posted: tiebreaks come as ordered choices `tb1`..`tb5`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct TournamentPost {
+    #[serde(flatten)]
+    raw: RawTournament,
+    tb1: String,
+    tb2: String,
+    tb3: String,
+    tb4: String,
+    tb5: String,
+}
+
+impl TournamentPost {
+    fn into_raw(self) -> RawTournament {
+        let mut raw = self.raw;
+        if raw.tiebreaks.trim().is_empty() {
+            raw.tiebreaks = [self.tb1, self.tb2, self.tb3, self.tb4, self.tb5]
+                .into_iter()
+                .filter(|t| !t.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join(",");
+        }
+        raw
+    }
+}
+
+pub async fn new_form(_who: SignedIn, ctx: Ctx) -> TournamentForm {
+    let raw = RawTournament {
+        system: "swiss".into(),
+        rule_set: "gar".into(),
+        ranking: "game_points".into(),
+        bye_value: "win".into(),
+        rounds: "7".into(),
+        ..Default::default()
+    };
+    TournamentForm::new(ctx, None, raw, FormErrors::default())
+}
+
+pub async fn create(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<TournamentPost>,
+) -> Result<HttpResponse, AppError> {
+    let raw = form.into_inner().into_raw();
+    match raw.check() {
+        Ok(fields) => {
+            let t = state
+                .run(move |c| tournaments::create(c, &fields, &who.0))
+                .await?;
+            Ok(see_other(&format!("/t/{}", t.id)))
+        }
+        Err(errors) => render(
+            &TournamentForm::new(ctx, None, raw, errors.into()),
+            FORM_ERROR,
+        ),
+    }
+}
+
+pub async fn edit_form(r: Referee, ctx: Ctx) -> TournamentForm {
+    let raw = RawTournament::from_fields(&r.tournament.fields());
+    TournamentForm::new(ctx, Some(r.tournament.id), raw, FormErrors::default())
+}
+
+pub async fn update(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<TournamentPost>,
+) -> Result<HttpResponse, AppError> {
+    let raw = form.into_inner().into_raw();
+    let id = r.tournament.id;
+    match raw.check() {
+        Ok(fields) => {
+            state
+                .run(move |c| tournaments::update(c, id, &fields, &r.user))
+                .await?;
+            Ok(see_other(&format!("/t/{id}")))
+        }
+        Err(errors) => render(
+            &TournamentForm::new(ctx, Some(id), raw, errors.into()),
+            FORM_ERROR,
+        ),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "tournament.html")]
+pub struct TournamentPage {
+    pub ctx: Ctx,
+    pub t: Tournament,
+    pub players: Vec<Player>,
+    pub relations: Vec<Relation>,
+    pub referees: Vec<User>,
+    /// Referees an admin could still assign.
+    pub assignable: Vec<User>,
+    pub can_edit: bool,
+    pub new_player: crate::web::pages::players::PlayerRaw,
+    pub errors: FormErrors,
+}
+
+impl TournamentPage {
+    fn active_count(&self) -> usize {
+        self.players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_none())
+            .count()
+    }
+}
+
+/// Loads everything the tournament page shows.
+pub async fn load_page(
+    state: &AppState,
+    ctx: Ctx,
+    id: i32,
+    new_player: crate::web::pages::players::PlayerRaw,
+    errors: FormErrors,
+) -> Result<TournamentPage, AppError> {
+    let viewer = ctx.user.clone();
+    let (t, players, relations, referees, all_users, assigned) = state
+        .run(move |c| {
+            let t = tournaments::find(c, id)?;
+            let assigned = match &viewer {
+                Some(u) => tournaments::is_referee(c, id, u.id)?,
+                None => false,
+            };
+            let all = if viewer.as_ref().is_some_and(User::is_admin) {
+                users::list(c)?
+            } else {
+                Vec::new()
+            };
+            Ok((
+                t,
+                players::list(c, id)?,
+                players::relations_of(c, id)?,
+                tournaments::referees(c, id)?,
+                all,
+                assigned,
+            ))
+        })
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => AppError::not_found("tournament"),
+            other => other,
+        })?;
+    let assignable = all_users
+        .into_iter()
+        .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
+        .collect();
+    let can_edit = ctx.is_admin() || assigned;
+    Ok(TournamentPage {
+        ctx,
+        t,
+        players,
+        relations,
+        referees,
+        assignable,
+        can_edit,
+        new_player,
+        errors,
+    })
+}
+
+pub async fn show(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let page = load_page(
+        &state,
+        ctx,
+        path.into_inner(),
+        Default::default(),
+        FormErrors::default(),
+    )
+    .await?;
+    render(&page, StatusCode::OK)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct AssignForm {
+    pub user_id: String,
+}
+
+pub async fn assign_referee(
+    admin: Admin,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    form: web::Form<AssignForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = path.into_inner();
+    let uid: i32 = form
+        .user_id
+        .trim()
+        .parse()
+        .map_err(|_| AppError::invalid("user_id", "choose a referee"))?;
+    state
+        .run(move |c| {
+            tournaments::find(c, tid)?;
+            let referee = users::find(c, uid)?;
+            tournaments::assign_referee(c, tid, &referee, &admin.0)
+        })
+        .await?;
+    Ok(see_other(&format!("/t/{tid}")))
+}
+
+pub async fn unassign_referee(
+    admin: Admin,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, uid) = path.into_inner();
+    state
+        .run(move |c| {
+            let referee = users::find(c, uid)?;
+            tournaments::unassign_referee(c, tid, &referee, &admin.0)
+        })
+        .await?;
+    Ok(see_other(&format!("/t/{tid}")))
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "audit.html")]
+pub struct AuditPage {
+    ctx: Ctx,
+    t: Tournament,
+    entries: Vec<AuditEntry>,
+}
+
+pub async fn audit_page(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> Result<AuditPage, AppError> {
+    let id = r.tournament.id;
+    let entries = state.run(move |c| audit::of_tournament(c, id)).await?;
+    Ok(AuditPage {
+        ctx,
+        t: r.tournament,
+        entries,
+    })
+}

@@ -1,0 +1,89 @@
+//! Every route of the app, with who may use it.
+//!
+//! The app registers exactly this table (see [`super::configure`]) and the
+//! authorisation tests walk it, so the declared access of each route is what
+//! the tests hold it to.
+
+use actix_web::{web, Route};
+
+use super::pages::{account, admin, home, players, tournaments};
+
+/// Who may use a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone, signed in or not.
+    Public,
+    /// Anyone, but only while no account exists (first setup).
+    Setup,
+    /// Any signed-in account.
+    SignedIn,
+    /// Admins only.
+    Admin,
+    /// Admins and the referees assigned to the tournament `{tid}`.
+    Referee,
+}
+
+/// One route: method, path pattern, access, and the handler to register.
+pub struct RouteSpec {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub access: Access,
+    pub route: fn() -> Route,
+}
+
+impl RouteSpec {
+    /// Routes that change state must pass the CSRF check.
+    pub fn changes_state(&self) -> bool {
+        self.method != "GET"
+    }
+}
+
+macro_rules! routes {
+    ($($method:ident $path:literal $access:ident => $handler:path;)+) => {
+        &[$(RouteSpec {
+            method: routes!(@name $method),
+            path: $path,
+            access: Access::$access,
+            route: || web::$method().to($handler),
+        }),+]
+    };
+    (@name get) => { "GET" };
+    (@name post) => { "POST" };
+    (@name put) => { "PUT" };
+    (@name delete) => { "DELETE" };
+}
+
+pub static ROUTES: &[RouteSpec] = routes! {
+    get  "/"                                              Public   => home::home;
+    get  "/static/kraal.css"                              Public   => super::pages::stylesheet;
+    get  "/setup"                                         Setup    => account::setup_form;
+    post "/setup"                                         Setup    => account::setup;
+    get  "/login"                                         Public   => account::login_form;
+    post "/login"                                         Public   => account::login;
+    post "/logout"                                        SignedIn => account::logout;
+    get  "/account"                                       SignedIn => account::account;
+    post "/account/tokens"                                SignedIn => account::create_token;
+    post "/account/tokens/{id:\\d+}/revoke"               SignedIn => account::revoke_token;
+    post "/account/password"                              SignedIn => account::change_password;
+    get  "/admin/users"                                   Admin    => admin::users_page;
+    post "/admin/users"                                   Admin    => admin::create_user;
+    get  "/t/new"                                         SignedIn => tournaments::new_form;
+    post "/t"                                             SignedIn => tournaments::create;
+    get  "/t/{tid:\\d+}"                                  Public   => tournaments::show;
+    get  "/t/{tid:\\d+}/edit"                             Referee  => tournaments::edit_form;
+    post "/t/{tid:\\d+}/edit"                             Referee  => tournaments::update;
+    post "/t/{tid:\\d+}/referees"                         Admin    => tournaments::assign_referee;
+    post "/t/{tid:\\d+}/referees/{uid:\\d+}/remove"       Admin    => tournaments::unassign_referee;
+    get  "/t/{tid:\\d+}/audit"                            Referee  => tournaments::audit_page;
+    post "/t/{tid:\\d+}/players"                          Referee  => players::add;
+    get  "/t/{tid:\\d+}/players.csv"                      Public   => players::export_csv;
+    get  "/t/{tid:\\d+}/players/{pid:\\d+}/edit"          Referee  => players::edit_form;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/edit"          Referee  => players::update;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/withdraw"      Referee  => players::withdraw;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/reinstate"     Referee  => players::reinstate;
+    post "/t/{tid:\\d+}/relations"                        Referee  => players::add_relation;
+    post "/t/{tid:\\d+}/relations/{rid:\\d+}/remove"      Referee  => players::remove_relation;
+    get  "/t/{tid:\\d+}/import"                           Referee  => players::import_form;
+    post "/t/{tid:\\d+}/import"                           Referee  => players::import;
+    get  "/api/v1/me"                                     SignedIn => account::api_me;
+};
