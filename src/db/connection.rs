@@ -23,6 +23,9 @@ pub enum DbConnection {
 /// The pool every request borrows from.
 pub type Pool = r2d2::Pool<Manager>;
 
+/// A connection borrowed from the pool.
+pub type PooledConnection = r2d2::PooledConnection<Manager>;
+
 /// Which backend a URL names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

@@ -1,0 +1,315 @@
+//! The test harness: every test gets its own freshly migrated database and
+//! its own running server on a free loopback port, spoken to over real HTTP.
+//!
+//! Tests run once on SQLite and once more on PostgreSQL when
+//! `KRAAL_TEST_POSTGRES_URL` names a server (any database on it; each test
+//! gets `CREATE DATABASE ... TEMPLATE` of one migrated template).
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::sync::{Mutex, OnceLock};
+
+use diesel::connection::SimpleConnection;
+use kraal::db::users::{Role, User};
+use kraal::db::{self, Database, DbConnection, Pool};
+
+pub const PASSWORD: &str = "secret123";
+
+/// Which backends this run covers.
+pub fn backends() -> Vec<&'static str> {
+    let mut list = vec!["sqlite"];
+    if postgres_url().is_some() {
+        list.push("postgres");
+    }
+    list
+}
+
+fn postgres_url() -> Option<String> {
+    std::env::var("KRAAL_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+}
+
+/// The URL of `url` with its database name replaced.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (url, String::new()),
+    };
+    let after_scheme = base.find("://").map(|i| i + 3).unwrap_or(0);
+    match base[after_scheme..].find('/') {
+        Some(i) => format!("{}/{name}{query}", &base[..after_scheme + i]),
+        None => format!("{base}/{name}{query}"),
+    }
+}
+
+static PG_TEMPLATE: OnceLock<String> = OnceLock::new();
+static PG_CREATE: Mutex<u32> = Mutex::new(0);
+
+fn admin_connection(url: &str) -> DbConnection {
+    Database::parse(url, false)
+        .unwrap()
+        .connect()
+        .expect("connect to the test PostgreSQL server")
+}
+
+/// A fresh PostgreSQL database URL, copied from a migrated template.
+fn fresh_postgres() -> String {
+    let url = postgres_url().expect("KRAAL_TEST_POSTGRES_URL");
+    let pid = std::process::id();
+    let template = PG_TEMPLATE.get_or_init(|| {
+        let name = format!("kraal_tpl_{pid}");
+        let mut admin = admin_connection(&url);
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+            .expect("drop an old template");
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create the template database");
+        let mut conn = admin_connection(&with_database(&url, &name));
+        db::connection::migrate(&mut conn).expect("migrate the template");
+        name
+    });
+    let mut n = PG_CREATE.lock().unwrap_or_else(|e| e.into_inner());
+    *n += 1;
+    let name = format!("kraal_t_{pid}_{}", *n);
+    let mut admin = admin_connection(&url);
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+        .expect("drop an old test database");
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name} TEMPLATE {template}"))
+        .expect("create a test database");
+    with_database(&url, &name)
+}
+
+/// A running Kraal on its own database.
+pub struct TestApp {
+    pub backend: &'static str,
+    pub base: String,
+    pub pool: Pool,
+    pub database_url: String,
+    handle: actix_web::dev::ServerHandle,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    pub fn start(backend: &'static str) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let database_url = match backend {
+            "sqlite" => format!("sqlite://{}", dir.path().join("kraal.db").display()),
+            _ => fresh_postgres(),
+        };
+        let pool = Database::parse(&database_url, false)
+            .unwrap()
+            .open(6)
+            .expect("open the test database");
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = kraal::web::AppState {
+            pool: pool.clone(),
+            secure_cookies: false,
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = kraal::web::server(state, listener, 2).unwrap();
+                tx.send(server.handle()).unwrap();
+                let _ = server.await;
+            })
+        });
+        let handle = rx.recv().unwrap();
+        TestApp {
+            backend,
+            base,
+            pool,
+            database_url,
+            handle,
+            _dir: dir,
+        }
+    }
+
+    /// One app per backend of this run.
+    pub fn all() -> Vec<TestApp> {
+        backends().into_iter().map(TestApp::start).collect()
+    }
+
+    pub fn conn(&self) -> db::connection::PooledConnection {
+        self.pool.get().unwrap()
+    }
+
+    /// Creates an account directly (fast: the sign-in itself is tested elsewhere).
+    pub fn user(&self, name: &str, role: Role) -> User {
+        let hash = kraal::accounts::hash_password(PASSWORD).unwrap();
+        db::users::create(&mut self.conn(), name, role, &hash).unwrap()
+    }
+
+    /// A browser-like client already signed in as `user`.
+    pub fn client_as(&self, user: &User) -> Client {
+        let token = kraal::accounts::new_token();
+        db::auth::create_session(
+            &mut self.conn(),
+            user.id,
+            &kraal::accounts::token_digest(&token),
+        )
+        .unwrap();
+        let mut c = self.client();
+        c.cookies.insert("kraal_session".into(), token);
+        c.cookies
+            .insert("kraal_csrf".into(), kraal::accounts::new_token());
+        c
+    }
+
+    /// An anonymous browser-like client.
+    pub fn client(&self) -> Client {
+        Client {
+            base: self.base.clone(),
+            agent: ureq::AgentBuilder::new().redirects(0).build(),
+            cookies: BTreeMap::new(),
+            bearer: None,
+        }
+    }
+
+    /// A script's client sending `Authorization: Bearer TOKEN`.
+    pub fn script(&self, token: &str) -> Client {
+        let mut c = self.client();
+        c.bearer = Some(token.to_string());
+        c
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        drop(self.handle.stop(false));
+    }
+}
+
+/// A response, whatever its status.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub location: Option<String>,
+    pub content_type: String,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// A minimal browser: keeps cookies, sends the CSRF token with every form.
+pub struct Client {
+    pub base: String,
+    agent: ureq::Agent,
+    pub cookies: BTreeMap<String, String>,
+    pub bearer: Option<String>,
+}
+
+impl Client {
+    fn request(&self, method: &str, path: &str) -> ureq::Request {
+        let mut r = self
+            .agent
+            .request(method, &format!("{}{}", self.base, path));
+        if !self.cookies.is_empty() {
+            let header = self
+                .cookies
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            r = r.set("Cookie", &header);
+        }
+        if let Some(t) = &self.bearer {
+            r = r.set("Authorization", &format!("Bearer {t}"));
+        }
+        r
+    }
+
+    fn finish(&mut self, result: Result<ureq::Response, ureq::Error>) -> Reply {
+        let resp = match result {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("request failed: {e}"),
+        };
+        for sc in resp.all("set-cookie") {
+            let pair = sc.split(';').next().unwrap_or("");
+            if let Some((k, v)) = pair.split_once('=') {
+                if v.is_empty() || sc.contains("Max-Age=0") {
+                    self.cookies.remove(k.trim());
+                } else {
+                    self.cookies.insert(k.trim().to_string(), v.to_string());
+                }
+            }
+        }
+        let status = resp.status();
+        let location = resp.header("location").map(str::to_string);
+        let content_type = resp.content_type().to_string();
+        let body = resp.into_string().unwrap_or_default();
+        Reply {
+            status,
+            location,
+            content_type,
+            body,
+        }
+    }
+
+    pub fn get(&mut self, path: &str) -> Reply {
+        let r = self.request("GET", path).call();
+        self.finish(r)
+    }
+
+    /// Posts a form with this browser's CSRF token added.
+    pub fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        let csrf = self.cookies.get("kraal_csrf").cloned().unwrap_or_default();
+        let mut all: Vec<(&str, &str)> = fields.to_vec();
+        all.push(("csrf", &csrf));
+        let r = self.request("POST", path).send_form(&all);
+        self.finish(r)
+    }
+
+    /// Posts a form exactly as given (no CSRF token added).
+    pub fn post_raw(&mut self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        let r = self.request("POST", path).send_form(fields);
+        self.finish(r)
+    }
+
+    pub fn send_json(&mut self, method: &str, path: &str, body: serde_json::Value) -> Reply {
+        let r = self.request(method, path).send_json(body);
+        self.finish(r)
+    }
+
+    /// Signs in through the form, as a person would.
+    pub fn sign_in(&mut self, name: &str, password: &str) -> Reply {
+        self.get("/login");
+        self.post("/login", &[("name", name), ("password", password)])
+    }
+}
+
+/// A tournament made through the database, for tests about something else.
+pub fn tournament(app: &TestApp, creator: &User, name: &str) -> kraal::db::tournaments::Tournament {
+    let fields = kraal::tournament::RawTournament {
+        name: name.into(),
+        rule_set: "gar".into(),
+        rounds: "5".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    kraal::db::tournaments::create(&mut app.conn(), &fields, creator).unwrap()
+}
+
+/// A player added through the database.
+pub fn player(
+    app: &TestApp,
+    tid: i32,
+    by: &User,
+    name: &str,
+    club: &str,
+    rating: &str,
+) -> kraal::db::players::Player {
+    let f = kraal::roster::PlayerFields::parse(name, club, rating, "", "").unwrap();
+    kraal::db::players::create(&mut app.conn(), tid, &f, by).unwrap()
+}
