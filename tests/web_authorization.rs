@@ -1,0 +1,186 @@
+//! The authorisation matrix: every route that needs an account, called by
+//! an anonymous visitor, a referee of another tournament, the assigned
+//! referee and an admin. The routes come from the app's own table, so a new
+//! route without a sample request here fails this test.
+
+mod common;
+
+use common::{Client, TestApp};
+use kraal::db::users::Role;
+use kraal::web::routes::{Access, ROUTES};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Who {
+    Anonymous,
+    OtherReferee,
+    AssignedReferee,
+    Admin,
+}
+
+/// A valid request body for each route that needs an account.
+fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, String)>> {
+    let s = |v: &[(&'static str, &str)]| Some(v.iter().map(|(k, v)| (*k, v.to_string())).collect());
+    if method == "GET" {
+        return Some(Vec::new());
+    }
+    match path {
+        "/account/tokens" => s(&[("label", "scoreboard")]),
+        "/account/tokens/{id:\\d+}/revoke" => s(&[]),
+        "/account/password" => s(&[
+            ("current", common::PASSWORD),
+            ("password", common::PASSWORD),
+            ("password2", common::PASSWORD),
+        ]),
+        "/admin/users" => Some(vec![
+            ("name", format!("newref{n}")),
+            ("role", "referee".into()),
+            ("password", "newref-pass".into()),
+        ]),
+        "/t" => s(&[("name", "Northern Cape Open"), ("rounds", "5")]),
+        "/t/{tid:\\d+}/edit" => s(&[("name", "Renamed Open"), ("rounds", "6")]),
+        "/t/{tid:\\d+}/referees" => Some(vec![]), // user_id filled in by the caller
+        "/t/{tid:\\d+}/referees/{uid:\\d+}/remove" => s(&[]),
+        "/t/{tid:\\d+}/players" => s(&[("name", "Bongani Khumalo"), ("club", "Kimberley MC")]),
+        "/t/{tid:\\d+}/players/{pid:\\d+}/edit" => {
+            s(&[("name", "Zodwa Mthembu"), ("rating", "1700")])
+        }
+        "/t/{tid:\\d+}/players/{pid:\\d+}/withdraw" => s(&[]),
+        "/t/{tid:\\d+}/players/{pid:\\d+}/reinstate" => s(&[]),
+        "/t/{tid:\\d+}/relations" => Some(vec![]), // a and b filled in by the caller
+        "/t/{tid:\\d+}/relations/{rid:\\d+}/remove" => s(&[]),
+        "/t/{tid:\\d+}/import" => s(&[("csv", "name,club\nKeabetswe Sello,Mafikeng MC\n")]),
+        _ => None,
+    }
+}
+
+fn allowed(access: Access, who: Who) -> bool {
+    match access {
+        Access::Public | Access::Setup => true,
+        Access::SignedIn => who != Who::Anonymous,
+        Access::Admin => who == Who::Admin,
+        Access::Referee => matches!(who, Who::AssignedReferee | Who::Admin),
+    }
+}
+
+#[test]
+fn every_route_refuses_exactly_who_its_access_excludes() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let assigned = app.user("assigned", Role::Referee);
+        let other = app.user("other", Role::Referee);
+        let mut checked = 0;
+        for (n, route) in ROUTES.iter().enumerate() {
+            if matches!(route.access, Access::Public | Access::Setup) {
+                // Only signing in and out and the first setup may change state without an account.
+                if route.changes_state() {
+                    assert!(
+                        ["/login", "/logout", "/setup"].contains(&route.path),
+                        "{} {} changes state without an account: review it and add it here",
+                        route.method,
+                        route.path
+                    );
+                }
+                continue;
+            }
+            let body = sample(route.method, route.path, n).unwrap_or_else(|| {
+                panic!(
+                    "no sample request for {} {}: add one to the matrix",
+                    route.method, route.path
+                )
+            });
+            for who in [
+                Who::Anonymous,
+                Who::OtherReferee,
+                Who::AssignedReferee,
+                Who::Admin,
+            ] {
+                // A fresh tournament per call, so one call cannot spoil the next.
+                let t = common::tournament(&app, &admin, &format!("Matrix Open {n} {who:?}"));
+                kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, &assigned, &admin)
+                    .unwrap();
+                let p1 =
+                    common::player(&app, t.id, &admin, "Zodwa Mthembu", "Kimberley MC", "1650");
+                let p2 = common::player(&app, t.id, &admin, "Musa Mthembu", "Kimberley MC", "1600");
+                let p3 =
+                    common::player(&app, t.id, &admin, "Karabo Sithole", "Upington MC", "1500");
+                let rid =
+                    kraal::db::players::add_relation(&mut app.conn(), t.id, p1.id, p2.id, &admin)
+                        .unwrap();
+                if route.path.ends_with("/reinstate") {
+                    kraal::db::players::withdraw(&mut app.conn(), t.id, p1.id, &admin).unwrap();
+                }
+                let actor = match who {
+                    Who::Anonymous => None,
+                    Who::OtherReferee => Some(&other),
+                    Who::AssignedReferee => Some(&assigned),
+                    Who::Admin => Some(&admin),
+                };
+                let token_owner = actor.unwrap_or(&admin);
+                let token = kraal::accounts::new_token();
+                kraal::db::auth::create_token(
+                    &mut app.conn(),
+                    token_owner.id,
+                    "matrix",
+                    &kraal::accounts::token_digest(&token),
+                )
+                .unwrap();
+                let token_id =
+                    kraal::db::auth::tokens_of(&mut app.conn(), token_owner.id).unwrap()[0].id;
+                let path = route
+                    .path
+                    .replace("{tid:\\d+}", &t.id.to_string())
+                    .replace("{pid:\\d+}", &p1.id.to_string())
+                    .replace("{rid:\\d+}", &rid.to_string())
+                    .replace("{uid:\\d+}", &assigned.id.to_string())
+                    .replace("{id:\\d+}", &token_id.to_string());
+                let mut fields = body.clone();
+                if route.path.ends_with("/referees") {
+                    fields.push(("user_id", other.id.to_string()));
+                }
+                if route.path.ends_with("/relations") {
+                    fields.push(("a", p1.id.to_string()));
+                    fields.push(("b", p3.id.to_string()));
+                }
+                let mut client: Client = match actor {
+                    Some(u) => app.client_as(u),
+                    None => {
+                        let mut c = app.client();
+                        c.get("/login"); // an anonymous browser has a CSRF cookie too
+                        c
+                    }
+                };
+                let pairs: Vec<(&str, &str)> =
+                    fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let reply = if route.method == "GET" {
+                    client.get(&path)
+                } else {
+                    client.post(&path, &pairs)
+                };
+                let expect_ok = allowed(route.access, who);
+                let ok = (200..400).contains(&reply.status);
+                let expected_refusal = if who == Who::Anonymous { 401 } else { 403 };
+                assert!(
+                    if expect_ok {
+                        ok
+                    } else {
+                        reply.status == expected_refusal
+                    },
+                    "[{}] {} {} as {:?}: got {} (expected {})\n{}",
+                    app.backend,
+                    route.method,
+                    path,
+                    who,
+                    reply.status,
+                    if expect_ok {
+                        "success".to_string()
+                    } else {
+                        expected_refusal.to_string()
+                    },
+                    reply.body.chars().take(600).collect::<String>()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 4 * 20, "the matrix covered only {checked} calls");
+    }
+}

@@ -1,0 +1,264 @@
+//! Tournaments and players through the pages, as a referee uses them.
+
+mod common;
+
+use common::TestApp;
+use kraal::db::users::Role;
+
+#[test]
+fn a_tournament_is_created_edited_and_listed() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut a = app.client_as(&admin);
+        assert_eq!(a.get("/t/new").status, 200);
+
+        let bad = a.post(
+            "/t",
+            &[
+                ("name", "KZN Open"),
+                ("rounds", "0"),
+                ("games_per_pairing", "4"),
+                ("starts_on", "2026-12-05"),
+                ("ends_on", "2026-12-01"),
+            ],
+        );
+        assert_eq!(bad.status, 422, "{}", app.backend);
+        assert!(bad.body.contains("0 rounds is outside 1..99"));
+        assert!(bad.body.contains("games per pairing must be 2 or 6"));
+        assert!(bad.body.contains("the last day is before the first"));
+        assert!(
+            bad.body.contains("value=\"KZN Open\""),
+            "typed values are kept"
+        );
+        assert!(kraal::db::tournaments::list(&mut app.conn())
+            .unwrap()
+            .is_empty());
+
+        let ok = a.post(
+            "/t",
+            &[
+                ("name", "KZN Open"),
+                ("venue", "Durban City Hall"),
+                ("starts_on", "2026-12-05"),
+                ("ends_on", "2026-12-06"),
+                ("system", "swiss"),
+                ("rule_set", "official"),
+                ("rounds", "7"),
+                ("tb1", "sonneborn_berger"),
+                ("tb2", "wins"),
+            ],
+        );
+        assert_eq!(ok.status, 303);
+        let url = ok.location.unwrap();
+        let page = a.get(&url);
+        assert!(page.body.contains("<h1>KZN Open</h1>"));
+        assert!(
+            page.body.contains("<dd>2</dd>"),
+            "official rules play 2 games per pairing"
+        );
+        assert!(page.body.contains("Sonneborn-Berger, Number of wins"));
+
+        let edit = a.post(
+            &format!("{url}/edit"),
+            &[
+                ("name", "KZN Open 2026"),
+                ("rule_set", "gar"),
+                ("games_per_pairing", "6"),
+                ("rounds", "9"),
+                ("system", "round_robin"),
+            ],
+        );
+        assert_eq!(edit.status, 303);
+        let anon = app.client().get("/").body;
+        assert!(anon.contains("KZN Open 2026"));
+        let t = &kraal::db::tournaments::list(&mut app.conn()).unwrap()[0];
+        assert_eq!(
+            (t.rounds, t.games_per_pairing, t.system.as_str()),
+            (9, 6, "round_robin")
+        );
+        let audit = a.get(&format!("{url}/audit")).body;
+        assert!(audit.contains("edit tournament"));
+    }
+}
+
+#[test]
+fn players_are_added_edited_withdrawn_and_reinstated() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Soweto Club Championship");
+        let mut a = app.client_as(&admin);
+        let base = format!("/t/{}", t.id);
+
+        let bad = a.post(
+            &format!("{base}/players"),
+            &[("name", ""), ("club", "Soweto MSC"), ("rating", "fifteen")],
+        );
+        assert_eq!(bad.status, 422);
+        assert!(bad.body.contains("the name is empty"));
+        assert!(
+            bad.body.contains("&#39;fifteen&#39; is not a whole number")
+                || bad.body.contains("'fifteen' is not a whole number")
+        );
+        assert!(bad.body.contains("value=\"Soweto MSC\""));
+
+        for (name, club, rating) in [
+            ("Thabo Mokoena", "Soweto MSC", "1840"),
+            ("Lerato Mokoena", "Soweto MSC", "1710"),
+        ] {
+            assert_eq!(
+                a.post(
+                    &format!("{base}/players"),
+                    &[("name", name), ("club", club), ("rating", rating)]
+                )
+                .status,
+                303
+            );
+        }
+        let players = kraal::db::players::list(&mut app.conn(), t.id).unwrap();
+        assert_eq!(players.len(), 2);
+        let (p1, p2) = (players[0].id, players[1].id);
+
+        let edited = a.post(
+            &format!("{base}/players/{p1}/edit"),
+            &[
+                ("name", "Thabo Mokoena"),
+                ("club", "Orlando Mills"),
+                ("rating", "1855"),
+            ],
+        );
+        assert_eq!(edited.status, 303);
+        assert_eq!(
+            kraal::db::players::find(&mut app.conn(), t.id, p1)
+                .unwrap()
+                .club,
+            "Orlando Mills"
+        );
+
+        assert_eq!(
+            a.post(
+                &format!("{base}/relations"),
+                &[("a", &p1.to_string()), ("b", &p2.to_string())]
+            )
+            .status,
+            303
+        );
+        let twice = a.post(
+            &format!("{base}/relations"),
+            &[("a", &p2.to_string()), ("b", &p1.to_string())],
+        );
+        assert_eq!(twice.status, 422);
+        assert!(twice.body.contains("already recorded as relatives"));
+        let own = a.post(
+            &format!("{base}/relations"),
+            &[("a", &p1.to_string()), ("b", &p1.to_string())],
+        );
+        assert_eq!(own.status, 422);
+
+        assert_eq!(
+            a.post(&format!("{base}/players/{p2}/withdraw"), &[]).status,
+            303
+        );
+        let page = a.get(&base).body;
+        assert!(page.contains("withdrawn from round 1"));
+        assert!(page.contains("Players (1)"));
+        assert_eq!(
+            a.post(&format!("{base}/players/{p2}/withdraw"), &[]).status,
+            409
+        );
+        assert_eq!(
+            a.post(&format!("{base}/players/{p2}/reinstate"), &[])
+                .status,
+            303
+        );
+        assert!(a.get(&base).body.contains("Players (2)"));
+
+        // A player id of another tournament is not reachable through this one.
+        let other = common::tournament(&app, &admin, "Other Open");
+        let stranger = common::player(&app, other.id, &admin, "Sipho Dlamini", "", "");
+        assert_eq!(
+            a.post(&format!("{base}/players/{}/withdraw", stranger.id), &[])
+                .status,
+            404
+        );
+        assert_eq!(
+            a.get(&format!("{base}/players/{}/edit", stranger.id))
+                .status,
+            404
+        );
+    }
+}
+
+#[test]
+fn a_csv_import_is_all_or_nothing_and_names_every_bad_line() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Free State Open");
+        let mut a = app.client_as(&admin);
+        let url = format!("/t/{}/import", t.id);
+        assert_eq!(a.get(&url).status, 200);
+
+        let bad = "name,club,rating,relatives\n\
+                   Palesa Nkosi,Bloemfontein MC,1620,\n\
+                   Themba Zulu,Bloemfontein MC,16x0,\n\
+                   ,Welkom MC,1500,\n\
+                   Ayanda Nkosi,Welkom MC,1580,Zanele Nkosi\n";
+        let r = a.post(&url, &[("csv", bad)]);
+        assert_eq!(r.status, 422);
+        assert!(r.body.contains("line 3, column rating"), "{}", r.body);
+        assert!(r.body.contains("line 4, column name"));
+        assert!(r.body.contains("line 5, column relatives"));
+        assert!(
+            r.body.contains("Palesa Nkosi"),
+            "the pasted text is kept for correction"
+        );
+        assert!(
+            kraal::db::players::list(&mut app.conn(), t.id)
+                .unwrap()
+                .is_empty(),
+            "nothing imported"
+        );
+
+        let good = "name,club,rating,relatives\n\
+                    Palesa Nkosi,Bloemfontein MC,1620,Ayanda Nkosi\n\
+                    Themba Zulu,Bloemfontein MC,1600,\n\
+                    Ayanda Nkosi,Welkom MC,1580,\n";
+        assert_eq!(a.post(&url, &[("csv", good)]).status, 303);
+        let players = kraal::db::players::list(&mut app.conn(), t.id).unwrap();
+        assert_eq!(
+            players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            ["Palesa Nkosi", "Themba Zulu", "Ayanda Nkosi"]
+        );
+        let rel = kraal::db::players::relations_of(&mut app.conn(), t.id).unwrap();
+        assert_eq!(
+            (rel[0].a_name.as_str(), rel[0].b_name.as_str()),
+            ("Palesa Nkosi", "Ayanda Nkosi")
+        );
+
+        // The public export reads back as the same players in a new tournament.
+        let csv = app.client().get(&format!("/t/{}/players.csv", t.id));
+        assert_eq!(csv.status, 200);
+        assert!(csv.content_type.starts_with("text/csv"));
+        assert!(csv.body.starts_with(
+            "id,name,club,rating,seed,federation_id,withdrawn_from_round,relatives\n"
+        ));
+        assert!(csv
+            .body
+            .contains("Palesa Nkosi,Bloemfontein MC,1620,,,,Ayanda Nkosi"));
+        let copy = common::tournament(&app, &admin, "Free State Open (copy)");
+        assert_eq!(
+            a.post(&format!("/t/{}/import", copy.id), &[("csv", &csv.body)])
+                .status,
+            303
+        );
+        let again = app
+            .client()
+            .get(&format!("/t/{}/players.csv", copy.id))
+            .body;
+        let strip_ids = |s: &str| {
+            s.lines()
+                .map(|l| l.split_once(',').map(|x| x.1).unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip_ids(&again), strip_ids(&csv.body));
+    }
+}
