@@ -47,7 +47,7 @@ fn chromedriver() -> Option<(Driver, u16)> {
 }
 
 /// Opens a headless Chromium session, or says why the test is skipped.
-pub async fn browser() -> Option<(fantoccini::Client, Driver)> {
+async fn browser() -> Option<(fantoccini::Client, Driver)> {
     let Some((driver, port)) = chromedriver() else {
         if std::env::var_os("CI").is_some() {
             panic!("chromedriver is missing under CI: install chromium and chromium-driver");
@@ -171,9 +171,13 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
         .await
         .unwrap();
 
+    // Wait for the tournament page itself (the form page has an h1 too).
+    b.wait()
+        .for_element(Locator::Css("dl.facts"))
+        .await
+        .unwrap();
     let h1 = b
-        .wait()
-        .for_element(Locator::Css("main h1"))
+        .find(Locator::Css("main h1"))
         .await
         .unwrap()
         .text()

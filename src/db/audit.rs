@@ -8,7 +8,7 @@ use super::schema::{audit_entries, users};
 use super::{now, DbConnection, DbError};
 
 /// One change, as a referee reads it on the audit page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Queryable)]
 pub struct AuditEntry {
     pub at: NaiveDateTime,
     pub user: Option<String>,
@@ -53,15 +53,7 @@ pub fn of_tournament(
     conn: &mut DbConnection,
     tournament_id: i32,
 ) -> Result<Vec<AuditEntry>, DbError> {
-    let rows: Vec<(
-        NaiveDateTime,
-        Option<String>,
-        String,
-        String,
-        Option<i32>,
-        Option<String>,
-        Option<String>,
-    )> = audit_entries::table
+    Ok(audit_entries::table
         .left_join(users::table)
         .filter(audit_entries::tournament_id.eq(tournament_id))
         .order((audit_entries::at.desc(), audit_entries::id.desc()))
@@ -74,19 +66,5 @@ pub fn of_tournament(
             audit_entries::old_value,
             audit_entries::new_value,
         ))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |(at, user, action, entity, entity_id, old_value, new_value)| AuditEntry {
-                at,
-                user,
-                action,
-                entity,
-                entity_id,
-                old_value,
-                new_value,
-            },
-        )
-        .collect())
+        .load(conn)?)
 }

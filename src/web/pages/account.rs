@@ -40,7 +40,7 @@ pub struct SetupPage {
 }
 
 async fn setup_done(state: &AppState) -> Result<bool, AppError> {
-    Ok(state.run(|c| users::count(c)).await? > 0)
+    Ok(state.run(users::count).await? > 0)
 }
 
 pub async fn setup_form(

@@ -28,7 +28,7 @@ pub async fn users_page(
     ctx: Ctx,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    let list = state.run(|c| users::list(c)).await?;
+    let list = state.run(users::list).await?;
     render(
         &UsersPage {
             ctx,
@@ -94,7 +94,7 @@ pub async fn create_user(
             Err(e) => return Err(e),
         }
     }
-    let list = state.run(|c| users::list(c)).await?;
+    let list = state.run(users::list).await?;
     render(
         &UsersPage {
             ctx,
