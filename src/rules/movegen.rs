@@ -1,0 +1,292 @@
+//! Legal moves, the end of the game, and `perft`.
+//!
+//! One move is a whole turn: a placement, step or fly together with its
+//! shot, so a line-forming move with five possible targets is five moves.
+//! `perft` counts the last ply without playing it: the moves of a placement
+//! are the empty junctions, plus, for each junction that completes a line,
+//! one extra move per shot target beyond the first. That and copying small
+//! positions are what make depth 7 (about 1.9e9 move paths) take seconds.
+
+use super::board::{completes_line, completing_squares, Bits, Junction, Side, Squares, ALL};
+use super::position::{Arrangement, Move, Position, Status, WinReason};
+use super::ruleset::RuleSet;
+
+/// Whether the game is over for a reason other than the side to move being
+/// blocked: two cows left (OGR 4.2.3) or the ten-move draw (OGR 4.3.2).
+#[inline]
+fn over_unless_blocked(pos: &Position, rules: &RuleSet) -> bool {
+    let dark = pos.total(Side::Dark);
+    let light = pos.total(Side::Light);
+    dark <= rules.lose_at
+        || light <= rules.lose_at
+        || (dark.min(light) <= rules.fly_at && pos.since_shot() >= rules.draw_plies as u32)
+}
+
+/// How the game stands. A result on the board comes first: two cows left,
+/// then a blocked player to move, and only then the ten-move draw.
+pub fn status(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> Status {
+    let side = pos.side();
+    for loser in [side, side.other()] {
+        if pos.total(loser) <= rules.lose_at {
+            return Status::Won { winner: loser.other(), reason: WinReason::TwoCows };
+        }
+    }
+    if !has_move(pos, rules, spent) {
+        return Status::Won { winner: side.other(), reason: WinReason::Blocked };
+    }
+    let least = pos.total(Side::Dark).min(pos.total(Side::Light));
+    if least <= rules.fly_at && pos.since_shot() >= rules.draw_plies as u32 {
+        return Status::Drawn;
+    }
+    Status::Ongoing
+}
+
+/// Calls `f(from, to)` for every way the side to move may bring a cow to a
+/// junction, before the GAR no-return rule and before shots.
+#[inline]
+fn for_each_action(pos: &Position, rules: &RuleSet, mut f: impl FnMut(Option<Junction>, Junction)) {
+    let side = pos.side();
+    let empty = ALL & !pos.occupied();
+    let mine = pos.cows(side);
+    if pos.in_hand(side) > 0 {
+        for to in Squares(empty) {
+            f(None, to);
+        }
+    } else if pos.flies(rules, side) {
+        for from in Squares(mine) {
+            for to in Squares(empty) {
+                f(Some(from), to);
+            }
+        }
+    } else {
+        for from in Squares(mine) {
+            for to in Squares(from.neighbours() & empty) {
+                f(Some(from), to);
+            }
+        }
+    }
+}
+
+/// Whether the side to move has at least one legal move (ignoring the end
+/// of the game): a player without one is blocked (OGR 4.2.2).
+pub fn has_move(pos: &Position, rules: &RuleSet, _spent: &[Arrangement]) -> bool {
+    let forbidden = pos.forbidden_return(pos.side());
+    let mine = pos.cows(pos.side());
+    let mut any = false;
+    for_each_action(pos, rules, |from, to| {
+        if !any {
+            any = !is_forbidden_return(forbidden, mine, from, to);
+        }
+    });
+    any
+}
+
+/// The GAR no-return rule: going straight back to the junction a cow left
+/// when it broke a line to form another, if the return forms a line.
+#[inline]
+fn is_forbidden_return(
+    forbidden: Option<(Junction, Junction)>,
+    mine: Bits,
+    from: Option<Junction>,
+    to: Junction,
+) -> bool {
+    match (forbidden, from) {
+        (Some((b, a)), Some(from)) if from == b && to == a => {
+            completes_line(mine & !from.bit() | to.bit(), to)
+        }
+        _ => false,
+    }
+}
+
+/// Whether bringing a cow from `from` to `to` completes a line that may
+/// still shoot (fresh under `official`, any line under `gar`).
+#[inline]
+fn shoots(
+    pos: &Position,
+    rules: &RuleSet,
+    spent: &[Arrangement],
+    mine: Bits,
+    from: Option<Junction>,
+    to: Junction,
+) -> bool {
+    let after = match from {
+        Some(from) => mine & !from.bit() | to.bit(),
+        None => mine | to.bit(),
+    };
+    if !completes_line(after, to) {
+        return false;
+    }
+    if !rules.spent_arrangements || from.is_none() || spent.is_empty() {
+        // A newly placed cow has never stood in any arrangement.
+        return true;
+    }
+    let cow = from.and_then(|f| pos.cow_at(f)).unwrap_or(0);
+    pos.formed(rules, spent, from, to, cow).any_fresh()
+}
+
+/// Appends the legal moves of the side to move to `out`; none once the
+/// game is over.
+pub fn legal_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement], out: &mut Vec<Move>) {
+    if over_unless_blocked(pos, rules) {
+        return;
+    }
+    let side = pos.side();
+    let mine = pos.cows(side);
+    let forbidden = pos.forbidden_return(side);
+    let targets = pos.targets(rules);
+    for_each_action(pos, rules, |from, to| {
+        if is_forbidden_return(forbidden, mine, from, to) {
+            return;
+        }
+        let mv = Move { from, to, shot: None };
+        if targets != 0 && shoots(pos, rules, spent, mine, from, to) {
+            out.extend(Squares(targets).map(|t| mv.shooting(t)));
+        } else {
+            out.push(mv);
+        }
+    });
+}
+
+/// The number of legal moves, without listing them.
+pub fn count_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> u64 {
+    if over_unless_blocked(pos, rules) {
+        return 0;
+    }
+    let side = pos.side();
+    let mine = pos.cows(side);
+    let empty = ALL & !pos.occupied();
+    if pos.in_hand(side) > 0 {
+        let completing = completing_squares(mine, empty);
+        let mut n = empty.count_ones() as u64;
+        if completing != 0 {
+            let targets = pos.targets(rules).count_ones() as u64;
+            if targets > 1 {
+                n += completing.count_ones() as u64 * (targets - 1);
+            }
+        }
+        return n;
+    }
+    let forbidden = pos.forbidden_return(side);
+    let targets = (pos.targets(rules).count_ones() as u64).max(1);
+    let mut n = 0;
+    for_each_action(pos, rules, |from, to| {
+        if is_forbidden_return(forbidden, mine, from, to) {
+            return;
+        }
+        n += if shoots(pos, rules, spent, mine, from, to) { targets } else { 1 };
+    });
+    n
+}
+
+/// The number of move paths of `depth` plies from the position (a finished
+/// game has no moves), the standard self-test of a move generator.
+pub fn perft(pos: &Position, rules: &RuleSet, spent: &[Arrangement], depth: u32) -> u64 {
+    let mut spent = spent.to_vec();
+    let mut buffers = vec![Vec::new(); depth as usize + 1];
+    perft_inner(pos, rules, &mut spent, depth, &mut buffers)
+}
+
+fn perft_inner(
+    pos: &Position,
+    rules: &RuleSet,
+    spent: &mut Vec<Arrangement>,
+    depth: u32,
+    buffers: &mut [Vec<Move>],
+) -> u64 {
+    match depth {
+        0 => return 1,
+        1 => return count_moves(pos, rules, spent),
+        _ => {}
+    }
+    if over_unless_blocked(pos, rules) {
+        return 0;
+    }
+    let side = pos.side();
+    let mut total = 0;
+    if pos.in_hand(side) > 0 {
+        // Placement, the stage perft from the empty board lives in: walk
+        // the empty junctions directly, and take the slow road only for the
+        // few that complete a line.
+        let empty = ALL & !pos.occupied();
+        let completing = completing_squares(pos.cows(side), empty);
+        for to in Squares(empty & !completing) {
+            let mut child = *pos;
+            child.place_fast(to, None);
+            total += perft_inner(&child, rules, spent, depth - 1, buffers);
+        }
+        if completing != 0 {
+            let targets = pos.targets(rules);
+            let cow = pos.next_cow(side).unwrap_or(0);
+            for to in Squares(completing) {
+                let shots: &mut dyn Iterator<Item = Option<Junction>> = if targets == 0 {
+                    &mut std::iter::once(None)
+                } else {
+                    &mut Squares(targets).map(Some)
+                };
+                for shot in shots {
+                    let mut child = *pos;
+                    let mark = spent.len();
+                    child.play(rules, spent, Move { from: None, to, shot }, cow, None);
+                    total += perft_inner(&child, rules, spent, depth - 1, buffers);
+                    spent.truncate(mark);
+                }
+            }
+        }
+        return total;
+    }
+    let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    mine.clear();
+    legal_moves(pos, rules, spent, mine);
+    for &mv in mine.iter() {
+        let mut child = *pos;
+        let mark = spent.len();
+        child.play(rules, spent, mv, 0, None);
+        total += perft_inner(&child, rules, spent, depth - 1, rest);
+        spent.truncate(mark);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::position::Game;
+
+    #[test]
+    fn perft_shallow_matches_reference_counts() {
+        for rules in RuleSet::ALL {
+            let game = Game::new(rules);
+            let counts: Vec<u64> =
+                (1..=4).map(|d| perft(&game.position, &rules, &game.spent, d)).collect();
+            assert_eq!(counts, [24, 552, 12144, 255024], "{}", rules.name);
+        }
+    }
+
+    #[test]
+    fn counting_agrees_with_listing() {
+        // Walk a few hundred random-ish games and compare the bulk count
+        // with the length of the move list at every position.
+        for rules in RuleSet::ALL {
+            let mut seed = 0x9e37_79b9_u64;
+            for _ in 0..40 {
+                let mut game = Game::new(rules);
+                for _ in 0..200 {
+                    let moves = game.legal_moves();
+                    assert_eq!(
+                        moves.len() as u64,
+                        count_moves(&game.position, &rules, &game.spent),
+                        "{}",
+                        rules.name
+                    );
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    game.play(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+}
