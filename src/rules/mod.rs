@@ -10,6 +10,7 @@
 //! - [`check`]: replaying a scoresheet and reporting every irregularity.
 
 pub mod board;
+pub mod check;
 pub mod movegen;
 pub mod notation;
 pub mod position;
@@ -18,3 +19,5 @@ pub mod ruleset;
 pub use board::{Junction, Side};
 pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
 pub use ruleset::RuleSet;
+pub use check::{check_scoresheet, Irregularity, Report};
+pub use notation::{GameResult, ParseError};

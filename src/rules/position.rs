@@ -417,6 +417,15 @@ impl Position {
         formed
     }
 
+    /// A ply on which nothing could be played: the turn passes, and the ply
+    /// counts towards the ten-move draw like any other.
+    pub(crate) fn pass(&mut self) {
+        self.no_return[self.side.index()] = NO_RETURN;
+        self.since_shot = self.since_shot.saturating_add(1);
+        self.ply = self.ply.saturating_add(1);
+        self.side = self.side.other();
+    }
+
     /// The placement of a fresh cow without any bookkeeping the placement
     /// stage cannot need: the fast path of `perft`.
     #[inline]
