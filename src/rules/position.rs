@@ -59,7 +59,9 @@ impl fmt::Display for Move {
 pub struct Arrangement(u32);
 
 impl Arrangement {
-    fn new(line: usize, cows: [u8; 3]) -> Arrangement {
+    /// The arrangement of these cows (in the order of the line's junctions)
+    /// on line `line` of [`LINES`].
+    pub fn new(line: usize, cows: [u8; 3]) -> Arrangement {
         Arrangement(
             line as u32 | (cows[0] as u32) << 5 | (cows[1] as u32) << 10 | (cows[2] as u32) << 15,
         )
@@ -176,6 +178,49 @@ impl Position {
             no_return: [NO_RETURN; 2],
             ply: 0,
         }
+    }
+
+    /// A position set up by hand, for studies and tests: cows as (junction,
+    /// number) pairs, cows still in hand, and the side to move. Cow numbers
+    /// of the wrong side or out of range are replaced by the next free ones;
+    /// a junction named twice keeps its last cow.
+    pub fn setup(
+        rules: &RuleSet,
+        dark: &[(Junction, u8)],
+        light: &[(Junction, u8)],
+        in_hand: [u8; 2],
+        side: Side,
+    ) -> Position {
+        let mut pos = Position::new(rules);
+        pos.in_hand = in_hand;
+        pos.side = side;
+        for (who, cows) in [(Side::Dark, dark), (Side::Light, light)] {
+            for &(j, cow) in cows {
+                let cow = if Side::of_cow(cow) == Some(who) && !pos.is_placed(cow) {
+                    cow
+                } else {
+                    pos.next_cow(who).unwrap_or(NO_COW)
+                };
+                pos.cows[0] &= !j.bit();
+                pos.cows[1] &= !j.bit();
+                pos.cows[who.index()] |= j.bit();
+                pos.ids[j.index()] = cow;
+                if cow != NO_COW {
+                    pos.placed |= 1 << cow;
+                }
+            }
+        }
+        // Cows not on the board and not in hand count as placed (and shot).
+        for who in [Side::Dark, Side::Light] {
+            let mut unplaced = (who.cow_numbers() & !pos.placed).count_ones();
+            while unplaced > pos.in_hand[who.index()] as u32 {
+                if let Some(n) = pos.next_cow(who) {
+                    pos.placed |= 1 << n;
+                }
+                unplaced -= 1;
+            }
+        }
+        pos
     }
 
     /// The side to move.
