@@ -7,7 +7,7 @@
 //! one extra move per shot target beyond the first. That and copying small
 //! positions are what make depth 7 (about 1.9e9 move paths) take seconds.
 
-use super::board::{completes_line, completing_squares, Bits, Junction, Side, Squares, ALL};
+use super::board::{completes_line, completing_squares, protected, Bits, Junction, Side, Squares, ALL};
 use super::position::{Arrangement, Move, Position, Status, WinReason};
 use super::ruleset::RuleSet;
 
@@ -186,6 +186,37 @@ pub fn perft(pos: &Position, rules: &RuleSet, spent: &[Arrangement], depth: u32)
     perft_inner(pos, rules, &mut spent, depth, &mut buffers)
 }
 
+/// The sum, over every placement on a junction of `quiet` (one that
+/// completes no line), of the opponent's number of moves after it, when the
+/// opponent places too; computed without playing the placements.
+///
+/// After a quiet placement on `to` the opponent's lines to complete are its
+/// present ones less `to`, and its targets are the mover's loose cows plus
+/// the new cow (which stands in no line). So each child's count is
+/// `(empty - 1) + |completing - to| * (targets - 1)`, and the sum over `to`
+/// has a closed form.
+#[inline]
+fn count_after_quiet_placements(pos: &Position, rules: &RuleSet, empty: Bits, quiet: Bits) -> u64 {
+    let n = quiet.count_ones() as u64;
+    if n == 0 {
+        return 0;
+    }
+    // The child is one ply further from the last shot: the draw may end it.
+    let least = pos.total(Side::Dark).min(pos.total(Side::Light));
+    if least <= rules.fly_at && pos.since_shot() + 1 >= rules.draw_plies as u32 {
+        return 0;
+    }
+    let side = pos.side();
+    let mine = pos.cows(side);
+    let theirs = pos.cows(side.other());
+    let their_completing = completing_squares(theirs, empty);
+    let targets = (mine & !protected(mine)).count_ones() as u64 + 1;
+    let empty_after = empty.count_ones() as u64 - 1;
+    let completing_sum =
+        n * their_completing.count_ones() as u64 - (their_completing & quiet).count_ones() as u64;
+    n * empty_after + completing_sum * (targets - 1)
+}
+
 fn perft_inner(
     pos: &Position,
     rules: &RuleSet,
@@ -209,10 +240,15 @@ fn perft_inner(
         // few that complete a line.
         let empty = ALL & !pos.occupied();
         let completing = completing_squares(pos.cows(side), empty);
-        for to in Squares(empty & !completing) {
-            let mut child = *pos;
-            child.place_fast(to, None);
-            total += perft_inner(&child, rules, spent, depth - 1, buffers);
+        let quiet = empty & !completing;
+        if depth == 2 && pos.in_hand(side.other()) > 0 {
+            total += count_after_quiet_placements(pos, rules, empty, quiet);
+        } else {
+            for to in Squares(quiet) {
+                let mut child = *pos;
+                child.place_fast(to, None);
+                total += perft_inner(&child, rules, spent, depth - 1, buffers);
+            }
         }
         if completing != 0 {
             let targets = pos.targets(rules);
@@ -259,6 +295,45 @@ mod tests {
             let counts: Vec<u64> =
                 (1..=4).map(|d| perft(&game.position, &rules, &game.spent, d)).collect();
             assert_eq!(counts, [24, 552, 12144, 255024], "{}", rules.name);
+        }
+    }
+
+    /// Perft the plain way: list the moves, play each one.
+    fn naive_perft(game: &Game, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        game.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = game.clone();
+                child.play(mv);
+                naive_perft(&child, depth - 1)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn fast_perft_agrees_with_plain_perft_along_random_games() {
+        for rules in RuleSet::ALL {
+            let mut seed = 0x1234_5678_9abc_def1_u64;
+            for _ in 0..6 {
+                let mut game = Game::new(rules);
+                for ply in 0..60 {
+                    if ply % 7 == 3 {
+                        let fast = perft(&game.position, &rules, &game.spent, 3);
+                        assert_eq!(fast, naive_perft(&game, 3), "{} ply {ply}", rules.name);
+                    }
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    game.play(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
         }
     }
 
