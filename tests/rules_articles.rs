@@ -91,10 +91,13 @@ fn two_lines_at_once_shoot_once_and_the_second_is_paralysed_ogr_3_1_9() {
     let text = "[Rules \"official\"]\n1. D1-1 C5 2. G1-2 E5 3. A4-3 B6 4. A7-4 F6 5. A1-5 x C5,13";
     let report = kraal::rules::check_scoresheet(text, None).unwrap();
     assert!(report.irregularities.is_empty(), "{:?}", report.irregularities);
-    let kinds: Vec<_> = report.triplets.iter().map(|t| (t.kind, t.arrangement.as_str())).collect();
+    let kinds: Vec<_> = report.triplets.iter().map(|t| (t.kind, t.arrangement.to_string())).collect();
     assert_eq!(
         kinds,
-        [(TripletKind::Shot, "A1,5-D1,1-G1,2"), (TripletKind::Paralysed, "A1,5-A4,3-A7,4")]
+        [
+            (TripletKind::Shot, "A1,5-D1,1-G1,2".to_string()),
+            (TripletKind::Paralysed, "A1,5-A4,3-A7,4".to_string())
+        ]
     );
 }
 

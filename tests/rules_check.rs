@@ -28,7 +28,7 @@ fn a_clean_sheet_with_a_shot_has_a_triplet() {
     assert_eq!(report.plies, 6);
     assert_eq!(report.triplets.len(), 1);
     assert_eq!(report.triplets[0].kind, TripletKind::Shot);
-    assert_eq!(report.triplets[0].arrangement, "A1,2-D1,1-G1,3");
+    assert_eq!(report.triplets[0].arrangement.to_string(), "A1,2-D1,1-G1,3");
     assert_eq!(report.triplets[0].ply, 5);
     assert_eq!(report.board_result, None);
     assert_eq!(report.result_agrees, None);

@@ -60,6 +60,20 @@ const COORDS: [(u8, u8); 24] = [
     (b'G', b'7'),
 ];
 
+const NOT_A_JUNCTION: u8 = u8::MAX;
+
+/// The junction at each grid point, `GRID[row][column]` from A1.
+const GRID: [[u8; 7]; 7] = {
+    let mut grid = [[NOT_A_JUNCTION; 7]; 7];
+    let mut i = 0;
+    while i < 24 {
+        let (c, r) = COORDS[i];
+        grid[(r - b'1') as usize][(c - b'A') as usize] = i as u8;
+        i += 1;
+    }
+    grid
+};
+
 const NAMES: [&str; 24] = [
     "A1", "D1", "G1", "B2", "D2", "F2", "C3", "D3", "E3", "A4", "B4", "C4", "E4", "F4", "G4", "C5",
     "D5", "E5", "B6", "D6", "F6", "A7", "D7", "G7",
@@ -77,12 +91,14 @@ impl Junction {
 
     /// The junction at this column letter and row digit, in either case.
     /// `None` for a grid point that is not a junction (D4, A2, ...).
+    #[inline]
     pub fn from_coords(column: u8, row: u8) -> Option<Junction> {
-        let column = column.to_ascii_uppercase();
-        COORDS
-            .iter()
-            .position(|&(c, r)| c == column && r == row)
-            .map(|i| Junction(i as u8))
+        let c = column.to_ascii_uppercase().wrapping_sub(b'A') as usize;
+        let r = row.wrapping_sub(b'1') as usize;
+        match GRID.get(r).and_then(|row| row.get(c)) {
+            Some(&i) if i != NOT_A_JUNCTION => Some(Junction(i)),
+            _ => None,
+        }
     }
 
     /// Parses `A1`..`G7`, in either case.
@@ -231,6 +247,12 @@ pub fn lines_completed(mine: Bits, to: Junction) -> impl Iterator<Item = usize> 
     (0..n as usize)
         .map(move |k| lines[k] as usize)
         .filter(move |&l| LINE_BITS[l] & mine == LINE_BITS[l])
+}
+
+/// Whether the cow on `j` stands in a line of three of `cows`.
+#[inline]
+pub fn in_line(cows: Bits, j: Junction) -> bool {
+    cows & j.bit() != 0 && completes_line(cows, j)
 }
 
 /// The cows of `cows` that stand in a line of three of their own (OGR 3.1.8.1).

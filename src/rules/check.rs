@@ -408,7 +408,7 @@ impl Replay<'_> {
         };
         let from = ply.from.map(|f| f.junction);
         let formed = self.pos.formed(self.rules, &self.spent, from, to, cow);
-        let targets = self.pos.targets(self.rules);
+        let targets = if formed.any() || ply.shot.is_some() { self.pos.targets(self.rules) } else { 0 };
         let shot = self.shot(number, side, ply, &formed, targets);
         if shot.is_some() && formed.any_fresh() {
             if let Some((a, _)) = formed.lines().find(|&(_, fresh)| fresh) {
@@ -417,7 +417,7 @@ impl Replay<'_> {
         }
         let mv = Move { from, to, shot };
         let log = &mut self.triplets;
-        self.pos.play(self.rules, &mut self.spent, mv, cow, Some(log));
+        self.pos.play_formed(self.rules, &mut self.spent, mv, cow, formed, Some(log));
     }
 
     /// Checks a placement and returns the number of the cow placed, or

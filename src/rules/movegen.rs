@@ -70,15 +70,42 @@ fn for_each_action(pos: &Position, rules: &RuleSet, mut f: impl FnMut(Option<Jun
 /// Whether the side to move has at least one legal move (ignoring the end
 /// of the game): a player without one is blocked (OGR 4.2.2).
 pub fn has_move(pos: &Position, rules: &RuleSet, _spent: &[Arrangement]) -> bool {
-    let forbidden = pos.forbidden_return(pos.side());
-    let mine = pos.cows(pos.side());
-    let mut any = false;
-    for_each_action(pos, rules, |from, to| {
-        if !any {
-            any = !is_forbidden_return(forbidden, mine, from, to);
+    let side = pos.side();
+    let empty = ALL & !pos.occupied();
+    let mine = pos.cows(side);
+    if empty == 0 || mine == 0 && pos.in_hand(side) == 0 {
+        return false;
+    }
+    if pos.in_hand(side) > 0 {
+        return true;
+    }
+    // Count moves up to two: one move may be a forbidden return (GAR).
+    let mut seen = 0;
+    let mut only = (Junction::new(0), Junction::new(0));
+    if pos.flies(rules, side) {
+        seen = mine.count_ones() * empty.count_ones();
+        if seen == 1 {
+            only = (Squares(mine).next(), Squares(empty).next());
         }
-    });
-    any
+    } else {
+        for from in Squares(mine) {
+            let to = from.neighbours() & empty;
+            if to != 0 {
+                seen += to.count_ones();
+                only = (Some(from), Squares(to).next());
+                if seen > 1 {
+                    return true;
+                }
+            }
+        }
+    }
+    match (seen, only) {
+        (0, _) => false,
+        (1, (Some(from), Some(to))) => {
+            !is_forbidden_return(pos.forbidden_return(side), mine, Some(from), to)
+        }
+        _ => true,
+    }
 }
 
 /// The GAR no-return rule: going straight back to the junction a cow left
@@ -246,7 +273,7 @@ fn perft_inner(
         } else {
             for to in Squares(quiet) {
                 let mut child = *pos;
-                child.place_fast(to, None);
+                child.place_quietly(to);
                 total += perft_inner(&child, rules, spent, depth - 1, buffers);
             }
         }

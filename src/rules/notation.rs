@@ -208,6 +208,7 @@ fn is_cross(c: char) -> bool {
 pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
     let mut p = Parser { src: text, pos: 0 };
     let mut sheet = Scoresheet { source: text.to_string(), ..Scoresheet::default() };
+    sheet.plies.reserve(text.len() / 6);
     let mut number: Option<MoveNumber> = None;
     let mut ended = false; // a result or a material count has been read
     loop {
@@ -301,17 +302,35 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// The character at byte offset `at` and its length in bytes.
+    #[inline]
+    fn char_at(&self, at: usize) -> Option<(char, usize)> {
+        let b = *self.src.as_bytes().get(at)?;
+        if b < 0x80 {
+            Some((b as char, 1))
+        } else {
+            let c = self.src.get(at..)?.chars().next()?;
+            Some((c, c.len_utf8()))
+        }
+    }
+
+    #[inline]
     fn peek(&self) -> Option<char> {
-        self.src.get(self.pos..)?.chars().next()
+        self.char_at(self.pos).map(|(c, _)| c)
     }
 
     fn peek_at(&self, n: usize) -> Option<char> {
-        self.src.get(self.pos..)?.chars().nth(n)
+        let mut at = self.pos;
+        for _ in 0..n {
+            at += self.char_at(at)?.1;
+        }
+        self.char_at(at).map(|(c, _)| c)
     }
 
+    #[inline]
     fn bump(&mut self) {
-        if let Some(c) = self.peek() {
-            self.pos += c.len_utf8();
+        if let Some((_, len)) = self.char_at(self.pos) {
+            self.pos += len;
         }
     }
 
@@ -322,8 +341,9 @@ impl Parser<'_> {
     }
 
     fn skip_inline_space(&mut self) {
-        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-            self.bump();
+        let bytes = self.src.as_bytes();
+        while matches!(bytes.get(self.pos), Some(b' ' | b'\t')) {
+            self.pos += 1;
         }
     }
 
@@ -421,25 +441,36 @@ impl Parser<'_> {
     /// A result, if one starts here; otherwise the position is unchanged.
     fn result(&mut self) -> Option<GameResult> {
         let start = self.pos;
-        let mut s = String::new();
+        // The characters of the result so far, dashes folded to '-'.
+        let mut seen = [0u8; 8];
+        let mut n = 0;
         while let Some(c) = self.peek() {
-            if c.is_ascii_digit() || c == '/' || c == '\u{00bd}' || is_dash(c) {
-                s.push(if is_dash(c) { '-' } else { c });
-                self.bump();
-            } else if c == ' ' || c == '\t' {
-                // `1 - 0` is a result too; try it without moving for good.
-                self.bump();
-            } else {
-                break;
-            }
-            if s.len() > 10 {
-                break;
-            }
-            if let Some(r) = GameResult::parse(&s) {
-                // Do not take `1-0` out of `1-0x`: a result ends a token.
-                if !self.peek().is_some_and(|c| c.is_alphanumeric()) {
-                    return Some(r);
+            let folded = match c {
+                '0'..='9' | '/' => c as u8,
+                '\u{00bd}' => b'h',
+                c if is_dash(c) => b'-',
+                ' ' | '\t' => {
+                    // `1 - 0` is a result too.
+                    self.bump();
+                    continue;
                 }
+                _ => break,
+            };
+            if n == seen.len() {
+                break;
+            }
+            seen[n] = folded;
+            n += 1;
+            self.bump();
+            let result = match &seen[..n] {
+                b"1-0" => Some(GameResult::DarkWins),
+                b"0-1" => Some(GameResult::LightWins),
+                b"1/2-1/2" | b"h-h" => Some(GameResult::Draw),
+                _ => None,
+            };
+            // Do not take `1-0` out of `1-0x`: a result ends a token.
+            if result.is_some() && !self.peek().is_some_and(|c| c.is_alphanumeric()) {
+                return result;
             }
         }
         self.pos = start;
@@ -448,11 +479,12 @@ impl Parser<'_> {
 
     /// Decimal digits as a number (saturating).
     fn number(&mut self) -> Result<u32, ParseError> {
+        let bytes = self.src.as_bytes();
         let start = self.pos;
         let mut n: u32 = 0;
-        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
-            n = n.saturating_mul(10).saturating_add(d);
-            self.bump();
+        while let Some(&d @ b'0'..=b'9') = bytes.get(self.pos) {
+            n = n.saturating_mul(10).saturating_add((d - b'0') as u32);
+            self.pos += 1;
         }
         if self.pos == start {
             return Err(self.error_here("a number"));
@@ -497,22 +529,18 @@ impl Parser<'_> {
 
     /// A junction name.
     fn junction(&mut self) -> Result<Junction, ParseError> {
-        let start = self.pos;
-        let c = self.peek();
-        let r = self.peek_at(1);
-        match (c, r) {
-            (Some(c), Some(r)) if c.is_ascii_alphabetic() && r.is_ascii_digit() => {
-                match Junction::from_coords(c as u8, r as u8) {
-                    Some(j) if !self.peek_at(2).is_some_and(|d| d.is_ascii_digit()) => {
-                        self.bump();
-                        self.bump();
-                        Ok(j)
-                    }
-                    _ => Err(self.error_at(start, "a junction of the board (A1, D1, G1, B2, ... G7)")),
+        let bytes = self.src.as_bytes();
+        let at = self.pos;
+        if let (Some(&c), Some(&r)) = (bytes.get(at), bytes.get(at + 1)) {
+            if let Some(j) = Junction::from_coords(c, r) {
+                // `a11` is not `a1` followed by a 1.
+                if !bytes.get(at + 2).is_some_and(u8::is_ascii_digit) {
+                    self.pos += 2;
+                    return Ok(j);
                 }
             }
-            _ => Err(self.error_at(start, "a junction of the board (A1, D1, G1, B2, ... G7)")),
         }
+        Err(self.error_at(at, "a junction of the board (A1, D1, G1, B2, ... G7)"))
     }
 
     /// A cow number, 1-24.

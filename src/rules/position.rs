@@ -6,7 +6,7 @@
 //! arrangements of OGR 3.2.4.1.2-4, is kept beside it in [`Game`], the way a
 //! chess engine keeps its repetition history beside the board.
 
-use super::board::{lines_completed, protected, Bits, Junction, Side, LINES};
+use super::board::{in_line, lines_completed, protected, Bits, Junction, Side, LINES};
 use super::ruleset::{AllProtected, RuleSet};
 use serde::Serialize;
 use std::fmt;
@@ -98,6 +98,13 @@ impl fmt::Display for Arrangement {
     }
 }
 
+impl Serialize for Arrangement {
+    /// As text, the way the triplets column writes it.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// Why an arrangement entered the triplets column of OGR 6.2.7.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -117,8 +124,8 @@ pub struct Triplet {
     pub ply: u32,
     pub side: Side,
     pub kind: TripletKind,
-    /// `A1,4-B2,6-C3,8`.
-    pub arrangement: String,
+    /// Written `A1,4-B2,6-C3,8`.
+    pub arrangement: Arrangement,
 }
 
 /// The lines one move completes, and which of them may still shoot.
@@ -151,6 +158,9 @@ impl Formed {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     cows: [Bits; 2],
+    /// The number of cows in `cows`, kept rather than counted: the end of
+    /// the game is asked about after every ply.
+    on_board: [u8; 2],
     /// Cow number on each junction, 0 when empty.
     ids: [u8; 24],
     in_hand: [u8; 2],
@@ -170,6 +180,7 @@ impl Position {
     pub fn new(rules: &RuleSet) -> Position {
         Position {
             cows: [0; 2],
+            on_board: [0; 2],
             ids: [NO_COW; 24],
             in_hand: [rules.cows, rules.cows],
             placed: 0,
@@ -210,6 +221,7 @@ impl Position {
                 }
             }
         }
+        pos.on_board = pos.cows.map(|c| c.count_ones() as u8);
         // Cows not on the board and not in hand count as placed (and shot).
         for who in [Side::Dark, Side::Light] {
             let mut unplaced = (who.cow_numbers() & !pos.placed).count_ones();
@@ -270,7 +282,7 @@ impl Position {
     /// Cows on the board plus cows in hand: what "down to three" and "two
     /// cows left" count.
     pub fn total(&self, side: Side) -> u8 {
-        self.cows[side.index()].count_ones() as u8 + self.in_hand[side.index()]
+        self.on_board[side.index()] + self.in_hand[side.index()]
     }
 
     /// Plies played.
@@ -285,7 +297,7 @@ impl Position {
 
     /// Whether this side moves its cows anywhere (stage 3, OGR 3.3.1).
     pub fn flies(&self, rules: &RuleSet, side: Side) -> bool {
-        self.in_hand[side.index()] == 0 && self.cows[side.index()].count_ones() == rules.fly_at as u32
+        self.in_hand[side.index()] == 0 && self.on_board[side.index()] == rules.fly_at
     }
 
     /// The return this side may not make next, as (from, to), under GAR.
@@ -373,16 +385,33 @@ impl Position {
         cow: u8,
         triplets: Option<&mut Vec<Triplet>>,
     ) -> Formed {
-        let me = self.side.index();
         let cow = match mv.from {
             Some(from) => self.ids[from.index()],
             None => cow,
         };
         let formed = self.formed(rules, spent, mv.from, mv.to, cow);
+        self.play_formed(rules, spent, mv, cow, formed, triplets);
+        formed
+    }
+
+    /// [`Position::play`] with the lines the move forms already worked out
+    /// by [`Position::formed`].
+    pub(crate) fn play_formed(
+        &mut self,
+        rules: &RuleSet,
+        spent: &mut Vec<Arrangement>,
+        mv: Move,
+        cow: u8,
+        formed: Formed,
+        triplets: Option<&mut Vec<Triplet>>,
+    ) {
+        let me = self.side.index();
+        let cow = match mv.from {
+            Some(from) => self.ids[from.index()],
+            None => cow,
+        };
         let broke_line = match mv.from {
-            Some(from) if rules.no_return => {
-                self.cows[me] & from.bit() != 0 && protected(self.cows[me]) & from.bit() != 0
-            }
+            Some(from) if rules.no_return => in_line(self.cows[me], from),
             _ => false,
         };
         let targets = if formed.any_fresh() { self.targets(rules) } else { 0 };
@@ -390,6 +419,9 @@ impl Position {
         // The cow itself.
         match mv.from {
             None => {
+                if self.cows[me] & mv.to.bit() == 0 {
+                    self.on_board[me] += 1;
+                }
                 self.cows[me] |= mv.to.bit();
                 self.in_hand[me] = self.in_hand[me].saturating_sub(1);
                 if cow < 32 {
@@ -410,7 +442,8 @@ impl Position {
         // The shot.
         let mut shot = false;
         if let Some(target) = mv.shot {
-            if self.occupied() & target.bit() != 0 {
+            if let Some(victim) = self.owner(target) {
+                self.on_board[victim.index()] -= 1;
                 self.cows[0] &= !target.bit();
                 self.cows[1] &= !target.bit();
                 self.ids[target.index()] = NO_COW;
@@ -442,7 +475,7 @@ impl Position {
                         ply: self.ply as u32 + 1,
                         side: self.side,
                         kind,
-                        arrangement: arrangement.to_string(),
+                        arrangement,
                     });
                 }
             }
@@ -459,7 +492,6 @@ impl Position {
         self.since_shot = if shot { 0 } else { self.since_shot.saturating_add(1) };
         self.ply = self.ply.saturating_add(1);
         self.side = self.side.other();
-        formed
     }
 
     /// A ply on which nothing could be played: the turn passes, and the ply
@@ -471,24 +503,18 @@ impl Position {
         self.side = self.side.other();
     }
 
-    /// The placement of a fresh cow without any bookkeeping the placement
-    /// stage cannot need: the fast path of `perft`.
+    /// A placement that completes no line, without the bookkeeping only
+    /// lines need: the fast path of `perft`.
     #[inline]
-    pub(crate) fn place_fast(&mut self, to: Junction, shot: Option<Junction>) {
+    pub(crate) fn place_quietly(&mut self, to: Junction) {
         let me = self.side.index();
         let cow = self.next_cow(self.side).unwrap_or(NO_COW);
         self.cows[me] |= to.bit();
+        self.on_board[me] += 1;
         self.in_hand[me] -= 1;
         self.placed |= 1 << cow;
         self.ids[to.index()] = cow;
-        match shot {
-            Some(t) => {
-                self.cows[1 - me] &= !t.bit();
-                self.ids[t.index()] = NO_COW;
-                self.since_shot = 0;
-            }
-            None => self.since_shot = self.since_shot.saturating_add(1),
-        }
+        self.since_shot = self.since_shot.saturating_add(1);
         self.no_return[me] = NO_RETURN;
         self.ply += 1;
         self.side = self.side.other();
@@ -498,28 +524,32 @@ impl Position {
     /// bottom as OGR 2.4 seats the players.
     pub fn diagram(&self) -> String {
         const ROWS: [&str; 7] = [
-            "7 a---------d---------g",
-            "6 |  b------d------f  |",
-            "5 |  |  c---d---e  |  |",
-            "4 a--b--c       e--f--g",
-            "3 |  |  c---d---e  |  |",
-            "2 |  b------d------f  |",
-            "1 a---------d---------g",
+            "7 *---------*---------*",
+            "6 |  *------*------*  |",
+            "5 |  |  *---*---*  |  |",
+            "4 *--*--*       *--*--*",
+            "3 |  |  *---*---*  |  |",
+            "2 |  *------*------*  |",
+            "1 *---------*---------*",
         ];
-        let mut out = String::new();
+        let mut out = String::with_capacity(200);
         for (i, row) in ROWS.iter().enumerate() {
-            let rank = b'7' - i as u8;
-            let bytes = row.as_bytes();
-            for (k, &c) in bytes.iter().enumerate() {
-                if k >= 2 && (b'a'..=b'g').contains(&c) {
-                    let j = Junction::from_coords(c, rank).expect("diagram junction");
-                    out.push(match self.owner(j) {
-                        Some(Side::Dark) => 'x',
-                        Some(Side::Light) => 'o',
-                        None => '.',
+            // Junctions are numbered row by row from row 1, left to right.
+            let first: usize = [21, 18, 15, 9, 6, 3, 0][i];
+            let mut k = first;
+            for c in row.chars() {
+                if c == '*' {
+                    let bit = 1 << k;
+                    out.push(if self.cows[0] & bit != 0 {
+                        'x'
+                    } else if self.cows[1] & bit != 0 {
+                        'o'
+                    } else {
+                        '.'
                     });
+                    k += 1;
                 } else {
-                    out.push(c as char);
+                    out.push(c);
                 }
             }
             out.push('\n');
