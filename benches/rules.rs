@@ -10,7 +10,9 @@ use std::time::Duration;
 
 fn perft_empty_board(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     for rules in RuleSet::ALL {
         let game = Game::new(rules);
         for depth in [6, 7] {
@@ -50,7 +52,10 @@ fn long_game(rules: RuleSet, plies: usize) -> Vec<kraal::rules::Move> {
 
 fn check_120_plies(c: &mut Criterion) {
     let mut group = c.benchmark_group("check");
-    for (rules, style) in [(RuleSet::OFFICIAL, Style::Official), (RuleSet::GAR, Style::Standard)] {
+    for (rules, style) in [
+        (RuleSet::OFFICIAL, Style::Official),
+        (RuleSet::GAR, Style::Standard),
+    ] {
         let moves = long_game(rules, 120);
         let text = notation::write(&rules, &moves, style, None);
         let report = check_scoresheet(&text, None).expect("the sheet reads");

@@ -2,7 +2,9 @@
 
 use kraal::rules::board::{Squares, LINES};
 use kraal::rules::movegen::{count_moves, perft};
-use kraal::rules::{Arrangement, Game, Junction, Move, Position, RuleSet, Side, Status, TripletKind, WinReason};
+use kraal::rules::{
+    Arrangement, Game, Junction, Move, Position, RuleSet, Side, Status, TripletKind, WinReason,
+};
 
 fn j(name: &str) -> Junction {
     Junction::parse(name).unwrap_or_else(|| panic!("{name} is not a junction"))
@@ -12,7 +14,13 @@ fn cows(list: &[(&str, u8)]) -> Vec<(Junction, u8)> {
     list.iter().map(|&(n, c)| (j(n), c)).collect()
 }
 
-fn game(rules: RuleSet, dark: &[(&str, u8)], light: &[(&str, u8)], in_hand: [u8; 2], side: Side) -> Game {
+fn game(
+    rules: RuleSet,
+    dark: &[(&str, u8)],
+    light: &[(&str, u8)],
+    in_hand: [u8; 2],
+    side: Side,
+) -> Game {
     Game {
         rules,
         position: Position::setup(&rules, &cows(dark), &cows(light), in_hand, side),
@@ -28,7 +36,10 @@ fn line_index(names: [&str; 3]) -> usize {
 /// The moves that bring a cow from `from` to `to`, whatever they shoot.
 fn moves_to(game: &Game, from: Option<&str>, to: &str) -> Vec<Move> {
     let from = from.map(j);
-    game.legal_moves().into_iter().filter(|m| m.from == from && m.to == j(to)).collect()
+    game.legal_moves()
+        .into_iter()
+        .filter(|m| m.from == from && m.to == j(to))
+        .collect()
 }
 
 /// A stage-2 position: dark has a line to form on A1-D1-G1 with G4-G1,
@@ -37,7 +48,14 @@ fn all_light_protected(rules: RuleSet) -> Game {
     game(
         rules,
         &[("A1", 1), ("D1", 2), ("G4", 3), ("C3", 4)],
-        &[("B6", 13), ("D6", 14), ("F6", 15), ("A7", 16), ("D7", 17), ("G7", 18)],
+        &[
+            ("B6", 13),
+            ("D6", 14),
+            ("F6", 15),
+            ("A7", 16),
+            ("D7", 17),
+            ("G7", 18),
+        ],
         [0, 0],
         Side::Dark,
     )
@@ -47,9 +65,16 @@ fn all_light_protected(rules: RuleSet) -> Game {
 fn barren_line_under_official_ogr_3_1_8_2() {
     let mut g = all_light_protected(RuleSet::OFFICIAL);
     let moves = moves_to(&g, Some("G4"), "G1");
-    assert_eq!(moves, [Move::step(j("G4"), j("G1"))], "no shot: the line is barren");
+    assert_eq!(
+        moves,
+        [Move::step(j("G4"), j("G1"))],
+        "no shot: the line is barren"
+    );
     g.play(moves[0]);
-    assert_eq!(g.spent, [Arrangement::new(line_index(["A1", "D1", "G1"]), [1, 2, 3])]);
+    assert_eq!(
+        g.spent,
+        [Arrangement::new(line_index(["A1", "D1", "G1"]), [1, 2, 3])]
+    );
 }
 
 #[test]
@@ -87,11 +112,23 @@ fn two_lines_at_once_shoot_once_and_the_second_is_paralysed_ogr_3_1_9() {
     let moves = moves_to(&g, None, "A1");
     assert_eq!(moves.len(), 4, "one shot, one move per target");
     g.play(moves[0]);
-    assert_eq!(g.spent.len(), 2, "both arrangements are spent (OGR 3.2.4.1.3)");
+    assert_eq!(
+        g.spent.len(),
+        2,
+        "both arrangements are spent (OGR 3.2.4.1.3)"
+    );
     let text = "[Rules \"official\"]\n1. D1-1 C5 2. G1-2 E5 3. A4-3 B6 4. A7-4 F6 5. A1-5 x C5,13";
     let report = kraal::rules::check_scoresheet(text, None).unwrap();
-    assert!(report.irregularities.is_empty(), "{:?}", report.irregularities);
-    let kinds: Vec<_> = report.triplets.iter().map(|t| (t.kind, t.arrangement.to_string())).collect();
+    assert!(
+        report.irregularities.is_empty(),
+        "{:?}",
+        report.irregularities
+    );
+    let kinds: Vec<_> = report
+        .triplets
+        .iter()
+        .map(|t| (t.kind, t.arrangement.to_string()))
+        .collect();
     assert_eq!(
         kinds,
         [
@@ -118,10 +155,16 @@ fn flying_with_three_cows_ogr_3_3() {
     // Three cows to any of the 16 empty junctions.
     assert_eq!(g.legal_moves().len(), 3 * 16);
     assert!(g.position.flies(&g.rules, Side::Dark));
-    assert!(!g.position.flies(&g.rules, Side::Light), "light still steps (OGR 3.3.2)");
+    assert!(
+        !g.position.flies(&g.rules, Side::Light),
+        "light still steps (OGR 3.3.2)"
+    );
     let mut g = g;
     g.play(Move::step(j("A1"), j("G7")));
-    assert!(g.legal_moves().iter().all(|m| m.from.unwrap().neighbours() & m.to.bit() != 0));
+    assert!(g
+        .legal_moves()
+        .iter()
+        .all(|m| m.from.unwrap().neighbours() & m.to.bit() != 0));
 }
 
 #[test]
@@ -133,7 +176,11 @@ fn a_spent_arrangement_cannot_shoot_again_but_a_permutation_can_ogr_3_2_4_1_4() 
     g.play(Move::step(j("G1"), j("G4")));
     g.play(Move::step(j("D6"), j("D5")));
     let back = moves_to(&g, Some("G4"), "G1");
-    assert_eq!(back, [Move::step(j("G4"), j("G1"))], "spent: no shot (OGR 3.2.4.1.2)");
+    assert_eq!(
+        back,
+        [Move::step(j("G4"), j("G1"))],
+        "spent: no shot (OGR 3.2.4.1.2)"
+    );
     // Permute the cows instead: cow 2 to A1, cow 1 to D1, cow 3 back to G1.
     g.play(Move::step(j("A1"), j("C3")));
     g.play(Move::step(j("D5"), j("D6")));
@@ -142,12 +189,17 @@ fn a_spent_arrangement_cannot_shoot_again_but_a_permutation_can_ogr_3_2_4_1_4() 
     g.play(Move::step(j("C3"), j("D1")));
     g.play(Move::step(j("D5"), j("D6")));
     let permuted = moves_to(&g, Some("G4"), "G1");
-    assert!(permuted.len() > 1 && permuted.iter().all(|m| m.shot.is_some()), "{permuted:?}");
+    assert!(
+        permuted.len() > 1 && permuted.iter().all(|m| m.shot.is_some()),
+        "{permuted:?}"
+    );
     // Under gar every re-formed line shoots.
     let mut g = flying_dark(RuleSet::GAR);
     g.play(Move::step(j("G1"), j("G4")));
     g.play(Move::step(j("D6"), j("D5")));
-    assert!(moves_to(&g, Some("G4"), "G1").iter().all(|m| m.shot.is_some()));
+    assert!(moves_to(&g, Some("G4"), "G1")
+        .iter()
+        .all(|m| m.shot.is_some()));
 }
 
 #[test]
@@ -170,18 +222,32 @@ fn a_spent_arrangement_and_a_fresh_line_together_still_shoot() {
     let moves = moves_to(&g, Some("D2"), "B2");
     assert_eq!(moves.len(), 4, "the fresh line shoots: {moves:?}");
     g.play(moves[0]);
-    assert_eq!(g.spent, [diagonal, column], "the spent one is not recorded twice");
+    assert_eq!(
+        g.spent,
+        [diagonal, column],
+        "the spent one is not recorded twice"
+    );
     // With both spent, no shot.
     let mut g = setup();
     g.spent.extend([diagonal, column]);
-    assert_eq!(moves_to(&g, Some("D2"), "B2"), [Move::step(j("D2"), j("B2"))]);
+    assert_eq!(
+        moves_to(&g, Some("D2"), "B2"),
+        [Move::step(j("D2"), j("B2"))]
+    );
 }
 
 /// Dark's cow on C4 leaves A4-B4-C4 for C3, forming C3-D3-E3.
 fn no_return_setup(rules: RuleSet) -> Game {
     let mut g = game(
         rules,
-        &[("A4", 1), ("B4", 2), ("C4", 3), ("D3", 4), ("E3", 5), ("G1", 6)],
+        &[
+            ("A4", 1),
+            ("B4", 2),
+            ("C4", 3),
+            ("D3", 4),
+            ("E3", 5),
+            ("G1", 6),
+        ],
         &[("B6", 13), ("D6", 14), ("C5", 15), ("E5", 16), ("G7", 17)],
         [0, 0],
         Side::Dark,
@@ -194,7 +260,10 @@ fn no_return_setup(rules: RuleSet) -> Game {
 #[test]
 fn gar_no_straight_return_to_re_form_a_line() {
     let g = no_return_setup(RuleSet::GAR);
-    assert!(moves_to(&g, Some("C3"), "C4").is_empty(), "GAR stage 2: no return");
+    assert!(
+        moves_to(&g, Some("C3"), "C4").is_empty(),
+        "GAR stage 2: no return"
+    );
     // Any other move is fine, and after it the return is allowed again.
     let mut g = g;
     g.play(Move::step(j("G1"), j("G4")));
@@ -206,7 +275,10 @@ fn gar_no_straight_return_to_re_form_a_line() {
 fn official_has_no_return_rule() {
     let g = no_return_setup(RuleSet::OFFICIAL);
     let back = moves_to(&g, Some("C3"), "C4");
-    assert!(!back.is_empty() && back.iter().all(|m| m.shot.is_some()), "fresh: shoots");
+    assert!(
+        !back.is_empty() && back.iter().all(|m| m.shot.is_some()),
+        "fresh: shoots"
+    );
 }
 
 #[test]
@@ -220,7 +292,13 @@ fn two_cows_left_loses_ogr_4_2_3() {
     );
     assert_eq!(g.status(), Status::Ongoing);
     g.play(Move::step(j("G4"), j("G1")).shooting(j("E5")));
-    assert_eq!(g.status(), Status::Won { winner: Side::Dark, reason: WinReason::TwoCows });
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: Side::Dark,
+            reason: WinReason::TwoCows
+        }
+    );
     assert!(g.legal_moves().is_empty(), "a finished game has no moves");
     assert_eq!(perft(&g.position, &g.rules, &g.spent, 3), 0);
 }
@@ -230,13 +308,28 @@ fn a_blocked_player_loses_ogr_4_2_2() {
     // Light's four cows in the corners of the outer square are walled in.
     let g = game(
         RuleSet::OFFICIAL,
-        &[("D1", 1), ("A4", 2), ("G4", 3), ("D7", 4), ("B2", 5), ("F2", 6), ("B6", 7), ("F6", 8)],
+        &[
+            ("D1", 1),
+            ("A4", 2),
+            ("G4", 3),
+            ("D7", 4),
+            ("B2", 5),
+            ("F2", 6),
+            ("B6", 7),
+            ("F6", 8),
+        ],
         &[("A1", 13), ("G1", 14), ("A7", 15), ("G7", 16)],
         [0, 0],
         Side::Light,
     );
     assert_eq!(count_moves(&g.position, &g.rules, &g.spent), 0);
-    assert_eq!(g.status(), Status::Won { winner: Side::Dark, reason: WinReason::Blocked });
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: Side::Dark,
+            reason: WinReason::Blocked
+        }
+    );
 }
 
 #[test]
@@ -272,11 +365,20 @@ fn a_full_board_after_placing_blocks_dark() {
         g.play(Move::place(light[k]));
     }
     assert_eq!(g.position.occupied().count_ones(), 24);
-    assert_eq!(g.status(), Status::Won { winner: Side::Light, reason: WinReason::Blocked });
+    assert_eq!(
+        g.status(),
+        Status::Won {
+            winner: Side::Light,
+            reason: WinReason::Blocked
+        }
+    );
 }
 
 fn quiet_move(g: &Game) -> Move {
-    *g.legal_moves().iter().find(|m| m.shot.is_none()).expect("a move without a shot")
+    *g.legal_moves()
+        .iter()
+        .find(|m| m.shot.is_none())
+        .expect("a move without a shot")
 }
 
 #[test]
@@ -287,7 +389,11 @@ fn ten_moves_each_without_a_shot_draw_ogr_4_3_2() {
     g.play(Move::step(j("B6"), j("B4")));
     g.play(Move::step(j("G4"), j("G1")).shooting(j("B4")));
     for ply in 1..=20 {
-        assert_eq!(g.status(), Status::Ongoing, "before ply {ply} after the shot");
+        assert_eq!(
+            g.status(),
+            Status::Ongoing,
+            "before ply {ply} after the shot"
+        );
         let mv = quiet_move(&g);
         g.play(mv);
     }

@@ -4,7 +4,9 @@
 
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, Style};
-use kraal::rules::{check_scoresheet, Game, GameResult, Junction, Move, Report, RuleSet, Side, Status, TripletKind};
+use kraal::rules::{
+    check_scoresheet, Game, GameResult, Junction, Move, Report, RuleSet, Side, Status, TripletKind,
+};
 
 fn check(text: &str, rules: RuleSet) -> Report {
     check_scoresheet(text, Some(rules)).unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -12,7 +14,11 @@ fn check(text: &str, rules: RuleSet) -> Report {
 
 /// (ply, article) of each irregularity.
 fn found(report: &Report) -> Vec<(u32, &str)> {
-    report.irregularities.iter().map(|i| (i.ply, i.article.as_str())).collect()
+    report
+        .irregularities
+        .iter()
+        .map(|i| (i.ply, i.article.as_str()))
+        .collect()
 }
 
 fn j(name: &str) -> Junction {
@@ -21,7 +27,8 @@ fn j(name: &str) -> Junction {
 
 #[test]
 fn a_clean_sheet_with_a_shot_has_a_triplet() {
-    let text = "[Rules \"official\"]\n1. D1-1 B2-13 2. A1-2 A4-14 3. G1-3 x B2,13 {first line} A7-15";
+    let text =
+        "[Rules \"official\"]\n1. D1-1 B2-13 2. A1-2 A4-14 3. G1-3 x B2,13 {first line} A7-15";
     let report = check_scoresheet(text, None).unwrap();
     assert_eq!(report.rules, "official");
     assert!(report.is_clean(), "{:?}", report.irregularities);
@@ -40,7 +47,10 @@ fn a_clean_sheet_with_a_shot_has_a_triplet() {
 fn rules_come_from_the_option_then_the_tag_then_gar() {
     let text = "[Rules \"official\"]\n1. a1";
     assert_eq!(check_scoresheet(text, None).unwrap().rules, "official");
-    assert_eq!(check_scoresheet(text, Some(RuleSet::GAR)).unwrap().rules, "gar");
+    assert_eq!(
+        check_scoresheet(text, Some(RuleSet::GAR)).unwrap().rules,
+        "gar"
+    );
     assert_eq!(check_scoresheet("1. a1", None).unwrap().rules, "gar");
     let err = check_scoresheet("[Rules \"sesotho\"]\n1. a1", None).unwrap_err();
     assert_eq!((err.line, err.column), (1, 9));
@@ -60,7 +70,9 @@ fn placing_on_an_occupied_junction_ogr_3_1_5() {
 fn no_shot_when_one_is_due_ogr_5_4_6() {
     let report = check("1. a1 b2 2. d1 b4 3. g1 c5", RuleSet::OFFICIAL);
     assert_eq!(found(&report), [(5, "OGR 5.4.6")]);
-    assert!(report.irregularities[0].message.starts_with("ply 5, dark: g1 forms the line A1-D1-G1"));
+    assert!(report.irregularities[0]
+        .message
+        .starts_with("ply 5, dark: g1 forms the line A1-D1-G1"));
 }
 
 #[test]
@@ -77,7 +89,11 @@ fn shooting_a_protected_cow_while_others_are_loose_ogr_5_4_8() {
         let report = check(text, rules);
         assert_eq!(found(&report), [(9, "OGR 5.4.8 / 3.1.8")], "{}", rules.name);
     }
-    assert!(check("1. a1 b2 2. d1 b4 3. c3 b6xc3 4. e4 f4 5. g1xf4", RuleSet::OFFICIAL).is_clean());
+    assert!(check(
+        "1. a1 b2 2. d1 b4 3. c3 b6xc3 4. e4 f4 5. g1xf4",
+        RuleSet::OFFICIAL
+    )
+    .is_clean());
 }
 
 #[test]
@@ -85,7 +101,10 @@ fn a_barren_line_may_not_shoot_under_official_only() {
     let shoots = "1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1xb4";
     let report = check(shoots, RuleSet::OFFICIAL);
     assert_eq!(found(&report), [(7, "OGR 5.4.8 / 3.1.8.2")]);
-    assert!(check(shoots, RuleSet::GAR).is_clean(), "GAR: any cow when all are protected");
+    assert!(
+        check(shoots, RuleSet::GAR).is_clean(),
+        "GAR: any cow when all are protected"
+    );
     let report = check("1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1", RuleSet::OFFICIAL);
     assert!(report.is_clean());
     let kinds: Vec<_> = report.triplets.iter().map(|t| t.kind).collect();
@@ -107,9 +126,15 @@ fn two_moves_in_a_row_by_move_numbers_ogr_5_4_1() {
 fn written_cow_numbers_are_checked_ogr_6_2() {
     let report = check("1. C5-13 D5-13 2. E5-2 x D5,14", RuleSet::OFFICIAL);
     // Light's D5-13 is fine: dark's cow was taken to be cow 1.
-    assert_eq!(found(&report), [(1, "OGR 6.2.1"), (3, "OGR 5.4.7"), (3, "OGR 6.2.4")]);
+    assert_eq!(
+        found(&report),
+        [(1, "OGR 6.2.1"), (3, "OGR 5.4.7"), (3, "OGR 6.2.4")]
+    );
     let text = &report.irregularities[0].message;
-    assert!(text.contains("cow 13 is not a dark cow; it is taken to be cow 1"), "{text}");
+    assert!(
+        text.contains("cow 13 is not a dark cow; it is taken to be cow 1"),
+        "{text}"
+    );
 }
 
 /// A game of random legal moves (a fixed generator, so failures repeat).
@@ -165,14 +190,18 @@ fn a_step_along_no_line_ogr_5_4_2() {
         let empty = !p.occupied() & 0xff_ffff;
         kraal::rules::board::Squares(p.cows(side)).find_map(|from| {
             let far = empty & !from.neighbours();
-            kraal::rules::board::Squares(far).next().map(|to| Move::step(from, to))
+            kraal::rules::board::Squares(far)
+                .next()
+                .map(|to| Move::step(from, to))
         })
     });
     let report = check(&sheet_with(rules, &moves, bad, Style::Standard), rules);
     let ply = moves.len() as u32 + 1;
     assert_eq!(report.irregularities[0].ply, ply);
     assert_eq!(report.irregularities[0].article, "OGR 5.4.2 / 3.2.2");
-    assert!(report.irregularities[0].message.contains("is not a line on the board"));
+    assert!(report.irregularities[0]
+        .message
+        .contains("is not a line on the board"));
 }
 
 #[test]
@@ -204,21 +233,29 @@ fn a_spent_arrangement_shooting_again_ogr_5_4_9() {
         }
         let targets = p.targets(&rules);
         let target = kraal::rules::board::Squares(targets).next()?;
-        g.legal_moves().into_iter().find(|m| {
-            let Some(from) = m.from else { return false };
-            let cow = p.cow_at(from).unwrap_or(0);
-            let formed = p.formed(&rules, &g.spent, m.from, m.to, cow);
-            formed.any() && !formed.any_fresh()
-        })
-        .map(|m| m.shooting(target))
+        g.legal_moves()
+            .into_iter()
+            .find(|m| {
+                let Some(from) = m.from else { return false };
+                let cow = p.cow_at(from).unwrap_or(0);
+                let formed = p.formed(&rules, &g.spent, m.from, m.to, cow);
+                formed.any() && !formed.any_fresh()
+            })
+            .map(|m| m.shooting(target))
     });
     let report = check(&sheet_with(rules, &moves, bad, Style::Official), rules);
-    assert_eq!(found(&report), [(moves.len() as u32 + 1, "OGR 5.4.9 / 3.2.4.1.2")]);
+    assert_eq!(
+        found(&report),
+        [(moves.len() as u32 + 1, "OGR 5.4.9 / 3.2.4.1.2")]
+    );
     // The same move under gar shoots lawfully.
-    assert!(check(&sheet_with(RuleSet::GAR, &moves, bad, Style::Standard), RuleSet::GAR)
-        .irregularities
-        .iter()
-        .all(|i| i.ply <= moves.len() as u32));
+    assert!(check(
+        &sheet_with(RuleSet::GAR, &moves, bad, Style::Standard),
+        RuleSet::GAR
+    )
+    .irregularities
+    .iter()
+    .all(|i| i.ply <= moves.len() as u32));
 }
 
 #[test]
@@ -241,8 +278,15 @@ fn going_straight_back_gar_no_return() {
     });
     let text = sheet_with(rules, &moves, bad, Style::Standard);
     let report = check(&text, rules);
-    assert_eq!(found(&report), [(moves.len() as u32 + 1, "GAR stage 2: no return")], "{text}");
-    assert!(check(&text, RuleSet::OFFICIAL).irregularities.iter().all(|i| i.article != "GAR stage 2: no return"));
+    assert_eq!(
+        found(&report),
+        [(moves.len() as u32 + 1, "GAR stage 2: no return")],
+        "{text}"
+    );
+    assert!(check(&text, RuleSet::OFFICIAL)
+        .irregularities
+        .iter()
+        .all(|i| i.article != "GAR stage 2: no return"));
 }
 
 #[test]
@@ -253,8 +297,13 @@ fn moves_after_the_end_and_the_claimed_result() {
             .find(|(_, g)| g.status() != Status::Ongoing)
             .expect("a finished game");
         let board = match game.status() {
-            Status::Won { winner: Side::Dark, .. } => GameResult::DarkWins,
-            Status::Won { winner: Side::Light, .. } => GameResult::LightWins,
+            Status::Won {
+                winner: Side::Dark, ..
+            } => GameResult::DarkWins,
+            Status::Won {
+                winner: Side::Light,
+                ..
+            } => GameResult::LightWins,
             _ => GameResult::Draw,
         };
         let text = notation::write(&rules, &moves, Style::Official, Some(board));
@@ -269,14 +318,20 @@ fn moves_after_the_end_and_the_claimed_result() {
                 GameResult::Draw => BoardResult::Draw,
             })
         );
-        let wrong = if board == GameResult::DarkWins { GameResult::LightWins } else { GameResult::DarkWins };
+        let wrong = if board == GameResult::DarkWins {
+            GameResult::LightWins
+        } else {
+            GameResult::DarkWins
+        };
         let text = notation::write(&rules, &moves, Style::Standard, Some(wrong));
         let report = check(&text, rules);
         assert_eq!(report.result_agrees, Some(false));
         assert!(!report.is_clean());
         // One more move after the end.
         let mut text = notation::write(&rules, &moves, Style::Standard, None);
-        let any = Junction::all().find(|&x| game.position.occupied() & x.bit() == 0).unwrap_or(j("A1"));
+        let any = Junction::all()
+            .find(|&x| game.position.occupied() & x.bit() == 0)
+            .unwrap_or(j("A1"));
         text.push_str(&format!(" {}\n", any.name()));
         let report = check(&text, rules);
         assert_eq!(report.irregularities.len(), 1);

@@ -38,7 +38,12 @@ fn play_out(rules: RuleSet, choices: &[u16]) -> (Vec<Move>, Game) {
 /// Writes a game mixing both notations ply by ply, with the spellings the
 /// reader must accept: case, spaces, en and em dashes, `X` and `×`, move
 /// numbers, annotations and comments. `style` supplies the random bits.
-fn write_mixed(rules: RuleSet, moves: &[Move], mut style: u64, result: Option<GameResult>) -> String {
+fn write_mixed(
+    rules: RuleSet,
+    moves: &[Move],
+    mut style: u64,
+    result: Option<GameResult>,
+) -> String {
     let mut bits = move |n: u32| {
         let v = style & ((1 << n) - 1);
         style = style.rotate_right(n) ^ 0x9e37_79b9_7f4a_7c15;
@@ -68,12 +73,21 @@ fn write_mixed(rules: RuleSet, moves: &[Move], mut style: u64, result: Option<Ga
         let official = bits(1) == 1;
         match mv.from {
             None if official => {
-                out.push_str(&format!("{}{dash}{}", name(mv.to), p.next_cow(p.side()).unwrap_or(0)));
+                out.push_str(&format!(
+                    "{}{dash}{}",
+                    name(mv.to),
+                    p.next_cow(p.side()).unwrap_or(0)
+                ));
             }
             None => out.push_str(&name(mv.to)),
             Some(from) if official => {
                 let comma = if bits(1) == 1 { "," } else { " , " };
-                out.push_str(&format!("{}{comma}{}{dash}{}", name(from), p.cow_at(from).unwrap_or(0), name(mv.to)));
+                out.push_str(&format!(
+                    "{}{comma}{}{dash}{}",
+                    name(from),
+                    p.cow_at(from).unwrap_or(0),
+                    name(mv.to)
+                ));
             }
             Some(from) => out.push_str(&format!("{}{dash}{}", name(from), name(mv.to))),
         }
@@ -86,7 +100,7 @@ fn write_mixed(rules: RuleSet, moves: &[Move], mut style: u64, result: Option<Ga
             }
         }
         match bits(3) {
-            0 => out.push_str("!"),
+            0 => out.push('!'),
             1 => out.push_str(" ?!"),
             2 => out.push_str(" {a comment, with - dashes x and 1-0}"),
             _ => {}
@@ -104,8 +118,13 @@ fn board_result_of(status: Status) -> Option<GameResult> {
     match status {
         Status::Ongoing => None,
         Status::Drawn => Some(GameResult::Draw),
-        Status::Won { winner: Side::Dark, .. } => Some(GameResult::DarkWins),
-        Status::Won { winner: Side::Light, .. } => Some(GameResult::LightWins),
+        Status::Won {
+            winner: Side::Dark, ..
+        } => Some(GameResult::DarkWins),
+        Status::Won {
+            winner: Side::Light,
+            ..
+        } => Some(GameResult::LightWins),
     }
 }
 
@@ -197,7 +216,10 @@ proptest! {
 }
 
 fn fuzz_cases() -> u32 {
-    std::env::var("KRAAL_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
+    std::env::var("KRAAL_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000)
 }
 
 /// Pieces of real scoresheets, so arbitrary input often gets deep into the

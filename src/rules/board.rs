@@ -399,10 +399,17 @@ mod tests {
 
     #[test]
     fn completing_squares_need_exactly_two() {
-        let set = |names: &[&str]| names.iter().fold(0, |b, n| b | Junction::parse(n).unwrap().bit());
+        let set = |names: &[&str]| {
+            names
+                .iter()
+                .fold(0, |b, n| b | Junction::parse(n).unwrap().bit())
+        };
         let cows = set(&["A1", "D1", "B2"]);
         let empty = ALL & !cows;
         assert_eq!(completing_squares(cows, empty), set(&["G1", "C3"]));
-        assert_eq!(protected(set(&["A1", "D1", "G1", "B2"])), set(&["A1", "D1", "G1"]));
+        assert_eq!(
+            protected(set(&["A1", "D1", "G1", "B2"])),
+            set(&["A1", "D1", "G1"])
+        );
     }
 }

@@ -97,7 +97,10 @@ impl FinalPosition {
         let cows = |side| {
             Junction::all()
                 .filter(|&j| pos.owner(j) == Some(side))
-                .map(|j| CowOn { junction: j.name(), cow: pos.cow_at(j).unwrap_or(0) })
+                .map(|j| CowOn {
+                    junction: j.name(),
+                    cow: pos.cow_at(j).unwrap_or(0),
+                })
                 .collect()
         };
         FinalPosition {
@@ -166,7 +169,11 @@ impl Report {
             for t in &self.triplets {
                 let kind = serde_json::to_value(t.kind).ok();
                 let kind = kind.as_ref().and_then(|k| k.as_str()).unwrap_or("");
-                let _ = writeln!(out, "  ply {:>3}, {:<5} {:<9} {}", t.ply, t.side, kind, t.arrangement);
+                let _ = writeln!(
+                    out,
+                    "  ply {:>3}, {:<5} {:<9} {}",
+                    t.ply, t.side, kind, t.arrangement
+                );
             }
         }
         let p = &self.final_position;
@@ -175,10 +182,23 @@ impl Report {
             let _ = writeln!(out, "  {line}");
         }
         let list = |cows: &[CowOn]| {
-            cows.iter().map(|c| format!("{},{}", c.junction, c.cow)).collect::<Vec<_>>().join(" ")
+            cows.iter()
+                .map(|c| format!("{},{}", c.junction, c.cow))
+                .collect::<Vec<_>>()
+                .join(" ")
         };
-        let _ = writeln!(out, "  dark:  {} (in hand {})", list(&p.dark), p.dark_in_hand);
-        let _ = writeln!(out, "  light: {} (in hand {})", list(&p.light), p.light_in_hand);
+        let _ = writeln!(
+            out,
+            "  dark:  {} (in hand {})",
+            list(&p.dark),
+            p.dark_in_hand
+        );
+        let _ = writeln!(
+            out,
+            "  light: {} (in hand {})",
+            list(&p.light),
+            p.light_in_hand
+        );
         let board = match (self.board_result, &self.board_reason) {
             (Some(r), Some(why)) => format!("{} ({why})", board_result_words(r)),
             (Some(r), None) => board_result_words(r).to_string(),
@@ -211,7 +231,11 @@ pub fn check_scoresheet(text: &str, rules: Option<RuleSet>) -> Result<Report, Pa
     let sheet = notation::parse(text)?;
     let rules = match rules {
         Some(r) => r,
-        None => match sheet.tags.iter().find(|t| t.name.eq_ignore_ascii_case("rules")) {
+        None => match sheet
+            .tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case("rules"))
+        {
             None => RuleSet::default(),
             Some(tag) => RuleSet::by_name(&tag.value).ok_or_else(|| {
                 let (line, column) = sheet.line_column(tag.offset);
@@ -294,7 +318,11 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
         (Some(b), Some(c)) => Some(b.agrees_with(c)),
         _ => None,
     };
-    let header = sheet.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
+    let header = sheet
+        .tags
+        .iter()
+        .map(|t| (t.name.clone(), t.value.clone()))
+        .collect();
     Report {
         rules: rules.name,
         plies: sheet.plies.len() as u32,
@@ -312,11 +340,17 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
 /// The article and the words for a finished game.
 fn ending(status: Status) -> (String, String) {
     match status {
-        Status::Won { winner, reason: WinReason::TwoCows } => (
+        Status::Won {
+            winner,
+            reason: WinReason::TwoCows,
+        } => (
             "OGR 4.2.3".to_string(),
             format!("{} has only two cows left, OGR 4.2.3", winner.other()),
         ),
-        Status::Won { winner, reason: WinReason::Blocked } => (
+        Status::Won {
+            winner,
+            reason: WinReason::Blocked,
+        } => (
             "OGR 4.2.2".to_string(),
             format!("{} has the move but cannot move, OGR 4.2.2", winner.other()),
         ),
@@ -340,7 +374,14 @@ struct Replay<'a> {
 }
 
 impl Replay<'_> {
-    fn report(&mut self, ply: u32, side: Side, written: &WrittenPly, article: &str, sentence: String) {
+    fn report(
+        &mut self,
+        ply: u32,
+        side: Side,
+        written: &WrittenPly,
+        article: &str,
+        sentence: String,
+    ) {
         self.irregularities.push(Irregularity {
             ply,
             side,
@@ -362,7 +403,13 @@ impl Replay<'_> {
             Some(from) => {
                 let from = from.junction;
                 let Some(owner) = self.pos.owner(from) else {
-                    self.report(number, side, ply, "OGR 5.4.2", format!("{text}: there is no cow on {from} to move"));
+                    self.report(
+                        number,
+                        side,
+                        ply,
+                        "OGR 5.4.2",
+                        format!("{text}: there is no cow on {from} to move"),
+                    );
                     return self.pos.pass();
                 };
                 if let Some(other) = self.pos.owner(to) {
@@ -377,7 +424,10 @@ impl Replay<'_> {
                 }
                 let cow = self.pos.cow_at(from).unwrap_or(0);
                 if owner != side {
-                    let sentence = format!("{text} moves {} cow {cow}, not one of {side}'s own", possessive(owner));
+                    let sentence = format!(
+                        "{text} moves {} cow {cow}, not one of {side}'s own",
+                        possessive(owner)
+                    );
                     self.report(number, side, ply, "OGR 5.4.5", sentence);
                 } else if self.pos.in_hand(side) > 0 {
                     let n = self.pos.in_hand(side);
@@ -390,7 +440,10 @@ impl Replay<'_> {
                     let sentence = format!("{from}-{to} is not a line on the board");
                     self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", sentence);
                 } else if self.pos.forbidden_return(side) == Some((from, to))
-                    && super::board::completes_line(self.pos.cows(side) & !from.bit() | to.bit(), to)
+                    && super::board::completes_line(
+                        self.pos.cows(side) & !from.bit() | to.bit(),
+                        to,
+                    )
                 {
                     let sentence = format!(
                         "{text}: the cow broke a line to form a new one on its last move and may not go straight back to {to} to form a line"
@@ -399,7 +452,8 @@ impl Replay<'_> {
                 }
                 if let Some(written) = ply.from.and_then(|f| f.cow) {
                     if written != cow {
-                        let sentence = format!("{text}: the cow on {from} is cow {cow}, not cow {written}");
+                        let sentence =
+                            format!("{text}: the cow on {from} is cow {cow}, not cow {written}");
                         self.report(number, side, ply, "OGR 6.2.3", sentence);
                     }
                 }
@@ -408,7 +462,11 @@ impl Replay<'_> {
         };
         let from = ply.from.map(|f| f.junction);
         let formed = self.pos.formed(self.rules, &self.spent, from, to, cow);
-        let targets = if formed.any() || ply.shot.is_some() { self.pos.targets(self.rules) } else { 0 };
+        let targets = if formed.any() || ply.shot.is_some() {
+            self.pos.targets(self.rules)
+        } else {
+            0
+        };
         let shot = self.shot(number, side, ply, &formed, targets);
         if shot.is_some() && formed.any_fresh() {
             if let Some((a, _)) = formed.lines().find(|&(_, fresh)| fresh) {
@@ -417,7 +475,8 @@ impl Replay<'_> {
         }
         let mv = Move { from, to, shot };
         let log = &mut self.triplets;
-        self.pos.play_formed(self.rules, &mut self.spent, mv, cow, formed, Some(log));
+        self.pos
+            .play_formed(self.rules, &mut self.spent, mv, cow, formed, Some(log));
     }
 
     /// Checks a placement and returns the number of the cow placed, or
@@ -471,8 +530,14 @@ impl Replay<'_> {
         let due = formed.any_fresh() && targets != 0;
         let Some(written) = ply.shot else {
             if due {
-                let line = formed.lines().find(|&(_, f)| f).map(|(a, _)| line_name(a)).unwrap_or_default();
-                let sentence = format!("{text} forms the line {line}, so a {them} cow must be shot, but none is");
+                let line = formed
+                    .lines()
+                    .find(|&(_, f)| f)
+                    .map(|(a, _)| line_name(a))
+                    .unwrap_or_default();
+                let sentence = format!(
+                    "{text} forms the line {line}, so a {them} cow must be shot, but none is"
+                );
                 self.report(number, side, ply, "OGR 5.4.6", sentence);
             }
             return None;

@@ -17,7 +17,7 @@ pub mod position;
 pub mod ruleset;
 
 pub use board::{Junction, Side};
-pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
-pub use ruleset::RuleSet;
 pub use check::{check_scoresheet, Irregularity, Report};
 pub use notation::{GameResult, ParseError};
+pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
+pub use ruleset::RuleSet;

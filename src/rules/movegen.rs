@@ -7,7 +7,9 @@
 //! one extra move per shot target beyond the first. That and copying small
 //! positions are what make depth 7 (about 1.9e9 move paths) take seconds.
 
-use super::board::{completes_line, completing_squares, protected, Bits, Junction, Side, Squares, ALL};
+use super::board::{
+    completes_line, completing_squares, protected, Bits, Junction, Side, Squares, ALL,
+};
 use super::position::{Arrangement, Move, Position, Status, WinReason};
 use super::ruleset::RuleSet;
 
@@ -28,11 +30,17 @@ pub fn status(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> Status 
     let side = pos.side();
     for loser in [side, side.other()] {
         if pos.total(loser) <= rules.lose_at {
-            return Status::Won { winner: loser.other(), reason: WinReason::TwoCows };
+            return Status::Won {
+                winner: loser.other(),
+                reason: WinReason::TwoCows,
+            };
         }
     }
     if !has_move(pos, rules, spent) {
-        return Status::Won { winner: side.other(), reason: WinReason::Blocked };
+        return Status::Won {
+            winner: side.other(),
+            reason: WinReason::Blocked,
+        };
     }
     let least = pos.total(Side::Dark).min(pos.total(Side::Light));
     if least <= rules.fly_at && pos.since_shot() >= rules.draw_plies as u32 {
@@ -165,7 +173,11 @@ pub fn legal_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement], out: 
         if is_forbidden_return(forbidden, mine, from, to) {
             return;
         }
-        let mv = Move { from, to, shot: None };
+        let mv = Move {
+            from,
+            to,
+            shot: None,
+        };
         if targets != 0 && shoots(pos, rules, spent, mine, from, to) {
             out.extend(Squares(targets).map(|t| mv.shooting(t)));
         } else {
@@ -200,7 +212,11 @@ pub fn count_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> u6
         if is_forbidden_return(forbidden, mine, from, to) {
             return;
         }
-        n += if shoots(pos, rules, spent, mine, from, to) { targets } else { 1 };
+        n += if shoots(pos, rules, spent, mine, from, to) {
+            targets
+        } else {
+            1
+        };
     });
     n
 }
@@ -289,7 +305,17 @@ fn perft_inner(
                 for shot in shots {
                     let mut child = *pos;
                     let mark = spent.len();
-                    child.play(rules, spent, Move { from: None, to, shot }, cow, None);
+                    child.play(
+                        rules,
+                        spent,
+                        Move {
+                            from: None,
+                            to,
+                            shot,
+                        },
+                        cow,
+                        None,
+                    );
                     total += perft_inner(&child, rules, spent, depth - 1, buffers);
                     spent.truncate(mark);
                 }
@@ -319,8 +345,9 @@ mod tests {
     fn perft_shallow_matches_reference_counts() {
         for rules in RuleSet::ALL {
             let game = Game::new(rules);
-            let counts: Vec<u64> =
-                (1..=4).map(|d| perft(&game.position, &rules, &game.spent, d)).collect();
+            let counts: Vec<u64> = (1..=4)
+                .map(|d| perft(&game.position, &rules, &game.spent, d))
+                .collect();
             assert_eq!(counts, [24, 552, 12144, 255024], "{}", rules.name);
         }
     }

@@ -188,7 +188,10 @@ fn line_column(source: &str, offset: usize) -> (u32, u32) {
     let offset = offset.min(source.len());
     let before = &source.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     let column = source
         .get(start..offset)
         .map_or(offset - start, |s| s.chars().count()) as u32
@@ -207,7 +210,10 @@ fn is_cross(c: char) -> bool {
 /// Reads a scoresheet in either notation (or both mixed).
 pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
     let mut p = Parser { src: text, pos: 0 };
-    let mut sheet = Scoresheet { source: text.to_string(), ..Scoresheet::default() };
+    let mut sheet = Scoresheet {
+        source: text.to_string(),
+        ..Scoresheet::default()
+    };
     sheet.plies.reserve(text.len() / 6);
     let mut number: Option<MoveNumber> = None;
     let mut ended = false; // a result or a material count has been read
@@ -236,7 +242,10 @@ pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
                     continue;
                 }
                 if ended {
-                    return Err(p.error_at(start, "nothing after the result or material count but comments"));
+                    return Err(p.error_at(
+                        start,
+                        "nothing after the result or material count but comments",
+                    ));
                 }
                 number = Some(p.move_number(sheet.plies.len())?);
             }
@@ -365,7 +374,12 @@ impl Parser<'_> {
 
     fn error_at(&self, at: usize, expected: &str) -> ParseError {
         let (line, column) = line_column(self.src, at);
-        ParseError { line, column, expected: expected.to_string(), found: self.found(at) }
+        ParseError {
+            line,
+            column,
+            expected: expected.to_string(),
+            found: self.found(at),
+        }
     }
 
     fn error_here(&self, expected: &str) -> ParseError {
@@ -391,7 +405,10 @@ impl Parser<'_> {
         self.bump();
         self.skip_inline_space();
         let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
             self.bump();
         }
         if self.pos == start {
@@ -435,7 +452,11 @@ impl Parser<'_> {
             return Err(self.error_here("a ']' closing the tag"));
         }
         self.bump();
-        Ok(Tag { name, value, offset })
+        Ok(Tag {
+            name,
+            value,
+            offset,
+        })
     }
 
     /// A result, if one starts here; otherwise the position is unchanged.
@@ -511,7 +532,11 @@ impl Parser<'_> {
             // `12. ...` writes light's move with a space before the dots.
             let save = self.pos;
             self.skip_inline_space();
-            if self.src.get(self.pos..).is_some_and(|s| s.starts_with("..")) {
+            if self
+                .src
+                .get(self.pos..)
+                .is_some_and(|s| s.starts_with(".."))
+            {
                 while self.peek() == Some('.') {
                     self.bump();
                 }
@@ -591,7 +616,10 @@ impl Parser<'_> {
         let cow = self.optional_cow(true)?;
         let mut end = self.pos;
         let mut from = None;
-        let mut to = WrittenCow { junction: first, cow };
+        let mut to = WrittenCow {
+            junction: first,
+            cow,
+        };
 
         // `-A4`: the first junction was where the cow came from.
         let save = self.pos;
@@ -602,7 +630,10 @@ impl Parser<'_> {
             if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
                 let dest = self.junction()?;
                 from = Some(to);
-                to = WrittenCow { junction: dest, cow: None };
+                to = WrittenCow {
+                    junction: dest,
+                    cow: None,
+                };
                 end = self.pos;
             } else {
                 self.pos = save;
@@ -620,7 +651,10 @@ impl Parser<'_> {
             self.skip_inline_space();
             let target = self.junction()?;
             let cow = self.optional_cow(true)?;
-            shot = Some(WrittenCow { junction: target, cow });
+            shot = Some(WrittenCow {
+                junction: target,
+                cow,
+            });
             end = self.pos;
         } else {
             self.pos = save;
@@ -724,19 +758,63 @@ mod tests {
 
     #[test]
     fn reads_both_styles_with_shots_and_numbers() {
-        let sheet = parse("1. C5-1 d5 2. A1,3 \u{2013} A4 x F2,15 a1-a4×F2 -2 {good} 3... e3xd5!? 1-0").unwrap();
+        let sheet =
+            parse("1. C5-1 d5 2. A1,3 \u{2013} A4 x F2,15 a1-a4×F2 -2 {good} 3... e3xd5!? 1-0")
+                .unwrap();
         let p = &sheet.plies;
         assert_eq!(p.len(), 5);
-        assert_eq!(p[0].to, WrittenCow { junction: j("C5"), cow: Some(1) });
-        assert_eq!(p[0].number, Some(MoveNumber { number: 1, side: Side::Dark }));
-        assert_eq!(p[1].to, WrittenCow { junction: j("D5"), cow: None });
-        assert_eq!(p[2].from, Some(WrittenCow { junction: j("A1"), cow: Some(3) }));
+        assert_eq!(
+            p[0].to,
+            WrittenCow {
+                junction: j("C5"),
+                cow: Some(1)
+            }
+        );
+        assert_eq!(
+            p[0].number,
+            Some(MoveNumber {
+                number: 1,
+                side: Side::Dark
+            })
+        );
+        assert_eq!(
+            p[1].to,
+            WrittenCow {
+                junction: j("D5"),
+                cow: None
+            }
+        );
+        assert_eq!(
+            p[2].from,
+            Some(WrittenCow {
+                junction: j("A1"),
+                cow: Some(3)
+            })
+        );
         assert_eq!(p[2].to.junction, j("A4"));
-        assert_eq!(p[2].shot, Some(WrittenCow { junction: j("F2"), cow: Some(15) }));
+        assert_eq!(
+            p[2].shot,
+            Some(WrittenCow {
+                junction: j("F2"),
+                cow: Some(15)
+            })
+        );
         assert_eq!(sheet.text(&p[2]), "A1,3 \u{2013} A4 x F2,15");
-        assert_eq!(p[3].shot, Some(WrittenCow { junction: j("F2"), cow: Some(2) }));
+        assert_eq!(
+            p[3].shot,
+            Some(WrittenCow {
+                junction: j("F2"),
+                cow: Some(2)
+            })
+        );
         assert_eq!(sheet.comment(p[3].comments[0]), "good");
-        assert_eq!(p[4].number, Some(MoveNumber { number: 3, side: Side::Light }));
+        assert_eq!(
+            p[4].number,
+            Some(MoveNumber {
+                number: 3,
+                side: Side::Light
+            })
+        );
         assert_eq!(p[4].annotation, "!?");
         assert_eq!(sheet.result, Some(GameResult::DarkWins));
     }
@@ -747,7 +825,11 @@ mod tests {
         assert_eq!(sheet.material, [1]);
         assert_eq!(sheet.result, Some(GameResult::Draw));
         let sheet = parse("d5-2 g7 - 1").unwrap();
-        assert_eq!(sheet.plies[1].to.cow, Some(1), "-N after a junction is a cow");
+        assert_eq!(
+            sheet.plies[1].to.cow,
+            Some(1),
+            "-N after a junction is a cow"
+        );
         let sheet = parse("d5-2 -1").unwrap();
         assert_eq!(sheet.material, [-1]);
         let err = parse("a1 +1 d1").unwrap_err();
@@ -756,7 +838,8 @@ mod tests {
 
     #[test]
     fn header_tags_are_read() {
-        let sheet = parse("[Rules \"official\"]\n[Dark \"A \\\"B\\\" C\"]\n\n1. a1 1/2-1/2").unwrap();
+        let sheet =
+            parse("[Rules \"official\"]\n[Dark \"A \\\"B\\\" C\"]\n\n1. a1 1/2-1/2").unwrap();
         assert_eq!(sheet.tag("rules"), Some("official"));
         assert_eq!(sheet.tag("Dark"), Some("A \"B\" C"));
         assert_eq!(sheet.claimed_result(), Some(GameResult::Draw));

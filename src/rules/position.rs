@@ -27,15 +27,26 @@ pub struct Move {
 
 impl Move {
     pub fn place(to: Junction) -> Move {
-        Move { from: None, to, shot: None }
+        Move {
+            from: None,
+            to,
+            shot: None,
+        }
     }
 
     pub fn step(from: Junction, to: Junction) -> Move {
-        Move { from: Some(from), to, shot: None }
+        Move {
+            from: Some(from),
+            to,
+            shot: None,
+        }
     }
 
     pub fn shooting(self, target: Junction) -> Move {
-        Move { shot: Some(target), ..self }
+        Move {
+            shot: Some(target),
+            ..self
+        }
     }
 }
 
@@ -361,7 +372,11 @@ impl Position {
         for line in lines_completed(mine, to) {
             let mut cows = [0; 3];
             for (k, &j) in LINES[line].iter().enumerate() {
-                cows[k] = if j as usize == to.index() { cow } else { self.ids[j as usize] };
+                cows[k] = if j as usize == to.index() {
+                    cow
+                } else {
+                    self.ids[j as usize]
+                };
             }
             let arrangement = Arrangement::new(line, cows);
             let fresh = !(rules.spent_arrangements && spent.contains(&arrangement));
@@ -414,7 +429,11 @@ impl Position {
             Some(from) if rules.no_return => in_line(self.cows[me], from),
             _ => false,
         };
-        let targets = if formed.any_fresh() { self.targets(rules) } else { 0 };
+        let targets = if formed.any_fresh() {
+            self.targets(rules)
+        } else {
+            0
+        };
 
         // The cow itself.
         match mv.from {
@@ -489,7 +508,11 @@ impl Position {
                 _ => NO_RETURN,
             };
         }
-        self.since_shot = if shot { 0 } else { self.since_shot.saturating_add(1) };
+        self.since_shot = if shot {
+            0
+        } else {
+            self.since_shot.saturating_add(1)
+        };
         self.ply = self.ply.saturating_add(1);
         self.side = self.side.other();
     }
@@ -588,14 +611,22 @@ pub struct Game {
 impl Game {
     /// The start of a game under these rules.
     pub fn new(rules: RuleSet) -> Game {
-        Game { rules, position: Position::new(&rules), spent: Vec::new() }
+        Game {
+            rules,
+            position: Position::new(&rules),
+            spent: Vec::new(),
+        }
     }
 
     /// Plays a move the caller knows to be legal (one from
     /// [`super::movegen::legal_moves`]).
     pub fn play(&mut self, mv: Move) {
-        let cow = self.position.next_cow(self.position.side()).unwrap_or(NO_COW);
-        self.position.play(&self.rules, &mut self.spent, mv, cow, None);
+        let cow = self
+            .position
+            .next_cow(self.position.side())
+            .unwrap_or(NO_COW);
+        self.position
+            .play(&self.rules, &mut self.spent, mv, cow, None);
     }
 
     /// The legal moves of the side to move; none once the game is over.
