@@ -339,3 +339,54 @@ fn moves_after_the_end_and_the_claimed_result() {
         assert!(report.irregularities[0].message.contains("already over"));
     }
 }
+
+#[test]
+fn a_missing_ply_reads_as_two_moves_in_a_row_without_a_cascade() {
+    let rules = RuleSet::GAR;
+    for seed in 1..200u64 {
+        let (moves, _) = random_game(rules, seed.wrapping_mul(0x2545_f491_4f6c_dd1d), 120);
+        // Drop a quiet step of the moving stage whose neighbours are steps.
+        let Some(k) = (40..moves.len().saturating_sub(3)).find(|&k| {
+            moves[k - 1].from.is_some()
+                && moves[k].from.is_some()
+                && moves[k].shot.is_none()
+                && moves[k + 1].from.is_some()
+                && moves[k + 2]
+                    .from
+                    .is_some_and(|f| f != moves[k].to && f != moves[k + 1].to)
+        }) else {
+            continue;
+        };
+        let mut text = notation::write(&rules, &moves[..k], Style::Standard, None);
+        for mv in &moves[k + 1..k + 3] {
+            text.push_str(&format!(" {mv}"));
+        }
+        let report = check(&text, rules);
+        let first = &report.irregularities[0];
+        assert_eq!(
+            (first.ply, first.article.as_str()),
+            (k as u32 + 1, "OGR 5.4.1"),
+            "{text}"
+        );
+        assert_eq!(
+            first.side,
+            if k % 2 == 0 { Side::Light } else { Side::Dark }
+        );
+        assert!(
+            report
+                .irregularities
+                .iter()
+                .all(|i| i.article != "OGR 5.4.5"),
+            "{:?}",
+            report.irregularities
+        );
+        return;
+    }
+    panic!("no game had a ply to drop");
+}
+
+#[test]
+fn plies_numbered_one_by_one_are_not_double_moves() {
+    let report = check("1. a1 2. d1 3. g1 4. a4", RuleSet::GAR);
+    assert!(report.is_clean(), "{:?}", report.irregularities);
+}

@@ -6,13 +6,13 @@
 //!
 //! | irregularity | article | the replay |
 //! |---|---|---|
-//! | two moves in a row by one side (a move number says so) | OGR 5.4.1 | plays it for that side |
+//! | two moves in a row by one side: a move number says so, or the ply moves or places that side's cow and the next ply is the other side's | OGR 5.4.1 | plays it for that side; the turn then passes as usual |
 //! | a step to a junction not linked to the start | OGR 5.4.2 / 3.2.2 | plays it as written |
 //! | a step or fly while cows remain to place | OGR 5.4.2 / 3.2.1 | plays it as written |
 //! | a placement when none remain to place | OGR 5.4.2 / 3.2.1 | skips it; the turn passes |
 //! | moving from an empty junction | OGR 5.4.2 | skips it; the turn passes |
 //! | moving or placing onto an occupied junction | OGR 3.2.2 / 3.1.5 | skips it; the turn passes |
-//! | moving an opponent's cow | OGR 5.4.5 | plays it as written |
+//! | moving an opponent's cow (the next ply is that opponent's own) | OGR 5.4.5 | plays it as written; the turn passes |
 //! | no shot when a shot is due | OGR 5.4.6 | plays on without a shot |
 //! | a shot without a line | OGR 5.4.7 | removes the cow shot |
 //! | taking one's own cow | OGR 5.4.7 | removes it |
@@ -263,6 +263,12 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
         shot_at: Vec::new(),
     };
     let mut last_mover: Option<Side> = None;
+    // A sheet that numbers every ply `1. 2. 3. ...` says nothing about sides.
+    let numbered_by_ply = sheet.plies.len() > 1
+        && sheet.plies.iter().enumerate().all(|(i, p)| {
+            p.number
+                .is_some_and(|n| n.side == Side::Dark && n.number as usize == i + 1)
+        });
     let mut end: Option<Status> = None;
     for (i, ply) in sheet.plies.iter().enumerate() {
         let number = i as u32 + 1;
@@ -281,8 +287,14 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
             break;
         }
         let mut side = replay.pos.side();
-        if let (Some(marked), Some(last)) = (ply.number, last_mover) {
-            if marked.side == last && last != side {
+        if let Some(last) = last_mover.filter(|&last| last != side) {
+            if let Some(why) = twice_in_a_row(
+                &replay.pos,
+                ply,
+                sheet.plies.get(i + 1),
+                last,
+                numbered_by_ply,
+            ) {
                 side = last;
                 replay.pos.set_side(side);
                 replay.report(
@@ -290,11 +302,7 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
                     side,
                     ply,
                     "OGR 5.4.1",
-                    format!(
-                        "{side} plays twice in a row: move number {}{} follows a {side} move",
-                        marked.number,
-                        if side == Side::Dark { "." } else { "..." }
-                    ),
+                    format!("{side} plays twice in a row: {why}"),
                 );
             }
         }
@@ -335,6 +343,53 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
         final_position: FinalPosition::of(&replay.pos),
         header,
     }
+}
+
+/// Whether the sheet shows the side that moved last, `last`, moving again
+/// on this ply (OGR 5.4.1), and if so, the words that say how.
+///
+/// The evidence is a move number written for that side, a written cow
+/// number of that side on a placement, or a step of one of its cows. A cow
+/// of the wrong side alone could also mean the player to move touched the
+/// opponent's cow (OGR 5.4.5) or miswrote its number (OGR 6.2.1); the next
+/// ply decides: if it is again a move of `last`, the sheet simply goes on
+/// alternating and this ply is read as the other player's irregular move.
+fn twice_in_a_row(
+    pos: &Position,
+    ply: &WrittenPly,
+    next: Option<&WrittenPly>,
+    last: Side,
+    numbered_by_ply: bool,
+) -> Option<String> {
+    if let Some(marked) = ply.number.filter(|n| n.side == last && !numbered_by_ply) {
+        let dots = if last == Side::Dark { "." } else { "..." };
+        return Some(format!(
+            "move number {}{dots} follows a {last} move",
+            marked.number
+        ));
+    }
+    let (evidence, what) = match (ply.from, ply.to.cow) {
+        (Some(from), _) => (pos.owner(from.junction), "moves"),
+        (None, Some(cow)) => (Side::of_cow(cow), "places"),
+        (None, None) => (None, ""),
+    };
+    if evidence != Some(last) {
+        return None;
+    }
+    // Who the sheet says moves next, once this ply is played.
+    let next_side = next.and_then(|n| match (n.from, n.to.cow) {
+        (Some(f), _) if f.junction == ply.to.junction => Some(last),
+        (Some(f), _) if Some(f.junction) == ply.from.map(|p| p.junction) => None,
+        (Some(f), _) => pos.owner(f.junction),
+        (None, Some(cow)) => Side::of_cow(cow),
+        (None, None) => None,
+    });
+    (next_side == Some(last.other())).then(|| {
+        format!(
+            "this ply {what} a {last} cow, and the next ply is {}'s",
+            last.other()
+        )
+    })
 }
 
 /// The article and the words for a finished game.
