@@ -648,8 +648,10 @@ fn possessive(side: Side) -> &'static str {
 
 /// `A1-A4-A7`.
 fn line_name(a: Arrangement) -> String {
-    let names: Vec<&str> = LINES[a.line()]
-        .iter()
+    let names: Vec<&str> = LINES
+        .get(a.line())
+        .into_iter()
+        .flatten()
         .filter_map(|&j| Junction::new(j))
         .map(Junction::name)
         .collect();

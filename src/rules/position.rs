@@ -96,7 +96,9 @@ impl Arrangement {
 impl fmt::Display for Arrangement {
     /// As the triplets column writes it: `A1,4-B2,6-C3,8` (OGR 7.1.1.1).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let line = LINES[self.line()];
+        let Some(line) = LINES.get(self.line()) else {
+            return write!(f, "line {}", self.line());
+        };
         let cows = self.cows();
         for k in 0..3 {
             if k > 0 {
