@@ -272,7 +272,7 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
     let mut end: Option<Status> = None;
     for (i, ply) in sheet.plies.iter().enumerate() {
         let number = i as u32 + 1;
-        let now = status(&replay.pos, rules, &replay.spent);
+        let now = status(&replay.pos, rules);
         if now != Status::Ongoing {
             let side = replay.pos.side();
             let (article, why) = ending(now);
@@ -309,7 +309,7 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
         replay.ply(number, side, ply);
         last_mover = Some(side);
     }
-    let end = end.unwrap_or_else(|| status(&replay.pos, rules, &replay.spent));
+    let end = end.unwrap_or_else(|| status(&replay.pos, rules));
     let (board_result, board_reason) = match end {
         Status::Ongoing => (None, None),
         Status::Drawn => (Some(BoardResult::Draw), Some(ending(end).1)),

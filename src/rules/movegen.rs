@@ -26,7 +26,8 @@ fn over_unless_blocked(pos: &Position, rules: &RuleSet) -> bool {
 
 /// How the game stands. A result on the board comes first: two cows left,
 /// then a blocked player to move, and only then the ten-move draw.
-pub fn status(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> Status {
+/// Spent arrangements play no part: they take away shots, never moves.
+pub fn status(pos: &Position, rules: &RuleSet) -> Status {
     let side = pos.side();
     for loser in [side, side.other()] {
         if pos.total(loser) <= rules.lose_at {
@@ -36,7 +37,7 @@ pub fn status(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> Status 
             };
         }
     }
-    if !has_move(pos, rules, spent) {
+    if !has_move(pos, rules) {
         return Status::Won {
             winner: side.other(),
             reason: WinReason::Blocked,
@@ -77,7 +78,7 @@ fn for_each_action(pos: &Position, rules: &RuleSet, mut f: impl FnMut(Option<Jun
 
 /// Whether the side to move has at least one legal move (ignoring the end
 /// of the game): a player without one is blocked (OGR 4.2.2).
-pub fn has_move(pos: &Position, rules: &RuleSet, _spent: &[Arrangement]) -> bool {
+pub fn has_move(pos: &Position, rules: &RuleSet) -> bool {
     let side = pos.side();
     let empty = ALL & !pos.occupied();
     let mine = pos.cows(side);

@@ -247,7 +247,7 @@ pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
                         "nothing after the result or material count but comments",
                     ));
                 }
-                number = Some(p.move_number(sheet.plies.len())?);
+                number = Some(p.move_number()?);
             }
             '!' | '?' | '*' | '=' | '+' => {
                 if c == '+' && p.peek_at(1).is_some_and(|d| d.is_ascii_digit()) {
@@ -299,9 +299,6 @@ pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
             }
         }
     }
-    if number.is_some() && sheet.plies.is_empty() && sheet.result.is_none() {
-        // A lone move number is harmless; nothing to report.
-    }
     Ok(sheet)
 }
 
@@ -343,8 +340,12 @@ impl Parser<'_> {
         }
     }
 
+    /// Skips white space, and the byte-order mark some editors write first.
     fn skip_space(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_whitespace() || c == '\u{feff}')
+        {
             self.bump();
         }
     }
@@ -514,7 +515,7 @@ impl Parser<'_> {
     }
 
     /// `12.` or `12...` (or `12…`, or `12. ...`).
-    fn move_number(&mut self, _plies: usize) -> Result<MoveNumber, ParseError> {
+    fn move_number(&mut self) -> Result<MoveNumber, ParseError> {
         let n = self.number()?;
         if self.peek() != Some('.') {
             return Err(self.error_here("'.' after the move number (or a result such as 1-0)"));
@@ -832,6 +833,7 @@ mod tests {
         );
         let sheet = parse("d5-2 -1").unwrap();
         assert_eq!(sheet.material, [-1]);
+        assert_eq!(parse("\u{feff}a1\r\nd1\r\n").unwrap().plies.len(), 2);
         let err = parse("a1 +1 d1").unwrap_err();
         assert_eq!((err.line, err.column), (1, 7));
     }

@@ -640,6 +640,6 @@ impl Game {
 
     /// How the game stands.
     pub fn status(&self) -> Status {
-        super::movegen::status(&self.position, &self.rules, &self.spent)
+        super::movegen::status(&self.position, &self.rules)
     }
 }
