@@ -167,8 +167,7 @@ impl Report {
         } else {
             let _ = writeln!(out, "Triplets (OGR 6.2.7):");
             for t in &self.triplets {
-                let kind = serde_json::to_value(t.kind).ok();
-                let kind = kind.as_ref().and_then(|k| k.as_str()).unwrap_or("");
+                let kind = t.kind.name();
                 let _ = writeln!(
                     out,
                     "  ply {:>3}, {:<5} {:<9} {}",

@@ -130,6 +130,17 @@ pub enum TripletKind {
     Paralysed,
 }
 
+impl TripletKind {
+    /// `shot`, `barren` or `paralysed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TripletKind::Shot => "shot",
+            TripletKind::Barren => "barren",
+            TripletKind::Paralysed => "paralysed",
+        }
+    }
+}
+
 /// One entry of the triplets column.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Triplet {
