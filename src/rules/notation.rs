@@ -13,7 +13,9 @@
 //! results (`1-0`, `0-1`, `1/2-1/2`, `½-½`) and a header of `[Tag "value"]`
 //! lines are accepted and kept. A `-N` straight after a junction that has
 //! no cow number yet is that cow's number; the material counts of OGR
-//! 7.1.12-13 (`+1`, `-2`) are read only after the last move.
+//! 7.1.12-13 (`+1`, `-2`) are read only after the last move (including a
+//! ` -N` after the last move's shot, whose cow the official style writes
+//! after a comma).
 //!
 //! The reader only reads: whether the moves are legal is [`super::check`]'s
 //! business. It never panics; an error names the line and column (both
@@ -209,7 +211,11 @@ fn is_cross(c: char) -> bool {
 
 /// Reads a scoresheet in either notation (or both mixed).
 pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
-    let mut p = Parser { src: text, pos: 0 };
+    let mut p = Parser {
+        src: text,
+        pos: 0,
+        spaced_shot_cow: None,
+    };
     let mut sheet = Scoresheet {
         source: text.to_string(),
         ..Scoresheet::default()
@@ -217,6 +223,7 @@ pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
     sheet.plies.reserve(text.len() / 6);
     let mut number: Option<MoveNumber> = None;
     let mut ended = false; // a result or a material count has been read
+    let mut last_shot_tail = None;
     loop {
         p.skip_space();
         let Some(c) = p.peek() else { break };
@@ -290,6 +297,7 @@ pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
                 let mut ply = p.ply()?;
                 ply.number = number.take();
                 sheet.plies.push(ply);
+                last_shot_tail = p.spaced_shot_cow.take();
             }
             c if is_cross(c) => {
                 return Err(p.error_here("a move before the shot"));
@@ -299,12 +307,23 @@ pub fn parse(text: &str) -> Result<Scoresheet, ParseError> {
             }
         }
     }
+    if let (Some((end, n)), Some(last)) = (last_shot_tail, sheet.plies.last_mut()) {
+        if let Some(shot) = last.shot.as_mut() {
+            shot.cow = None;
+            last.span.1 = end;
+            sheet.material.insert(0, -(n as i32));
+        }
+    }
     Ok(sheet)
 }
 
 struct Parser<'a> {
     src: &'a str,
     pos: usize,
+    /// After the last ply read: a shot's cow number written ` -N`, and where
+    /// the ply ends without it. OGR writes a shot's cow with a comma, so
+    /// on the last move this is the material count of OGR 7.1.13.
+    spaced_shot_cow: Option<(usize, u8)>,
 }
 
 impl Parser<'_> {
@@ -613,6 +632,7 @@ impl Parser<'_> {
     /// One ply: a placement, step or fly and its shot.
     fn ply(&mut self) -> Result<WrittenPly, ParseError> {
         let start = self.pos;
+        self.spaced_shot_cow = None;
         let first = self.junction()?;
         let cow = self.optional_cow(true)?;
         let mut end = self.pos;
@@ -651,7 +671,15 @@ impl Parser<'_> {
             self.bump();
             self.skip_inline_space();
             let target = self.junction()?;
+            let before = self.pos;
             let cow = self.optional_cow(true)?;
+            let spaced_dash = self
+                .src
+                .get(before..self.pos)
+                .is_some_and(|t| t.starts_with([' ', '\t']) && t.trim_start().starts_with(is_dash));
+            if let (true, Some(n)) = (spaced_dash, cow) {
+                self.spaced_shot_cow = Some((before, n));
+            }
             shot = Some(WrittenCow {
                 junction: target,
                 cow,
@@ -833,6 +861,19 @@ mod tests {
         );
         let sheet = parse("d5-2 -1").unwrap();
         assert_eq!(sheet.material, [-1]);
+        let sheet = parse("a1xd1 -2 b2 x c3 -2 1-0").unwrap();
+        assert_eq!(
+            sheet.plies[0].shot.unwrap().cow,
+            Some(2),
+            "not the last move"
+        );
+        assert_eq!(sheet.plies[1].shot.unwrap().cow, None, "OGR writes x C3,13");
+        assert_eq!(sheet.text(&sheet.plies[1]), "b2 x c3");
+        assert_eq!(sheet.material, [-2]);
+        assert_eq!(
+            parse("a1 x c3-2").unwrap().plies[0].shot.unwrap().cow,
+            Some(2)
+        );
         assert_eq!(parse("\u{feff}a1\r\nd1\r\n").unwrap().plies.len(), 2);
         let err = parse("a1 +1 d1").unwrap_err();
         assert_eq!((err.line, err.column), (1, 7));
