@@ -4,8 +4,10 @@
 //! shot, so a line-forming move with five possible targets is five moves.
 //! `perft` counts the last ply without playing it: the moves of a placement
 //! are the empty junctions, plus, for each junction that completes a line,
-//! one extra move per shot target beyond the first. That and copying small
-//! positions are what make depth 7 (about 1.9e9 move paths) take seconds.
+//! one extra move per shot target beyond the first. While both sides are
+//! placing it counts the last two plies in closed form (see
+//! `count_after_quiet_placements`). That and copying small positions are
+//! what make depth 7 (about 1.9e9 move paths) take a fraction of a second.
 
 use super::board::{
     completes_line, completing_squares, protected, Bits, Junction, Side, Squares, ALL,
