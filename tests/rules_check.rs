@@ -390,3 +390,35 @@ fn plies_numbered_one_by_one_are_not_double_moves() {
     let report = check("1. a1 2. d1 3. g1 4. a4", RuleSet::GAR);
     assert!(report.is_clean(), "{:?}", report.irregularities);
 }
+
+#[test]
+fn steps_that_cannot_be_or_should_not_be_played() {
+    // A step while cows remain to place: played as written.
+    let report = check("1. a1 d1 2. a1-a4", RuleSet::GAR);
+    assert_eq!(found(&report), [(3, "OGR 5.4.2 / 3.2.1")]);
+    assert!(report
+        .final_position
+        .dark
+        .iter()
+        .any(|c| c.junction == "A4"));
+    // From an empty junction, or onto a cow: skipped.
+    assert_eq!(
+        found(&check("1. a1 d1 2. b2-b4", RuleSet::GAR)),
+        [(3, "OGR 5.4.2")]
+    );
+    let report = check("1. a1 d1 2. a1-d1", RuleSet::GAR);
+    assert_eq!(found(&report), [(3, "OGR 5.4.2 / 3.2.2")]);
+    // The written cow number of a step is checked against the board.
+    let report = check("1. A1-1 D1-13 2. A1,2-A4", RuleSet::OFFICIAL);
+    assert_eq!(found(&report), [(3, "OGR 5.4.2 / 3.2.1"), (3, "OGR 6.2.3")]);
+}
+
+#[test]
+fn shots_at_nothing_and_at_ones_own_cow() {
+    let report = check("1. a1 b2 2. d1 b4 3. g1xe5", RuleSet::GAR);
+    assert_eq!(found(&report), [(5, "OGR 5.4.8")]);
+    assert_eq!(report.final_position.light.len(), 2, "nothing was removed");
+    let report = check("1. a1 b2 2. d1 b4 3. g1xa1", RuleSet::GAR);
+    assert_eq!(found(&report), [(5, "OGR 5.4.7")]);
+    assert_eq!(report.final_position.dark.len(), 2, "accepted as played");
+}
