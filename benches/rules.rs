@@ -1,8 +1,74 @@
-use criterion::{criterion_group, criterion_main, Criterion};
+//! Benchmarks of the rules core: perft from the empty board and the check
+//! of a 120-ply scoresheet. Figures and commands are in docs/performance.md.
 
-fn placeholder(c: &mut Criterion) {
-    c.bench_function("placeholder", |b| b.iter(|| 1 + 1));
+use criterion::{criterion_group, criterion_main, Criterion};
+use kraal::rules::movegen::perft;
+use kraal::rules::notation::{self, Style};
+use kraal::rules::{check_scoresheet, Game, RuleSet};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn perft_empty_board(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for rules in RuleSet::ALL {
+        let game = Game::new(rules);
+        for depth in [6, 7] {
+            group.bench_function(format!("{}/{depth}", rules.name), |b| {
+                b.iter(|| perft(black_box(&game.position), &rules, &game.spent, depth))
+            });
+        }
+    }
+    group.finish();
 }
 
-criterion_group!(benches, placeholder);
+/// A legal game of at least `plies` plies, the same on every run: random
+/// moves from a fixed generator, the first seed whose game lasts.
+fn long_game(rules: RuleSet, plies: usize) -> Vec<kraal::rules::Move> {
+    for seed in 1u64.. {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut game = Game::new(rules);
+        let mut moves = Vec::new();
+        while moves.len() < plies {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mv = legal[(state % legal.len() as u64) as usize];
+            game.play(mv);
+            moves.push(mv);
+        }
+        if moves.len() == plies {
+            return moves;
+        }
+    }
+    unreachable!("some seed gives a long game")
+}
+
+fn check_120_plies(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check");
+    for (rules, style) in [
+        (RuleSet::OFFICIAL, Style::Official),
+        (RuleSet::GAR, Style::Standard),
+    ] {
+        let moves = long_game(rules, 120);
+        let text = notation::write(&rules, &moves, style, None);
+        let report = check_scoresheet(&text, None).expect("the sheet reads");
+        assert!(report.irregularities.is_empty() && report.plies == 120);
+        group.bench_function(format!("{}/120 plies", rules.name), |b| {
+            b.iter(|| check_scoresheet(black_box(&text), None))
+        });
+        group.bench_function(format!("{}/120 plies, reading only", rules.name), |b| {
+            b.iter(|| notation::parse(black_box(&text)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft_empty_board, check_120_plies);
 criterion_main!(benches);

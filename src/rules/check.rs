@@ -1,0 +1,658 @@
+//! Checking a scoresheet: replay it and report every irregularity with the
+//! article it breaks, in a sentence a referee understands.
+//!
+//! OGR 5.4 lets the opponent accept an irregularity by playing on (5.7), so
+//! the replay goes on past one wherever the position stays well defined:
+//!
+//! | irregularity | article | the replay |
+//! |---|---|---|
+//! | two moves in a row by one side: a move number says so, or the ply moves or places that side's cow and the next ply is the other side's | OGR 5.4.1 | plays it for that side; the turn then passes as usual |
+//! | a step to a junction not linked to the start | OGR 5.4.2 / 3.2.2 | plays it as written |
+//! | a step or fly while cows remain to place | OGR 5.4.2 / 3.2.1 | plays it as written |
+//! | a placement when none remain to place | OGR 5.4.2 / 3.2.1 | skips it; the turn passes |
+//! | moving from an empty junction | OGR 5.4.2 | skips it; the turn passes |
+//! | moving or placing onto an occupied junction | OGR 3.2.2 / 3.1.5 | skips it; the turn passes |
+//! | moving an opponent's cow (the next ply is that opponent's own) | OGR 5.4.5 | plays it as written; the turn passes |
+//! | no shot when a shot is due | OGR 5.4.6 | plays on without a shot |
+//! | a shot without a line | OGR 5.4.7 | removes the cow shot |
+//! | taking one's own cow | OGR 5.4.7 | removes it |
+//! | shooting a protected cow while loose ones remain | OGR 5.4.8 / 3.1.8 | removes it |
+//! | shooting from a barren line | OGR 5.4.8 / 3.1.8.2 | removes it |
+//! | shooting at an empty junction | OGR 5.4.8 | no cow is removed |
+//! | a second shot by a spent arrangement | OGR 5.4.9 / 3.2.4.1.2 | removes it |
+//! | going straight back under the no-return rule | GAR stage 2: no return | plays it as written |
+//! | a written cow number that is not the cow there | OGR 6.2.1 / 6.2.3 / 6.2.4 | uses the cow on the board |
+//! | moves after the game has ended | OGR 4.2.2 / 4.2.3 / 4.3.2 | stops the replay |
+//!
+//! Cow numbers left out are given in placing order (dark 1-12, light
+//! 13-24); a written placement number is accepted when it is one of the
+//! mover's cows not yet placed.
+
+use super::board::{Junction, Side, LINES};
+use super::movegen::status;
+use super::notation::{self, GameResult, ParseError, Scoresheet, WrittenPly};
+use super::position::{Arrangement, Move, Position, Status, Triplet, WinReason};
+use super::ruleset::RuleSet;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One irregularity found on the scoresheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Irregularity {
+    /// 1-based; a placement, step or fly together with its shot is one ply.
+    pub ply: u32,
+    /// The side that played it.
+    pub side: Side,
+    /// The move as written on the sheet.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// `OGR 5.4.2 / 3.2.2`, or the GAR rule by name.
+    pub article: String,
+    /// `ply 31, light: B4-C4 is not a line on the board (OGR 5.4.2 / 3.2.2)`.
+    pub message: String,
+}
+
+/// The result the final position shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardResult {
+    Dark,
+    Light,
+    Draw,
+}
+
+impl BoardResult {
+    fn agrees_with(self, claimed: GameResult) -> bool {
+        matches!(
+            (self, claimed),
+            (BoardResult::Dark, GameResult::DarkWins)
+                | (BoardResult::Light, GameResult::LightWins)
+                | (BoardResult::Draw, GameResult::Draw)
+        )
+    }
+}
+
+/// A cow and the junction it stands on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CowOn {
+    pub junction: &'static str,
+    pub cow: u8,
+}
+
+/// The position after the last ply replayed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FinalPosition {
+    pub to_move: Side,
+    pub dark: Vec<CowOn>,
+    pub light: Vec<CowOn>,
+    pub dark_in_hand: u8,
+    pub light_in_hand: u8,
+    /// The board as text, dark (`x`) at the bottom, light `o`.
+    pub diagram: String,
+}
+
+impl FinalPosition {
+    fn of(pos: &Position) -> FinalPosition {
+        let cows = |side| {
+            Junction::all()
+                .filter(|&j| pos.owner(j) == Some(side))
+                .map(|j| CowOn {
+                    junction: j.name(),
+                    cow: pos.cow_at(j).unwrap_or(0),
+                })
+                .collect()
+        };
+        FinalPosition {
+            to_move: pos.side(),
+            dark: cows(Side::Dark),
+            light: cows(Side::Light),
+            dark_in_hand: pos.in_hand(Side::Dark),
+            light_in_hand: pos.in_hand(Side::Light),
+            diagram: pos.diagram(),
+        }
+    }
+}
+
+/// What a check of one scoresheet found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// The rule set applied.
+    pub rules: &'static str,
+    /// Plies read from the sheet.
+    pub plies: u32,
+    pub irregularities: Vec<Irregularity>,
+    /// `dark`, `light`, `draw`, or `None` while the game is not over.
+    pub board_result: Option<BoardResult>,
+    /// Why the board shows that result, with its article.
+    pub board_reason: Option<String>,
+    /// `1-0`, `0-1`, `1/2-1/2` as claimed on the sheet.
+    pub claimed_result: Option<GameResult>,
+    /// Whether the claimed result is the board's; `None` when the board
+    /// shows no result or none is claimed.
+    pub result_agrees: Option<bool>,
+    /// The triplets column of OGR 6.2.7.
+    pub triplets: Vec<Triplet>,
+    pub final_position: FinalPosition,
+    /// The header tags as written.
+    pub header: BTreeMap<String, String>,
+}
+
+impl Report {
+    /// No irregularity, and no disagreement over the result.
+    pub fn is_clean(&self) -> bool {
+        self.irregularities.is_empty() && self.result_agrees != Some(false)
+    }
+
+    /// The report as a referee reads it.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "Rules: {}", self.rules);
+        for (name, value) in &self.header {
+            if !name.eq_ignore_ascii_case("rules") {
+                let _ = writeln!(out, "{name}: {value}");
+            }
+        }
+        let _ = writeln!(out, "Plies read: {}", self.plies);
+        if self.irregularities.is_empty() {
+            let _ = writeln!(out, "Irregularities: none");
+        } else {
+            let _ = writeln!(out, "Irregularities: {}", self.irregularities.len());
+            for i in &self.irregularities {
+                let _ = writeln!(out, "  {}", i.message);
+            }
+        }
+        if self.triplets.is_empty() {
+            let _ = writeln!(out, "Triplets (OGR 6.2.7): none");
+        } else {
+            let _ = writeln!(out, "Triplets (OGR 6.2.7):");
+            for t in &self.triplets {
+                let kind = t.kind.name();
+                let _ = writeln!(
+                    out,
+                    "  ply {:>3}, {:<5} {:<9} {}",
+                    t.ply, t.side, kind, t.arrangement
+                );
+            }
+        }
+        let p = &self.final_position;
+        let _ = writeln!(out, "Final position, {} to move:", p.to_move);
+        for line in p.diagram.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+        let list = |cows: &[CowOn]| {
+            cows.iter()
+                .map(|c| format!("{},{}", c.junction, c.cow))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let _ = writeln!(
+            out,
+            "  dark:  {} (in hand {})",
+            list(&p.dark),
+            p.dark_in_hand
+        );
+        let _ = writeln!(
+            out,
+            "  light: {} (in hand {})",
+            list(&p.light),
+            p.light_in_hand
+        );
+        let board = match (self.board_result, &self.board_reason) {
+            (Some(r), Some(why)) => format!("{} ({why})", board_result_words(r)),
+            (Some(r), None) => board_result_words(r).to_string(),
+            (None, _) => "none yet: the game is not over on the board".to_string(),
+        };
+        let _ = writeln!(out, "Board result: {board}");
+        let claimed = self.claimed_result.map_or("none", GameResult::as_str);
+        let verdict = match self.result_agrees {
+            Some(true) => " (agrees with the board)",
+            Some(false) => " (DISAGREES with the board)",
+            None => "",
+        };
+        let _ = writeln!(out, "Claimed result: {claimed}{verdict}");
+        out
+    }
+}
+
+fn board_result_words(r: BoardResult) -> &'static str {
+    match r {
+        BoardResult::Dark => "dark wins",
+        BoardResult::Light => "light wins",
+        BoardResult::Draw => "draw",
+    }
+}
+
+/// Reads and checks a scoresheet. The rule set is `rules` if given, else
+/// the sheet's `[Rules]` tag, else `gar`. Errors only when the text cannot
+/// be read; everything wrong in the play is in the report.
+pub fn check_scoresheet(text: &str, rules: Option<RuleSet>) -> Result<Report, ParseError> {
+    let sheet = notation::parse(text)?;
+    let rules = match rules {
+        Some(r) => r,
+        None => match sheet
+            .tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case("rules"))
+        {
+            None => RuleSet::default(),
+            Some(tag) => RuleSet::by_name(&tag.value).ok_or_else(|| {
+                let (line, column) = sheet.line_column(tag.offset);
+                ParseError {
+                    line,
+                    column,
+                    expected: "a rule set: official or gar".to_string(),
+                    found: format!("\"{}\"", tag.value),
+                }
+            })?,
+        },
+    };
+    Ok(check_sheet(&sheet, &rules))
+}
+
+/// Checks a scoresheet already read.
+pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
+    let mut replay = Replay {
+        sheet,
+        rules,
+        pos: Position::new(rules),
+        spent: Vec::new(),
+        triplets: Vec::new(),
+        irregularities: Vec::new(),
+        shot_at: Vec::new(),
+    };
+    let mut last_mover: Option<Side> = None;
+    // A sheet that numbers every ply `1. 2. 3. ...` says nothing about sides.
+    let numbered_by_ply = sheet.plies.len() > 1
+        && sheet.plies.iter().enumerate().all(|(i, p)| {
+            p.number
+                .is_some_and(|n| n.side == Side::Dark && n.number as usize == i + 1)
+        });
+    let mut end: Option<Status> = None;
+    for (i, ply) in sheet.plies.iter().enumerate() {
+        let number = i as u32 + 1;
+        let now = status(&replay.pos, rules);
+        if now != Status::Ongoing {
+            let side = replay.pos.side();
+            let (article, why) = ending(now);
+            replay.report(
+                number,
+                side,
+                ply,
+                &article,
+                format!("the game was already over ({why}); this and any later move do not count"),
+            );
+            end = Some(now);
+            break;
+        }
+        let mut side = replay.pos.side();
+        if let Some(last) = last_mover.filter(|&last| last != side) {
+            if let Some(why) = twice_in_a_row(
+                &replay.pos,
+                ply,
+                sheet.plies.get(i + 1),
+                last,
+                numbered_by_ply,
+            ) {
+                side = last;
+                replay.pos.set_side(side);
+                replay.report(
+                    number,
+                    side,
+                    ply,
+                    "OGR 5.4.1",
+                    format!("{side} plays twice in a row: {why}"),
+                );
+            }
+        }
+        replay.ply(number, side, ply);
+        last_mover = Some(side);
+    }
+    let end = end.unwrap_or_else(|| status(&replay.pos, rules));
+    let (board_result, board_reason) = match end {
+        Status::Ongoing => (None, None),
+        Status::Drawn => (Some(BoardResult::Draw), Some(ending(end).1)),
+        Status::Won { winner, .. } => (
+            Some(match winner {
+                Side::Dark => BoardResult::Dark,
+                Side::Light => BoardResult::Light,
+            }),
+            Some(ending(end).1),
+        ),
+    };
+    let claimed_result = sheet.claimed_result();
+    let result_agrees = match (board_result, claimed_result) {
+        (Some(b), Some(c)) => Some(b.agrees_with(c)),
+        _ => None,
+    };
+    let header = sheet
+        .tags
+        .iter()
+        .map(|t| (t.name.clone(), t.value.clone()))
+        .collect();
+    Report {
+        rules: rules.name,
+        plies: sheet.plies.len() as u32,
+        irregularities: replay.irregularities,
+        board_result,
+        board_reason,
+        claimed_result,
+        result_agrees,
+        triplets: replay.triplets,
+        final_position: FinalPosition::of(&replay.pos),
+        header,
+    }
+}
+
+/// Whether the sheet shows the side that moved last, `last`, moving again
+/// on this ply (OGR 5.4.1), and if so, the words that say how.
+///
+/// The evidence is a move number written for that side, a written cow
+/// number of that side on a placement, or a step of one of its cows. A cow
+/// of the wrong side alone could also mean the player to move touched the
+/// opponent's cow (OGR 5.4.5) or miswrote its number (OGR 6.2.1); the next
+/// ply decides: if it is again a move of `last`, the sheet simply goes on
+/// alternating and this ply is read as the other player's irregular move.
+fn twice_in_a_row(
+    pos: &Position,
+    ply: &WrittenPly,
+    next: Option<&WrittenPly>,
+    last: Side,
+    numbered_by_ply: bool,
+) -> Option<String> {
+    if let Some(marked) = ply.number.filter(|n| n.side == last && !numbered_by_ply) {
+        let dots = if last == Side::Dark { "." } else { "..." };
+        return Some(format!(
+            "move number {}{dots} follows a {last} move",
+            marked.number
+        ));
+    }
+    let (evidence, what) = match (ply.from, ply.to.cow) {
+        (Some(from), _) => (pos.owner(from.junction), "moves"),
+        (None, Some(cow)) => (Side::of_cow(cow), "places"),
+        (None, None) => (None, ""),
+    };
+    if evidence != Some(last) {
+        return None;
+    }
+    // Who the sheet says moves next, once this ply is played.
+    let next_side = next.and_then(|n| match (n.from, n.to.cow) {
+        (Some(f), _) if f.junction == ply.to.junction => Some(last),
+        (Some(f), _) if Some(f.junction) == ply.from.map(|p| p.junction) => None,
+        (Some(f), _) => pos.owner(f.junction),
+        (None, Some(cow)) => Side::of_cow(cow),
+        (None, None) => None,
+    });
+    (next_side == Some(last.other())).then(|| {
+        format!(
+            "this ply {what} a {last} cow, and the next ply is {}'s",
+            last.other()
+        )
+    })
+}
+
+/// The article and the words for a finished game.
+fn ending(status: Status) -> (String, String) {
+    match status {
+        Status::Won {
+            winner,
+            reason: WinReason::TwoCows,
+        } => (
+            "OGR 4.2.3".to_string(),
+            format!("{} has only two cows left, OGR 4.2.3", winner.other()),
+        ),
+        Status::Won {
+            winner,
+            reason: WinReason::Blocked,
+        } => (
+            "OGR 4.2.2".to_string(),
+            format!("{} has the move but cannot move, OGR 4.2.2", winner.other()),
+        ),
+        Status::Drawn => (
+            "OGR 4.3.2".to_string(),
+            "ten moves each without a shot once a player was down to three, OGR 4.3.2".to_string(),
+        ),
+        Status::Ongoing => (String::new(), String::new()),
+    }
+}
+
+struct Replay<'a> {
+    sheet: &'a Scoresheet,
+    rules: &'a RuleSet,
+    pos: Position,
+    spent: Vec<Arrangement>,
+    triplets: Vec<Triplet>,
+    irregularities: Vec<Irregularity>,
+    /// For each arrangement that shot, the ply it shot on.
+    shot_at: Vec<(Arrangement, u32)>,
+}
+
+impl Replay<'_> {
+    fn report(
+        &mut self,
+        ply: u32,
+        side: Side,
+        written: &WrittenPly,
+        article: &str,
+        sentence: String,
+    ) {
+        self.irregularities.push(Irregularity {
+            ply,
+            side,
+            text: self.sheet.text(written).to_string(),
+            article: article.to_string(),
+            message: format!("ply {ply}, {side}: {sentence} ({article})"),
+        });
+    }
+
+    /// Replays one ply for `side` (the side to move).
+    fn ply(&mut self, number: u32, side: Side, ply: &WrittenPly) {
+        let text = self.sheet.text(ply);
+        let to = ply.to.junction;
+        let cow = match ply.from {
+            None => match self.placement(number, side, ply) {
+                Some(cow) => cow,
+                None => return self.pos.pass(),
+            },
+            Some(from) => {
+                let from = from.junction;
+                let Some(owner) = self.pos.owner(from) else {
+                    self.report(
+                        number,
+                        side,
+                        ply,
+                        "OGR 5.4.2",
+                        format!("{text}: there is no cow on {from} to move"),
+                    );
+                    return self.pos.pass();
+                };
+                if let Some(other) = self.pos.owner(to) {
+                    let article = "OGR 5.4.2 / 3.2.2";
+                    let sentence = format!(
+                        "{text}: {to} is already taken by {} cow {}; a cow moves only to an empty junction",
+                        possessive(other),
+                        self.pos.cow_at(to).unwrap_or(0)
+                    );
+                    self.report(number, side, ply, article, sentence);
+                    return self.pos.pass();
+                }
+                let cow = self.pos.cow_at(from).unwrap_or(0);
+                if owner != side {
+                    let sentence = format!(
+                        "{text} moves {} cow {cow}, not one of {side}'s own",
+                        possessive(owner)
+                    );
+                    self.report(number, side, ply, "OGR 5.4.5", sentence);
+                } else if self.pos.in_hand(side) > 0 {
+                    let n = self.pos.in_hand(side);
+                    let sentence = format!(
+                        "{text} moves a cow while {side} still has {n} cow{} to place; cows move only once all are placed",
+                        if n == 1 { "" } else { "s" }
+                    );
+                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", sentence);
+                } else if !self.pos.flies(self.rules, side) && from.neighbours() & to.bit() == 0 {
+                    let sentence = format!("{from}-{to} is not a line on the board");
+                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", sentence);
+                } else if self.pos.forbidden_return(side) == Some((from, to))
+                    && super::board::completes_line(
+                        self.pos.cows(side) & !from.bit() | to.bit(),
+                        to,
+                    )
+                {
+                    let sentence = format!(
+                        "{text}: the cow broke a line to form a new one on its last move and may not go straight back to {to} to form a line"
+                    );
+                    self.report(number, side, ply, "GAR stage 2: no return", sentence);
+                }
+                if let Some(written) = ply.from.and_then(|f| f.cow) {
+                    if written != cow {
+                        let sentence =
+                            format!("{text}: the cow on {from} is cow {cow}, not cow {written}");
+                        self.report(number, side, ply, "OGR 6.2.3", sentence);
+                    }
+                }
+                cow
+            }
+        };
+        let from = ply.from.map(|f| f.junction);
+        let formed = self.pos.formed(self.rules, &self.spent, from, to, cow);
+        let targets = if formed.any() || ply.shot.is_some() {
+            self.pos.targets(self.rules)
+        } else {
+            0
+        };
+        let shot = self.shot(number, side, ply, &formed, targets);
+        if shot.is_some() && formed.any_fresh() {
+            if let Some((a, _)) = formed.lines().find(|&(_, fresh)| fresh) {
+                self.shot_at.push((a, number));
+            }
+        }
+        let mv = Move { from, to, shot };
+        let log = &mut self.triplets;
+        self.pos
+            .play_formed(self.rules, &mut self.spent, mv, cow, formed, Some(log));
+    }
+
+    /// Checks a placement and returns the number of the cow placed, or
+    /// `None` when nothing can be placed.
+    fn placement(&mut self, number: u32, side: Side, ply: &WrittenPly) -> Option<u8> {
+        let text = self.sheet.text(ply);
+        let to = ply.to.junction;
+        if self.pos.in_hand(side) == 0 {
+            let sentence = format!("{text}: {side} has no cow left to place, and a move needs the junction it starts from");
+            self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", sentence);
+            return None;
+        }
+        if let Some(other) = self.pos.owner(to) {
+            let sentence = format!(
+                "{text}: {to} is already taken by {} cow {}; cows are placed only on empty junctions",
+                possessive(other),
+                self.pos.cow_at(to).unwrap_or(0)
+            );
+            self.report(number, side, ply, "OGR 3.1.5", sentence);
+            return None;
+        }
+        let next = self.pos.next_cow(side).unwrap_or(0);
+        match ply.to.cow {
+            Some(cow) if Side::of_cow(cow) == Some(side) && !self.pos.is_placed(cow) => Some(cow),
+            Some(cow) => {
+                let why = if Side::of_cow(cow) != Some(side) {
+                    format!("cow {cow} is not a {side} cow")
+                } else {
+                    format!("cow {cow} is already placed")
+                };
+                let sentence = format!("{text}: {why}; it is taken to be cow {next}");
+                self.report(number, side, ply, "OGR 6.2.1", sentence);
+                Some(next)
+            }
+            None => Some(next),
+        }
+    }
+
+    /// Checks the shot written (or not written) after a move and returns
+    /// the junction whose cow is removed, if any.
+    fn shot(
+        &mut self,
+        number: u32,
+        side: Side,
+        ply: &WrittenPly,
+        formed: &super::position::Formed,
+        targets: u32,
+    ) -> Option<Junction> {
+        let text = self.sheet.text(ply);
+        let them = side.other();
+        let due = formed.any_fresh() && targets != 0;
+        let Some(written) = ply.shot else {
+            if due {
+                let line = formed
+                    .lines()
+                    .find(|&(_, f)| f)
+                    .map(|(a, _)| line_name(a))
+                    .unwrap_or_default();
+                let sentence = format!(
+                    "{text} forms the line {line}, so a {them} cow must be shot, but none is"
+                );
+                self.report(number, side, ply, "OGR 5.4.6", sentence);
+            }
+            return None;
+        };
+        let t = written.junction;
+        let owner = self.pos.owner(t);
+        if owner.is_none() {
+            let sentence = format!("{text}: there is no cow on {t} to shoot");
+            self.report(number, side, ply, "OGR 5.4.8", sentence);
+            return None;
+        }
+        let victim = self.pos.cow_at(t).unwrap_or(0);
+        if !formed.any() {
+            let sentence = format!("{text} forms no line, so no cow may be shot");
+            self.report(number, side, ply, "OGR 5.4.7", sentence);
+        } else if !formed.any_fresh() {
+            let first = formed.lines().next().map(|(a, _)| a);
+            let name = first.map(|a| a.to_string()).unwrap_or_default();
+            let when = first
+                .and_then(|a| self.shot_at.iter().find(|(s, _)| *s == a))
+                .map(|(_, p)| format!("already shot at ply {p}"))
+                .unwrap_or_else(|| "was barren or paralysed before".to_string());
+            let sentence = format!("{text}: the arrangement {name} {when} and cannot shoot again");
+            self.report(number, side, ply, "OGR 5.4.9 / 3.2.4.1.2", sentence);
+        } else if owner == Some(side) {
+            let sentence = format!("{text} takes {side}'s own cow {victim} on {t}");
+            self.report(number, side, ply, "OGR 5.4.7", sentence);
+        } else if targets == 0 {
+            let sentence =
+                format!("{text}: every {them} cow stands in a line, so the new line is barren and no cow may be shot");
+            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8.2", sentence);
+        } else if targets & t.bit() == 0 {
+            let sentence =
+                format!("{text}: cow {victim} on {t} stands in a line and may not be shot while other {them} cows are loose");
+            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8", sentence);
+        }
+        if let Some(w) = written.cow {
+            if w != victim {
+                let sentence = format!("{text}: the cow shot on {t} is cow {victim}, not cow {w}");
+                self.report(number, side, ply, "OGR 6.2.4", sentence);
+            }
+        }
+        Some(t)
+    }
+}
+
+fn possessive(side: Side) -> &'static str {
+    match side {
+        Side::Dark => "dark's",
+        Side::Light => "light's",
+    }
+}
+
+/// `A1-A4-A7`.
+fn line_name(a: Arrangement) -> String {
+    let names: Vec<&str> = LINES
+        .get(a.line())
+        .into_iter()
+        .flatten()
+        .filter_map(|&j| Junction::new(j))
+        .map(Junction::name)
+        .collect();
+    names.join("-")
+}
