@@ -19,6 +19,7 @@ pub mod format;
 pub mod knockout;
 pub mod matching;
 pub mod round_robin;
+pub mod sim;
 pub mod swiss;
 pub mod teams;
 
