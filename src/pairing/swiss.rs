@@ -725,6 +725,7 @@ struct Weights<'e, 'a> {
     ranks: Vec<Points>,
     low: Points,
     ideal: Vec<Option<usize>>,
+    movers: usize,
     /// Bits used by all quality digits together.
     bits: u32,
 }
@@ -793,7 +794,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             + c6_bits
             + gar.unwrap_or(0)
             + fl.iter().filter(|&&b| b).count() as u32 * float_bits;
-        let weighted_bits = bits_for(2 * k_i * k_i * pairs_max + 1);
+        let weighted_bits = bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
         let plain_bits = bits_for(2 * k_i * pairs_max + 1);
         let (order_bits, order_weighted) = if fixed + weighted_bits <= limit {
             (Some(weighted_bits), true)
@@ -837,6 +838,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             ranks,
             low,
             ideal,
+            movers,
             bits: shift + 1,
         }
     }
@@ -897,10 +899,17 @@ impl<'e, 'a> Weights<'e, 'a> {
                 }
             };
             let mut d = dev(a, b) + dev(b, a);
+            let movers = self.movers as i128;
             if self.order_weighted {
-                d *= k - a.min(b) as i128;
+                // The moved-down players are paired first (their S1/S2
+                // choice is settled before the remainder's), the top first.
+                let top = a.min(b) as i128;
+                d *= k - top;
+                if top < movers {
+                    d += dev(a.min(b), a.max(b)) * k * k * (movers - top);
+                }
             }
-            let cap = if self.order_weighted { 2 * k * k } else { 2 * k };
+            let cap = if self.order_weighted { 2 * k * k + k * k * k * movers } else { 2 * k };
             w += (cap - d.min(cap)) << s;
         }
         Some(w)
