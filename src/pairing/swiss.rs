@@ -331,6 +331,9 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
     Ok(engine.publish(&mate, round, requested_byes, input))
 }
 
+/// Brackets above this size are repaired locally rather than solved whole.
+const LARGE_BRACKET: usize = 1500;
+
 struct Engine<'a> {
     seats: &'a [Seat],
     avoid: &'a Avoidance,
@@ -474,15 +477,13 @@ impl<'a> Engine<'a> {
     ) -> Result<Vec<Option<usize>>, PairingError> {
         let w = Weights::new(self, bracket, 118);
         let k = bracket.len();
-        let mut m = vec![0i128; k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                if let Some(x) = w.edge(a, b) {
-                    m[a * k + b] = x;
-                }
-            }
-        }
-        let local = matching::max_weight(&m, k);
+        let local = if let Some(ideal) = self.ideal_is_best(&w) {
+            ideal
+        } else if k > LARGE_BRACKET {
+            self.repair_large(&w)
+        } else {
+            self.solve(&w)
+        };
         let mut rest: Vec<usize> = (0..k).filter(|&i| local[i].is_none()).map(|i| bracket[i]).collect();
         rest.extend_from_slice(lower);
         if self.pairable(&rest) {
@@ -506,6 +507,108 @@ impl<'a> Engine<'a> {
             }
             take = (take * 4).min(lower.len());
         }
+    }
+
+    /// The best pairing of a bracket by one maximum-weight matching.
+    fn solve(&self, w: &Weights) -> Vec<Option<usize>> {
+        let k = w.bracket.len();
+        let mut m = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if let Some(x) = w.edge(a, b) {
+                    m[a * k + b] = x;
+                }
+            }
+        }
+        matching::max_weight(&m, k)
+    }
+
+    /// A homogeneous bracket whose S1/S2 pairing breaks nothing needs no
+    /// search: every pair has SD 0, the only downfloater is the last player
+    /// (the least the handbook allows), and if that player did not float
+    /// down in the last two rounds no criterion can be improved.
+    fn ideal_is_best(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+        if w.movers != 0 {
+            return None;
+        }
+        for (a, partner) in w.ideal.iter().enumerate() {
+            let p = &self.seats[w.bracket[a]];
+            match *partner {
+                Some(b) => {
+                    let q = &self.seats[w.bracket[b]];
+                    if !self.compatible(w.bracket[a], w.bracket[b])
+                        || (w.shift_gar.is_some() && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+                    {
+                        return None;
+                    }
+                }
+                None => {
+                    if p.float1 == Some(FloatDirection::Down) || p.float2 == Some(FloatDirection::Down) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(w.ideal.clone())
+    }
+
+    /// Very large brackets (thousands of players in one score group) keep
+    /// the S1/S2 pairs that break nothing and search again only around the
+    /// ones that do: the moved-down players, the leftover, and every blocked
+    /// pair with the eight S1/S2 pairs either side of it.
+    fn repair_large(&self, w: &Weights) -> Vec<Option<usize>> {
+        let k = w.bracket.len();
+        let movers = w.movers;
+        let m1 = movers.min(k - movers);
+        let rem_start = movers + m1;
+        let half = (k - rem_start) / 2;
+        let pair_of = |a: usize| -> Option<usize> {
+            (a >= rem_start && a < rem_start + 2 * half).then(|| (a - rem_start) % half.max(1))
+        };
+        let mut free = vec![false; k];
+        let mut free_pair = vec![false; half];
+        for a in 0..k {
+            let blocked = match w.ideal[a] {
+                None => true,
+                Some(b) => {
+                    let (p, q) = (&self.seats[w.bracket[a]], &self.seats[w.bracket[b]]);
+                    a < rem_start
+                        || !self.compatible(w.bracket[a], w.bracket[b])
+                        || (w.shift_gar.is_some() && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+                }
+            };
+            if blocked {
+                free[a] = true;
+                if let Some(i) = pair_of(a) {
+                    for j in i.saturating_sub(8)..(i + 9).min(half) {
+                        free_pair[j] = true;
+                    }
+                } else if half > 0 {
+                    for fp in free_pair.iter_mut().take(9) {
+                        *fp = true;
+                    }
+                    for fp in free_pair.iter_mut().rev().take(9) {
+                        *fp = true;
+                    }
+                }
+            }
+        }
+        for a in 0..k {
+            if let Some(i) = pair_of(a) {
+                free[a] |= free_pair[i];
+            }
+        }
+        let sub: Vec<usize> = (0..k).filter(|&a| free[a]).collect();
+        let players: Vec<usize> = sub.iter().map(|&a| w.bracket[a]).collect();
+        let sw = Weights::new(self, &players, 118);
+        let local = self.solve(&sw);
+        let mut out: Vec<Option<usize>> = (0..k).map(|a| if free[a] { None } else { w.ideal[a] }).collect();
+        for (x, m) in local.iter().enumerate() {
+            if let Some(y) = m {
+                out[sub[x]] = Some(sub[*y]);
+            }
+        }
+        out
     }
 
     fn joint(&self, w: &Weights, bracket: &[usize], lower: &[usize]) -> Vec<Option<usize>> {
