@@ -29,7 +29,7 @@ fn trf_line(rank: u32, name: &str, rating: &str, rounds: &[(u32, char, char)]) -
         s.push(' ');
     }
     for &(o, c, r) in rounds {
-        s.push_str(&format!("{o:>4} {c} {r}   "));
+        s.push_str(&format!("{o:>4} {c} {r}  "));
     }
     s.trim_end().to_string()
 }
