@@ -124,8 +124,12 @@ fn kraal_json_pairs_round_two_without_relatives_or_rematches() {
 
 #[test]
 fn impossible_round_exits_1_naming_the_constraint() {
-    let text = JSON.replace(r#""relatives": [4]"#, r#""relatives": [4, 2]"#)
-        .replace(r#""total_rounds": 3"#, r#""total_rounds": 3, "forbidden": [{"a": 1, "b": 4}]"#);
+    let text = JSON
+        .replace(r#""relatives": [4]"#, r#""relatives": [4, 2]"#)
+        .replace(
+            r#""total_rounds": 3"#,
+            r#""total_rounds": 3, "forbidden": [{"a": 1, "b": 4}]"#,
+        );
     let (code, _, err) = run("u.json", &text, &[]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("player"), "{err}");
@@ -133,10 +137,18 @@ fn impossible_round_exits_1_naming_the_constraint() {
 
 #[test]
 fn kraal_json_bad_input_exits_2_with_line_or_field() {
-    let (code, _, err) = run("v.json", &JSON.replace("\"rating\": 1750", "\"rating\": \"high\""), &[]);
+    let (code, _, err) = run(
+        "v.json",
+        &JSON.replace("\"rating\": 1750", "\"rating\": \"high\""),
+        &[],
+    );
     assert_eq!(code, 2);
     assert!(err.contains("line 7"), "{err}");
-    let (code, _, err) = run("w.json", &JSON.replace("\"second\": 4", "\"second\": 9"), &[]);
+    let (code, _, err) = run(
+        "w.json",
+        &JSON.replace("\"second\": 4", "\"second\": 9"),
+        &[],
+    );
     assert_eq!(code, 2);
     assert!(err.contains("rounds[0].pairings[1].second"), "{err}");
     let (code, _, err) = run("x.json", &JSON.replace("[1, 1]", "[1, 2]"), &[]);

@@ -28,15 +28,31 @@ fn field(n: u32) -> Vec<SwissPlayer> {
 fn play(players: &mut [SwissPlayer], games: &[(u32, u32, i64)], byes: &[u32]) {
     let round = players[0].history.len();
     for &(a, b, pa) in games {
-        players[a as usize - 1].history.push(RoundEntry { kind: EntryKind::Played, opponent: Some(b), points: pa });
-        players[b as usize - 1].history.push(RoundEntry { kind: EntryKind::Played, opponent: Some(a), points: 2 * POINT - pa });
+        players[a as usize - 1].history.push(RoundEntry {
+            kind: EntryKind::Played,
+            opponent: Some(b),
+            points: pa,
+        });
+        players[b as usize - 1].history.push(RoundEntry {
+            kind: EntryKind::Played,
+            opponent: Some(a),
+            points: 2 * POINT - pa,
+        });
     }
     for &p in byes {
-        players[p as usize - 1].history.push(RoundEntry { kind: EntryKind::AllocatedBye, opponent: None, points: 2 * POINT });
+        players[p as usize - 1].history.push(RoundEntry {
+            kind: EntryKind::AllocatedBye,
+            opponent: None,
+            points: 2 * POINT,
+        });
     }
     for p in players.iter_mut() {
         if p.history.len() == round {
-            p.history.push(RoundEntry { kind: EntryKind::Absent, opponent: None, points: 0 });
+            p.history.push(RoundEntry {
+                kind: EntryKind::Absent,
+                opponent: None,
+                points: 0,
+            });
         }
     }
 }
@@ -51,7 +67,10 @@ fn pair(players: &[SwissPlayer], forbidden: Vec<ForbiddenPair>) -> (Vec<(u32, u3
         waivers: vec![],
     };
     let r = pair_round(&input).expect("pairable");
-    (r.pairs.iter().map(|p| (p.first, p.second)).collect(), r.bye.map(|b| b.player))
+    (
+        r.pairs.iter().map(|p| (p.first, p.second)).collect(),
+        r.bye.map(|b| b.player),
+    )
 }
 
 const WIN: i64 = 2 * POINT;
@@ -88,8 +107,17 @@ fn a_blocked_s1_s2_pair_is_resolved_by_a_transposition() {
     // All top seeds won round 1: bracket 2 = {1, 2, 3, 4}, S1 = {1, 2},
     // S2 = {3, 4}. The referee forbids 1-3, so S2 is transposed to {4, 3}.
     let mut p = field(8);
-    play(&mut p, &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)], &[]);
-    let fb = vec![ForbiddenPair { a: 1, b: 3, from_round: None, to_round: None }];
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let fb = vec![ForbiddenPair {
+        a: 1,
+        b: 3,
+        from_round: None,
+        to_round: None,
+    }];
     let (pairs, _) = pair(&p, fb);
     assert_eq!(pairs, vec![(1, 4), (2, 3), (5, 7), (6, 8)]);
 }
@@ -99,10 +127,24 @@ fn when_no_transposition_works_an_exchange_is_made() {
     // As above with 1-3 and 1-4 both forbidden: no order of S2 works, so 2
     // and 3 are exchanged: S1 = {1, 3}, S2 = {2, 4}.
     let mut p = field(8);
-    play(&mut p, &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)], &[]);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
     let fb = vec![
-        ForbiddenPair { a: 1, b: 3, from_round: None, to_round: None },
-        ForbiddenPair { a: 1, b: 4, from_round: None, to_round: None },
+        ForbiddenPair {
+            a: 1,
+            b: 3,
+            from_round: None,
+            to_round: None,
+        },
+        ForbiddenPair {
+            a: 1,
+            b: 4,
+            from_round: None,
+            to_round: None,
+        },
     ];
     let (pairs, _) = pair(&p, fb);
     assert_eq!(pairs, vec![(1, 2), (3, 4), (5, 7), (6, 8)]);

@@ -49,7 +49,11 @@ fn berger_tables_for_15_and_16_players_match_fide_and_meet_everyone_once() {
         let t = berger_table(players);
         assert_eq!(t.len(), 15);
         for &(round, text) in FIDE16 {
-            assert_eq!(t[round - 1], parse_round(text), "{players} players, round {round}");
+            assert_eq!(
+                t[round - 1],
+                parse_round(text),
+                "{players} players, round {round}"
+            );
         }
         let mut met = std::collections::HashSet::new();
         for round in &t {
@@ -90,7 +94,13 @@ fn official_rules_seat_club_mates_so_they_meet_before_the_last_third() {
     for r in &s.rounds {
         for p in &r.pairs {
             if r.round >= 7 {
-                assert!(!(club(p.first) && club(p.second)), "club-mates {}-{} in round {}", p.first, p.second, r.round);
+                assert!(
+                    !(club(p.first) && club(p.second)),
+                    "club-mates {}-{} in round {}",
+                    p.first,
+                    p.second,
+                    r.round
+                );
             }
         }
     }
@@ -126,7 +136,12 @@ fn ranged_forbidden_pair_moves_to_an_allowed_round_and_odd_field_has_a_bye_each_
     let players = field(5, |_| None);
     let s = schedule(&RoundRobinInput {
         players,
-        forbidden: vec![ForbiddenPair { a: 1, b: 5, from_round: Some(1), to_round: Some(4) }],
+        forbidden: vec![ForbiddenPair {
+            a: 1,
+            b: 5,
+            from_round: Some(1),
+            to_round: Some(4),
+        }],
         ..Default::default()
     })
     .unwrap();

@@ -45,7 +45,8 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
         &input.forbidden,
         &input.waivers,
     );
-    let by_id: HashMap<u32, &swiss::SwissPlayer> = input.players.iter().map(|p| (p.id, p)).collect();
+    let by_id: HashMap<u32, &swiss::SwissPlayer> =
+        input.players.iter().map(|p| (p.id, p)).collect();
     let mut seen = HashSet::new();
     for pair in &result.pairs {
         prop_assert!(seen.insert(pair.first), "{} paired twice", pair.first);
@@ -57,7 +58,9 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
             .any(|e| e.opponent == Some(pair.second));
         prop_assert!(!met, "rematch {} - {}", pair.first, pair.second);
         prop_assert!(
-            avoid.forbids(pair.first, pair.second, input.round).is_none(),
+            avoid
+                .forbids(pair.first, pair.second, input.round)
+                .is_none(),
             "forbidden pair {} - {}",
             pair.first,
             pair.second
@@ -73,7 +76,16 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
         prop_assert!(!had, "second allocated bye for {}", bye.player);
     }
     prop_assert_eq!(seen, present);
-    prop_assert!(result.bye.is_some() == (input.players.iter().filter(|p| p.status == Status::Active).count() % 2 == 1));
+    prop_assert!(
+        result.bye.is_some()
+            == (input
+                .players
+                .iter()
+                .filter(|p| p.status == Status::Active)
+                .count()
+                % 2
+                == 1)
+    );
     Ok(())
 }
 

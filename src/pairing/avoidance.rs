@@ -94,10 +94,7 @@ impl Avoidance {
                 fb.entry(key(f.a, f.b)).or_default().push(f.clone());
             }
         }
-        let waivers = waivers
-            .iter()
-            .map(|w| (key(w.a, w.b), w.clone()))
-            .collect();
+        let waivers = waivers.iter().map(|w| (key(w.a, w.b), w.clone())).collect();
         Avoidance {
             rule_set,
             total_rounds,
@@ -114,9 +111,11 @@ impl Avoidance {
     pub fn candidate_pairs(&self, ids: &[PlayerId], round: u32) -> Vec<(PlayerId, PlayerId)> {
         let present: HashSet<PlayerId> = ids.iter().copied().collect();
         let both = |&(a, b): &(PlayerId, PlayerId)| present.contains(&a) && present.contains(&b);
-        let mut out: Vec<(PlayerId, PlayerId)> = self.forbidden.keys().filter(|k| both(k)).copied().collect();
+        let mut out: Vec<(PlayerId, PlayerId)> =
+            self.forbidden.keys().filter(|k| both(k)).copied().collect();
         out.extend(self.relatives.iter().filter(|k| both(k)).copied());
-        if self.rule_set == RuleSet::Official && round >= Self::last_third_start(self.total_rounds) {
+        if self.rule_set == RuleSet::Official && round >= Self::last_third_start(self.total_rounds)
+        {
             for map in [&self.club, &self.team] {
                 let mut groups: HashMap<usize, Vec<PlayerId>> = HashMap::new();
                 for &id in ids {

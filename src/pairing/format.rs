@@ -152,23 +152,40 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
     let mut ids = HashSet::new();
     for (i, p) in file.players.iter().enumerate() {
         if !ids.insert(p.id) {
-            return Err(err(format!("players[{i}].id"), format!("id {} appears twice", p.id)));
+            return Err(err(
+                format!("players[{i}].id"),
+                format!("id {} appears twice", p.id),
+            ));
         }
         if p.id == 0 {
-            return Err(err(format!("players[{i}].id"), "ids start at 1 (0 marks a bye)"));
+            return Err(err(
+                format!("players[{i}].id"),
+                "ids start at 1 (0 marks a bye)",
+            ));
         }
     }
     let round = file.rounds.len() as u32 + 1;
     if file.total_rounds < round {
         return Err(err(
             "total_rounds",
-            format!("{} rounds played already; nothing left to pair", file.rounds.len()),
+            format!(
+                "{} rounds played already; nothing left to pair",
+                file.rounds.len()
+            ),
         ));
     }
-    let index: HashMap<PlayerId, usize> = file.players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let index: HashMap<PlayerId, usize> = file
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i))
+        .collect();
     let mut history: Vec<Vec<RoundEntry>> = vec![Vec::new(); file.players.len()];
     let known = |id: PlayerId, at: String| -> Result<usize, FormatError> {
-        index.get(&id).copied().ok_or_else(|| err(at, format!("unknown player {id}")))
+        index
+            .get(&id)
+            .copied()
+            .ok_or_else(|| err(at, format!("unknown player {id}")))
     };
     for (r, rd) in file.rounds.iter().enumerate() {
         let mut entry: Vec<Option<RoundEntry>> = vec![None; file.players.len()];
@@ -198,8 +215,16 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
                             ))
                         }
                     };
-                    let win = |o| RoundEntry { kind: EntryKind::ForfeitWin, opponent: Some(o), points: won };
-                    let loss = |o| RoundEntry { kind: EntryKind::ForfeitLoss, opponent: Some(o), points: 0 };
+                    let win = |o| RoundEntry {
+                        kind: EntryKind::ForfeitWin,
+                        opponent: Some(o),
+                        points: won,
+                    };
+                    let loss = |o| RoundEntry {
+                        kind: EntryKind::ForfeitLoss,
+                        opponent: Some(o),
+                        points: 0,
+                    };
                     if first_absent {
                         (loss(p.second), win(p.first))
                     } else {
@@ -217,7 +242,10 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
                     for (g, &x) in p.games.iter().enumerate() {
                         let t = (x * 10.0).round();
                         if ![0.0, 5.0, 10.0].contains(&t) || (x * 10.0 - t).abs() > 1e-9 {
-                            return Err(err(format!("{at}.games[{g}]"), format!("{x}: expected 1, 0.5 or 0")));
+                            return Err(err(
+                                format!("{at}.games[{g}]"),
+                                format!("{x}: expected 1, 0.5 or 0"),
+                            ));
                         }
                         pa += t as Points;
                     }
@@ -231,8 +259,16 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
                         },
                     };
                     (
-                        RoundEntry { kind: EntryKind::Played, opponent: Some(p.second), points: sa },
-                        RoundEntry { kind: EntryKind::Played, opponent: Some(p.first), points: sb },
+                        RoundEntry {
+                            kind: EntryKind::Played,
+                            opponent: Some(p.second),
+                            points: sa,
+                        },
+                        RoundEntry {
+                            kind: EntryKind::Played,
+                            opponent: Some(p.first),
+                            points: sb,
+                        },
                     )
                 }
             };
@@ -246,7 +282,11 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
             put(i, e, format!("{at}.player"))?;
         }
         for (i, h) in history.iter_mut().enumerate() {
-            h.push(entry[i].take().unwrap_or(RoundEntry { kind: EntryKind::Absent, opponent: None, points: 0 }));
+            h.push(entry[i].take().unwrap_or(RoundEntry {
+                kind: EntryKind::Absent,
+                opponent: None,
+                points: 0,
+            }));
         }
     }
     let withdrawn: HashSet<PlayerId> = file.withdrawn.iter().copied().collect();
@@ -257,7 +297,10 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
     for (k, a) in file.absent.iter().enumerate() {
         known(a.player, format!("absent[{k}].player"))?;
         if !["half", "zero"].contains(&a.kind.as_str()) {
-            return Err(err(format!("absent[{k}].kind"), "a requested bye is \"half\" or \"zero\""));
+            return Err(err(
+                format!("absent[{k}].kind"),
+                "a requested bye is \"half\" or \"zero\"",
+            ));
         }
         absent.insert(a.player);
     }
@@ -279,7 +322,9 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
             },
             entered_round: p.entered_round.unwrap_or_else(|| {
                 // A player missing from every round so far joined late.
-                h.iter().position(|e| e.kind != EntryKind::Absent).map_or(round, |r| r as u32 + 1)
+                h.iter()
+                    .position(|e| e.kind != EntryKind::Absent)
+                    .map_or(round, |r| r as u32 + 1)
             }),
             id: p.id,
             name: p.name,
@@ -300,7 +345,13 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
     })
 }
 
-fn bye_entry(kind: &str, bye: ByeValue, won: Points, drawn: Points, at: &str) -> Result<RoundEntry, FormatError> {
+fn bye_entry(
+    kind: &str,
+    bye: ByeValue,
+    won: Points,
+    drawn: Points,
+    at: &str,
+) -> Result<RoundEntry, FormatError> {
     let (k, points) = match kind {
         "allocated" => (
             EntryKind::AllocatedBye,
@@ -312,9 +363,18 @@ fn bye_entry(kind: &str, bye: ByeValue, won: Points, drawn: Points, at: &str) ->
         ),
         "half" => (EntryKind::RequestedBye, drawn),
         "zero" => (EntryKind::RequestedBye, 0),
-        other => return Err(err(at, format!("\"{other}\": expected \"allocated\", \"half\" or \"zero\""))),
+        other => {
+            return Err(err(
+                at,
+                format!("\"{other}\": expected \"allocated\", \"half\" or \"zero\""),
+            ))
+        }
     };
-    Ok(RoundEntry { kind: k, opponent: None, points })
+    Ok(RoundEntry {
+        kind: k,
+        opponent: None,
+        points,
+    })
 }
 
 /// Point values of a TRF file (`BBW` ... `BBU`), in tenths.
@@ -330,13 +390,26 @@ struct PointSystem {
 
 fn trf_points(s: &str, at: &str) -> Result<Points, FormatError> {
     let s = s.trim();
-    let bad = || err(at, format!("\"{s}\" is not a number of points with at most one decimal"));
+    let bad = || {
+        err(
+            at,
+            format!("\"{s}\" is not a number of points with at most one decimal"),
+        )
+    };
     let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
     if frac.len() > 1 || whole.is_empty() && frac.is_empty() {
         return Err(bad());
     }
-    let w: Points = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad())? };
-    let f: Points = if frac.is_empty() { 0 } else { frac.parse().map_err(|_| bad())? };
+    let w: Points = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| bad())?
+    };
+    let f: Points = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().map_err(|_| bad())?
+    };
     if w < 0 {
         return Err(bad());
     }
@@ -383,9 +456,9 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
         match code {
             "001" => {
                 let rank_s = cols(line, 5, 8).trim();
-                let rank: u32 = rank_s
-                    .parse()
-                    .map_err(|_| err(at("starting rank"), format!("\"{rank_s}\" is not a number")))?;
+                let rank: u32 = rank_s.parse().map_err(|_| {
+                    err(at("starting rank"), format!("\"{rank_s}\" is not a number"))
+                })?;
                 if rank == 0 {
                     return Err(err(at("starting rank"), "ranks start at 1"));
                 }
@@ -394,7 +467,9 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
                 let rating = if rating_s.is_empty() {
                     None
                 } else {
-                    Some(rating_s.parse::<i32>().map_err(|_| err(at("rating"), format!("\"{rating_s}\" is not a number")))?)
+                    Some(rating_s.parse::<i32>().map_err(|_| {
+                        err(at("rating"), format!("\"{rating_s}\" is not a number"))
+                    })?)
                 };
                 let mut rounds = Vec::new();
                 let mut r = 0;
@@ -416,18 +491,32 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
                     let opp: u32 = if opp_s.is_empty() {
                         0
                     } else {
-                        opp_s.parse().map_err(|_| err(at(&(field.clone() + "opponent")), format!("\"{opp_s}\" is not a number")))?
+                        opp_s.parse().map_err(|_| {
+                            err(
+                                at(&(field.clone() + "opponent")),
+                                format!("\"{opp_s}\" is not a number"),
+                            )
+                        })?
                     };
                     if !["w", "b", "-", " ", ""].contains(&colour) {
-                        return Err(err(at(&(field.clone() + "colour")), format!("\"{colour}\": expected w, b or -")));
+                        return Err(err(
+                            at(&(field.clone() + "colour")),
+                            format!("\"{colour}\": expected w, b or -"),
+                        ));
                     }
                     let res = result.chars().next().unwrap_or(' ');
                     if !"10=+-WDLHFUZ ".contains(res) {
-                        return Err(err(at(&(field + "result")), format!("\"{res}\" is not a TRF result code")));
+                        return Err(err(
+                            at(&(field + "result")),
+                            format!("\"{res}\" is not a TRF result code"),
+                        ));
                     }
                     let needs_opp = "10=+-WDL".contains(res);
                     if needs_opp && opp == 0 && res != '-' && res != '+' {
-                        return Err(err(at(&(field + "opponent")), "a game result needs an opponent"));
+                        return Err(err(
+                            at(&(field + "opponent")),
+                            "a game result needs an opponent",
+                        ));
                     }
                     rounds.push((opp, res));
                     r += 1;
@@ -436,14 +525,17 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
             }
             "XXR" => {
                 let s = line[3..].trim();
-                total_rounds = Some(s.parse::<u32>().map_err(|_| err(at("number of rounds"), format!("\"{s}\" is not a number")))?);
+                total_rounds = Some(s.parse::<u32>().map_err(|_| {
+                    err(at("number of rounds"), format!("\"{s}\" is not a number"))
+                })?);
             }
             "XXP" | "260" => {
                 let mut it = line[3..].split_whitespace();
                 let (from, to) = if code == "260" {
                     let mut num = |what: &str| -> Result<u32, FormatError> {
                         let s = it.next().unwrap_or("");
-                        s.parse().map_err(|_| err(at(what), format!("\"{s}\" is not a round number")))
+                        s.parse()
+                            .map_err(|_| err(at(what), format!("\"{s}\" is not a round number")))
                     };
                     (Some(num("first round")?), Some(num("last round")?))
                 } else {
@@ -451,11 +543,18 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
                 };
                 let mut group = Vec::new();
                 for s in it {
-                    group.push(s.parse::<u32>().map_err(|_| err(at("player"), format!("\"{s}\" is not a starting rank")))?);
+                    group.push(s.parse::<u32>().map_err(|_| {
+                        err(at("player"), format!("\"{s}\" is not a starting rank"))
+                    })?);
                 }
                 for (i, &a) in group.iter().enumerate() {
                     for &b in &group[i + 1..] {
-                        forbidden.push(ForbiddenPair { a, b, from_round: from, to_round: to });
+                        forbidden.push(ForbiddenPair {
+                            a,
+                            b,
+                            from_round: from,
+                            to_round: to,
+                        });
                     }
                 }
             }
@@ -482,13 +581,21 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
     let mut seen = HashMap::new();
     for (ln, rank, ..) in &rows {
         if let Some(prev) = seen.insert(*rank, *ln) {
-            return Err(err(format!("line {ln}, field starting rank"), format!("rank {rank} already used on line {prev}")));
+            return Err(err(
+                format!("line {ln}, field starting rank"),
+                format!("rank {rank} already used on line {prev}"),
+            ));
         }
     }
     // Rounds played: the last column holding a game with an opponent.
     let played = rows
         .iter()
-        .flat_map(|r| r.4.iter().enumerate().filter(|(_, (o, _))| *o != 0).map(|(i, _)| i + 1))
+        .flat_map(|r| {
+            r.4.iter()
+                .enumerate()
+                .filter(|(_, (o, _))| *o != 0)
+                .map(|(i, _)| i + 1)
+        })
         .max()
         .unwrap_or(0);
     let round = played as u32 + 1;
@@ -498,7 +605,10 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
         let mut history = Vec::new();
         for (i, &(opp, res)) in rounds.iter().take(played).enumerate() {
             if opp != 0 && !seen.contains_key(&opp) {
-                return Err(err(format!("line {ln}, field round {} opponent", i + 1), format!("no player with starting rank {opp}")));
+                return Err(err(
+                    format!("line {ln}, field round {} opponent", i + 1),
+                    format!("no player with starting rank {opp}"),
+                ));
             }
             let opponent = (opp != 0).then_some(opp);
             let (kind, points) = match res {
@@ -515,10 +625,18 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
                 'Z' => (EntryKind::RequestedBye, ps.zero_bye),
                 _ => (EntryKind::Absent, 0),
             };
-            history.push(RoundEntry { kind, opponent, points });
+            history.push(RoundEntry {
+                kind,
+                opponent,
+                points,
+            });
         }
         while history.len() < played {
-            history.push(RoundEntry { kind: EntryKind::Absent, opponent: None, points: 0 });
+            history.push(RoundEntry {
+                kind: EntryKind::Absent,
+                opponent: None,
+                points: 0,
+            });
         }
         let next = rounds.get(played).map(|x| x.1).unwrap_or(' ');
         let status = match next {

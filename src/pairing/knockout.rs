@@ -63,7 +63,9 @@ pub fn seed_positions(size: usize) -> Vec<usize> {
 pub fn bracket(input: &KnockoutInput) -> Result<Bracket, PairingError> {
     let n = input.seeds.len();
     if n < 2 {
-        return Err(PairingError::Invalid("a knock-out needs at least two players".into()));
+        return Err(PairingError::Invalid(
+            "a knock-out needs at least two players".into(),
+        ));
     }
     let size = n.next_power_of_two();
     let rounds = size.trailing_zeros();
@@ -87,7 +89,9 @@ pub fn bracket(input: &KnockoutInput) -> Result<Bracket, PairingError> {
         }
         // Try swapping b with the lower seed of another pair, nearest seed
         // number first, keeping both pairs allowed.
-        let mut others: Vec<usize> = (0..pairs.len()).filter(|&j| j != k && pairs[j].1 <= n).collect();
+        let mut others: Vec<usize> = (0..pairs.len())
+            .filter(|&j| j != k && pairs[j].1 <= n)
+            .collect();
         others.sort_by_key(|&j| (pairs[j].1 as i64 - b as i64).abs());
         let swap = others.into_iter().find(|&j| {
             let (c, d) = pairs[j];
@@ -154,11 +158,13 @@ pub fn next_round(results: &[KoResult]) -> Result<Vec<KoMatch>, PairingError> {
     }
     for (i, x) in r.iter().enumerate() {
         if x.slot != i as u32 + 1 {
-            return Err(PairingError::Invalid(format!("no result for slot {}", i + 1)));
+            return Err(PairingError::Invalid(format!(
+                "no result for slot {}",
+                i + 1
+            )));
         }
     }
-    Ok(r
-        .chunks(2)
+    Ok(r.chunks(2)
         .enumerate()
         .map(|(k, c)| KoMatch {
             slot: k as u32 + 1,
@@ -214,12 +220,22 @@ pub fn tiebreak_set(first: PlayerId, second: PlayerId, sets: &[SetScore]) -> Out
     // sets[0] is the main mini-match; the next tiebreak set number:
     let set = sets.len().max(1) as u32;
     // Alternate who opens each set so starts stay balanced across sets.
-    let (a, b) = if set % 2 == 1 { (first, second) } else { (second, first) };
+    let (a, b) = if set % 2 == 1 {
+        (first, second)
+    } else {
+        (second, first)
+    };
     Outcome::Tiebreak(TiebreakSet {
         set,
         games: [
-            TiebreakGame { starter: a, other: b },
-            TiebreakGame { starter: b, other: a },
+            TiebreakGame {
+                starter: a,
+                other: b,
+            },
+            TiebreakGame {
+                starter: b,
+                other: a,
+            },
         ],
         seconds_per_move: 20,
     })

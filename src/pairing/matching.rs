@@ -196,7 +196,9 @@ mod tests {
     fn cardinality_matches_brute_force_on_small_graphs() {
         let mut seed = 12345u64;
         for _ in 0..300 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let n = (seed >> 60) as usize % 9 + 2;
             let bits = seed.rotate_left(17) ^ 0x9e3779b97f4a7c15;
             let adj = move |a: usize, b: usize| {

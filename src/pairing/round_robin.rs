@@ -112,7 +112,9 @@ fn meeting_rounds(table: &[Vec<(u32, u32)>], double: bool) -> HashMap<(u32, u32)
 pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
     let n = input.players.len();
     if n < 2 {
-        return Err(PairingError::Invalid("a round robin needs at least two players".into()));
+        return Err(PairingError::Invalid(
+            "a round robin needs at least two players".into(),
+        ));
     }
     let mut ids: Vec<PlayerId> = input.players.iter().map(|t| t.id).collect();
     ids.sort_unstable();
@@ -161,7 +163,10 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
             search.prefer = false;
             search.budget = 2_000_000;
             search.run().ok_or_else(|| {
-                let worst = search.blame.iter().max_by_key(|(k, v)| (**v, std::cmp::Reverse(**k)));
+                let worst = search
+                    .blame
+                    .iter()
+                    .max_by_key(|(k, v)| (**v, std::cmp::Reverse(**k)));
                 PairingError::Impossible(match worst {
                     Some((&(a, b), _)) => format!(
                         "no seating keeps every forbidden pair in a round where it may meet; \
@@ -189,10 +194,8 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                 match (a, b) {
                     (Some(&a), Some(&b)) => {
                         let mut e = Explanation::default();
-                        e.notes.push(format!(
-                            "Berger table round {}, numbers {x} - {y}",
-                            r + 1
-                        ));
+                        e.notes
+                            .push(format!("Berger table round {}, numbers {x} - {y}", r + 1));
                         if let Some(rule) = avoid.prefers_apart(a, b, round) {
                             e.bent.push(Bent {
                                 rule,
@@ -202,7 +205,8 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                             });
                         }
                         if let Some((w, rule)) = avoid.waiver_used(a, b, round) {
-                            e.waivers.push(format!("waived by the referee ({}): {rule}", w.reason));
+                            e.waivers
+                                .push(format!("waived by the referee ({}): {rule}", w.reason));
                         }
                         out.pairs.push(RrPair {
                             table: out.pairs.len() as u32 + 1,
@@ -236,7 +240,8 @@ impl Seating<'_> {
     fn run(&mut self) -> Option<Vec<PlayerId>> {
         let mut placed: Vec<Option<PlayerId>> = Vec::with_capacity(self.seats);
         let mut used = vec![false; self.order.len()];
-        self.place(&mut placed, &mut used).then(|| placed.into_iter().flatten().collect())
+        self.place(&mut placed, &mut used)
+            .then(|| placed.into_iter().flatten().collect())
     }
 
     fn allowed(&mut self, seat: u32, player: PlayerId, placed: &[Option<PlayerId>]) -> bool {

@@ -113,8 +113,12 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
             };
         }
         let result = swiss::pair_round(&input)?;
-        let index: std::collections::HashMap<u32, usize> =
-            input.players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+        let index: std::collections::HashMap<u32, usize> = input
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i))
+            .collect();
         let mut entries: Vec<Option<RoundEntry>> = vec![None; input.players.len()];
         for pair in &result.pairs {
             let (a, b) = (index[&pair.first], index[&pair.second]);
@@ -158,7 +162,11 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
                     EntryKind::Absent
                 },
                 opponent: None,
-                points: if p.status == Status::RequestedBye { won / 2 } else { 0 },
+                points: if p.status == Status::RequestedBye {
+                    won / 2
+                } else {
+                    0
+                },
             });
             p.history.push(e);
         }

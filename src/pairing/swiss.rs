@@ -166,7 +166,11 @@ pub fn pairing_numbers(players: &[SwissPlayer]) -> HashMap<PlayerId, u32> {
         a.entered_round
             .max(1)
             .cmp(&b.entered_round.max(1))
-            .then(b.rating.unwrap_or(i32::MIN).cmp(&a.rating.unwrap_or(i32::MIN)))
+            .then(
+                b.rating
+                    .unwrap_or(i32::MIN)
+                    .cmp(&a.rating.unwrap_or(i32::MIN)),
+            )
             .then(a.name.cmp(&b.name))
             .then(a.id.cmp(&b.id))
     });
@@ -192,7 +196,10 @@ fn validate(input: &SwissInput) -> Result<(), PairingError> {
     let mut seen = HashMap::new();
     for p in &input.players {
         if seen.insert(p.id, ()).is_some() {
-            return Err(PairingError::Invalid(format!("player id {} appears twice", p.id)));
+            return Err(PairingError::Invalid(format!(
+                "player id {} appears twice",
+                p.id
+            )));
         }
     }
     for p in &input.players {
@@ -334,6 +341,10 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
 /// Brackets above this size are repaired locally rather than solved whole.
 const LARGE_BRACKET: usize = 1500;
 
+/// Score differences of pairs below the bracket, in half points, are
+/// counted up to this cap (see [`Weights`]).
+const LOW_CAP: i128 = 64;
+
 struct Engine<'a> {
     seats: &'a [Seat],
     avoid: &'a Avoidance,
@@ -442,8 +453,19 @@ impl<'a> Engine<'a> {
         }
         // mate[i] = (partner, bracket score)
         let mut mate: Vec<Option<(usize, Points)>> = vec![None; n];
-        let mut moved_down: Vec<usize> = Vec::new();
-        let mut start = 0;
+        self.run(0, Vec::new(), self.avoid_is_gar_early(), &mut mate)?;
+        Ok(mate)
+    }
+
+    /// Pairs the brackets from seat `start` down, `moved_down` coming in.
+    fn run(
+        &self,
+        mut start: usize,
+        mut moved_down: Vec<usize>,
+        lookahead: bool,
+        mate: &mut Vec<Option<(usize, Points)>>,
+    ) -> Result<(), PairingError> {
+        let n = self.seats.len();
         while start < n {
             let mut end = start + 1;
             while end < n && self.seats[end].score == self.seats[start].score {
@@ -453,19 +475,127 @@ impl<'a> Engine<'a> {
             bracket.extend(start..end);
             let lower: Vec<usize> = (end..n).collect();
             let bracket_score = self.seats[start].score;
-            let local = self.pair_bracket(&bracket, &lower)?;
-            for (k, &p) in bracket.iter().enumerate() {
-                match local[k] {
-                    Some(q) => mate[p] = Some((bracket[q], bracket_score)),
-                    None => moved_down.push(p),
-                }
+            let mut local = self.pair_bracket(&bracket, &lower)?;
+            if lookahead {
+                local = self.keep_mates_apart(&bracket, &lower, local, end, bracket_score, mate);
             }
+            moved_down = Self::apply(&bracket, &local, bracket_score, mate);
             start = end;
         }
         if !moved_down.is_empty() {
             return Err(self.diagnose());
         }
-        Ok(mate)
+        Ok(())
+    }
+
+    fn apply(
+        bracket: &[usize],
+        local: &[Option<usize>],
+        bracket_score: Points,
+        mate: &mut [Option<(usize, Points)>],
+    ) -> Vec<usize> {
+        let mut down = Vec::new();
+        for (k, &p) in bracket.iter().enumerate() {
+            match local[k] {
+                Some(q) => mate[p] = Some((bracket[q], bracket_score)),
+                None => down.push(p),
+            }
+        }
+        down
+    }
+
+    /// GAR ranks club-mates apart right after the score-bracket criteria
+    /// and above the float criteria. A bracket's choice among pairings of
+    /// equal bracket quality can force club-mates together further down, so
+    /// under GAR each bracket's pairing is played out to the end of the round
+    /// and compared with the best alternative that looks at the players
+    /// below: the alternative is taken when it gives every bracket the same
+    /// score outcome (the same pairs of scores, so the same floats and score
+    /// differences) with fewer club-mates together.
+    fn keep_mates_apart(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        local: Vec<Option<usize>>,
+        end: usize,
+        bracket_score: Points,
+        mate: &[Option<(usize, Points)>],
+    ) -> Vec<Option<usize>> {
+        let Some((outcome, mates)) = self.play_out(bracket, &local, end, bracket_score, mate)
+        else {
+            return local;
+        };
+        if mates == 0 {
+            return local;
+        }
+        // Candidates: the same bracket with one more of its players made to
+        // float, kept only if the bracket's own quality (C5, C6) is
+        // unchanged; lowest-ranked players first, as they float first.
+        let w = Weights::new(self, bracket, 118, bracket.len());
+        let Some(top_shift) = w.shift_gar else {
+            return local;
+        };
+        let value = |l: &[Option<usize>]| -> i128 {
+            (0..l.len())
+                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
+                .sum::<i128>()
+                >> top_shift
+        };
+        let target = value(&local);
+        let (mut best, mut best_mates) = (local.clone(), mates);
+        let paired: Vec<usize> = (0..bracket.len())
+            .rev()
+            .filter(|&a| local[a].is_some())
+            .take(16)
+            .collect();
+        let _ = lower;
+        for x in paired {
+            let alt = self.solve_without(&w, x);
+            if alt == local || value(&alt) != target {
+                continue;
+            }
+            if let Some((o2, m2)) = self.play_out(bracket, &alt, end, bracket_score, mate) {
+                if o2 == outcome && m2 < best_mates {
+                    best = alt;
+                    best_mates = m2;
+                    if m2 == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The score outcome and number of club-mate pairs of the whole round
+    /// if this bracket is paired as `local` and the rest as usual.
+    fn play_out(
+        &self,
+        bracket: &[usize],
+        local: &[Option<usize>],
+        end: usize,
+        bracket_score: Points,
+        mate: &[Option<(usize, Points)>],
+    ) -> Option<(Vec<(Points, Points)>, usize)> {
+        let mut m = mate.to_vec();
+        let down = Self::apply(bracket, local, bracket_score, &mut m);
+        self.run(end, down, false, &mut m).ok()?;
+        let mut outcome = Vec::new();
+        let mut mates = 0;
+        for (i, x) in m.iter().enumerate() {
+            let Some((j, _)) = *x else { continue };
+            if j < i {
+                continue;
+            }
+            let (a, b) = (&self.seats[i], &self.seats[j]);
+            outcome.push((a.score.max(b.score), a.score.min(b.score)));
+            if !a.is_bye && !b.is_bye && self.avoid.prefers_apart(a.id, b.id, self.round).is_some()
+            {
+                mates += 1;
+            }
+        }
+        outcome.sort_unstable();
+        Some((outcome, mates))
     }
 
     /// Pairs one bracket (moved-down players first, then residents) and
@@ -475,7 +605,7 @@ impl<'a> Engine<'a> {
         bracket: &[usize],
         lower: &[usize],
     ) -> Result<Vec<Option<usize>>, PairingError> {
-        let w = Weights::new(self, bracket, 118);
+        let w = Weights::new(self, bracket, 118, bracket.len());
         let k = bracket.len();
         let local = if let Some(ideal) = self.ideal_is_best(&w) {
             ideal
@@ -484,7 +614,10 @@ impl<'a> Engine<'a> {
         } else {
             self.solve(&w)
         };
-        let mut rest: Vec<usize> = (0..k).filter(|&i| local[i].is_none()).map(|i| bracket[i]).collect();
+        let mut rest: Vec<usize> = (0..k)
+            .filter(|&i| local[i].is_none())
+            .map(|i| bracket[i])
+            .collect();
         rest.extend_from_slice(lower);
         if self.pairable(&rest) {
             return Ok(local);
@@ -495,9 +628,12 @@ impl<'a> Engine<'a> {
         const WINDOW: usize = 1200;
         let mut take = WINDOW.saturating_sub(k).max(16).min(lower.len());
         loop {
-            let jw = Weights::new(self, bracket, 110 - bits_for((k + take) as i128));
+            let jw = Weights::new(self, bracket, 110 - bits_for((k + take) as i128), k + take);
             let joint = self.joint(&jw, bracket, &lower[..take]);
-            let mut rest: Vec<usize> = (0..k).filter(|&i| joint[i].is_none()).map(|i| bracket[i]).collect();
+            let mut rest: Vec<usize> = (0..k)
+                .filter(|&i| joint[i].is_none())
+                .map(|i| bracket[i])
+                .collect();
             rest.extend_from_slice(lower);
             if self.pairable(&rest) {
                 return Ok(joint);
@@ -507,6 +643,24 @@ impl<'a> Engine<'a> {
             }
             take = (take * 4).min(lower.len());
         }
+    }
+
+    /// As [`Engine::solve`], with the player at bracket position `banned`
+    /// left unpaired (made to float).
+    fn solve_without(&self, w: &Weights, banned: usize) -> Vec<Option<usize>> {
+        let k = w.bracket.len();
+        let mut m = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if a == banned || b == banned {
+                    continue;
+                }
+                if let Some(x) = w.edge(a, b) {
+                    m[a * k + b] = x;
+                }
+            }
+        }
+        matching::max_weight(&m, k)
     }
 
     /// The best pairing of a bracket by one maximum-weight matching.
@@ -537,13 +691,16 @@ impl<'a> Engine<'a> {
                 Some(b) => {
                     let q = &self.seats[w.bracket[b]];
                     if !self.compatible(w.bracket[a], w.bracket[b])
-                        || (w.shift_gar.is_some() && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+                        || (w.shift_gar.is_some()
+                            && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
                     {
                         return None;
                     }
                 }
                 None => {
-                    if p.float1 == Some(FloatDirection::Down) || p.float2 == Some(FloatDirection::Down) {
+                    if p.float1 == Some(FloatDirection::Down)
+                        || p.float2 == Some(FloatDirection::Down)
+                    {
                         return None;
                     }
                 }
@@ -574,7 +731,8 @@ impl<'a> Engine<'a> {
                     let (p, q) = (&self.seats[w.bracket[a]], &self.seats[w.bracket[b]]);
                     a < rem_start
                         || !self.compatible(w.bracket[a], w.bracket[b])
-                        || (w.shift_gar.is_some() && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+                        || (w.shift_gar.is_some()
+                            && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
                 }
             };
             if blocked {
@@ -600,9 +758,11 @@ impl<'a> Engine<'a> {
         }
         let sub: Vec<usize> = (0..k).filter(|&a| free[a]).collect();
         let players: Vec<usize> = sub.iter().map(|&a| w.bracket[a]).collect();
-        let sw = Weights::new(self, &players, 118);
+        let sw = Weights::new(self, &players, 118, players.len());
         let local = self.solve(&sw);
-        let mut out: Vec<Option<usize>> = (0..k).map(|a| if free[a] { None } else { w.ideal[a] }).collect();
+        let mut out: Vec<Option<usize>> = (0..k)
+            .map(|a| if free[a] { None } else { w.ideal[a] })
+            .collect();
         for (x, m) in local.iter().enumerate() {
             if let Some(y) = m {
                 out[sub[x]] = Some(sub[*y]);
@@ -622,7 +782,32 @@ impl<'a> Engine<'a> {
                 let x = if b < k {
                     w.edge(a, b).map(|x| x + big)
                 } else {
-                    self.compatible(all[a], all[b]).then_some(big)
+                    // Below the bracket only completeness and, under GAR,
+                    // club-mates apart count: the lower brackets are paired
+                    // properly in their turn.
+                    let keeps = w.shift_gar.is_some_and(|_| {
+                        self.seats[all[a]].is_bye
+                            || self.seats[all[b]].is_bye
+                            || self
+                                .avoid
+                                .prefers_apart(
+                                    self.seats[all[a]].id,
+                                    self.seats[all[b]].id,
+                                    self.round,
+                                )
+                                .is_none()
+                    });
+                    let sd = (self.seats[all[a]].score - self.seats[all[b]].score).abs() as i128
+                        / (POINT as i128 / 2);
+                    let low = w.shift_low.map_or(0, |s| (LOW_CAP - sd.min(LOW_CAP)) << s);
+                    self.compatible(all[a], all[b]).then(|| {
+                        big + low
+                            + if keeps {
+                                1i128 << w.shift_gar.unwrap_or(0)
+                            } else {
+                                0
+                            }
+                    })
                 };
                 if let Some(x) = x {
                     m[a * n + b] = x;
@@ -713,7 +898,14 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn explain(&self, a: &Seat, b: &Seat, bracket: Points, round: u32, _input: &SwissInput) -> Explanation {
+    fn explain(
+        &self,
+        a: &Seat,
+        b: &Seat,
+        bracket: Points,
+        round: u32,
+        _input: &SwissInput,
+    ) -> Explanation {
         let mut e = Explanation {
             bracket: Some(bracket),
             ..Default::default()
@@ -746,10 +938,17 @@ impl<'a> Engine<'a> {
                 (hi, FloatDirection::Down, "C12", "C14"),
                 (lo, FloatDirection::Up, "C13", "C15"),
             ] {
-                let word = if d == FloatDirection::Down { "downfloat" } else { "upfloat" };
+                let word = if d == FloatDirection::Down {
+                    "downfloat"
+                } else {
+                    "upfloat"
+                };
                 if same(p.float1, d) {
                     e.bent.push(Bent {
-                        rule: format!("player {}: no {word} in two consecutive rounds ({c1})", p.id),
+                        rule: format!(
+                            "player {}: no {word} in two consecutive rounds ({c1})",
+                            p.id
+                        ),
                         why: "no pairing of this bracket with as many pairs and as small score \
                               differences avoids it"
                             .into(),
@@ -821,6 +1020,7 @@ struct Weights<'e, 'a> {
     shift_c5: u32,
     shift_c6: u32,
     shift_gar: Option<u32>,
+    shift_low: Option<u32>,
     shift_float: [Option<u32>; 4],
     shift_order: Option<u32>,
     order_weighted: bool,
@@ -838,7 +1038,7 @@ fn bits_for(max_total: i128) -> u32 {
 }
 
 impl<'e, 'a> Weights<'e, 'a> {
-    fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32) -> Self {
+    fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
         let seats = engine.seats;
         let k = bracket.len();
         let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
@@ -860,13 +1060,20 @@ impl<'e, 'a> Weights<'e, 'a> {
         // there.
         let room = limit.saturating_sub(60).max(16);
         let mut base = k as i128 + 1;
-        while base > 2 && bits_for(base).saturating_mul(ranks.len() as u32) + bits_for(k as i128 + 1) > room {
+        while base > 2
+            && bits_for(base).saturating_mul(ranks.len() as u32) + bits_for(k as i128 + 1) > room
+        {
             base /= 2;
         }
-        let top_cost = base.checked_pow(ranks.len() as u32).unwrap_or(i128::MAX / 8);
+        let top_cost = base
+            .checked_pow(ranks.len() as u32)
+            .unwrap_or(i128::MAX / 8);
         // S1/S2: moved-down players first meet the top residents, the rest
         // split in halves.
-        let movers = bracket.iter().take_while(|&&i| seats[i].score > low).count();
+        let movers = bracket
+            .iter()
+            .take_while(|&&i| seats[i].score > low)
+            .count();
         let residents = k - movers;
         let mut ideal = vec![None; k];
         let m1 = movers.min(residents);
@@ -885,19 +1092,33 @@ impl<'e, 'a> Weights<'e, 'a> {
         let pairs_max = k_i / 2 + 1;
         let c6_bits = bits_for(top_cost.saturating_mul(k_i + 1));
         let c5_bits = bits_for(pairs_max);
-        let gar = (engine.avoid_is_gar_early()).then_some(bits_for(pairs_max));
+        let gar = (engine.avoid_is_gar_early()).then_some(bits_for(span.max(k) as i128 / 2 + 1));
         let fl: Vec<bool> = vec![
-            bracket.iter().any(|&i| seats[i].float1 == Some(FloatDirection::Down)),
-            bracket.iter().any(|&i| seats[i].float1 == Some(FloatDirection::Up)),
-            bracket.iter().any(|&i| seats[i].float2 == Some(FloatDirection::Down)),
-            bracket.iter().any(|&i| seats[i].float2 == Some(FloatDirection::Up)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float1 == Some(FloatDirection::Down)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float1 == Some(FloatDirection::Up)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float2 == Some(FloatDirection::Down)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float2 == Some(FloatDirection::Up)),
         ];
         let float_bits = bits_for(2 * pairs_max + 2);
         let fixed = c5_bits
             + c6_bits
+            + if span > k {
+                bits_for(LOW_CAP * (span as i128 / 2 + 1))
+            } else {
+                0
+            }
             + gar.unwrap_or(0)
             + fl.iter().filter(|&&b| b).count() as u32 * float_bits;
-        let weighted_bits = bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
+        let weighted_bits =
+            bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
         let plain_bits = bits_for(2 * k_i * pairs_max + 1);
         let (order_bits, order_weighted) = if fixed + weighted_bits <= limit {
             (Some(weighted_bits), true)
@@ -924,6 +1145,14 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift += b;
             s
         });
+        // When the players below are in view, their score differences come
+        // before club-mates apart: the lower brackets' own criteria rank
+        // above the preference there too.
+        let shift_low = (span > k).then(|| {
+            let s = shift;
+            shift += bits_for(LOW_CAP * (span as i128 / 2 + 1));
+            s
+        });
         let shift_c6 = shift;
         shift += c6_bits;
         let shift_c5 = shift;
@@ -934,6 +1163,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift_c5,
             shift_c6,
             shift_gar,
+            shift_low,
             shift_float,
             shift_order,
             order_weighted,
@@ -964,12 +1194,26 @@ impl<'e, 'a> Weights<'e, 'a> {
         let c6 = self.cost(si.score - self.low + POINT) + self.cost(sj.score - self.low + POINT)
             - self.cost((si.score - sj.score).abs());
         w += c6 << self.shift_c6;
+        if let Some(s) = self.shift_low {
+            w += LOW_CAP << s;
+        }
         if let Some(s) = self.shift_gar {
-            if si.is_bye || sj.is_bye || self.engine.avoid.prefers_apart(si.id, sj.id, self.engine.round).is_none() {
+            if si.is_bye
+                || sj.is_bye
+                || self
+                    .engine
+                    .avoid
+                    .prefers_apart(si.id, sj.id, self.engine.round)
+                    .is_none()
+            {
                 w += 1 << s;
             }
         }
-        let (hi, lo) = if si.score >= sj.score { (si, sj) } else { (sj, si) };
+        let (hi, lo) = if si.score >= sj.score {
+            (si, sj)
+        } else {
+            (sj, si)
+        };
         let differ = si.score != sj.score;
         for (f, shift) in self.shift_float.iter().enumerate() {
             let Some(shift) = shift else { continue };
@@ -1012,7 +1256,11 @@ impl<'e, 'a> Weights<'e, 'a> {
                     d += dev(a.min(b), a.max(b)) * k * k * (movers - top);
                 }
             }
-            let cap = if self.order_weighted { 2 * k * k + k * k * k * movers } else { 2 * k };
+            let cap = if self.order_weighted {
+                2 * k * k + k * k * k * movers
+            } else {
+                2 * k
+            };
             w += (cap - d.min(cap)) << s;
         }
         Some(w)
