@@ -80,13 +80,11 @@ fn field(input: &SwissInput) -> Field {
     }
 }
 
+/// Called with each complete pairing.
+type Visit<'a> = dyn FnMut(&[(u32, u32)]) + 'a;
+
 /// Every valid complete pairing, by callback.
-fn each(
-    f: &Field,
-    left: &mut Vec<u32>,
-    acc: &mut Vec<(u32, u32)>,
-    out: &mut dyn FnMut(&[(u32, u32)]),
-) {
+fn each(f: &Field, left: &mut Vec<u32>, acc: &mut Vec<(u32, u32)>, out: &mut Visit) {
     let Some(&a) = left.first() else {
         out(acc);
         return;

@@ -293,7 +293,13 @@ mod tests {
             from_round: Some(2),
             to_round: Some(4),
         };
-        let av = Avoidance::new(RuleSet::Official, 9, &ties(), &[fp.clone()], &[]);
+        let av = Avoidance::new(
+            RuleSet::Official,
+            9,
+            &ties(),
+            std::slice::from_ref(&fp),
+            &[],
+        );
         assert!(av.forbids(2, 3, 1).is_none());
         assert!(av.forbids(3, 2, 4).is_some());
         let w = Waiver {

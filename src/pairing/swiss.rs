@@ -463,7 +463,7 @@ impl<'a> Engine<'a> {
         mut start: usize,
         mut moved_down: Vec<usize>,
         lookahead: bool,
-        mate: &mut Vec<Option<(usize, Points)>>,
+        mate: &mut [Option<(usize, Points)>],
     ) -> Result<(), PairingError> {
         let n = self.seats.len();
         while start < n {
@@ -724,8 +724,8 @@ impl<'a> Engine<'a> {
         };
         let mut free = vec![false; k];
         let mut free_pair = vec![false; half];
-        for a in 0..k {
-            let blocked = match w.ideal[a] {
+        for (a, ideal) in w.ideal.iter().enumerate() {
+            let blocked = match *ideal {
                 None => true,
                 Some(b) => {
                     let (p, q) = (&self.seats[w.bracket[a]], &self.seats[w.bracket[b]]);
@@ -738,9 +738,10 @@ impl<'a> Engine<'a> {
             if blocked {
                 free[a] = true;
                 if let Some(i) = pair_of(a) {
-                    for j in i.saturating_sub(8)..(i + 9).min(half) {
-                        free_pair[j] = true;
-                    }
+                    let to = (i + 9).min(half);
+                    free_pair[i.saturating_sub(8)..to]
+                        .iter_mut()
+                        .for_each(|f| *f = true);
                 } else if half > 0 {
                     for fp in free_pair.iter_mut().take(9) {
                         *fp = true;
@@ -751,9 +752,9 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        for a in 0..k {
+        for (a, f) in free.iter_mut().enumerate() {
             if let Some(i) = pair_of(a) {
-                free[a] |= free_pair[i];
+                *f |= free_pair[i];
             }
         }
         let sub: Vec<usize> = (0..k).filter(|&a| free[a]).collect();
