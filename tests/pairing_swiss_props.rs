@@ -117,12 +117,16 @@ proptest! {
             clubs,
             seed,
         };
-        // The simulator pairs every earlier round with the engine; a round
-        // the engine refuses ends the tournament early.
-        match sim::tournament(&cfg) {
-            Ok(input) => check_round(&input)?,
-            Err(PairingError::Impossible(_)) => {}
-            Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+        // Every round of the tournament, not only the last: the simulator
+        // replays the same seed up to each round. A round the engine
+        // refuses ends the tournament early.
+        for upto in 0..=played {
+            let cfg = SimConfig { played_rounds: upto, ..cfg.clone() };
+            match sim::tournament(&cfg) {
+                Ok(input) => check_round(&input)?,
+                Err(PairingError::Impossible(_)) => break,
+                Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+            }
         }
     }
 }
