@@ -1,0 +1,292 @@
+//! Round robin by Berger tables (FIDE C.05 Annex 1).
+//!
+//! Players draw numbers 1..N; the table says who meets whom in each round
+//! and who starts (the first of each pair). An odd field adds the number
+//! N+1 as a bye seat. A double round robin plays the table twice, starts
+//! reversed in the second cycle.
+//!
+//! Avoidance decides the *seating*: which player takes which number. The
+//! draw order is kept where the rules allow; otherwise a backtracking search
+//! moves players so that every forbidden pair falls in a round where it is
+//! allowed (e.g. club-mates in the first two-thirds under `official`). When
+//! a pair may meet in no round at all, no seating can help and the schedule
+//! is refused with that pair named.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::avoidance::{Avoidance, Ties};
+use super::explain::{Bent, Explanation};
+use super::{ForbiddenPair, PairingError, PlayerId, RuleSet, Waiver};
+
+/// The Berger table for `players` players: per round, the pairs of draw
+/// numbers at tables 1, 2, ..., the first number of each pair starting.
+/// With an odd field the bye seat is number `players + 1`.
+///
+/// Built the way the published tables are: in round `r` the numbers
+/// 1..N-1 stand on a circle starting at `((r-1)·N/2 mod (N-1)) + 1`; table 1
+/// puts that number against N (N starts in even rounds), and the other
+/// tables pair the circle from both ends.
+pub fn berger_table(players: usize) -> Vec<Vec<(u32, u32)>> {
+    if players < 2 {
+        return Vec::new();
+    }
+    let n = players + players % 2;
+    let m = n - 1;
+    (1..=m)
+        .map(|r| {
+            let start = ((r - 1) * (n / 2)) % m;
+            let q = |i: usize| ((start + i) % m) as u32 + 1;
+            let mut tables = Vec::with_capacity(n / 2);
+            if r % 2 == 1 {
+                tables.push((q(0), n as u32));
+            } else {
+                tables.push((n as u32, q(0)));
+            }
+            for t in 1..n / 2 {
+                tables.push((q(t), q(m - t)));
+            }
+            tables
+        })
+        .collect()
+}
+
+/// A tournament to schedule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRobinInput {
+    /// Players (or teams) in draw order: the first takes number 1 unless the
+    /// avoidance rules need another seating.
+    pub players: Vec<Ties>,
+    #[serde(default)]
+    pub double: bool,
+    #[serde(default)]
+    pub rule_set: RuleSet,
+    #[serde(default)]
+    pub forbidden: Vec<ForbiddenPair>,
+    #[serde(default)]
+    pub waivers: Vec<Waiver>,
+}
+
+/// One pairing of a scheduled round; `first` starts game 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RrPair {
+    pub table: u32,
+    pub first: PlayerId,
+    pub second: PlayerId,
+    pub explanation: Explanation,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RrRound {
+    pub round: u32,
+    pub pairs: Vec<RrPair>,
+    pub bye: Option<PlayerId>,
+}
+
+/// The whole schedule, with the seating it used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// `seating[k]` holds draw number `k + 1`.
+    pub seating: Vec<PlayerId>,
+    pub rounds: Vec<RrRound>,
+}
+
+/// Rounds (1-based) in which draw numbers `x` and `y` meet.
+fn meeting_rounds(table: &[Vec<(u32, u32)>], double: bool) -> HashMap<(u32, u32), Vec<u32>> {
+    let mut out: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    let cycle = table.len() as u32;
+    for (r, pairs) in table.iter().enumerate() {
+        for &(a, b) in pairs {
+            let k = (a.min(b), a.max(b));
+            out.entry(k).or_default().push(r as u32 + 1);
+            if double {
+                out.entry(k).or_default().push(r as u32 + 1 + cycle);
+            }
+        }
+    }
+    out
+}
+
+/// Schedules a single or double round robin.
+pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
+    let n = input.players.len();
+    if n < 2 {
+        return Err(PairingError::Invalid(
+            "a round robin needs at least two players".into(),
+        ));
+    }
+    let mut ids: Vec<PlayerId> = input.players.iter().map(|t| t.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() != n {
+        return Err(PairingError::Invalid("a player appears twice".into()));
+    }
+    let table = berger_table(n);
+    let total = table.len() as u32 * if input.double { 2 } else { 1 };
+    let avoid = Avoidance::new(
+        input.rule_set,
+        total,
+        &input.players,
+        &input.forbidden,
+        &input.waivers,
+    );
+    // A pair that may meet in no round cannot be seated apart.
+    for (x, a) in input.players.iter().enumerate() {
+        for b in &input.players[x + 1..] {
+            let blocked = (1..=total).all(|r| avoid.forbids(a.id, b.id, r).is_some());
+            if blocked {
+                let rule = avoid.forbids(a.id, b.id, 1).unwrap_or_default();
+                return Err(PairingError::CannotSeparate {
+                    a: a.id,
+                    b: b.id,
+                    rule: format!("{rule}; every pair meets in a round robin"),
+                });
+            }
+        }
+    }
+    let meets = meeting_rounds(&table, input.double);
+    let order: Vec<PlayerId> = input.players.iter().map(|t| t.id).collect();
+    let seats = n + n % 2;
+    let mut search = Seating {
+        meets: &meets,
+        avoid: &avoid,
+        order: &order,
+        seats,
+        prefer: true,
+        budget: 2_000_000,
+        blame: HashMap::new(),
+    };
+    let seating = match search.run() {
+        Some(s) => s,
+        None => {
+            search.prefer = false;
+            search.budget = 2_000_000;
+            search.run().ok_or_else(|| {
+                let worst = search
+                    .blame
+                    .iter()
+                    .max_by_key(|(k, v)| (**v, std::cmp::Reverse(**k)));
+                PairingError::Impossible(match worst {
+                    Some((&(a, b), _)) => format!(
+                        "no seating keeps every forbidden pair in a round where it may meet; \
+                         the pair that could least often be placed is {a} - {b} ({})",
+                        avoid.rule_forbidding(a, b, total).unwrap_or_default()
+                    ),
+                    None => "no seating satisfies the avoidance rules".into(),
+                })
+            })?
+        }
+    };
+    let cycle = table.len() as u32;
+    let mut rounds = Vec::new();
+    for leg in 0..if input.double { 2 } else { 1 } {
+        for (r, pairs) in table.iter().enumerate() {
+            let round = leg * cycle + r as u32 + 1;
+            let mut out = RrRound {
+                round,
+                pairs: Vec::new(),
+                bye: None,
+            };
+            for &(x, y) in pairs {
+                let (x, y) = if leg == 1 { (y, x) } else { (x, y) };
+                let (a, b) = (seating.get(x as usize - 1), seating.get(y as usize - 1));
+                match (a, b) {
+                    (Some(&a), Some(&b)) => {
+                        let mut e = Explanation::default();
+                        e.notes
+                            .push(format!("Berger table round {}, numbers {x} - {y}", r + 1));
+                        if let Some(rule) = avoid.prefers_apart(a, b, round) {
+                            e.bent.push(Bent {
+                                rule,
+                                why: "no seating keeps every such pair out of these rounds \
+                                      while honouring the absolute rules"
+                                    .into(),
+                            });
+                        }
+                        if let Some((w, rule)) = avoid.waiver_used(a, b, round) {
+                            e.waivers
+                                .push(format!("waived by the referee ({}): {rule}", w.reason));
+                        }
+                        out.pairs.push(RrPair {
+                            table: out.pairs.len() as u32 + 1,
+                            first: a,
+                            second: b,
+                            explanation: e,
+                        });
+                    }
+                    (Some(&a), None) | (None, Some(&a)) => out.bye = Some(a),
+                    (None, None) => {}
+                }
+            }
+            rounds.push(out);
+        }
+    }
+    Ok(Schedule { seating, rounds })
+}
+
+struct Seating<'a> {
+    meets: &'a HashMap<(u32, u32), Vec<u32>>,
+    avoid: &'a Avoidance,
+    order: &'a [PlayerId],
+    seats: usize,
+    /// Also keep "where possible" preferences (first attempt).
+    prefer: bool,
+    budget: u64,
+    blame: HashMap<(PlayerId, PlayerId), u64>,
+}
+
+impl Seating<'_> {
+    fn run(&mut self) -> Option<Vec<PlayerId>> {
+        let mut placed: Vec<Option<PlayerId>> = Vec::with_capacity(self.seats);
+        let mut used = vec![false; self.order.len()];
+        self.place(&mut placed, &mut used)
+            .then(|| placed.into_iter().flatten().collect())
+    }
+
+    fn allowed(&mut self, seat: u32, player: PlayerId, placed: &[Option<PlayerId>]) -> bool {
+        for (k, other) in placed.iter().enumerate() {
+            let Some(other) = *other else { continue };
+            let key = ((k as u32 + 1).min(seat), (k as u32 + 1).max(seat));
+            for &r in self.meets.get(&key).map(Vec::as_slice).unwrap_or(&[]) {
+                let bad = self.avoid.forbids(player, other, r).is_some()
+                    || (self.prefer && self.avoid.prefers_apart(player, other, r).is_some());
+                if bad {
+                    let k2 = (player.min(other), player.max(other));
+                    *self.blame.entry(k2).or_default() += 1;
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn place(&mut self, placed: &mut Vec<Option<PlayerId>>, used: &mut Vec<bool>) -> bool {
+        if placed.len() == self.seats {
+            return true;
+        }
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let seat = placed.len() as u32 + 1;
+        // The bye seat (odd field) is always the last number.
+        if placed.len() == self.order.len() {
+            placed.push(None);
+            return true;
+        }
+        for i in 0..self.order.len() {
+            if used[i] || !self.allowed(seat, self.order[i], placed) {
+                continue;
+            }
+            used[i] = true;
+            placed.push(Some(self.order[i]));
+            if self.place(placed, used) {
+                return true;
+            }
+            placed.pop();
+            used[i] = false;
+        }
+        false
+    }
+}

@@ -1,0 +1,184 @@
+//! Synthetic Swiss tournaments, for property tests and benchmarks: a field
+//! with ratings and clubs plays rounds paired by the engine, with results
+//! drawn from a seeded generator, withdrawals, late entries, requested byes
+//! and referee-forbidden pairs. Same seed, same tournament.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
+use super::{ForbiddenPair, PairingError, RuleSet, POINT};
+
+/// How a synthetic tournament is shaped.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub players: usize,
+    /// Rounds already played when the returned input is built.
+    pub played_rounds: u32,
+    pub total_rounds: u32,
+    pub rule_set: RuleSet,
+    /// Games per pairing (2 or 6).
+    pub games: u32,
+    /// Per round, chance that an active player withdraws.
+    pub withdraw_chance: f64,
+    /// Per round, chance that a player asks for a bye.
+    pub requested_bye_chance: f64,
+    /// Players entering after round 1.
+    pub late_entries: usize,
+    /// Referee-forbidden pairs.
+    pub forbidden_pairs: usize,
+    /// Number of clubs (0 = no clubs).
+    pub clubs: usize,
+    pub seed: u64,
+}
+
+impl SimConfig {
+    /// A plain field: `players` players, `played` rounds of history.
+    pub fn plain(players: usize, played: u32, seed: u64) -> Self {
+        SimConfig {
+            players,
+            played_rounds: played,
+            total_rounds: played + 1,
+            rule_set: RuleSet::Official,
+            games: 2,
+            withdraw_chance: 0.0,
+            requested_bye_chance: 0.0,
+            late_entries: 0,
+            forbidden_pairs: 0,
+            clubs: 0,
+            seed,
+        }
+    }
+}
+
+/// Plays `played_rounds` rounds and returns the input for the next one.
+pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
+    let mut rng = StdRng::seed_from_u64(cfg.seed);
+    let late_round = |i: usize| -> u32 {
+        if i >= cfg.players.saturating_sub(cfg.late_entries) && cfg.played_rounds >= 1 {
+            2 + (i as u32 % cfg.played_rounds.max(1))
+        } else {
+            1
+        }
+    };
+    let players: Vec<SwissPlayer> = (0..cfg.players)
+        .map(|i| SwissPlayer {
+            id: i as u32 + 1,
+            name: format!("Player {:05}", i + 1),
+            rating: Some(1000 + rng.random_range(0..1500)),
+            club: (cfg.clubs > 0).then(|| format!("Club {}", rng.random_range(0..cfg.clubs))),
+            team: None,
+            relatives: Vec::new(),
+            entered_round: late_round(i),
+            history: Vec::new(),
+            status: Status::Active,
+        })
+        .collect();
+    let mut forbidden = Vec::new();
+    while forbidden.len() < cfg.forbidden_pairs && cfg.players >= 2 {
+        let a = rng.random_range(1..=cfg.players as u32);
+        let b = rng.random_range(1..=cfg.players as u32);
+        if a != b {
+            let ranged = rng.random_bool(0.5);
+            forbidden.push(ForbiddenPair {
+                a,
+                b,
+                from_round: ranged.then_some(2),
+                to_round: ranged.then_some(cfg.total_rounds.min(4)),
+            });
+        }
+    }
+    let mut input = SwissInput {
+        round: 1,
+        total_rounds: cfg.total_rounds,
+        rule_set: cfg.rule_set,
+        players,
+        forbidden,
+        waivers: Vec::new(),
+    };
+    let won = cfg.games as i64 * POINT;
+    let mut withdrawn = vec![false; cfg.players];
+    for round in 1..=cfg.played_rounds {
+        input.round = round;
+        for (i, p) in input.players.iter_mut().enumerate() {
+            p.status = if withdrawn[i] || round < p.entered_round {
+                Status::Withdrawn
+            } else if round > 1 && rng.random_bool(cfg.withdraw_chance) {
+                withdrawn[i] = true;
+                Status::Withdrawn
+            } else if rng.random_bool(cfg.requested_bye_chance) {
+                Status::RequestedBye
+            } else {
+                Status::Active
+            };
+        }
+        let result = swiss::pair_round(&input)?;
+        let index: std::collections::HashMap<u32, usize> = input
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i))
+            .collect();
+        let mut entries: Vec<Option<RoundEntry>> = vec![None; input.players.len()];
+        for pair in &result.pairs {
+            let (a, b) = (index[&pair.first], index[&pair.second]);
+            let ra = input.players[a].rating.unwrap_or(1000) as f64;
+            let rb = input.players[b].rating.unwrap_or(1000) as f64;
+            let expect = 1.0 / (1.0 + 10f64.powf((rb - ra) / 400.0));
+            let mut pa = 0;
+            for _ in 0..cfg.games {
+                let x: f64 = rng.random();
+                pa += if x < expect * 0.8 {
+                    POINT
+                } else if x < expect * 0.8 + 0.2 {
+                    POINT / 2
+                } else {
+                    0
+                };
+            }
+            entries[a] = Some(RoundEntry {
+                kind: EntryKind::Played,
+                opponent: Some(pair.second),
+                points: pa,
+            });
+            entries[b] = Some(RoundEntry {
+                kind: EntryKind::Played,
+                opponent: Some(pair.first),
+                points: won - pa,
+            });
+        }
+        if let Some(bye) = &result.bye {
+            entries[index[&bye.player]] = Some(RoundEntry {
+                kind: EntryKind::AllocatedBye,
+                opponent: None,
+                points: won,
+            });
+        }
+        for (i, p) in input.players.iter_mut().enumerate() {
+            let e = entries[i].take().unwrap_or(RoundEntry {
+                kind: if p.status == Status::RequestedBye {
+                    EntryKind::RequestedBye
+                } else {
+                    EntryKind::Absent
+                },
+                opponent: None,
+                points: if p.status == Status::RequestedBye {
+                    won / 2
+                } else {
+                    0
+                },
+            });
+            p.history.push(e);
+        }
+    }
+    input.round = cfg.played_rounds + 1;
+    let next = input.round;
+    for (i, p) in input.players.iter_mut().enumerate() {
+        p.status = if withdrawn[i] || next < p.entered_round {
+            Status::Withdrawn
+        } else {
+            Status::Active
+        };
+    }
+    Ok(input)
+}

@@ -1,0 +1,1275 @@
+//! The Swiss system: FIDE Dutch (Handbook C.04.3) with its colour rules
+//! removed.
+//!
+//! Morabaraba mini-matches give each player one start per game pair, so
+//! colours balance inside every pairing: absolute criterion C3, the
+//! topscorer colour criteria, colour preferences and colour allocation have
+//! nothing to decide. What remains is applied in the handbook's order:
+//!
+//! 1. Absolute: no rematch (C1), no second pairing-allocated bye (C2, which
+//!    also covers a player who already scored a forfeit win), and no pair the
+//!    avoidance rules forbid in this round.
+//! 2. Completion (C4): a bracket is only ever paired in a way that leaves the
+//!    rest of the field pairable.
+//! 3. Quality, bracket by bracket from the top: most pairs (C5), smallest
+//!    pairing score difference (C6), then, under `gar`, club-mates apart in
+//!    rounds 1-3, then no repeated downfloat or upfloat from the last round
+//!    (C12, C13) or the one before (C14, C15).
+//! 4. Ties: the S1/S2 order, S1 player k against S2 player k.
+//!
+//! Each bracket is solved as one maximum-weight matching whose integer
+//! weights hold those criteria as digits, most significant first (see
+//! [`Weights`]). When the pairing of a bracket would leave the players below
+//! unpairable, the bracket is solved again together with everyone below and
+//! a large weight on completeness, which is C4 exactly.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::avoidance::{Avoidance, Ties};
+use super::explain::{Bent, Explanation, Float, FloatDirection};
+use super::matching;
+use super::{ForbiddenPair, PairingError, PlayerId, Points, RuleSet, Waiver, POINT};
+
+/// What happened to a player in one past round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    /// A mini-match actually played.
+    Played,
+    /// The opponent did not come; scored like a won mini-match.
+    ForfeitWin,
+    /// Did not come to a pairing.
+    ForfeitLoss,
+    /// The pairing-allocated bye (odd field).
+    AllocatedBye,
+    /// A bye the player asked for (half or zero point).
+    RequestedBye,
+    /// Not in the round at all (not yet entered, or withdrawn).
+    Absent,
+}
+
+/// One past round of one player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundEntry {
+    pub kind: EntryKind,
+    #[serde(default)]
+    pub opponent: Option<PlayerId>,
+    /// What the player scored in that round, in tenths.
+    #[serde(default)]
+    pub points: Points,
+}
+
+/// Whether a player takes part in the round being paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    #[default]
+    Active,
+    /// Left the tournament: never paired again.
+    Withdrawn,
+    /// Asked for a bye in this round: left out of the pairing.
+    RequestedBye,
+}
+
+/// A player as the Swiss engine sees them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissPlayer {
+    pub id: PlayerId,
+    pub name: String,
+    #[serde(default)]
+    pub rating: Option<i32>,
+    #[serde(default)]
+    pub club: Option<String>,
+    #[serde(default)]
+    pub team: Option<String>,
+    #[serde(default)]
+    pub relatives: Vec<PlayerId>,
+    /// Round the player joined (1 = from the start). Late entries take the
+    /// next pairing numbers.
+    #[serde(default = "one")]
+    pub entered_round: u32,
+    /// Past rounds, index 0 = round 1. Missing rounds count as absent.
+    #[serde(default)]
+    pub history: Vec<RoundEntry>,
+    #[serde(default)]
+    pub status: Status,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Everything needed to pair one Swiss round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissInput {
+    /// The round to pair, 1-based.
+    pub round: u32,
+    pub total_rounds: u32,
+    #[serde(default)]
+    pub rule_set: RuleSet,
+    pub players: Vec<SwissPlayer>,
+    #[serde(default)]
+    pub forbidden: Vec<ForbiddenPair>,
+    #[serde(default)]
+    pub waivers: Vec<Waiver>,
+}
+
+/// One pairing of the round. `first` starts game 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pair {
+    pub table: u32,
+    pub first: PlayerId,
+    pub second: PlayerId,
+    pub explanation: Explanation,
+}
+
+/// The pairing-allocated bye.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bye {
+    pub player: PlayerId,
+    pub explanation: Explanation,
+}
+
+/// A published round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundPairing {
+    pub round: u32,
+    pub pairs: Vec<Pair>,
+    pub bye: Option<Bye>,
+    /// Players with a requested bye this round (not paired).
+    pub requested_byes: Vec<PlayerId>,
+}
+
+/// What the engine derives about a player before pairing.
+#[derive(Debug, Clone)]
+struct Seat {
+    id: PlayerId,
+    /// Pairing number, 1 = strongest.
+    tpn: u32,
+    score: Points,
+    opponents: Vec<PlayerId>,
+    /// Already had the allocated bye or a forfeit win (C2).
+    bye_used: bool,
+    /// Floats one and two rounds ago.
+    float1: Option<FloatDirection>,
+    float2: Option<FloatDirection>,
+    is_bye: bool,
+}
+
+/// Pairing numbers: earlier entry first, then rating (highest first, unrated
+/// last), then name, then id. Returns id -> number.
+pub fn pairing_numbers(players: &[SwissPlayer]) -> HashMap<PlayerId, u32> {
+    let mut order: Vec<&SwissPlayer> = players.iter().collect();
+    order.sort_by(|a, b| {
+        a.entered_round
+            .max(1)
+            .cmp(&b.entered_round.max(1))
+            .then(
+                b.rating
+                    .unwrap_or(i32::MIN)
+                    .cmp(&a.rating.unwrap_or(i32::MIN)),
+            )
+            .then(a.name.cmp(&b.name))
+            .then(a.id.cmp(&b.id))
+    });
+    order
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i as u32 + 1))
+        .collect()
+}
+
+/// Scores before the round being paired, by id.
+pub fn scores(players: &[SwissPlayer]) -> HashMap<PlayerId, Points> {
+    players
+        .iter()
+        .map(|p| (p.id, p.history.iter().map(|e| e.points).sum()))
+        .collect()
+}
+
+fn validate(input: &SwissInput) -> Result<(), PairingError> {
+    if input.round == 0 {
+        return Err(PairingError::Invalid("rounds are numbered from 1".into()));
+    }
+    let mut seen = HashMap::new();
+    for p in &input.players {
+        if seen.insert(p.id, ()).is_some() {
+            return Err(PairingError::Invalid(format!(
+                "player id {} appears twice",
+                p.id
+            )));
+        }
+    }
+    for p in &input.players {
+        if p.history.len() >= input.round as usize {
+            return Err(PairingError::Invalid(format!(
+                "player {} has {} rounds of history before round {}",
+                p.id,
+                p.history.len(),
+                input.round
+            )));
+        }
+        for e in &p.history {
+            if let Some(o) = e.opponent {
+                if !seen.contains_key(&o) || o == p.id {
+                    return Err(PairingError::Invalid(format!(
+                        "player {} has an unknown opponent {}",
+                        p.id, o
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The float a player received in a past round.
+fn float_in_round(
+    p: &SwissPlayer,
+    round_index: usize,
+    running: &HashMap<PlayerId, Vec<Points>>,
+) -> Option<FloatDirection> {
+    if (round_index as u32) + 1 < p.entered_round {
+        return None;
+    }
+    let e = p.history.get(round_index)?;
+    match e.kind {
+        EntryKind::Played => {
+            let me = running[&p.id][round_index];
+            let opp = running.get(&e.opponent?)?.get(round_index).copied()?;
+            match me.cmp(&opp) {
+                std::cmp::Ordering::Greater => Some(FloatDirection::Down),
+                std::cmp::Ordering::Less => Some(FloatDirection::Up),
+                std::cmp::Ordering::Equal => None,
+            }
+        }
+        // A.4: a player who does not play in a round receives a downfloat.
+        _ => Some(FloatDirection::Down),
+    }
+}
+
+/// Pairs one Swiss round.
+pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
+    validate(input)?;
+    let round = input.round;
+    let tpn = pairing_numbers(&input.players);
+    // Score before each past round, per player (index k = before round k+1).
+    let running: HashMap<PlayerId, Vec<Points>> = input
+        .players
+        .iter()
+        .map(|p| {
+            let mut acc = 0;
+            let mut v = Vec::with_capacity(round as usize);
+            for r in 0..(round as usize - 1) {
+                v.push(acc);
+                acc += p.history.get(r).map_or(0, |e| e.points);
+            }
+            (p.id, v)
+        })
+        .collect();
+    let ties: Vec<Ties> = input
+        .players
+        .iter()
+        .map(|p| Ties {
+            id: p.id,
+            club: p.club.clone(),
+            team: p.team.clone(),
+            relatives: p.relatives.clone(),
+        })
+        .collect();
+    let avoid = Avoidance::new(
+        input.rule_set,
+        input.total_rounds,
+        &ties,
+        &input.forbidden,
+        &input.waivers,
+    );
+
+    let mut seats: Vec<Seat> = input
+        .players
+        .iter()
+        .filter(|p| p.status == Status::Active)
+        .map(|p| Seat {
+            id: p.id,
+            tpn: tpn[&p.id],
+            score: p.history.iter().map(|e| e.points).sum(),
+            opponents: {
+                let mut o: Vec<_> = p.history.iter().filter_map(|e| e.opponent).collect();
+                o.sort_unstable();
+                o
+            },
+            bye_used: p
+                .history
+                .iter()
+                .any(|e| matches!(e.kind, EntryKind::AllocatedBye | EntryKind::ForfeitWin)),
+            float1: (round >= 2)
+                .then(|| float_in_round(p, round as usize - 2, &running))
+                .flatten(),
+            float2: (round >= 3)
+                .then(|| float_in_round(p, round as usize - 3, &running))
+                .flatten(),
+            is_bye: false,
+        })
+        .collect();
+    seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
+    let requested_byes: Vec<PlayerId> = input
+        .players
+        .iter()
+        .filter(|p| p.status == Status::RequestedBye)
+        .map(|p| p.id)
+        .collect();
+    if seats.len() % 2 == 1 {
+        let low = seats.last().map_or(0, |s| s.score);
+        seats.push(Seat {
+            id: 0,
+            tpn: u32::MAX,
+            score: low - POINT,
+            opponents: Vec::new(),
+            bye_used: false,
+            float1: None,
+            float2: None,
+            is_bye: true,
+        });
+    }
+    let engine = Engine::new(&seats, &avoid, round);
+    let mate = engine.pair_all()?;
+    Ok(engine.publish(&mate, round, requested_byes, input))
+}
+
+/// Brackets above this size are repaired locally rather than solved whole.
+const LARGE_BRACKET: usize = 1500;
+
+/// Score differences of pairs below the bracket, in half points, are
+/// counted up to this cap (see [`Weights`]).
+const LOW_CAP: i128 = 64;
+
+struct Engine<'a> {
+    seats: &'a [Seat],
+    avoid: &'a Avoidance,
+    round: u32,
+    /// Incompatible partners of each seat, sorted (index into `seats`).
+    incompatible: Vec<Vec<u32>>,
+}
+
+impl<'a> Engine<'a> {
+    fn new(seats: &'a [Seat], avoid: &'a Avoidance, round: u32) -> Self {
+        let index: HashMap<PlayerId, usize> = seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.is_bye)
+            .map(|(i, s)| (s.id, i))
+            .collect();
+        let mut incompatible = vec![Vec::new(); seats.len()];
+        let mut add = |a: usize, b: usize| {
+            incompatible[a].push(b as u32);
+            incompatible[b].push(a as u32);
+        };
+        for (i, s) in seats.iter().enumerate() {
+            if s.is_bye {
+                for (j, t) in seats.iter().enumerate() {
+                    if !t.is_bye && t.bye_used {
+                        add(i, j);
+                    }
+                }
+                continue;
+            }
+            for o in &s.opponents {
+                if let Some(&j) = index.get(o) {
+                    if j > i {
+                        add(i, j);
+                    }
+                }
+            }
+        }
+        for (a, b) in avoid_candidates(seats, avoid, round) {
+            let (i, j) = (index[&a], index[&b]);
+            if avoid.forbids(a, b, round).is_some() {
+                add(i, j);
+            }
+        }
+        for v in incompatible.iter_mut() {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Engine {
+            seats,
+            avoid,
+            round,
+            incompatible,
+        }
+    }
+
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        a != b && self.incompatible[a].binary_search(&(b as u32)).is_err()
+    }
+
+    /// Explains why the whole field cannot be paired.
+    fn diagnose(&self) -> PairingError {
+        let n = self.seats.len();
+        let name = |i: usize| {
+            if self.seats[i].is_bye {
+                "the bye".to_string()
+            } else {
+                format!("player {}", self.seats[i].id)
+            }
+        };
+        for i in 0..n {
+            if (0..n).all(|j| !self.compatible(i, j)) {
+                return PairingError::Impossible(if self.seats[i].is_bye {
+                    "the field is odd and every player present has already had the \
+                     pairing-allocated bye or a forfeit win (C2)"
+                        .to_string()
+                } else {
+                    format!(
+                        "{} has already met, or may not meet, every other player present \
+                         (C1 and the avoidance rules)",
+                        name(i)
+                    )
+                });
+            }
+        }
+        let mate = matching::max_cardinality(n, &|a, b| self.compatible(a, b), false);
+        let left: Vec<String> = (0..n).filter(|&i| mate[i].is_none()).map(name).collect();
+        PairingError::Impossible(format!(
+            "without rematches (C1), a second bye (C2) and forbidden pairs, at most {} of \
+             the {} places can be paired; left over: {}",
+            mate.iter().filter(|m| m.is_some()).count(),
+            n,
+            left.join(", ")
+        ))
+    }
+
+    fn pairable(&self, set: &[usize]) -> bool {
+        matching::has_perfect_matching(set.len(), &|a, b| self.compatible(set[a], set[b]))
+    }
+
+    fn pair_all(&self) -> Result<Vec<Option<(usize, Points)>>, PairingError> {
+        let n = self.seats.len();
+        let all: Vec<usize> = (0..n).collect();
+        if !self.pairable(&all) {
+            return Err(self.diagnose());
+        }
+        // mate[i] = (partner, bracket score)
+        let mut mate: Vec<Option<(usize, Points)>> = vec![None; n];
+        self.run(0, Vec::new(), self.avoid_is_gar_early(), &mut mate)?;
+        Ok(mate)
+    }
+
+    /// Pairs the brackets from seat `start` down, `moved_down` coming in.
+    fn run(
+        &self,
+        mut start: usize,
+        mut moved_down: Vec<usize>,
+        lookahead: bool,
+        mate: &mut [Option<(usize, Points)>],
+    ) -> Result<(), PairingError> {
+        let n = self.seats.len();
+        while start < n {
+            let mut end = start + 1;
+            while end < n && self.seats[end].score == self.seats[start].score {
+                end += 1;
+            }
+            let mut bracket = std::mem::take(&mut moved_down);
+            bracket.extend(start..end);
+            let lower: Vec<usize> = (end..n).collect();
+            let bracket_score = self.seats[start].score;
+            let mut local = self.pair_bracket(&bracket, &lower)?;
+            if lookahead {
+                local = self.keep_mates_apart(&bracket, &lower, local, end, bracket_score, mate);
+            }
+            moved_down = Self::apply(&bracket, &local, bracket_score, mate);
+            start = end;
+        }
+        if !moved_down.is_empty() {
+            return Err(self.diagnose());
+        }
+        Ok(())
+    }
+
+    fn apply(
+        bracket: &[usize],
+        local: &[Option<usize>],
+        bracket_score: Points,
+        mate: &mut [Option<(usize, Points)>],
+    ) -> Vec<usize> {
+        let mut down = Vec::new();
+        for (k, &p) in bracket.iter().enumerate() {
+            match local[k] {
+                Some(q) => mate[p] = Some((bracket[q], bracket_score)),
+                None => down.push(p),
+            }
+        }
+        down
+    }
+
+    /// GAR ranks club-mates apart right after the score-bracket criteria
+    /// and above the float criteria. A bracket's choice among pairings of
+    /// equal bracket quality can force club-mates together further down, so
+    /// under GAR each bracket's pairing is played out to the end of the round
+    /// and compared with the best alternative that looks at the players
+    /// below: the alternative is taken when it gives every bracket the same
+    /// score outcome (the same pairs of scores, so the same floats and score
+    /// differences) with fewer club-mates together.
+    fn keep_mates_apart(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        local: Vec<Option<usize>>,
+        end: usize,
+        bracket_score: Points,
+        mate: &[Option<(usize, Points)>],
+    ) -> Vec<Option<usize>> {
+        let Some((outcome, mates)) = self.play_out(bracket, &local, end, bracket_score, mate)
+        else {
+            return local;
+        };
+        if mates == 0 {
+            return local;
+        }
+        // Candidates: the same bracket with one more of its players made to
+        // float, kept only if the bracket's own quality (C5, C6) is
+        // unchanged; lowest-ranked players first, as they float first.
+        let w = Weights::new(self, bracket, 118, bracket.len());
+        let Some(top_shift) = w.shift_gar else {
+            return local;
+        };
+        let value = |l: &[Option<usize>]| -> i128 {
+            (0..l.len())
+                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
+                .sum::<i128>()
+                >> top_shift
+        };
+        let target = value(&local);
+        let (mut best, mut best_mates) = (local.clone(), mates);
+        let paired: Vec<usize> = (0..bracket.len())
+            .rev()
+            .filter(|&a| local[a].is_some())
+            .take(16)
+            .collect();
+        let _ = lower;
+        for x in paired {
+            let alt = self.solve_without(&w, x);
+            if alt == local || value(&alt) != target {
+                continue;
+            }
+            if let Some((o2, m2)) = self.play_out(bracket, &alt, end, bracket_score, mate) {
+                if o2 == outcome && m2 < best_mates {
+                    best = alt;
+                    best_mates = m2;
+                    if m2 == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The score outcome and number of club-mate pairs of the whole round
+    /// if this bracket is paired as `local` and the rest as usual.
+    fn play_out(
+        &self,
+        bracket: &[usize],
+        local: &[Option<usize>],
+        end: usize,
+        bracket_score: Points,
+        mate: &[Option<(usize, Points)>],
+    ) -> Option<(Vec<(Points, Points)>, usize)> {
+        let mut m = mate.to_vec();
+        let down = Self::apply(bracket, local, bracket_score, &mut m);
+        self.run(end, down, false, &mut m).ok()?;
+        let mut outcome = Vec::new();
+        let mut mates = 0;
+        for (i, x) in m.iter().enumerate() {
+            let Some((j, _)) = *x else { continue };
+            if j < i {
+                continue;
+            }
+            let (a, b) = (&self.seats[i], &self.seats[j]);
+            outcome.push((a.score.max(b.score), a.score.min(b.score)));
+            if !a.is_bye && !b.is_bye && self.avoid.prefers_apart(a.id, b.id, self.round).is_some()
+            {
+                mates += 1;
+            }
+        }
+        outcome.sort_unstable();
+        Some((outcome, mates))
+    }
+
+    /// Pairs one bracket (moved-down players first, then residents) and
+    /// returns, per bracket position, its partner's position.
+    fn pair_bracket(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+    ) -> Result<Vec<Option<usize>>, PairingError> {
+        let w = Weights::new(self, bracket, 118, bracket.len());
+        let k = bracket.len();
+        let local = if let Some(ideal) = self.ideal_is_best(&w) {
+            ideal
+        } else if k > LARGE_BRACKET {
+            self.repair_large(&w)
+        } else {
+            self.solve(&w)
+        };
+        let mut rest: Vec<usize> = (0..k)
+            .filter(|&i| local[i].is_none())
+            .map(|i| bracket[i])
+            .collect();
+        rest.extend_from_slice(lower);
+        if self.pairable(&rest) {
+            return Ok(local);
+        }
+        // C4: the bracket must leave the players below pairable. Solve it
+        // together with them, completeness first; widen to everyone below if
+        // a nearer window is not enough.
+        const WINDOW: usize = 1200;
+        let mut take = WINDOW.saturating_sub(k).max(16).min(lower.len());
+        loop {
+            let jw = Weights::new(self, bracket, 110 - bits_for((k + take) as i128), k + take);
+            let joint = self.joint(&jw, bracket, &lower[..take]);
+            let mut rest: Vec<usize> = (0..k)
+                .filter(|&i| joint[i].is_none())
+                .map(|i| bracket[i])
+                .collect();
+            rest.extend_from_slice(lower);
+            if self.pairable(&rest) {
+                return Ok(joint);
+            }
+            if take == lower.len() {
+                return Err(self.diagnose());
+            }
+            take = (take * 4).min(lower.len());
+        }
+    }
+
+    /// As [`Engine::solve`], with the player at bracket position `banned`
+    /// left unpaired (made to float).
+    fn solve_without(&self, w: &Weights, banned: usize) -> Vec<Option<usize>> {
+        let k = w.bracket.len();
+        let mut m = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if a == banned || b == banned {
+                    continue;
+                }
+                if let Some(x) = w.edge(a, b) {
+                    m[a * k + b] = x;
+                }
+            }
+        }
+        matching::max_weight(&m, k)
+    }
+
+    /// The best pairing of a bracket by one maximum-weight matching.
+    fn solve(&self, w: &Weights) -> Vec<Option<usize>> {
+        let k = w.bracket.len();
+        let mut m = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if let Some(x) = w.edge(a, b) {
+                    m[a * k + b] = x;
+                }
+            }
+        }
+        matching::max_weight(&m, k)
+    }
+
+    /// A homogeneous bracket whose S1/S2 pairing breaks nothing needs no
+    /// search: every pair has SD 0, the only downfloater is the last player
+    /// (the least the handbook allows), and if that player did not float
+    /// down in the last two rounds no criterion can be improved.
+    fn ideal_is_best(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+        if w.movers != 0 {
+            return None;
+        }
+        for (a, partner) in w.ideal.iter().enumerate() {
+            let p = &self.seats[w.bracket[a]];
+            match *partner {
+                Some(b) => {
+                    let q = &self.seats[w.bracket[b]];
+                    if !self.compatible(w.bracket[a], w.bracket[b])
+                        || (w.shift_gar.is_some()
+                            && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+                    {
+                        return None;
+                    }
+                }
+                None => {
+                    if p.float1 == Some(FloatDirection::Down)
+                        || p.float2 == Some(FloatDirection::Down)
+                    {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(w.ideal.clone())
+    }
+
+    /// Very large brackets (thousands of players in one score group) keep
+    /// the S1/S2 pairs that break nothing and search again only around the
+    /// ones that do: the moved-down players, the leftover, and every blocked
+    /// pair with the eight S1/S2 pairs either side of it.
+    fn repair_large(&self, w: &Weights) -> Vec<Option<usize>> {
+        let k = w.bracket.len();
+        let movers = w.movers;
+        let m1 = movers.min(k - movers);
+        let rem_start = movers + m1;
+        let half = (k - rem_start) / 2;
+        let pair_of = |a: usize| -> Option<usize> {
+            (a >= rem_start && a < rem_start + 2 * half).then(|| (a - rem_start) % half.max(1))
+        };
+        let mut free = vec![false; k];
+        let mut free_pair = vec![false; half];
+        for (a, ideal) in w.ideal.iter().enumerate() {
+            let blocked = match *ideal {
+                None => true,
+                Some(b) => {
+                    let (p, q) = (&self.seats[w.bracket[a]], &self.seats[w.bracket[b]]);
+                    a < rem_start
+                        || !self.compatible(w.bracket[a], w.bracket[b])
+                        || (w.shift_gar.is_some()
+                            && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+                }
+            };
+            if blocked {
+                free[a] = true;
+                if let Some(i) = pair_of(a) {
+                    let to = (i + 9).min(half);
+                    free_pair[i.saturating_sub(8)..to]
+                        .iter_mut()
+                        .for_each(|f| *f = true);
+                } else if half > 0 {
+                    for fp in free_pair.iter_mut().take(9) {
+                        *fp = true;
+                    }
+                    for fp in free_pair.iter_mut().rev().take(9) {
+                        *fp = true;
+                    }
+                }
+            }
+        }
+        for (a, f) in free.iter_mut().enumerate() {
+            if let Some(i) = pair_of(a) {
+                *f |= free_pair[i];
+            }
+        }
+        let sub: Vec<usize> = (0..k).filter(|&a| free[a]).collect();
+        let players: Vec<usize> = sub.iter().map(|&a| w.bracket[a]).collect();
+        let sw = Weights::new(self, &players, 118, players.len());
+        let local = self.solve(&sw);
+        let mut out: Vec<Option<usize>> = (0..k)
+            .map(|a| if free[a] { None } else { w.ideal[a] })
+            .collect();
+        for (x, m) in local.iter().enumerate() {
+            if let Some(y) = m {
+                out[sub[x]] = Some(sub[*y]);
+            }
+        }
+        out
+    }
+
+    fn joint(&self, w: &Weights, bracket: &[usize], lower: &[usize]) -> Vec<Option<usize>> {
+        let k = bracket.len();
+        let n = k + lower.len();
+        let all: Vec<usize> = bracket.iter().chain(lower).copied().collect();
+        let big: i128 = 1i128 << w.bits;
+        let mut m = vec![0i128; n * n];
+        for a in 0..n {
+            for b in a + 1..n {
+                let x = if b < k {
+                    w.edge(a, b).map(|x| x + big)
+                } else {
+                    // Below the bracket only completeness and, under GAR,
+                    // club-mates apart count: the lower brackets are paired
+                    // properly in their turn.
+                    let keeps = w.shift_gar.is_some_and(|_| {
+                        self.seats[all[a]].is_bye
+                            || self.seats[all[b]].is_bye
+                            || self
+                                .avoid
+                                .prefers_apart(
+                                    self.seats[all[a]].id,
+                                    self.seats[all[b]].id,
+                                    self.round,
+                                )
+                                .is_none()
+                    });
+                    let sd = (self.seats[all[a]].score - self.seats[all[b]].score).abs() as i128
+                        / (POINT as i128 / 2);
+                    let low = w.shift_low.map_or(0, |s| (LOW_CAP - sd.min(LOW_CAP)) << s);
+                    self.compatible(all[a], all[b]).then(|| {
+                        big + low
+                            + if keeps {
+                                1i128 << w.shift_gar.unwrap_or(0)
+                            } else {
+                                0
+                            }
+                    })
+                };
+                if let Some(x) = x {
+                    m[a * n + b] = x;
+                }
+            }
+        }
+        let full = matching::max_weight(&m, n);
+        (0..k).map(|a| full[a].filter(|&b| b < k)).collect()
+    }
+
+    fn publish(
+        &self,
+        mate: &[Option<(usize, Points)>],
+        round: u32,
+        requested_byes: Vec<PlayerId>,
+        input: &SwissInput,
+    ) -> RoundPairing {
+        let mut pairs = Vec::new();
+        let mut bye = None;
+        for (i, m) in mate.iter().enumerate() {
+            let Some((j, bracket)) = *m else { continue };
+            if j < i {
+                continue;
+            }
+            // Seats are in rank order, so i outranks j: i starts game 1.
+            let (a, b) = (&self.seats[i], &self.seats[j]);
+            if b.is_bye || a.is_bye {
+                let p = if a.is_bye { b } else { a };
+                let mut e = Explanation {
+                    bracket: Some(p.score),
+                    ..Default::default()
+                };
+                e.floats.push(Float {
+                    player: p.id,
+                    direction: FloatDirection::Down,
+                    from_score: p.score,
+                    to_score: p.score,
+                });
+                e.notes.push(
+                    "odd number of players: the pairing-allocated bye goes to the \
+                     lowest-ranked player of the lowest bracket who has not had one (C2, C5, C6)"
+                        .into(),
+                );
+                if p.float1 == Some(FloatDirection::Down) {
+                    e.bent.push(Bent {
+                        rule: "no downfloat in two consecutive rounds (C12)".into(),
+                        why: "every bye that avoids it would cost a rematch, a forbidden pair, \
+                              a second bye, or a worse score bracket"
+                            .into(),
+                    });
+                }
+                bye = Some(Bye {
+                    player: p.id,
+                    explanation: e,
+                });
+                continue;
+            }
+            pairs.push((i, j, bracket));
+        }
+        // Tables: higher score of the pair, then the sum, then rank.
+        pairs.sort_by(|x, y| {
+            let (a, b) = (&self.seats[x.0], &self.seats[x.1]);
+            let (c, d) = (&self.seats[y.0], &self.seats[y.1]);
+            c.score
+                .max(d.score)
+                .cmp(&a.score.max(b.score))
+                .then((c.score + d.score).cmp(&(a.score + b.score)))
+                .then(x.0.cmp(&y.0))
+        });
+        let pairs = pairs
+            .into_iter()
+            .enumerate()
+            .map(|(t, (i, j, bracket))| {
+                let (a, b) = (&self.seats[i], &self.seats[j]);
+                Pair {
+                    table: t as u32 + 1,
+                    first: a.id,
+                    second: b.id,
+                    explanation: self.explain(a, b, bracket, round, input),
+                }
+            })
+            .collect();
+        RoundPairing {
+            round,
+            pairs,
+            bye,
+            requested_byes,
+        }
+    }
+
+    fn explain(
+        &self,
+        a: &Seat,
+        b: &Seat,
+        bracket: Points,
+        round: u32,
+        _input: &SwissInput,
+    ) -> Explanation {
+        let mut e = Explanation {
+            bracket: Some(bracket),
+            ..Default::default()
+        };
+        let (hi, lo) = if a.score >= b.score { (a, b) } else { (b, a) };
+        if hi.score != lo.score {
+            e.floats.push(Float {
+                player: hi.id,
+                direction: FloatDirection::Down,
+                from_score: hi.score,
+                to_score: lo.score,
+            });
+            e.floats.push(Float {
+                player: lo.id,
+                direction: FloatDirection::Up,
+                from_score: lo.score,
+                to_score: hi.score,
+            });
+            if hi.score != bracket {
+                e.notes.push(format!(
+                    "player {} moved down from the {} bracket: no opponent there was possible \
+                     without a rematch, a forbidden pair, or leaving the round incomplete, or \
+                     the bracket had an odd number of players",
+                    hi.id,
+                    show(hi.score)
+                ));
+            }
+            let same = |f: Option<FloatDirection>, d| f == Some(d);
+            for (p, d, c1, c2) in [
+                (hi, FloatDirection::Down, "C12", "C14"),
+                (lo, FloatDirection::Up, "C13", "C15"),
+            ] {
+                let word = if d == FloatDirection::Down {
+                    "downfloat"
+                } else {
+                    "upfloat"
+                };
+                if same(p.float1, d) {
+                    e.bent.push(Bent {
+                        rule: format!(
+                            "player {}: no {word} in two consecutive rounds ({c1})",
+                            p.id
+                        ),
+                        why: "no pairing of this bracket with as many pairs and as small score \
+                              differences avoids it"
+                            .into(),
+                    });
+                } else if same(p.float2, d) {
+                    e.bent.push(Bent {
+                        rule: format!("player {}: no {word} as two rounds before ({c2})", p.id),
+                        why: "no pairing of this bracket with as many pairs, as small score \
+                              differences and fewer repeated floats avoids it"
+                            .into(),
+                    });
+                }
+            }
+        }
+        if let Some(rule) = self.avoid.prefers_apart(a.id, b.id, round) {
+            e.bent.push(Bent {
+                rule,
+                why: "no complete pairing of this round keeps them apart without a rematch, a \
+                      forbidden pair, a second bye, or a worse score bracket (more floaters or \
+                      larger score differences)"
+                    .into(),
+            });
+        }
+        if let Some((w, rule)) = self.avoid.waiver_used(a.id, b.id, round) {
+            e.waivers.push(if w.reason.is_empty() {
+                format!("waived by the referee: {rule}")
+            } else {
+                format!("waived by the referee ({}): {rule}", w.reason)
+            });
+        }
+        e
+    }
+}
+
+/// Score in points for messages (tenths to "2.5").
+pub fn show(p: Points) -> String {
+    if p % POINT == 0 {
+        format!("{}", p / POINT)
+    } else {
+        format!("{}.{}", p / POINT, (p % POINT).abs())
+    }
+}
+
+/// Pairs the avoidance rules may touch this round.
+fn avoid_candidates(seats: &[Seat], avoid: &Avoidance, round: u32) -> Vec<(PlayerId, PlayerId)> {
+    let ids: Vec<PlayerId> = seats.iter().filter(|s| !s.is_bye).map(|s| s.id).collect();
+    avoid.candidate_pairs(&ids, round)
+}
+
+/// The weight of a pair inside one bracket: the quality criteria as digits
+/// of one integer, most significant first.
+///
+/// | digit | criterion | per pair |
+/// |---|---|---|
+/// | C5 | pairs in the bracket | 1 |
+/// | C6 | pairing score difference | `cost(df_a) + cost(df_b) - cost(sd)` with `cost(x) = base^rank(x)` |
+/// | GAR | club or team mates apart in rounds 1-3 | 1 if not mates |
+/// | C12-C15 | repeated floats | 1 unless a repeated float |
+/// | order | S1/S2 | how far each is from its S1/S2 partner |
+///
+/// C6 is exact: the PSD is a list compared lexicographically from its
+/// largest element, and with `base` above the number of elements, summing
+/// `base^rank` orders lists the same way. A downfloater's SD is its score
+/// minus one point below the bracket's lowest score, as the handbook defines.
+struct Weights<'e, 'a> {
+    engine: &'e Engine<'a>,
+    bracket: Vec<usize>,
+    /// Digits: (shift, value function) built once per bracket.
+    shift_c5: u32,
+    shift_c6: u32,
+    shift_gar: Option<u32>,
+    shift_low: Option<u32>,
+    shift_float: [Option<u32>; 4],
+    shift_order: Option<u32>,
+    order_weighted: bool,
+    base: i128,
+    ranks: Vec<Points>,
+    low: Points,
+    ideal: Vec<Option<usize>>,
+    movers: usize,
+    /// Bits used by all quality digits together.
+    bits: u32,
+}
+
+fn bits_for(max_total: i128) -> u32 {
+    128 - (max_total.max(1)).leading_zeros()
+}
+
+impl<'e, 'a> Weights<'e, 'a> {
+    fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
+        let seats = engine.seats;
+        let k = bracket.len();
+        let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
+        // Distinct SD values: pair differences and downfloater values.
+        let mut scores: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
+        scores.dedup();
+        let mut ranks: Vec<Points> = Vec::new();
+        for &x in &scores {
+            ranks.push(x - low + POINT);
+            for &y in &scores {
+                ranks.push((x - y).abs());
+            }
+        }
+        ranks.sort_unstable();
+        ranks.dedup();
+        // With too many distinct differences for the digits left, a smaller
+        // base keeps the order of single differences but may trade several
+        // small differences for one larger one; only huge mixed brackets get
+        // there.
+        let room = limit.saturating_sub(60).max(16);
+        let mut base = k as i128 + 1;
+        while base > 2
+            && bits_for(base).saturating_mul(ranks.len() as u32) + bits_for(k as i128 + 1) > room
+        {
+            base /= 2;
+        }
+        let top_cost = base
+            .checked_pow(ranks.len() as u32)
+            .unwrap_or(i128::MAX / 8);
+        // S1/S2: moved-down players first meet the top residents, the rest
+        // split in halves.
+        let movers = bracket
+            .iter()
+            .take_while(|&&i| seats[i].score > low)
+            .count();
+        let residents = k - movers;
+        let mut ideal = vec![None; k];
+        let m1 = movers.min(residents);
+        for i in 0..m1 {
+            ideal[i] = Some(movers + i);
+            ideal[movers + i] = Some(i);
+        }
+        let rem_start = movers + m1;
+        let rem = k - rem_start;
+        let half = rem / 2;
+        for i in 0..half {
+            ideal[rem_start + i] = Some(rem_start + half + i);
+            ideal[rem_start + half + i] = Some(rem_start + i);
+        }
+        let k_i = k as i128;
+        let pairs_max = k_i / 2 + 1;
+        let c6_bits = bits_for(top_cost.saturating_mul(k_i + 1));
+        let c5_bits = bits_for(pairs_max);
+        let gar = (engine.avoid_is_gar_early()).then_some(bits_for(span.max(k) as i128 / 2 + 1));
+        let fl: Vec<bool> = vec![
+            bracket
+                .iter()
+                .any(|&i| seats[i].float1 == Some(FloatDirection::Down)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float1 == Some(FloatDirection::Up)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float2 == Some(FloatDirection::Down)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float2 == Some(FloatDirection::Up)),
+        ];
+        let float_bits = bits_for(2 * pairs_max + 2);
+        let fixed = c5_bits
+            + c6_bits
+            + if span > k {
+                bits_for(LOW_CAP * (span as i128 / 2 + 1))
+            } else {
+                0
+            }
+            + gar.unwrap_or(0)
+            + fl.iter().filter(|&&b| b).count() as u32 * float_bits;
+        let weighted_bits =
+            bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
+        let plain_bits = bits_for(2 * k_i * pairs_max + 1);
+        let (order_bits, order_weighted) = if fixed + weighted_bits <= limit {
+            (Some(weighted_bits), true)
+        } else if fixed + plain_bits <= limit {
+            (Some(plain_bits), false)
+        } else {
+            (None, false)
+        };
+        let mut shift = 0;
+        let shift_order = order_bits.map(|b| {
+            let s = shift;
+            shift += b;
+            s
+        });
+        let mut shift_float = [None; 4];
+        for f in (0..4).rev() {
+            if fl[f] {
+                shift_float[f] = Some(shift);
+                shift += float_bits;
+            }
+        }
+        let shift_gar = gar.map(|b| {
+            let s = shift;
+            shift += b;
+            s
+        });
+        // When the players below are in view, their score differences come
+        // before club-mates apart: the lower brackets' own criteria rank
+        // above the preference there too.
+        let shift_low = (span > k).then(|| {
+            let s = shift;
+            shift += bits_for(LOW_CAP * (span as i128 / 2 + 1));
+            s
+        });
+        let shift_c6 = shift;
+        shift += c6_bits;
+        let shift_c5 = shift;
+        shift += c5_bits;
+        Weights {
+            engine,
+            bracket: bracket.to_vec(),
+            shift_c5,
+            shift_c6,
+            shift_gar,
+            shift_low,
+            shift_float,
+            shift_order,
+            order_weighted,
+            base,
+            ranks,
+            low,
+            ideal,
+            movers,
+            bits: shift + 1,
+        }
+    }
+
+    fn cost(&self, sd: Points) -> i128 {
+        let r = self.ranks.binary_search(&sd).unwrap_or(0) as u32;
+        self.base.pow(r)
+    }
+
+    /// Weight of pairing bracket positions `a` and `b`, `None` if they may
+    /// not meet.
+    fn edge(&self, a: usize, b: usize) -> Option<i128> {
+        let seats = self.engine.seats;
+        let (i, j) = (self.bracket[a], self.bracket[b]);
+        if !self.engine.compatible(i, j) {
+            return None;
+        }
+        let (si, sj) = (&seats[i], &seats[j]);
+        let mut w: i128 = 1 << self.shift_c5;
+        let c6 = self.cost(si.score - self.low + POINT) + self.cost(sj.score - self.low + POINT)
+            - self.cost((si.score - sj.score).abs());
+        w += c6 << self.shift_c6;
+        if let Some(s) = self.shift_low {
+            w += LOW_CAP << s;
+        }
+        if let Some(s) = self.shift_gar {
+            if si.is_bye
+                || sj.is_bye
+                || self
+                    .engine
+                    .avoid
+                    .prefers_apart(si.id, sj.id, self.engine.round)
+                    .is_none()
+            {
+                w += 1 << s;
+            }
+        }
+        let (hi, lo) = if si.score >= sj.score {
+            (si, sj)
+        } else {
+            (sj, si)
+        };
+        let differ = si.score != sj.score;
+        for (f, shift) in self.shift_float.iter().enumerate() {
+            let Some(shift) = shift else { continue };
+            let (dir, recent) = match f {
+                0 => (FloatDirection::Down, true),
+                1 => (FloatDirection::Up, true),
+                2 => (FloatDirection::Down, false),
+                _ => (FloatDirection::Up, false),
+            };
+            let past = |s: &Seat| if recent { s.float1 } else { s.float2 };
+            let v: i128 = if dir == FloatDirection::Down {
+                // Pairing saves a downfloat for each player who does not
+                // float down inside the pair; the bye is a downfloat.
+                let saved = |s: &Seat, down_here: bool| {
+                    (past(s) == Some(dir) && !down_here && !s.is_bye) as i128
+                };
+                let bye = si.is_bye || sj.is_bye;
+                saved(hi, differ || bye) + saved(lo, bye)
+            } else {
+                1 - (differ && past(lo) == Some(dir)) as i128
+            };
+            w += v << shift;
+        }
+        if let Some(s) = self.shift_order {
+            let k = self.bracket.len() as i128;
+            let dev = |x: usize, y: usize| -> i128 {
+                match self.ideal[x] {
+                    Some(t) => (t as i128 - y as i128).abs(),
+                    None => k - x as i128,
+                }
+            };
+            let mut d = dev(a, b) + dev(b, a);
+            let movers = self.movers as i128;
+            if self.order_weighted {
+                // The moved-down players are paired first (their S1/S2
+                // choice is settled before the remainder's), the top first.
+                let top = a.min(b) as i128;
+                d *= k - top;
+                if top < movers {
+                    d += dev(a.min(b), a.max(b)) * k * k * (movers - top);
+                }
+            }
+            let cap = if self.order_weighted {
+                2 * k * k + k * k * k * movers
+            } else {
+                2 * k
+            };
+            w += (cap - d.min(cap)) << s;
+        }
+        Some(w)
+    }
+}
+
+impl Engine<'_> {
+    fn avoid_is_gar_early(&self) -> bool {
+        self.round <= 3 && self.avoid.has_gar_mates()
+    }
+}

@@ -1,0 +1,197 @@
+//! Hand-worked Dutch pairings (FIDE C.04.3 with the colour rules removed),
+//! each built from the handbook's articles: S1 against S2 in a homogeneous
+//! bracket, moved-down players paired first in a heterogeneous bracket, a
+//! transposition when S1-S2 is blocked, an exchange when no transposition
+//! works, repeated floats avoided, and the pairing-allocated bye.
+
+use kraal::pairing::swiss::{pair_round, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
+use kraal::pairing::{ForbiddenPair, RuleSet, POINT};
+
+/// A field of `n` players; player k has pairing number k (rating falls).
+fn field(n: u32) -> Vec<SwissPlayer> {
+    (1..=n)
+        .map(|id| SwissPlayer {
+            id,
+            name: format!("P{id:02}"),
+            rating: Some(2000 - id as i32 * 10),
+            club: None,
+            team: None,
+            relatives: vec![],
+            entered_round: 1,
+            history: vec![],
+            status: Status::Active,
+        })
+        .collect()
+}
+
+/// Plays a round of 2-game mini-matches: (a, b, a's game points x10).
+fn play(players: &mut [SwissPlayer], games: &[(u32, u32, i64)], byes: &[u32]) {
+    let round = players[0].history.len();
+    for &(a, b, pa) in games {
+        players[a as usize - 1].history.push(RoundEntry {
+            kind: EntryKind::Played,
+            opponent: Some(b),
+            points: pa,
+        });
+        players[b as usize - 1].history.push(RoundEntry {
+            kind: EntryKind::Played,
+            opponent: Some(a),
+            points: 2 * POINT - pa,
+        });
+    }
+    for &p in byes {
+        players[p as usize - 1].history.push(RoundEntry {
+            kind: EntryKind::AllocatedBye,
+            opponent: None,
+            points: 2 * POINT,
+        });
+    }
+    for p in players.iter_mut() {
+        if p.history.len() == round {
+            p.history.push(RoundEntry {
+                kind: EntryKind::Absent,
+                opponent: None,
+                points: 0,
+            });
+        }
+    }
+}
+
+fn pair(players: &[SwissPlayer], forbidden: Vec<ForbiddenPair>) -> (Vec<(u32, u32)>, Option<u32>) {
+    let input = SwissInput {
+        round: players[0].history.len() as u32 + 1,
+        total_rounds: 9,
+        rule_set: RuleSet::Official,
+        players: players.to_vec(),
+        forbidden,
+        waivers: vec![],
+    };
+    let r = pair_round(&input).expect("pairable");
+    (
+        r.pairs.iter().map(|p| (p.first, p.second)).collect(),
+        r.bye.map(|b| b.player),
+    )
+}
+
+const WIN: i64 = 2 * POINT;
+const DRAW: i64 = POINT;
+
+#[test]
+fn round_one_pairs_top_half_against_bottom_half() {
+    let (pairs, bye) = pair(&field(8), vec![]);
+    assert_eq!(pairs, vec![(1, 5), (2, 6), (3, 7), (4, 8)]);
+    assert_eq!(bye, None);
+}
+
+#[test]
+fn round_one_odd_field_gives_the_bye_to_the_lowest_ranked() {
+    let (pairs, bye) = pair(&field(7), vec![]);
+    assert_eq!(pairs, vec![(1, 4), (2, 5), (3, 6)]);
+    assert_eq!(bye, Some(7));
+}
+
+#[test]
+fn moved_down_players_meet_the_top_of_the_next_bracket() {
+    // Round 1: 1 beats 4, 2 draws 5, 3 beats 6. Scores: 1, 3 on 2; 2, 5 on
+    // 1; 4, 6 on 0. The 1-point bracket {2, 5} has already met, so both move
+    // down; in the 0 bracket S1 = {2, 5} meets S2 = {4, 6} in order.
+    let mut p = field(6);
+    play(&mut p, &[(1, 4, WIN), (2, 5, DRAW), (3, 6, WIN)], &[]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(1, 3), (2, 4), (5, 6)]);
+    assert_eq!(bye, None);
+}
+
+#[test]
+fn a_blocked_s1_s2_pair_is_resolved_by_a_transposition() {
+    // All top seeds won round 1: bracket 2 = {1, 2, 3, 4}, S1 = {1, 2},
+    // S2 = {3, 4}. The referee forbids 1-3, so S2 is transposed to {4, 3}.
+    let mut p = field(8);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let fb = vec![ForbiddenPair {
+        a: 1,
+        b: 3,
+        from_round: None,
+        to_round: None,
+    }];
+    let (pairs, _) = pair(&p, fb);
+    assert_eq!(pairs, vec![(1, 4), (2, 3), (5, 7), (6, 8)]);
+}
+
+#[test]
+fn when_no_transposition_works_an_exchange_is_made() {
+    // As above with 1-3 and 1-4 both forbidden: no order of S2 works, so 2
+    // and 3 are exchanged: S1 = {1, 3}, S2 = {2, 4}.
+    let mut p = field(8);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let fb = vec![
+        ForbiddenPair {
+            a: 1,
+            b: 3,
+            from_round: None,
+            to_round: None,
+        },
+        ForbiddenPair {
+            a: 1,
+            b: 4,
+            from_round: None,
+            to_round: None,
+        },
+    ];
+    let (pairs, _) = pair(&p, fb);
+    assert_eq!(pairs, vec![(1, 2), (3, 4), (5, 7), (6, 8)]);
+}
+
+#[test]
+fn the_bye_skips_a_player_who_already_had_it() {
+    // Round 1 of 5: 1-3, 2-4, bye 5; 1 and 2 win. Round 2: the 2 bracket
+    // is {1, 2, 5}. S1/S2 would float 5 down, but 5 floated down last round
+    // (the bye), so 2 floats instead (C12); 2 has met 4, so 2-3; the bye
+    // goes to 4, the last player left, who has not had one.
+    let mut p = field(5);
+    play(&mut p, &[(1, 3, WIN), (2, 4, WIN)], &[5]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(bye, Some(4));
+    assert_eq!(pairs, vec![(1, 5), (2, 3)]);
+    // Round 3 after byes for 5 and then 4: 1 (4 points, moved down) has met
+    // 2 and 3, so meets 4, the first S2 player it may; of {2, 3, 5}, 3-5
+    // have met and 5 had the bye, so 2-5 and the bye goes to 3.
+    let mut q = field(5);
+    play(&mut q, &[(1, 3, WIN), (2, 4, WIN)], &[5]);
+    play(&mut q, &[(1, 2, WIN), (5, 3, 0)], &[4]);
+    let (pairs, bye) = pair(&q, vec![]);
+    assert_eq!(bye, Some(3));
+    assert_eq!(pairs, vec![(1, 4), (2, 5)]);
+}
+
+#[test]
+fn a_player_who_floated_down_last_round_does_not_float_again() {
+    // 1.0 bracket {1, 2, 3} is odd; 3 had the bye (a downfloat) in round 1,
+    // so 2 floats down instead (C12), even though S1/S2 alone would float 3.
+    let mut p = field(5);
+    play(&mut p, &[(1, 4, DRAW * 2), (2, 5, WIN)], &[3]);
+    let (pairs, _) = pair(&p, vec![]);
+    assert!(pairs.contains(&(1, 3)), "{pairs:?}");
+}
+
+#[test]
+fn the_bracket_leaves_the_rest_pairable() {
+    // Completion (C4): 4 players after 2 rounds: 1 beat 3 and 2; 3 beat 4;
+    // 2 beat 4. Scores 1:4, 2:2, 3:2, 4:0. Bracket 2 {1 moved down, 2, 3}:
+    // 1 has met both, so 2-3 and 1 floats on to meet 4.
+    let mut p = field(4);
+    play(&mut p, &[(1, 3, WIN), (2, 4, WIN)], &[]);
+    play(&mut p, &[(1, 2, WIN), (3, 4, WIN)], &[]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(bye, None);
+    // Tables follow the higher score: 1-4 is table 1.
+    assert_eq!(pairs, vec![(1, 4), (2, 3)]);
+}

@@ -1,0 +1,95 @@
+//! Tournament files: bad input never panics, and the TRF point system
+//! decides the score brackets.
+
+use kraal::pairing::format::{parse_kraal_json, parse_trf};
+use kraal::pairing::swiss::{pair_round, scores};
+use kraal::pairing::teams::{pair_swiss, Team, TeamMatch, TeamScoring, TeamSwissInput};
+use kraal::pairing::RuleSet;
+use proptest::prelude::*;
+
+fn line(rank: u32, name: &str, rounds: &[(u32, char, char)]) -> String {
+    let mut s = format!("001 {rank:>4}      {name:<33} {:>4}", 2000 - rank);
+    while s.len() < 91 {
+        s.push(' ');
+    }
+    for &(o, c, r) in rounds {
+        s.push_str(&format!("{o:>4} {c} {r}  "));
+    }
+    s.trim_end().to_string()
+}
+
+#[test]
+fn trf_point_system_sets_the_scores() {
+    // Three points for a win, one for a draw: 1 beat 2, 3 drew 4.
+    let text = [
+        "XXR 3".to_string(),
+        "BBW 3.0".to_string(),
+        "BBD 1.0".to_string(),
+        line(1, "A", &[(2, 'w', '1')]),
+        line(2, "B", &[(1, 'b', '0')]),
+        line(3, "C", &[(4, 'w', '=')]),
+        line(4, "D", &[(3, 'b', '=')]),
+    ]
+    .join("\n");
+    let input = parse_trf(&text, RuleSet::Official).unwrap();
+    let s = scores(&input.players);
+    assert_eq!((s[&1], s[&2], s[&3], s[&4]), (30, 0, 10, 10));
+    let r = pair_round(&input).unwrap();
+    // 1 (3 points) floats to the 1-point bracket and meets 3, its top.
+    assert_eq!((r.pairs[0].first, r.pairs[0].second), (1, 3));
+    let bad = text.replace("BBD 1.0", "BBD 1.25");
+    let e = parse_trf(&bad, RuleSet::Official).unwrap_err();
+    assert!(e.to_string().contains("line 3, field points"), "{e}");
+}
+
+#[test]
+fn team_swiss_pairs_by_match_points() {
+    let team = |id: u32, opp: u32, gp: i64, ga: i64| Team {
+        id,
+        name: format!("Team {id}"),
+        seed: Some(100 - id as i32),
+        history: vec![TeamMatch {
+            opponent: Some(opp),
+            game_points: gp,
+            game_points_against: ga,
+        }],
+        withdrawn: false,
+    };
+    // Round 1: 1 beat 3 narrowly, 2 beat 4 heavily, so by match points 1
+    // and 2 lead together and meet; by game points too.
+    let input = TeamSwissInput {
+        round: 2,
+        total_rounds: 3,
+        teams: vec![
+            team(1, 3, 45, 35),
+            team(2, 4, 70, 10),
+            team(3, 1, 35, 45),
+            team(4, 2, 10, 70),
+        ],
+        scoring: TeamScoring::MatchPoints,
+        forbidden: vec![],
+        waivers: vec![],
+    };
+    let r = pair_swiss(&input).unwrap();
+    let pairs: Vec<_> = r.pairs.iter().map(|p| (p.first, p.second)).collect();
+    assert_eq!(pairs, vec![(1, 2), (3, 4)]);
+}
+
+proptest! {
+    #[test]
+    fn garbage_never_panics(text in ".{0,400}") {
+        let _ = parse_trf(&text, RuleSet::Gar);
+        let _ = parse_kraal_json(&text);
+    }
+
+    #[test]
+    fn mangled_trf_lines_never_panic(cut in 0usize..120, junk in "[0-9a-zA-Z =+-]{0,12}") {
+        let mut l = line(1, "Alpha", &[(2, 'w', '1'), (0, '-', 'H')]);
+        l.truncate(cut.min(l.len()));
+        l.push_str(&junk);
+        let text = ["XXR 4".to_string(), l, line(2, "Bravo", &[(1, 'b', '0')])].join("\n");
+        if let Ok(input) = parse_trf(&text, RuleSet::Official) {
+            let _ = pair_round(&input);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Random tournaments: whatever the results, withdrawals, late entries and
+//! forbidden pairs, a published Swiss round never has a rematch, a second
+//! allocated bye or a forbidden pair, and pairs everyone present exactly
+//! once (or gives the single bye).
+
+use std::collections::{HashMap, HashSet};
+
+use kraal::pairing::avoidance::{Avoidance, Ties};
+use kraal::pairing::sim::{self, SimConfig};
+use kraal::pairing::swiss::{self, EntryKind, Status, SwissInput};
+use kraal::pairing::{PairingError, RuleSet};
+use proptest::prelude::*;
+
+fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
+    let result = match swiss::pair_round(input) {
+        Ok(r) => r,
+        // Small fields deep into a tournament can run out of opponents; the
+        // engine must then say so, not publish a broken round.
+        Err(PairingError::Impossible(msg)) => {
+            prop_assert!(!msg.is_empty());
+            return Ok(());
+        }
+        Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+    };
+    let present: HashSet<u32> = input
+        .players
+        .iter()
+        .filter(|p| p.status == Status::Active)
+        .map(|p| p.id)
+        .collect();
+    let ties: Vec<Ties> = input
+        .players
+        .iter()
+        .map(|p| Ties {
+            id: p.id,
+            club: p.club.clone(),
+            team: p.team.clone(),
+            relatives: p.relatives.clone(),
+        })
+        .collect();
+    let avoid = Avoidance::new(
+        input.rule_set,
+        input.total_rounds,
+        &ties,
+        &input.forbidden,
+        &input.waivers,
+    );
+    let by_id: HashMap<u32, &swiss::SwissPlayer> =
+        input.players.iter().map(|p| (p.id, p)).collect();
+    let mut seen = HashSet::new();
+    for pair in &result.pairs {
+        prop_assert!(seen.insert(pair.first), "{} paired twice", pair.first);
+        prop_assert!(seen.insert(pair.second), "{} paired twice", pair.second);
+        prop_assert!(present.contains(&pair.first) && present.contains(&pair.second));
+        let met = by_id[&pair.first]
+            .history
+            .iter()
+            .any(|e| e.opponent == Some(pair.second));
+        prop_assert!(!met, "rematch {} - {}", pair.first, pair.second);
+        prop_assert!(
+            avoid
+                .forbids(pair.first, pair.second, input.round)
+                .is_none(),
+            "forbidden pair {} - {}",
+            pair.first,
+            pair.second
+        );
+    }
+    if let Some(bye) = &result.bye {
+        prop_assert!(seen.insert(bye.player));
+        prop_assert!(present.contains(&bye.player));
+        let had = by_id[&bye.player]
+            .history
+            .iter()
+            .any(|e| matches!(e.kind, EntryKind::AllocatedBye | EntryKind::ForfeitWin));
+        prop_assert!(!had, "second allocated bye for {}", bye.player);
+    }
+    prop_assert_eq!(seen, present);
+    prop_assert!(
+        result.bye.is_some()
+            == (input
+                .players
+                .iter()
+                .filter(|p| p.status == Status::Active)
+                .count()
+                % 2
+                == 1)
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn every_round_of_a_random_tournament_is_valid(
+        players in 2usize..120,
+        played in 0u32..8,
+        seed in any::<u64>(),
+        withdraw in 0.0f64..0.08,
+        requested in 0.0f64..0.1,
+        late in 0usize..6,
+        forbidden in 0usize..12,
+        clubs in 0usize..6,
+        gar in any::<bool>(),
+    ) {
+        let cfg = SimConfig {
+            players,
+            played_rounds: played,
+            total_rounds: played + 1 + (seed % 3) as u32,
+            rule_set: if gar { RuleSet::Gar } else { RuleSet::Official },
+            games: if seed % 2 == 0 { 2 } else { 6 },
+            withdraw_chance: withdraw,
+            requested_bye_chance: requested,
+            late_entries: late.min(players / 2),
+            forbidden_pairs: forbidden,
+            clubs,
+            seed,
+        };
+        // Every round of the tournament, not only the last: the simulator
+        // replays the same seed up to each round. A round the engine
+        // refuses ends the tournament early.
+        for upto in 0..=played {
+            let cfg = SimConfig { played_rounds: upto, ..cfg.clone() };
+            match sim::tournament(&cfg) {
+                Ok(input) => check_round(&input)?,
+                Err(PairingError::Impossible(_)) => break,
+                Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4))]
+
+    #[test]
+    fn large_fields_stay_valid(players in 200usize..400, seed in any::<u64>()) {
+        let mut cfg = SimConfig::plain(players, 6, seed);
+        cfg.withdraw_chance = 0.02;
+        cfg.late_entries = 10;
+        cfg.forbidden_pairs = 30;
+        cfg.clubs = 20;
+        cfg.total_rounds = 9;
+        let input = sim::tournament(&cfg).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        check_round(&input)?;
+    }
+}
