@@ -9,6 +9,7 @@ pub mod cli;
 pub mod db;
 pub mod export;
 pub mod pairing;
+pub mod results;
 pub mod roster;
 pub mod rules;
 pub mod standings;

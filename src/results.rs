@@ -1,0 +1,268 @@
+//! Game results as referees write them, and what they are worth.
+//!
+//! A game's result is written from the point of view of the player who
+//! started it: `1-0` means the starter won. A pairing's score is written from
+//! the point of view of the player listed first (who starts game 1): `2-0`,
+//! `1½-½`, `3-3`.
+
+use serde::Serialize;
+
+use crate::pairing::{Points, POINT};
+
+/// The result of one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum GameResult {
+    /// `1-0`: the starter won.
+    StarterWon,
+    /// `0-1`: the other player won.
+    OtherWon,
+    /// `1/2-1/2`.
+    Draw,
+    /// `+-`: the other player did not come; the starter wins by forfeit.
+    StarterByForfeit,
+    /// `-+`: the starter did not come.
+    OtherByForfeit,
+    /// `--`: neither came; nobody scores.
+    BothForfeit,
+    /// `np`: not played (for instance a knock-out pairing decided earlier).
+    NotPlayed,
+}
+
+impl GameResult {
+    pub const ALL: &'static [GameResult] = &[
+        GameResult::StarterWon,
+        GameResult::Draw,
+        GameResult::OtherWon,
+        GameResult::StarterByForfeit,
+        GameResult::OtherByForfeit,
+        GameResult::BothForfeit,
+        GameResult::NotPlayed,
+    ];
+
+    /// The stored spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::StarterWon => "1-0",
+            GameResult::OtherWon => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::StarterByForfeit => "+-",
+            GameResult::OtherByForfeit => "-+",
+            GameResult::BothForfeit => "--",
+            GameResult::NotPlayed => "np",
+        }
+    }
+
+    /// What a referee reads on the results page.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameResult::StarterWon => "1-0",
+            GameResult::OtherWon => "0-1",
+            GameResult::Draw => "½-½",
+            GameResult::StarterByForfeit => "+/- (forfeit)",
+            GameResult::OtherByForfeit => "-/+ (forfeit)",
+            GameResult::BothForfeit => "-/- (both absent)",
+            GameResult::NotPlayed => "not played",
+        }
+    }
+
+    /// Reads a result as typed: `1-0`, `0-1`, `1/2-1/2`, `½-½`, `=`, `+-`,
+    /// `-+`, `--`, `np`; dashes may be en or em dashes.
+    pub fn parse(text: &str) -> Option<GameResult> {
+        let t: String = text
+            .trim()
+            .chars()
+            .map(|c| match c {
+                '–' | '—' | '−' => '-',
+                '½' => 'h',
+                c => c.to_ascii_lowercase(),
+            })
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        Some(match t.as_str() {
+            "1-0" => GameResult::StarterWon,
+            "0-1" => GameResult::OtherWon,
+            "1/2-1/2" | "h-h" | "=" | "0.5-0.5" => GameResult::Draw,
+            "+-" | "+/-" => GameResult::StarterByForfeit,
+            "-+" | "-/+" => GameResult::OtherByForfeit,
+            "--" | "-/-" => GameResult::BothForfeit,
+            "np" | "notplayed" => GameResult::NotPlayed,
+            _ => return None,
+        })
+    }
+
+    /// Points of (starter, other), in tenths.
+    pub fn points(self) -> (Points, Points) {
+        match self {
+            GameResult::StarterWon | GameResult::StarterByForfeit => (POINT, 0),
+            GameResult::OtherWon | GameResult::OtherByForfeit => (0, POINT),
+            GameResult::Draw => (POINT / 2, POINT / 2),
+            GameResult::BothForfeit | GameResult::NotPlayed => (0, 0),
+        }
+    }
+
+    /// A forfeit of any kind (not played over the board).
+    pub fn is_forfeit(self) -> bool {
+        matches!(
+            self,
+            GameResult::StarterByForfeit | GameResult::OtherByForfeit | GameResult::BothForfeit
+        )
+    }
+}
+
+/// Reads a pairing score such as `2-0`, `1½-½`, `1.5-0.5`, `4 - 2` for a
+/// pairing of `games` games: the two sides must add up to the games played.
+pub fn parse_pairing_score(text: &str, games: u32) -> Result<(Points, Points), String> {
+    let t = text.trim().replace(['–', '—', '−', ':'], "-");
+    let (a, b) = t
+        .split_once('-')
+        .ok_or_else(|| format!("'{}' is not a score like 2-0 or 1½-½", text.trim()))?;
+    let side = |s: &str| -> Option<Points> {
+        let s = s.trim();
+        let (whole, half) = match s.strip_suffix('½') {
+            Some(w) => (w, POINT / 2),
+            None => (s, 0),
+        };
+        if whole.is_empty() {
+            return (half > 0).then_some(half);
+        }
+        if let Some((w, f)) = whole.split_once(['.', ',']) {
+            if half == 0 && (f == "5" || f == "0") {
+                let w: Points = w.parse().ok()?;
+                return Some(w * POINT + if f == "5" { POINT / 2 } else { 0 });
+            }
+            return None;
+        }
+        whole.parse::<Points>().ok().map(|w| w * POINT + half)
+    };
+    let (Some(a), Some(b)) = (side(a), side(b)) else {
+        return Err(format!("'{}' is not a score like 2-0 or 1½-½", text.trim()));
+    };
+    if a + b != Points::from(games) * POINT {
+        return Err(format!(
+            "'{}' does not add up to the {games} games of the pairing",
+            text.trim()
+        ));
+    }
+    Ok((a, b))
+}
+
+/// Who starts game `number` (1-based) of a pairing: the first-listed player
+/// starts the odd games, the other the even ones, so starts balance.
+pub fn first_starts(number: u32) -> bool {
+    number % 2 == 1
+}
+
+/// Game results that give the first-listed player `first_points` out of
+/// `games`: the first player's wins come first, then draws, then losses. A
+/// referee who needs another order edits the single games.
+pub fn fill_games(first_points: Points, games: u32) -> Vec<GameResult> {
+    let wins = (first_points / POINT) as u32;
+    let draw = first_points % POINT != 0;
+    (1..=games)
+        .map(|k| {
+            let idx = k - 1;
+            let first_result = if idx < wins {
+                1
+            } else if draw && idx == wins {
+                0
+            } else {
+                -1
+            };
+            match (first_result, first_starts(k)) {
+                (0, _) => GameResult::Draw,
+                (1, true) | (-1, false) => GameResult::StarterWon,
+                _ => GameResult::OtherWon,
+            }
+        })
+        .collect()
+}
+
+/// A pairing's games added up from the first-listed player's side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PairingTally {
+    pub first: Points,
+    pub second: Points,
+    pub first_wins: u32,
+    pub second_wins: u32,
+    /// Games with a result.
+    pub decided: u32,
+    /// Games won or lost by forfeit.
+    pub forfeits: u32,
+}
+
+/// Adds up games given as (first player started it, result).
+pub fn tally(games: impl IntoIterator<Item = (bool, Option<GameResult>)>) -> PairingTally {
+    let mut t = PairingTally::default();
+    for (first_started, result) in games {
+        let Some(r) = result else { continue };
+        t.decided += 1;
+        let (s, o) = r.points();
+        let (f, sec) = if first_started { (s, o) } else { (o, s) };
+        t.first += f;
+        t.second += sec;
+        if r.is_forfeit() {
+            t.forfeits += 1;
+        } else if f > sec {
+            t.first_wins += 1;
+        } else if sec > f {
+            t.second_wins += 1;
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_in_every_usual_spelling() {
+        assert_eq!(GameResult::parse(" ½–½ "), Some(GameResult::Draw));
+        assert_eq!(GameResult::parse("1—0"), Some(GameResult::StarterWon));
+        assert_eq!(GameResult::parse("+-"), Some(GameResult::StarterByForfeit));
+        assert_eq!(GameResult::parse("NP"), Some(GameResult::NotPlayed));
+        assert_eq!(GameResult::parse("2-0"), None);
+        for r in GameResult::ALL {
+            assert_eq!(GameResult::parse(r.as_str()), Some(*r));
+        }
+    }
+
+    #[test]
+    fn pairing_scores_must_add_up_to_the_games() {
+        assert_eq!(parse_pairing_score("1½-½", 2), Ok((15, 5)));
+        assert_eq!(parse_pairing_score("1.5 - 0.5", 2), Ok((15, 5)));
+        assert_eq!(parse_pairing_score("3-3", 6), Ok((30, 30)));
+        assert_eq!(parse_pairing_score("½-1½", 2), Ok((5, 15)));
+        assert!(parse_pairing_score("2-1", 2)
+            .unwrap_err()
+            .contains("does not add up"));
+        assert!(parse_pairing_score("two-nil", 2)
+            .unwrap_err()
+            .contains("not a score"));
+    }
+
+    #[test]
+    fn a_pairing_score_fills_games_that_add_back_up_to_it() {
+        for games in [2u32, 6] {
+            for first in 0..=(games as i64 * 2) {
+                let points = first * POINT / 2;
+                let results = fill_games(points, games);
+                let t = tally(
+                    (1..=games)
+                        .zip(&results)
+                        .map(|(k, r)| (first_starts(k), Some(*r))),
+                );
+                assert_eq!(
+                    (t.first, t.second),
+                    (points, games as i64 * POINT - points),
+                    "{games} games, {points}"
+                );
+            }
+        }
+        // 1½-½: the first player wins game 1 (which they start), game 2 is drawn.
+        assert_eq!(
+            fill_games(15, 2),
+            vec![GameResult::StarterWon, GameResult::Draw]
+        );
+    }
+}
