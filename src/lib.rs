@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod cli;
 pub mod db;
+pub mod director;
 pub mod export;
 pub mod pairing;
 pub mod results;

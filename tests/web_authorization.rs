@@ -49,6 +49,10 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/relations" => Some(vec![]), // a and b filled in by the caller
         "/t/{tid:\\d+}/relations/{rid:\\d+}/remove" => s(&[]),
         "/t/{tid:\\d+}/import" => s(&[("csv", "name,club\nKeabetswe Sello,Mafikeng MC\n")]),
+        "/t/{tid:\\d+}/rounds" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
         _ => None,
     }
 }
@@ -106,6 +110,11 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let rid =
                     kraal::db::players::add_relation(&mut app.conn(), t.id, p1.id, p2.id, &admin)
                         .unwrap();
+                if route.path.contains("{n:") {
+                    let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+                    let (n, planned) = data.pair_next().unwrap();
+                    kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin).unwrap();
+                }
                 if route.path.ends_with("/reinstate") {
                     kraal::db::players::withdraw(&mut app.conn(), t.id, p1.id, &admin).unwrap();
                 }
@@ -132,7 +141,8 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .replace("{pid:\\d+}", &p1.id.to_string())
                     .replace("{rid:\\d+}", &rid.to_string())
                     .replace("{uid:\\d+}", &assigned.id.to_string())
-                    .replace("{id:\\d+}", &token_id.to_string());
+                    .replace("{id:\\d+}", &token_id.to_string())
+                    .replace("{n:\\d+}", "1");
                 let mut fields = body.clone();
                 if route.path.ends_with("/referees") {
                     fields.push(("user_id", other.id.to_string()));

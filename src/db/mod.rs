@@ -8,6 +8,7 @@ pub mod audit;
 pub mod auth;
 pub mod connection;
 pub mod players;
+pub mod rounds;
 pub mod schema;
 pub mod settings;
 pub mod tournaments;
@@ -55,4 +56,22 @@ pub(crate) fn classify(err: diesel::result::Error, what: &str) -> DbError {
 pub fn now() -> NaiveDateTime {
     let t = Utc::now().naive_utc();
     t.with_nanosecond(0).unwrap_or(t)
+}
+
+/// A tournament with its players, relatives, byes and every round.
+pub fn tournament_data(
+    conn: &mut DbConnection,
+    tid: i32,
+) -> Result<crate::director::TournamentData, DbError> {
+    let tournament = tournaments::find(conn, tid)?;
+    let (rounds, pairings, games) = rounds::everything(conn, tid)?;
+    Ok(crate::director::TournamentData {
+        tournament,
+        players: players::list(conn, tid)?,
+        relations: players::relations_of(conn, tid)?,
+        byes: rounds::requested_byes(conn, tid)?,
+        rounds,
+        pairings,
+        games,
+    })
 }

@@ -226,3 +226,17 @@ diesel::allow_tables_to_appear_in_same_query!(
     audit_entries,
 );
 diesel::joinable!(audit_entries -> users (user_id));
+
+diesel::table! {
+    requested_byes (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        player_id -> Integer,
+        round -> Integer,
+        half -> Bool,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(requested_byes, players);
+diesel::joinable!(pairings -> rounds (round_id));
+diesel::joinable!(games -> pairings (pairing_id));

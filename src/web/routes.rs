@@ -6,7 +6,7 @@
 
 use actix_web::{web, Route};
 
-use super::pages::{account, admin, home, players, tournaments};
+use super::pages::{account, admin, home, players, rounds, tournaments};
 
 /// Who may use a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,5 +85,13 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/relations/{rid:\\d+}/remove"      Referee  => players::remove_relation;
     get  "/t/{tid:\\d+}/import"                           Referee  => players::import_form;
     post "/t/{tid:\\d+}/import"                           Referee  => players::import;
+    post "/t/{tid:\\d+}/rounds"                            Referee  => rounds::create;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/publish"           Referee  => rounds::publish;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/undo"              Referee  => rounds::undo;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
+    get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
+    get  "/t/{tid:\\d+}/standings.csv"                     Public   => rounds::standings_csv_route;
     get  "/api/v1/me"                                     SignedIn => account::api_me;
 };

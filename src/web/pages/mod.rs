@@ -4,6 +4,7 @@ pub mod account;
 pub mod admin;
 pub mod home;
 pub mod players;
+pub mod rounds;
 pub mod tournaments;
 
 use std::collections::BTreeMap;

@@ -1,0 +1,1 @@
+DROP TABLE requested_byes;

@@ -1,0 +1,443 @@
+//! Rounds, their pairings and games, requested byes, and result entry.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::audit::{self, Change};
+use super::schema::{games, pairings, requested_byes, rounds, users};
+use super::users::User;
+use super::{classify, now, DbConnection, DbError};
+use crate::results::{first_starts, GameResult};
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = rounds)]
+pub struct Round {
+    pub id: i32,
+    pub tournament_id: i32,
+    pub number: i32,
+    pub status: String,
+    pub explanation: String,
+    pub created_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+}
+
+impl Round {
+    pub fn is_published(&self) -> bool {
+        self.status == "published"
+    }
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = pairings)]
+pub struct Pairing {
+    pub id: i32,
+    pub round_id: i32,
+    pub table_no: i32,
+    pub first_player_id: Option<i32>,
+    pub second_player_id: Option<i32>,
+    pub first_team_id: Option<i32>,
+    pub second_team_id: Option<i32>,
+    pub team_pairing_id: Option<i32>,
+    pub board: Option<i32>,
+    pub bye: Option<String>,
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = games)]
+pub struct Game {
+    pub id: i32,
+    pub pairing_id: i32,
+    pub number: i32,
+    pub starter_player_id: Option<i32>,
+    pub result: Option<String>,
+    pub tiebreak: bool,
+    pub scoresheet: Option<String>,
+    pub version: i32,
+    pub updated_at: Option<NaiveDateTime>,
+    pub updated_by: Option<i32>,
+}
+
+impl Game {
+    pub fn result(&self) -> Option<GameResult> {
+        self.result.as_deref().and_then(GameResult::parse)
+    }
+}
+
+/// A pairing to store: two players, or one player with a bye of `bye` kind.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub first: i32,
+    pub second: Option<i32>,
+    /// `allocated`, `half` or `zero` for a player without an opponent.
+    pub bye: Option<&'static str>,
+    /// The explanation as JSON, shown on the round page.
+    pub explanation: String,
+}
+
+/// Stores a new round as a draft, tables numbered in the given order, each
+/// pairing with its `games` games (the first-listed player starts game 1).
+pub fn create(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    planned: &[Planned],
+    games_per_pairing: i32,
+    explanation: &str,
+    by: &User,
+) -> Result<Round, DbError> {
+    conn.transaction(|conn| {
+        let round_id: i32 = diesel::insert_into(rounds::table)
+            .values((
+                rounds::tournament_id.eq(tournament_id),
+                rounds::number.eq(number),
+                rounds::status.eq("draft"),
+                rounds::explanation.eq(explanation),
+                rounds::created_at.eq(now()),
+            ))
+            .returning(rounds::id)
+            .get_result(conn)
+            .map_err(|e| classify(e, &format!("round {number} has already been paired")))?;
+        for (i, p) in planned.iter().enumerate() {
+            let pid: i32 = diesel::insert_into(pairings::table)
+                .values((
+                    pairings::round_id.eq(round_id),
+                    pairings::table_no.eq(i as i32 + 1),
+                    pairings::first_player_id.eq(Some(p.first)),
+                    pairings::second_player_id.eq(p.second),
+                    pairings::bye.eq(p.bye),
+                    pairings::explanation.eq(&p.explanation),
+                ))
+                .returning(pairings::id)
+                .get_result(conn)?;
+            if let Some(second) = p.second {
+                let starts: Vec<(i32, i32)> = (1..=games_per_pairing)
+                    .map(|n| {
+                        (
+                            n,
+                            if first_starts(n as u32) {
+                                p.first
+                            } else {
+                                second
+                            },
+                        )
+                    })
+                    .collect();
+                add_games(conn, pid, &starts, false)?;
+            }
+        }
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: "pair",
+                entity: "round",
+                entity_id: Some(round_id),
+                old_value: None,
+                new_value: Some(format!("round {number}: {} pairings", planned.len())),
+            },
+        )?;
+        find(conn, tournament_id, number)
+    })
+}
+
+/// Adds games to a pairing: (game number, who starts it).
+pub fn add_games(
+    conn: &mut DbConnection,
+    pairing_id: i32,
+    games: &[(i32, i32)],
+    tiebreak: bool,
+) -> Result<(), DbError> {
+    for &(number, starter) in games {
+        diesel::insert_into(games::table)
+            .values((
+                games::pairing_id.eq(pairing_id),
+                games::number.eq(number),
+                games::starter_player_id.eq(Some(starter)),
+                games::tiebreak.eq(tiebreak),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+pub fn find(conn: &mut DbConnection, tournament_id: i32, number: i32) -> Result<Round, DbError> {
+    rounds::table
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .filter(rounds::number.eq(number))
+        .select(Round::as_select())
+        .first(conn)
+        .map_err(|e| classify(e, "round"))
+}
+
+pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Round>, DbError> {
+    Ok(rounds::table
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .order(rounds::number)
+        .select(Round::as_select())
+        .load(conn)?)
+}
+
+/// Everything of a tournament's rounds: the rounds, their pairings (by table)
+/// and their games (by number).
+pub fn everything(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+) -> Result<(Vec<Round>, Vec<Pairing>, Vec<Game>), DbError> {
+    let rs = list(conn, tournament_id)?;
+    let ps: Vec<Pairing> = pairings::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .order((pairings::round_id, pairings::table_no))
+        .select(Pairing::as_select())
+        .load(conn)?;
+    let gs: Vec<Game> = games::table
+        .inner_join(pairings::table.inner_join(rounds::table))
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .order((games::pairing_id, games::number))
+        .select(Game::as_select())
+        .load(conn)?;
+    Ok((rs, ps, gs))
+}
+
+pub fn publish(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let r = find(conn, tournament_id, number)?;
+        if r.is_published() {
+            return Err(DbError::Conflict(format!(
+                "round {number} is already published"
+            )));
+        }
+        diesel::update(rounds::table.find(r.id))
+            .set((
+                rounds::status.eq("published"),
+                rounds::published_at.eq(Some(now())),
+            ))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: "publish",
+                entity: "round",
+                entity_id: Some(r.id),
+                old_value: None,
+                new_value: Some(format!("round {number}")),
+            },
+        )
+    })
+}
+
+/// Deletes the last round so it can be paired again; refused once any of
+/// its games has a result.
+pub fn undo(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let r = find(conn, tournament_id, number)?;
+        let last = list(conn, tournament_id)?.last().map(|x| x.number);
+        if last != Some(number) {
+            return Err(DbError::Conflict(format!("only the last round can be undone, and round {number} is not the last")));
+        }
+        let with_results: i64 = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq(r.id))
+            .filter(games::result.is_not_null())
+            .count()
+            .get_result(conn)?;
+        if with_results > 0 {
+            return Err(DbError::Conflict(format!(
+                "round {number} already has {with_results} results: clear them before undoing the round"
+            )));
+        }
+        diesel::delete(rounds::table.find(r.id)).execute(conn)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: "undo",
+                entity: "round",
+                entity_id: Some(r.id),
+                old_value: Some(format!("round {number}")),
+                new_value: None,
+            },
+        )
+    })
+}
+
+/// A game with where it belongs.
+#[derive(Debug, Clone)]
+pub struct GameContext {
+    pub game: Game,
+    pub pairing: Pairing,
+    pub round: Round,
+}
+
+pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext, DbError> {
+    let (game, pairing, round) = games::table
+        .inner_join(pairings::table.inner_join(rounds::table))
+        .filter(games::id.eq(game_id))
+        .select((Game::as_select(), Pairing::as_select(), Round::as_select()))
+        .first(conn)
+        .map_err(|e| classify(e, "game"))?;
+    Ok(GameContext {
+        game,
+        pairing,
+        round,
+    })
+}
+
+/// Sets a game's result if nobody changed it since `expected_version`;
+/// otherwise says who did, and the result they saved, so nothing is lost
+/// silently.
+pub fn set_result(
+    conn: &mut DbConnection,
+    game_id: i32,
+    result: Option<GameResult>,
+    expected_version: i32,
+    by: &User,
+) -> Result<Game, DbError> {
+    conn.transaction(|conn| {
+        let ctx = game_context(conn, game_id)?;
+        let old = ctx.game.result.clone();
+        let new = result.map(|r| r.as_str().to_string());
+        if old == new && ctx.game.version == expected_version {
+            return Ok(ctx.game);
+        }
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(game_id))
+                .filter(games::version.eq(expected_version)),
+        )
+        .set((
+            games::result.eq(&new),
+            games::version.eq(expected_version + 1),
+            games::updated_at.eq(Some(now())),
+            games::updated_by.eq(Some(by.id)),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            let who: Option<String> = match ctx.game.updated_by {
+                Some(uid) => users::table.find(uid).select(users::name).first(conn).optional()?,
+                None => None,
+            };
+            return Err(DbError::Conflict(format!(
+                "round {}, table {}, game {} was changed meanwhile{}: it is now {}. Reload to see it, then save again if yours is right.",
+                ctx.round.number,
+                ctx.pairing.table_no,
+                ctx.game.number,
+                who.map(|w| format!(" by {w}")).unwrap_or_default(),
+                old.as_deref().unwrap_or("empty"),
+            )));
+        }
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(ctx.round.tournament_id),
+                action: "result",
+                entity: "game",
+                entity_id: Some(game_id),
+                old_value: old,
+                new_value: new,
+            },
+        )?;
+        Ok(game_context(conn, game_id)?.game)
+    })
+}
+
+/// A bye a player asked for.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = requested_byes)]
+pub struct RequestedBye {
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_id: i32,
+    pub round: i32,
+    pub half: bool,
+}
+
+pub fn requested_byes(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+) -> Result<Vec<RequestedBye>, DbError> {
+    Ok(requested_byes::table
+        .filter(requested_byes::tournament_id.eq(tournament_id))
+        .order((requested_byes::round, requested_byes::player_id))
+        .select(RequestedBye::as_select())
+        .load(conn)?)
+}
+
+pub fn request_bye(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    player_id: i32,
+    round: i32,
+    half: bool,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        diesel::insert_into(requested_byes::table)
+            .values((
+                requested_byes::tournament_id.eq(tournament_id),
+                requested_byes::player_id.eq(player_id),
+                requested_byes::round.eq(round),
+                requested_byes::half.eq(half),
+            ))
+            .execute(conn)
+            .map_err(|e| {
+                classify(
+                    e,
+                    &format!("a bye in round {round} is already recorded for that player"),
+                )
+            })?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: "request bye",
+                entity: "player",
+                entity_id: Some(player_id),
+                old_value: None,
+                new_value: Some(format!(
+                    "round {round}, {}",
+                    if half { "half point" } else { "zero" }
+                )),
+            },
+        )
+    })
+}
+
+/// After results of a knock-out round change: every pairing left level
+/// after all its games gets its next tiebreak set (OGR 9.4).
+pub fn add_tiebreak_sets(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let data = super::tournament_data(conn, tournament_id)?;
+        let Some(round) = data.rounds.iter().find(|x| x.number == number) else {
+            return Ok(());
+        };
+        for p in data.pairings_of(round) {
+            if let Some(games) = data.tiebreak_games_needed(p) {
+                add_games(conn, p.id, &games, true)?;
+            }
+        }
+        Ok(())
+    })
+}
