@@ -50,6 +50,11 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/relations/{rid:\\d+}/remove" => s(&[]),
         "/t/{tid:\\d+}/import" => s(&[("csv", "name,club\nKeabetswe Sello,Mafikeng MC\n")]),
         "/t/{tid:\\d+}/rounds" => s(&[]),
+        "/api/v1/tournaments" => s(&[("name", "API Open"), ("rounds", "5")]),
+        "/api/v1/tournaments/{tid:\\d+}/players" => s(&[("name", "Refilwe Dube")]),
+        "/api/v1/tournaments/{tid:\\d+}/relations" => Some(vec![]),
+        "/api/v1/tournaments/{tid:\\d+}/rounds" => s(&[]),
+        "/api/v1/games/{gid:\\d+}" => s(&[("result", "1-0")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
@@ -110,10 +115,11 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let rid =
                     kraal::db::players::add_relation(&mut app.conn(), t.id, p1.id, p2.id, &admin)
                         .unwrap();
-                if route.path.contains("{n:") {
+                if route.path.contains("{n:") || route.path.contains("{gid:") {
                     let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
-                    kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin).unwrap();
+                    kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin)
+                        .unwrap();
                 }
                 if route.path.ends_with("/reinstate") {
                     kraal::db::players::withdraw(&mut app.conn(), t.id, p1.id, &admin).unwrap();
@@ -143,6 +149,11 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .replace("{uid:\\d+}", &assigned.id.to_string())
                     .replace("{id:\\d+}", &token_id.to_string())
                     .replace("{n:\\d+}", "1");
+                let path = if path.contains("{gid:") {
+                    path.replace("{gid:\\d+}", &first_game(&app, t.id).to_string())
+                } else {
+                    path
+                };
                 let mut fields = body.clone();
                 if route.path.ends_with("/referees") {
                     fields.push(("user_id", other.id.to_string()));
@@ -161,7 +172,26 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 };
                 let pairs: Vec<(&str, &str)> =
                     fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                let reply = if route.method == "GET" {
+                let reply = if route.path.starts_with("/api/") {
+                    // Scripts use tokens; a JSON body carries the same sample.
+                    let mut script = match actor {
+                        Some(_) => app.script(&token),
+                        None => app.client(),
+                    };
+                    let mut json = serde_json::Map::new();
+                    for (k, v) in &fields {
+                        let value = match v.parse::<i64>() {
+                            Ok(n) if *k != "name" && *k != "result" => serde_json::json!(n),
+                            _ => serde_json::json!(v),
+                        };
+                        json.insert(k.to_string(), value);
+                    }
+                    if route.method == "GET" {
+                        script.get(&path)
+                    } else {
+                        script.send_json(route.method, &path, serde_json::Value::Object(json))
+                    }
+                } else if route.method == "GET" {
                     client.get(&path)
                 } else {
                     client.post(&path, &pairs)
@@ -193,4 +223,9 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
         }
         assert!(checked >= 4 * 20, "the matrix covered only {checked} calls");
     }
+}
+
+fn first_game(app: &TestApp, tid: i32) -> i32 {
+    let (_, _, games) = kraal::db::rounds::everything(&mut app.conn(), tid).unwrap();
+    games[0].id
 }

@@ -50,6 +50,21 @@ pub async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let api = req.path().starts_with("/api/");
+    guard_inner(req, next, api).await.map_err(|e| {
+        if api {
+            super::error::ApiError(e).into()
+        } else {
+            e.into()
+        }
+    })
+}
+
+async fn guard_inner(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    api: bool,
+) -> Result<ServiceResponse<impl MessageBody>, AppError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .cloned()
@@ -78,7 +93,7 @@ pub async fn guard(
                 caller.user = Some(u);
                 caller.by_token = true;
             }
-            None => return Err(AppError::Unauthorized.into()),
+            None => return Err(AppError::Unauthorized),
         }
     } else {
         if let Some(session) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) {
@@ -95,12 +110,18 @@ pub async fn guard(
 
     let mut req = req;
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if changes_state && !caller.by_token {
+    // An anonymous API call carries no credentials a forged request could
+    // borrow; it is answered 401 by the route itself.
+    let ambient = caller.user.is_some() || !api;
+    if changes_state && !caller.by_token && ambient {
         check_csrf(&mut req, caller.csrf.as_deref()).await?;
     }
 
     req.extensions_mut().insert(caller);
-    let mut res = next.call(req).await?;
+    let mut res = next
+        .call(req)
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))?;
     let issued = res
         .request()
         .extensions()
@@ -108,7 +129,9 @@ pub async fn guard(
         .and_then(|c| c.issued_csrf.clone());
     if let Some(token) = issued {
         let cookie = security_cookie(CSRF_COOKIE, token, state.secure_cookies);
-        res.response_mut().add_cookie(&cookie)?;
+        res.response_mut()
+            .add_cookie(&cookie)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
     }
     Ok(res)
 }

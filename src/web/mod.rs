@@ -4,6 +4,7 @@
 //! the app registers from that table and the tests walk it, so a route cannot
 //! be added without its access being stated and tested.
 
+pub mod api;
 pub mod auth;
 pub mod error;
 pub mod pages;

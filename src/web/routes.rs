@@ -6,6 +6,7 @@
 
 use actix_web::{web, Route};
 
+use super::api;
 use super::pages::{account, admin, home, players, rounds, tournaments};
 
 /// Who may use a route.
@@ -94,4 +95,11 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
     get  "/t/{tid:\\d+}/standings.csv"                     Public   => rounds::standings_csv_route;
     get  "/api/v1/me"                                     SignedIn => account::api_me;
+    post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
+    post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
+    post "/api/v1/tournaments/{tid:\\d+}/relations"        Referee  => api::add_relation;
+    post "/api/v1/tournaments/{tid:\\d+}/rounds"           Referee  => api::pair_round;
+    get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}"  Public   => api::get_round;
+    get  "/api/v1/tournaments/{tid:\\d+}/standings"        Public   => api::standings;
+    put  "/api/v1/games/{gid:\\d+}"                        Referee  => api::put_game;
 };

@@ -380,10 +380,13 @@ pub async fn change_password(
 }
 
 /// `GET /api/v1/me`: who a token (or session) belongs to.
-pub async fn api_me(who: crate::web::auth::SignedIn) -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({
-        "id": who.0.id,
-        "name": who.0.name,
-        "role": who.0.role,
-    }))
+pub async fn api_me(req: HttpRequest) -> Result<HttpResponse, crate::web::ApiError> {
+    let user = crate::web::auth::caller(&req)
+        .user
+        .ok_or(crate::web::ApiError(AppError::Unauthorized))?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "id": user.id,
+        "name": user.name,
+        "role": user.role,
+    })))
 }

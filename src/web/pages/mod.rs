@@ -113,8 +113,11 @@ pub fn see_other(to: &str) -> HttpResponse {
 pub const FORM_ERROR: actix_web::http::StatusCode =
     actix_web::http::StatusCode::UNPROCESSABLE_ENTITY;
 
-pub async fn not_found() -> Result<HttpResponse, AppError> {
-    Err(AppError::not_found("page"))
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, actix_web::Error> {
+    if req.path().starts_with("/api/") {
+        return Err(super::error::ApiError(AppError::not_found("API route")).into());
+    }
+    Err(AppError::not_found("page").into())
 }
 
 /// The stylesheet, built into the binary.

@@ -1,0 +1,356 @@
+//! The JSON API under `/api/v1` (see docs/api.md). Scripts authenticate
+//! with `Authorization: Bearer TOKEN`; every error is JSON
+//! `{"error": "...", "field": "..."}` with the status that fits.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use super::auth;
+use super::error::{ApiError, AppError};
+use super::pages::rounds::{load_data, pair_next, pairing_views, PairingView};
+use super::AppState;
+use crate::db::tournaments::{self, Tournament};
+use crate::db::users::User;
+use crate::db::{players, rounds};
+use crate::results::GameResult;
+use crate::roster::PlayerFields;
+use crate::standings::show_points;
+use crate::tournament::RawTournament;
+
+/// The signed-in caller of an API route; comes first among a handler's
+/// arguments so that an anonymous call is refused before its body is read.
+pub struct ApiUser(pub User);
+
+impl actix_web::FromRequest for ApiUser {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<ApiUser, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(
+            auth::caller(req)
+                .user
+                .map(ApiUser)
+                .ok_or(ApiError(AppError::Unauthorized)),
+        )
+    }
+}
+
+/// The tournament, if `user` may change it.
+async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament, ApiError> {
+    let uid = user.id;
+    let (t, assigned) = state
+        .run(move |c| {
+            Ok((
+                tournaments::find(c, tid)?,
+                tournaments::is_referee(c, tid, uid)?,
+            ))
+        })
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => AppError::not_found("tournament"),
+            other => other,
+        })?;
+    if user.is_admin() || assigned {
+        Ok(t)
+    } else {
+        Err(ApiError(AppError::Forbidden(format!(
+            "You are not a referee of {}.",
+            t.name
+        ))))
+    }
+}
+
+fn invalid(errors: Vec<crate::roster::FieldError>) -> ApiError {
+    let first = errors.into_iter().next();
+    ApiError(match first {
+        Some(e) => AppError::invalid(e.field, e.message),
+        None => AppError::BadRequest("invalid request".into()),
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewTournament {
+    name: String,
+    system: Option<String>,
+    rules: Option<String>,
+    games_per_pairing: Option<i32>,
+    rounds: Option<i32>,
+    venue: Option<String>,
+    starts_on: Option<String>,
+    ends_on: Option<String>,
+    ranking: Option<String>,
+    tiebreaks: Option<Vec<String>>,
+    bye_value: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TournamentJson {
+    id: i32,
+    name: String,
+    system: String,
+    rules: String,
+    games_per_pairing: i32,
+    rounds: i32,
+    ranking: String,
+    tiebreaks: Vec<String>,
+}
+
+impl From<&Tournament> for TournamentJson {
+    fn from(t: &Tournament) -> TournamentJson {
+        TournamentJson {
+            id: t.id,
+            name: t.name.clone(),
+            system: t.system.clone(),
+            rules: t.rule_set.clone(),
+            games_per_pairing: t.games_per_pairing,
+            rounds: t.rounds,
+            ranking: t.ranking.clone(),
+            tiebreaks: t
+                .tiebreak_list()
+                .iter()
+                .map(|x| x.as_str().to_string())
+                .collect(),
+        }
+    }
+}
+
+/// `POST /api/v1/tournaments`
+pub async fn create_tournament(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    body: web::Json<NewTournament>,
+) -> Result<HttpResponse, ApiError> {
+    let b = body.into_inner();
+    let raw = RawTournament {
+        name: b.name,
+        venue: b.venue.unwrap_or_default(),
+        starts_on: b.starts_on.unwrap_or_default(),
+        ends_on: b.ends_on.unwrap_or_default(),
+        system: b.system.unwrap_or_default(),
+        rule_set: b.rules.unwrap_or_default(),
+        games_per_pairing: b
+            .games_per_pairing
+            .map(|g| g.to_string())
+            .unwrap_or_default(),
+        rounds: b.rounds.map(|g| g.to_string()).unwrap_or_default(),
+        ranking: b.ranking.unwrap_or_default(),
+        tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
+        bye_value: b.bye_value.unwrap_or_default(),
+    };
+    let fields = raw.check().map_err(invalid)?;
+    let t = state
+        .run(move |c| tournaments::create(c, &fields, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(TournamentJson::from(&t)))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewPlayer {
+    name: String,
+    club: Option<String>,
+    rating: Option<i32>,
+    seed: Option<i32>,
+    federation_id: Option<String>,
+}
+
+/// `POST /api/v1/tournaments/{tid}/players`
+pub async fn add_player(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<NewPlayer>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let b = body.into_inner();
+    let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+    let fields = PlayerFields::parse(
+        &b.name,
+        b.club.as_deref().unwrap_or(""),
+        &opt(b.rating),
+        &opt(b.seed),
+        b.federation_id.as_deref().unwrap_or(""),
+    )
+    .map_err(invalid)?;
+    let tid = t.id;
+    let p = state
+        .run(move |c| players::create(c, tid, &fields, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(serde_json::json!({
+        "id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "seed": p.seed,
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRelation {
+    a: i32,
+    b: i32,
+}
+
+/// `POST /api/v1/tournaments/{tid}/relations`
+pub async fn add_relation(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<NewRelation>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let (tid, a, b) = (t.id, body.a, body.b);
+    let id = state
+        .run(move |c| players::add_relation(c, tid, a, b, &user))
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => {
+                AppError::invalid("b", "both players must be in this tournament")
+            }
+            AppError::Conflict(m) if a == b => AppError::invalid("b", m),
+            other => other,
+        })?;
+    Ok(HttpResponse::Created().json(serde_json::json!({ "id": id, "a": a.min(b), "b": a.max(b) })))
+}
+
+#[derive(Debug, Serialize)]
+pub struct RoundJson {
+    round: i32,
+    published: bool,
+    pairings: Vec<PairingView>,
+}
+
+/// `POST /api/v1/tournaments/{tid}/rounds`: pairs and publishes the next round.
+pub async fn pair_round(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let data = load_data(&state, t.id).await?;
+    let round = pair_next(&state, &data, &user).await?;
+    let (tid, n) = (t.id, round.number);
+    state
+        .run(move |c| rounds::publish(c, tid, n, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(round_json(&state, tid, n, true).await?))
+}
+
+async fn round_json(
+    state: &AppState,
+    tid: i32,
+    n: i32,
+    may_see_drafts: bool,
+) -> Result<RoundJson, ApiError> {
+    let data = load_data(state, tid).await?;
+    let round = data
+        .rounds
+        .iter()
+        .find(|r| r.number == n && (r.is_published() || may_see_drafts))
+        .ok_or_else(|| ApiError(AppError::not_found("round")))?;
+    Ok(RoundJson {
+        round: n,
+        published: round.is_published(),
+        pairings: pairing_views(&data, round),
+    })
+}
+
+/// `GET /api/v1/tournaments/{tid}/rounds/{n}`
+pub async fn get_round(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n) = path.into_inner();
+    Ok(HttpResponse::Ok().json(round_json(&state, tid, n, false).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultBody {
+    result: Option<String>,
+    /// The version last seen; when given, a newer change is a conflict.
+    version: Option<i32>,
+}
+
+/// `PUT /api/v1/games/{id}`: `{"result": "1-0"}`, from the starter's side.
+pub async fn put_game(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<ResultBody>,
+) -> Result<HttpResponse, ApiError> {
+    let gid = path.into_inner();
+    let ctx = state
+        .run(move |c| rounds::game_context(c, gid))
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => AppError::not_found("game"),
+            other => other,
+        })?;
+    refereed(&state, &user, ctx.round.tournament_id).await?;
+    let result = match body.result.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(GameResult::parse(text).ok_or_else(|| {
+            AppError::invalid(
+                "result",
+                format!("'{text}' is not a result: use 1-0, 0-1, 1/2-1/2, +-, -+, -- or np"),
+            )
+        })?),
+    };
+    let version = body.version.unwrap_or(ctx.game.version);
+    let u = user.clone();
+    let game = state
+        .run(move |c| rounds::set_result(c, gid, result, version, &u))
+        .await?;
+    let (tid, n) = (ctx.round.tournament_id, ctx.round.number);
+    state
+        .run(move |c| rounds::add_tiebreak_sets(c, tid, n))
+        .await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "id": game.id, "number": game.number, "starter": game.starter_player_id,
+        "result": game.result, "tiebreak": game.tiebreak, "version": game.version,
+    })))
+}
+
+/// `GET /api/v1/tournaments/{tid}/standings`
+pub async fn standings(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&state, path.into_inner()).await?;
+    let names: Vec<String> = data
+        .tournament
+        .tiebreak_list()
+        .iter()
+        .map(|t| t.as_str().to_string())
+        .collect();
+    let clubs: std::collections::HashMap<u32, &str> = data
+        .players
+        .iter()
+        .map(|p| (p.id as u32, p.club.as_str()))
+        .collect();
+    let rows: Vec<serde_json::Value> = data
+        .standings()
+        .iter()
+        .map(|s| {
+            let tbs: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .zip(&s.tiebreaks)
+                .map(|(n, v)| (n.clone(), serde_json::json!(v.raw as f64 / v.denom as f64)))
+                .collect();
+            serde_json::json!({
+                "rank": s.rank, "player": s.id, "name": s.name,
+                "club": clubs.get(&s.id).copied().unwrap_or(""),
+                "points": s.score as f64 / crate::pairing::POINT as f64,
+                "points_text": show_points(s.score),
+                "tiebreaks": tbs, "separated_by": s.separated_by,
+            })
+        })
+        .collect();
+    Ok(HttpResponse::build(StatusCode::OK).json(serde_json::json!({
+        "tournament": data.tournament.id,
+        "rounds_published": data.published().len(),
+        "ranking": data.tournament.ranking,
+        "tiebreaks": names,
+        "standings": rows,
+    })))
+}
