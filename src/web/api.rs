@@ -335,12 +335,12 @@ pub async fn standings(
             let tbs: serde_json::Map<String, serde_json::Value> = names
                 .iter()
                 .zip(&s.tiebreaks)
-                .map(|(n, v)| (n.clone(), serde_json::json!(v.raw as f64 / v.denom as f64)))
+                .map(|(n, v)| (n.clone(), number(v.raw, v.denom)))
                 .collect();
             serde_json::json!({
                 "rank": s.rank, "player": s.id, "name": s.name,
                 "club": clubs.get(&s.id).copied().unwrap_or(""),
-                "points": s.score as f64 / crate::pairing::POINT as f64,
+                "points": number(s.score, crate::pairing::POINT),
                 "points_text": show_points(s.score),
                 "tiebreaks": tbs, "separated_by": s.separated_by,
             })
@@ -353,4 +353,13 @@ pub async fn standings(
         "tiebreaks": names,
         "standings": rows,
     })))
+}
+
+/// An exact value as a JSON number: whole numbers stay integers.
+fn number(raw: i64, denom: i64) -> serde_json::Value {
+    if raw % denom == 0 {
+        serde_json::json!(raw / denom)
+    } else {
+        serde_json::json!(raw as f64 / denom as f64)
+    }
 }
