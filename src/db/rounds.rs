@@ -180,12 +180,12 @@ pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Round>, D
         .load(conn)?)
 }
 
+/// A tournament's rounds, pairings and games.
+pub type Everything = (Vec<Round>, Vec<Pairing>, Vec<Game>);
+
 /// Everything of a tournament's rounds: the rounds, their pairings (by table)
 /// and their games (by number).
-pub fn everything(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-) -> Result<(Vec<Round>, Vec<Pairing>, Vec<Game>), DbError> {
+pub fn everything(conn: &mut DbConnection, tournament_id: i32) -> Result<Everything, DbError> {
     let rs = list(conn, tournament_id)?;
     let ps: Vec<Pairing> = pairings::table
         .inner_join(rounds::table)

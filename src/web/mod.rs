@@ -26,19 +26,36 @@ pub struct AppState {
 
 impl AppState {
     /// Runs database work on the blocking pool with one pooled connection.
+    ///
+    /// SQLite refuses a transaction that read before another writer
+    /// committed ("database is locked"); such work is simply run again, a
+    /// few times, so that simultaneous result entry never fails for it.
     pub async fn run<T, F>(&self, f: F) -> Result<T, AppError>
     where
         T: Send + 'static,
-        F: FnOnce(&mut DbConnection) -> Result<T, DbError> + Send + 'static,
+        F: Fn(&mut DbConnection) -> Result<T, DbError> + Send + 'static,
     {
         let pool = self.pool.clone();
         let result = web::block(move || {
             let mut conn = pool.get()?;
-            f(&mut conn)
+            let mut attempt = 0;
+            loop {
+                match f(&mut conn) {
+                    Err(DbError::Query(e)) if attempt < 20 && is_busy(&e) => {
+                        attempt += 1;
+                        std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
+                    }
+                    other => return other,
+                }
+            }
         })
         .await?;
         Ok(result?)
     }
+}
+
+fn is_busy(e: &diesel::result::Error) -> bool {
+    matches!(e, diesel::result::Error::DatabaseError(_, info) if info.message().contains("database is locked"))
 }
 
 /// Registers every route of [`routes::ROUTES`] and the fallback page.

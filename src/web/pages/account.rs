@@ -207,8 +207,8 @@ async fn start_session(
     let uid = user.id;
     state
         .run(move |c| {
-            if let Some(old) = old {
-                db_auth::delete_session(c, &accounts::token_digest(&old))?;
+            if let Some(old) = &old {
+                db_auth::delete_session(c, &accounts::token_digest(old))?;
             }
             db_auth::create_session(c, uid, &digest)
         })
