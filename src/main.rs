@@ -24,6 +24,9 @@ enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Export a tournament's data (standings as CSV).
+    #[command(subcommand)]
+    Export(kraal::cli::export::ExportWhat),
     /// Check a scoresheet against the rules.
     Check(check::CheckArgs),
     /// Count move paths from a position (move-generator self test).
@@ -59,6 +62,7 @@ fn main() {
         Some(Command::Migrate(args)) => serve::migrate(args),
         Some(Command::User(UserCommand::Add(args))) => serve::user_add(args),
         Some(Command::Token(TokenCommand::Create(args))) => serve::token_create(args),
+        Some(Command::Export(what)) => kraal::cli::export::run(what),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Pair(args)) => pair::run(args),

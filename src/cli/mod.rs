@@ -3,6 +3,7 @@
 //! status, so `main.rs` stays a table of contents.
 
 pub mod check;
+pub mod export;
 pub mod pair;
 pub mod perft;
 pub mod serve;

@@ -2,3 +2,4 @@
 //! every CSV it reads is checked whole before anything is stored.
 
 pub mod players;
+pub mod standings;

@@ -7,7 +7,7 @@
 use actix_web::{web, Route};
 
 use super::api;
-use super::pages::{account, admin, home, players, rounds, tournaments};
+use super::pages::{account, admin, home, players, rounds, tables, tournaments};
 
 /// Who may use a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +94,11 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
     get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
     get  "/t/{tid:\\d+}/standings.csv"                     Public   => rounds::standings_csv_route;
+    get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
+    get  "/t/{tid:\\d+}/crosstable.csv"                    Public   => tables::crosstable_csv;
+    get  "/t/{tid:\\d+}/bracket"                           Public   => tables::bracket_page;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/pairings.csv"      Public   => tables::pairings_csv;
+    get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
     get  "/api/v1/me"                                     SignedIn => account::api_me;
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod home;
 pub mod players;
 pub mod rounds;
+pub mod tables;
 pub mod tournaments;
 
 use std::collections::BTreeMap;

@@ -165,9 +165,17 @@ pub struct TournamentPage {
     pub can_edit: bool,
     pub new_player: crate::web::pages::players::PlayerRaw,
     pub errors: FormErrors,
+    /// Rounds paired so far; drafts are shown to referees only.
+    pub rounds: Vec<crate::db::rounds::Round>,
 }
 
 impl TournamentPage {
+    fn next_round(&self) -> i32 {
+        self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+    fn is_knockout(&self) -> bool {
+        self.t.system() == crate::tournament::System::Knockout
+    }
     fn active_count(&self) -> usize {
         self.players
             .iter()
@@ -185,7 +193,7 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (t, players, relations, referees, all_users, assigned) = state
+    let (t, players, relations, referees, all_users, assigned, rounds) = state
         .run(move |c| {
             let t = tournaments::find(c, id)?;
             let assigned = match &viewer {
@@ -204,6 +212,7 @@ pub async fn load_page(
                 tournaments::referees(c, id)?,
                 all,
                 assigned,
+                crate::db::rounds::list(c, id)?,
             ))
         })
         .await
@@ -216,7 +225,12 @@ pub async fn load_page(
         .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
         .collect();
     let can_edit = ctx.is_admin() || assigned;
+    let rounds = rounds
+        .into_iter()
+        .filter(|r| r.is_published() || can_edit)
+        .collect();
     Ok(TournamentPage {
+        rounds,
         ctx,
         t,
         players,

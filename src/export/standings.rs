@@ -1,0 +1,47 @@
+//! The standings as CSV: rank, name, club, points, then each tiebreak under
+//! its stored name; values as plain decimals a spreadsheet reads.
+
+use std::collections::HashMap;
+
+use crate::director::TournamentData;
+
+/// The standings as CSV: rank, name, club, points, then each tiebreak under
+/// its name. The same bytes as `kraal export standings`.
+pub fn csv(data: &TournamentData) -> Result<Vec<u8>, csv::Error> {
+    let rows = data.standings();
+    let clubs: HashMap<u32, &str> = data
+        .players
+        .iter()
+        .map(|p| (p.id as u32, p.club.as_str()))
+        .collect();
+    let tbs = data.tournament.tiebreak_list();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec![
+        "rank".to_string(),
+        "name".into(),
+        "club".into(),
+        "points".into(),
+    ];
+    header.extend(tbs.iter().map(|t| t.as_str().to_string()));
+    w.write_record(&header)?;
+    for s in &rows {
+        let mut rec = vec![
+            s.rank.to_string(),
+            s.name.clone(),
+            clubs.get(&s.id).copied().unwrap_or("").to_string(),
+            decimal(s.score, crate::pairing::POINT),
+        ];
+        rec.extend(s.tiebreaks.iter().map(|v| decimal(v.raw, v.denom)));
+        w.write_record(&rec)?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// A value as a plain decimal a spreadsheet reads: `4.5`, `3`, `3.75`.
+fn decimal(raw: i64, denom: i64) -> String {
+    if raw % denom == 0 {
+        return (raw / denom).to_string();
+    }
+    let s = format!("{:.4}", raw as f64 / denom as f64);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

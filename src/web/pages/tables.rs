@@ -1,0 +1,332 @@
+//! What players look up: their own page, the crosstable, the knock-out
+//! bracket, and the CSV of pairings and of the crosstable.
+
+use std::collections::HashMap;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+
+use super::rounds::{load_data, pairing_views, PairingView};
+use super::{render, Ctx};
+use crate::db::players::Player;
+use crate::db::tournaments::Tournament;
+use crate::director::TournamentData;
+use crate::standings::{show_points, Outcome};
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+/// One cell of the crosstable: what a player did in one round.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// `12` (the opponent's rank), `bye`, `-`, `+`/`-` for forfeits.
+    pub opponent: String,
+    /// Points scored that round, `1½`; empty when nothing was played.
+    pub points: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct CrossRow {
+    pub rank: usize,
+    pub id: u32,
+    pub name: String,
+    pub score: String,
+    pub cells: Vec<Cell>,
+}
+
+/// The crosstable in standings order.
+pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
+    let standings = data.standings();
+    let rank_of: HashMap<u32, usize> = standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id, i + 1))
+        .collect();
+    let scoring = data.scoring();
+    let entrants: HashMap<u32, crate::standings::Entrant> =
+        data.entrants().into_iter().map(|e| (e.id, e)).collect();
+    standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let cells = entrants[&s.id]
+                .rounds
+                .iter()
+                .map(|o| {
+                    let pts = show_points(scoring.round_score(o));
+                    match o {
+                        Outcome::Played { opponent, .. } => Cell {
+                            opponent: rank_of
+                                .get(opponent)
+                                .map(|r| r.to_string())
+                                .unwrap_or_default(),
+                            points: pts,
+                        },
+                        Outcome::ForfeitWin { opponent } => Cell {
+                            opponent: format!("{}+", rank_of.get(opponent).copied().unwrap_or(0)),
+                            points: pts,
+                        },
+                        Outcome::ForfeitLoss { opponent } => Cell {
+                            opponent: format!("{}-", rank_of.get(opponent).copied().unwrap_or(0)),
+                            points: pts,
+                        },
+                        Outcome::AllocatedBye | Outcome::RequestedBye { .. } => Cell {
+                            opponent: "bye".into(),
+                            points: pts,
+                        },
+                        Outcome::Absent => Cell {
+                            opponent: "-".into(),
+                            points: String::new(),
+                        },
+                    }
+                })
+                .collect();
+            CrossRow {
+                rank: i + 1,
+                id: s.id,
+                name: s.name.clone(),
+                score: show_points(s.score),
+                cells,
+            }
+        })
+        .collect()
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "crosstable.html")]
+pub struct CrosstablePage {
+    ctx: Ctx,
+    t: Tournament,
+    rounds: Vec<usize>,
+    rows: Vec<CrossRow>,
+}
+
+pub async fn crosstable_page(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let data = load_data(&state, path.into_inner()).await?;
+    let rows = crosstable(&data);
+    render(
+        &CrosstablePage {
+            ctx,
+            rounds: (1..=data.published().len()).collect(),
+            rows,
+            t: data.tournament,
+        },
+        StatusCode::OK,
+    )
+}
+
+fn csv_response(bytes: Vec<u8>, name: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .body(bytes)
+}
+
+pub async fn crosstable_csv(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let data = load_data(&state, path.into_inner()).await?;
+    let rows = crosstable(&data);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["rank".to_string(), "name".into(), "points".into()];
+    header.extend((1..=data.published().len()).map(|r| format!("round {r}")));
+    let fail = |e: csv::Error| AppError::Internal(e.to_string());
+    w.write_record(&header).map_err(fail)?;
+    for r in &rows {
+        let mut rec = vec![r.rank.to_string(), r.name.clone(), r.score.clone()];
+        rec.extend(r.cells.iter().map(|c| {
+            if c.points.is_empty() {
+                c.opponent.clone()
+            } else {
+                format!("{} {}", c.opponent, c.points)
+            }
+        }));
+        w.write_record(&rec).map_err(fail)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(csv_response(
+        bytes,
+        &format!(
+            "{}-crosstable.csv",
+            super::players::slug(&data.tournament.name)
+        ),
+    ))
+}
+
+/// `GET /t/{tid}/rounds/{n}/pairings.csv`: table, players, score, each game.
+pub async fn pairings_csv(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let round = data
+        .rounds
+        .iter()
+        .find(|r| r.number == n && r.is_published())
+        .ok_or_else(|| AppError::not_found("round"))?;
+    let fail = |e: csv::Error| AppError::Internal(e.to_string());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["table", "first", "second", "score", "games"])
+        .map_err(fail)?;
+    for p in pairing_views(&data, round) {
+        let games = p
+            .games
+            .iter()
+            .map(|g| {
+                format!(
+                    "{}{}:{}",
+                    if g.tiebreak { "TB" } else { "" },
+                    g.number,
+                    if g.result.is_empty() { "?" } else { &g.result }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let second = match (&p.bye, p.second_id) {
+            (Some(b), None) => format!("bye ({b})"),
+            _ => p.second.clone(),
+        };
+        w.write_record([
+            p.table.to_string(),
+            p.first.clone(),
+            second,
+            p.score.clone(),
+            games,
+        ])
+        .map_err(fail)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(csv_response(
+        bytes,
+        &format!(
+            "{}-round-{n}.csv",
+            super::players::slug(&data.tournament.name)
+        ),
+    ))
+}
+
+/// A player's pairing in one round, from their side.
+pub struct PlayerRound {
+    pub round: i32,
+    pub pairing: PairingView,
+    pub opponent: String,
+    pub opponent_id: Option<i32>,
+    pub score: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "player.html")]
+pub struct PlayerPage {
+    ctx: Ctx,
+    t: Tournament,
+    player: Player,
+    rank: Option<usize>,
+    score: String,
+    rounds: Vec<PlayerRound>,
+}
+
+pub async fn player_page(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, pid) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let player = data
+        .players
+        .iter()
+        .find(|p| p.id == pid)
+        .cloned()
+        .ok_or_else(|| AppError::not_found("player in this tournament"))?;
+    let standings = data.standings();
+    let me = standings.iter().find(|s| s.id == pid as u32);
+    let mut rounds = Vec::new();
+    for r in data.published() {
+        for p in pairing_views(&data, r) {
+            let first = p.first_id == Some(pid);
+            if !first && p.second_id != Some(pid) {
+                continue;
+            }
+            let (opponent, opponent_id) = if first {
+                (p.second.clone(), p.second_id)
+            } else {
+                (p.first.clone(), p.first_id)
+            };
+            let score = match (p.score.split_once('-'), first) {
+                (Some((a, b)), true) => format!("{a}-{b}"),
+                (Some((a, b)), false) => format!("{b}-{a}"),
+                (None, _) => String::new(),
+            };
+            rounds.push(PlayerRound {
+                round: r.number,
+                pairing: p,
+                opponent,
+                opponent_id,
+                score,
+            });
+        }
+    }
+    render(
+        &PlayerPage {
+            ctx,
+            rank: me.map(|s| s.rank),
+            score: me.map(|s| show_points(s.score)).unwrap_or_default(),
+            t: data.tournament,
+            player,
+            rounds,
+        },
+        StatusCode::OK,
+    )
+}
+
+/// One round of the bracket.
+pub struct BracketRound {
+    pub number: i32,
+    pub matches: Vec<PairingView>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "bracket.html")]
+pub struct BracketPage {
+    ctx: Ctx,
+    t: Tournament,
+    rounds: Vec<BracketRound>,
+}
+
+pub async fn bracket_page(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let data = load_data(&state, path.into_inner()).await?;
+    let rounds = data
+        .published()
+        .into_iter()
+        .map(|r| BracketRound {
+            number: r.number,
+            matches: pairing_views(&data, r),
+        })
+        .collect();
+    render(
+        &BracketPage {
+            ctx,
+            t: data.tournament,
+            rounds,
+        },
+        StatusCode::OK,
+    )
+}
