@@ -540,3 +540,81 @@ impl TournamentData {
         }
     }
 }
+
+impl TournamentData {
+    /// Every rule a hand swap of `a` and `b` in `round` would break, as
+    /// sentences a referee reads before confirming.
+    pub fn swap_warnings(&self, round: &Round, a: i32, b: i32) -> Vec<String> {
+        let name = |id: i32| {
+            self.players
+                .iter()
+                .find(|p| p.id == id)
+                .map_or_else(|| format!("player {id}"), |p| p.name.clone())
+        };
+        let swapped = |x: Option<i32>| match x {
+            Some(x) if x == a => Some(b),
+            Some(x) if x == b => Some(a),
+            other => other,
+        };
+        let players: Vec<&Player> = self.players.iter().collect();
+        let avoid = crate::pairing::avoidance::Avoidance::new(
+            self.rule_set(),
+            self.tournament.rounds as u32,
+            &self.ties(&players),
+            &[],
+            &[],
+        );
+        let earlier: Vec<&Round> = self
+            .rounds
+            .iter()
+            .filter(|r| r.number < round.number)
+            .collect();
+        let met = |x: i32, y: i32| {
+            earlier.iter().any(|r| {
+                self.pairings_of(r).iter().any(|p| {
+                    (p.first_player_id == Some(x) && p.second_player_id == Some(y))
+                        || (p.first_player_id == Some(y) && p.second_player_id == Some(x))
+                })
+            })
+        };
+        let had_bye = |x: i32| {
+            earlier.iter().any(|r| {
+                self.pairings_of(r)
+                    .iter()
+                    .any(|p| p.first_player_id == Some(x) && p.bye.as_deref() == Some("allocated"))
+            })
+        };
+        let mut out = Vec::new();
+        for p in self.pairings_of(round) {
+            let (f, s) = (swapped(p.first_player_id), swapped(p.second_player_id));
+            if (f, s) == (p.first_player_id, p.second_player_id) {
+                continue;
+            }
+            match (f, s) {
+                (Some(x), Some(y)) => {
+                    if met(x, y) {
+                        out.push(format!(
+                            "{} and {} have met before: a rematch (C1)",
+                            name(x),
+                            name(y)
+                        ));
+                    }
+                    if let Some(r) = avoid.forbids(pid(x), pid(y), round.number as u32) {
+                        out.push(format!("{} and {}: {r}", name(x), name(y)));
+                    } else if let Some(r) = avoid.prefers_apart(pid(x), pid(y), round.number as u32)
+                    {
+                        out.push(format!("{} and {}: {r}", name(x), name(y)));
+                    }
+                }
+                (Some(x), None) if p.bye.as_deref() == Some("allocated") && had_bye(x) => {
+                    out.push(format!(
+                        "{} already had the pairing-allocated bye (C2)",
+                        name(x)
+                    ));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}

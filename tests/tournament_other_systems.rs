@@ -102,25 +102,51 @@ fn a_nine_player_round_robin_under_official_rules() {
         // The command line exports the very bytes the site serves.
         let web = app.client().get(&format!("/t/{tid}/standings.csv"));
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraal"))
-            .args(["export", "standings", &tid.to_string(), "--database", &app.database_url])
+            .args([
+                "export",
+                "standings",
+                &tid.to_string(),
+                "--database",
+                &app.database_url,
+            ])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(String::from_utf8(out.stdout).unwrap(), web.body);
-        assert!(web.body.starts_with("rank,name,club,points,direct_encounter,buchholz,sonneborn_berger,wins\n"));
+        assert!(web.body.starts_with(
+            "rank,name,club,points,direct_encounter,buchholz,sonneborn_berger,wins\n"
+        ));
 
         // Crosstable, pairing sheets and player pages.
         let cross = app.client().get(&format!("/t/{tid}/crosstable.csv"));
         assert_eq!(cross.status, 200);
         assert_eq!(cross.body.lines().count(), 10);
-        assert!(cross.body.lines().next().unwrap().ends_with("round 8,round 9"));
+        assert!(cross
+            .body
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("round 8,round 9"));
         let sheet = app.client().get(&format!("/t/{tid}/rounds/1/pairings.csv"));
         assert!(sheet.body.starts_with("table,first,second,score,games\n"));
         assert!(sheet.body.contains("bye (allocated)"));
         let page = app.client().get(&format!("/t/{tid}/players/{}", ids[0]));
         assert_eq!(page.status, 200);
-        assert_eq!(page.body.matches("<section class=\"player-round\">").count(), 9, "nine rounds on the player's page");
-        assert_eq!(app.client().get(&format!("/t/{tid}/crosstable")).status, 200);
+        assert_eq!(
+            page.body
+                .matches("<section class=\"player-round\">")
+                .count(),
+            9,
+            "nine rounds on the player's page"
+        );
+        assert_eq!(
+            app.client().get(&format!("/t/{tid}/crosstable")).status,
+            200
+        );
     }
 }
 

@@ -50,6 +50,8 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/relations/{rid:\\d+}/remove" => s(&[]),
         "/t/{tid:\\d+}/import" => s(&[("csv", "name,club\nKeabetswe Sello,Mafikeng MC\n")]),
         "/t/{tid:\\d+}/rounds" => s(&[]),
+        "/t/{tid:\\d+}/byes" => Some(vec![("round", "2".into())]), // player filled in by the caller
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/swap" => Some(vec![("confirm", "yes".into())]), // players filled in
         "/api/v1/tournaments" => s(&[("name", "API Open"), ("rounds", "5")]),
         "/api/v1/tournaments/{tid:\\d+}/players" => s(&[("name", "Refilwe Dube")]),
         "/api/v1/tournaments/{tid:\\d+}/relations" => Some(vec![]),
@@ -157,6 +159,13 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let mut fields = body.clone();
                 if route.path.ends_with("/referees") {
                     fields.push(("user_id", other.id.to_string()));
+                }
+                if route.path.ends_with("/byes") {
+                    fields.push(("player", p3.id.to_string()));
+                }
+                if route.path.ends_with("/swap") {
+                    fields.push(("a", p1.id.to_string()));
+                    fields.push(("b", p2.id.to_string()));
                 }
                 if route.path.ends_with("/relations") {
                     fields.push(("a", p1.id.to_string()));

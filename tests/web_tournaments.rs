@@ -262,3 +262,137 @@ fn a_csv_import_is_all_or_nothing_and_names_every_bad_line() {
         assert_eq!(strip_ids(&again), strip_ids(&csv.body));
     }
 }
+
+#[test]
+fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Vaal Triangle Open");
+        let names = [
+            "Lindiwe Ndlovu",
+            "Sibusiso Ndlovu",
+            "Ayanda Zulu",
+            "Bheki Cele",
+            "Zanele Mkhize",
+        ];
+        let ps: Vec<_> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                common::player(
+                    &app,
+                    t.id,
+                    &admin,
+                    n,
+                    &format!("Club {i}"),
+                    &(1800 - i * 50).to_string(),
+                )
+            })
+            .collect();
+        kraal::db::players::add_relation(&mut app.conn(), t.id, ps[0].id, ps[1].id, &admin)
+            .unwrap();
+        let mut a = app.client_as(&admin);
+        let base = format!("/t/{}", t.id);
+        // Zanele asks for a half-point bye in round 1.
+        let bye = a.post(
+            &format!("{base}/byes"),
+            &[
+                ("player", &ps[4].id.to_string()),
+                ("round", "1"),
+                ("points", "half"),
+            ],
+        );
+        assert_eq!(bye.status, 303, "{}", bye.body);
+        assert_eq!(a.post(&format!("{base}/rounds"), &[]).status, 303);
+        let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+        let round = &data.rounds[0];
+        let zanele = data
+            .pairings_of(round)
+            .into_iter()
+            .find(|p| p.first_player_id == Some(ps[4].id))
+            .unwrap();
+        assert_eq!(zanele.bye.as_deref(), Some("half"));
+        assert!(zanele.second_player_id.is_none());
+        // Put the two Ndlovus (relatives: never under GAR) against each other.
+        let partner_of_0 = data
+            .pairings_of(round)
+            .into_iter()
+            .find(|p| p.first_player_id == Some(ps[0].id) || p.second_player_id == Some(ps[0].id))
+            .map(|p| {
+                if p.first_player_id == Some(ps[0].id) {
+                    p.second_player_id.unwrap()
+                } else {
+                    p.first_player_id.unwrap()
+                }
+            })
+            .unwrap();
+        assert_ne!(partner_of_0, ps[1].id, "the engine keeps relatives apart");
+        let url = format!("{base}/rounds/1/swap");
+        let warn = a.post(
+            &url,
+            &[
+                ("a", &partner_of_0.to_string()),
+                ("b", &ps[1].id.to_string()),
+            ],
+        );
+        assert_eq!(warn.status, 200);
+        assert!(warn.body.contains("This swap breaks rules"));
+        assert!(
+            warn.body.contains("Lindiwe Ndlovu and Sibusiso Ndlovu"),
+            "{}",
+            warn.body
+        );
+        assert!(
+            kraal::db::audit::of_tournament(&mut app.conn(), t.id)
+                .unwrap()
+                .iter()
+                .all(|e| e.action != "swap"),
+            "nothing changed before confirming"
+        );
+        let done = a.post(
+            &url,
+            &[
+                ("a", &partner_of_0.to_string()),
+                ("b", &ps[1].id.to_string()),
+                ("confirm", "yes"),
+            ],
+        );
+        assert_eq!(done.status, 303);
+        let audit = kraal::db::audit::of_tournament(&mut app.conn(), t.id).unwrap();
+        let swap = audit
+            .iter()
+            .find(|e| e.action == "swap")
+            .expect("the swap is audited");
+        assert!(
+            swap.new_value.as_deref().unwrap_or("").contains("breaking"),
+            "{swap:?}"
+        );
+        // Publishing and then swapping is refused.
+        assert_eq!(a.post(&format!("{base}/rounds/1/publish"), &[]).status, 303);
+        assert_eq!(
+            a.post(
+                &url,
+                &[
+                    ("a", &ps[2].id.to_string()),
+                    ("b", &ps[3].id.to_string()),
+                    ("confirm", "yes")
+                ]
+            )
+            .status,
+            409
+        );
+        // The half-point bye is worth half a six-game pairing.
+        let s = app
+            .client()
+            .get(&format!("/api/v1/tournaments/{}/standings", t.id))
+            .json();
+        let z = s["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == "Zanele Mkhize")
+            .unwrap()
+            .clone();
+        assert_eq!(z["points"], 3);
+    }
+}

@@ -441,3 +441,71 @@ pub fn add_tiebreak_sets(
         Ok(())
     })
 }
+
+/// Exchanges two players of a draft round (their places and the games they
+/// start), recording the swap and the rules it breaks.
+pub fn swap_players(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    a: i32,
+    b: i32,
+    broken: &[String],
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let r = find(conn, tournament_id, number)?;
+        if r.is_published() {
+            return Err(DbError::Conflict(format!(
+                "round {number} is published: undo it to change its pairings"
+            )));
+        }
+        let ps: Vec<Pairing> = pairings::table
+            .filter(pairings::round_id.eq(r.id))
+            .select(Pairing::as_select())
+            .load(conn)?;
+        let holds = |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
+        if a == b || !ps.iter().any(|p| holds(p, a)) || !ps.iter().any(|p| holds(p, b)) {
+            return Err(DbError::Conflict("choose two different players of this round".into()));
+        }
+        let swap = |x: Option<i32>| match x {
+            Some(x) if x == a => Some(b),
+            Some(x) if x == b => Some(a),
+            other => other,
+        };
+        for p in ps.iter().filter(|p| holds(p, a) || holds(p, b)) {
+            diesel::update(pairings::table.find(p.id))
+                .set((
+                    pairings::first_player_id.eq(swap(p.first_player_id)),
+                    pairings::second_player_id.eq(swap(p.second_player_id)),
+                    pairings::explanation.eq("{\"bracket\":null,\"floats\":[],\"bent\":[],\"waivers\":[],\"notes\":[\"changed by hand\"]}"),
+                ))
+                .execute(conn)?;
+            let gs: Vec<Game> = games::table
+                .filter(games::pairing_id.eq(p.id))
+                .select(Game::as_select())
+                .load(conn)?;
+            for g in gs {
+                diesel::update(games::table.find(g.id))
+                    .set(games::starter_player_id.eq(swap(g.starter_player_id)))
+                    .execute(conn)?;
+            }
+        }
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: "swap",
+                entity: "round",
+                entity_id: Some(r.id),
+                old_value: Some(format!("players {a} and {b}")),
+                new_value: Some(if broken.is_empty() {
+                    "swapped; no rule broken".to_string()
+                } else {
+                    format!("swapped, breaking: {}", broken.join("; "))
+                }),
+            },
+        )
+    })
+}

@@ -351,3 +351,70 @@ pub fn slug(name: &str) -> String {
         s
     }
 }
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ByeForm {
+    pub player: String,
+    pub round: String,
+    pub points: String,
+}
+
+/// Records a bye a player asked for (absent from one round, half or zero).
+pub async fn request_bye(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<ByeForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let mut errors = FormErrors::default();
+    let player = form
+        .player
+        .trim()
+        .parse::<i32>()
+        .map_err(|_| errors.add("bye_player", "choose a player"))
+        .ok();
+    let next = state
+        .run(move |c| tournaments::rounds_paired(c, tid))
+        .await?
+        + 1;
+    let round = match form.round.trim().parse::<i32>() {
+        Ok(n) if n >= next && n <= r.tournament.rounds => Some(n),
+        Ok(n) => {
+            errors.add(
+                "bye_round",
+                format!(
+                    "round {n} is not a round still to pair ({next} to {})",
+                    r.tournament.rounds
+                ),
+            );
+            None
+        }
+        Err(_) => {
+            errors.add("bye_round", "give the round number");
+            None
+        }
+    };
+    let half = form.points == "half";
+    if let (Some(player), Some(round)) = (player, round) {
+        match state
+            .run(move |c| {
+                players::find(c, tid, player)?;
+                crate::db::rounds::request_bye(c, tid, player, round, half, &r.user)
+            })
+            .await
+        {
+            Ok(()) => return Ok(see_other(&format!("/t/{tid}#players"))),
+            Err(AppError::Conflict(m)) => errors.add("bye_round", m),
+            Err(AppError::NotFound(_)) => {
+                errors.add("bye_player", "choose a player of this tournament")
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    render(
+        &load_page(&state, ctx, tid, Default::default(), errors).await?,
+        FORM_ERROR,
+    )
+}

@@ -497,3 +497,65 @@ pub async fn standings_csv_route(
         ))
         .body(bytes))
 }
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct SwapForm {
+    a: String,
+    b: String,
+    /// Set when the referee has read the warnings and confirms.
+    confirm: String,
+}
+
+/// Swaps two players of a draft round by hand. When the swap breaks a rule
+/// the referee is shown every one and must confirm; the swap is audited
+/// with the rules it broke.
+pub async fn swap(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<SwapForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let parse = |field: &str, v: &str| {
+        v.trim()
+            .parse::<i32>()
+            .map_err(|_| AppError::invalid(field, "choose a player"))
+    };
+    let (a, b) = (parse("a", &form.a)?, parse("b", &form.b)?);
+    let data = load_data(&state, tid).await?;
+    let round = data
+        .rounds
+        .iter()
+        .find(|x| x.number == n)
+        .cloned()
+        .ok_or_else(|| AppError::not_found("round"))?;
+    let broken = data.swap_warnings(&round, a, b);
+    if !broken.is_empty() && form.confirm != "yes" {
+        let page = SwapPage {
+            ctx,
+            t: data.tournament.clone(),
+            round,
+            a,
+            b,
+            broken,
+        };
+        return render(&page, StatusCode::OK);
+    }
+    state
+        .run(move |c| rounds::swap_players(c, tid, n, a, b, &broken, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "swap.html")]
+pub struct SwapPage {
+    ctx: Ctx,
+    t: crate::db::tournaments::Tournament,
+    round: Round,
+    a: i32,
+    b: i32,
+    broken: Vec<String>,
+}
