@@ -219,3 +219,136 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
         "official rules: two games per pairing"
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
+    let app = common::TestApp::start("sqlite");
+    let referee = app.user("nomsa", Role::Referee);
+    let t = common::tournament(&app, &referee, "Mangaung Rapid");
+    let names = [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+    ];
+    let players: Vec<_> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            common::player(
+                &app,
+                t.id,
+                &referee,
+                n,
+                &format!("Club {i}"),
+                &(1900 - 100 * i).to_string(),
+            )
+        })
+        .collect();
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+
+    b.goto(&format!("{}/login", app.base)).await.unwrap();
+    b.find(Locator::Id("name"))
+        .await
+        .unwrap()
+        .send_keys("nomsa")
+        .await
+        .unwrap();
+    b.find(Locator::Id("password"))
+        .await
+        .unwrap()
+        .send_keys(common::PASSWORD)
+        .await
+        .unwrap();
+    b.find(Locator::Css("main button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait()
+        .for_element(Locator::LinkText("New tournament"))
+        .await
+        .unwrap();
+
+    b.goto(&format!("{}/t/{}", app.base, t.id)).await.unwrap();
+    b.find(Locator::XPath("//button[contains(., 'Pair round 1')]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait()
+        .for_element(Locator::XPath("//button[contains(., 'Publish round 1')]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait()
+        .for_element(Locator::XPath("//a[contains(., 'Enter results')]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    // Type each pairing's score with the keyboard: the first player wins 4-2.
+    let scores = b
+        .wait()
+        .for_element(Locator::Css("table.results"))
+        .await
+        .unwrap();
+    let inputs = scores
+        .find_all(Locator::Css("input[name^=s]"))
+        .await
+        .unwrap();
+    assert_eq!(inputs.len(), 2);
+    for input in &inputs {
+        input.send_keys("4-2").await.unwrap();
+    }
+    b.find(Locator::XPath("//button[contains(., 'Save results')]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    b.wait()
+        .for_element(Locator::Css("table.results"))
+        .await
+        .unwrap();
+
+    // A player (no account) looks at the top seed's page.
+    b.goto(&format!(
+        "{}/t/{}/players/{}",
+        app.base, t.id, players[0].id
+    ))
+    .await
+    .unwrap();
+    let text = b
+        .find(Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("Round 1"), "{text}");
+    assert!(
+        text.contains("4-2"),
+        "the player's page shows the score: {text}"
+    );
+    assert!(
+        text.contains("Points\n4") || text.contains("Points 4") || text.contains("4 (rank"),
+        "{text}"
+    );
+    b.close().await.unwrap();
+
+    let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+    assert_eq!(
+        data.games.iter().filter(|g| g.result.is_some()).count(),
+        12,
+        "two pairings of six games"
+    );
+}

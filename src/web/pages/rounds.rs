@@ -267,6 +267,7 @@ pub async fn results_form(
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
@@ -284,7 +285,7 @@ pub async fn results_form(
             round,
             typed: HashMap::new(),
             problems: Vec::new(),
-            saved: 0,
+            saved: query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0),
         },
         StatusCode::OK,
     )
