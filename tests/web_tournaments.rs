@@ -396,3 +396,41 @@ fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
         assert_eq!(z["points"], 3);
     }
 }
+
+#[test]
+fn the_public_standings_follow_every_change() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Cache Cup");
+        for (i, n) in ["Musa Khoza", "Ntando Shabalala"].iter().enumerate() {
+            common::player(&app, t.id, &admin, n, "", &(1700 - i).to_string());
+        }
+        let mut a = app.client_as(&admin);
+        let mut visitor = app.client();
+        let url = format!("/t/{}/standings", t.id);
+        assert!(visitor.get(&url).body.contains("Standings after round 0"));
+        assert_eq!(visitor.get(&url).status, 200, "served again from the cache");
+        a.post(&format!("/t/{}/rounds", t.id), &[]);
+        a.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
+        assert!(
+            visitor.get(&url).body.contains("Standings after round 1"),
+            "a published round shows at once"
+        );
+        let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+        let p = &data.pairings[0];
+        let score = a.post(
+            &format!("/t/{}/rounds/1/results", t.id),
+            &[(&format!("s{}", p.id), "6-0")],
+        );
+        assert_eq!(score.status, 303, "{}", score.body);
+        let page = visitor.get(&url).body;
+        assert!(page.contains(">6</td>"), "a result shows at once: {page}");
+        // A renamed player shows too.
+        let first = p.first_player_id.unwrap();
+        a.post(
+            &format!("/t/{}/players/{first}/edit", t.id),
+            &[("name", "Musa K. Khoza")],
+        );
+        assert!(visitor.get(&url).body.contains("Musa K. Khoza"));
+    }
+}

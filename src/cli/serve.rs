@@ -80,6 +80,7 @@ pub fn serve(args: ServeArgs) -> i32 {
     let state = web::AppState {
         pool,
         secure_cookies: args.secure_cookies,
+        pages: Default::default(),
     };
     let result = actix_web::rt::System::new().block_on(async move {
         match web::server(state, listener, workers) {

@@ -29,11 +29,16 @@ pub struct Change<'a> {
     pub new_value: Option<String>,
 }
 
+/// Every change to a tournament passes through here, which is why the
+/// tournament's revision is bumped here too.
 pub fn record(
     conn: &mut DbConnection,
     user_id: Option<i32>,
     change: Change<'_>,
 ) -> Result<(), DbError> {
+    if let Some(tid) = change.tournament_id {
+        super::tournaments::bump_revision(conn, tid)?;
+    }
     diesel::insert_into(audit_entries::table)
         .values((
             audit_entries::tournament_id.eq(change.tournament_id),

@@ -436,6 +436,7 @@ pub fn add_tiebreak_sets(
         for p in data.pairings_of(round) {
             if let Some(games) = data.tiebreak_games_needed(p) {
                 add_games(conn, p.id, &games, true)?;
+                super::tournaments::bump_revision(conn, tournament_id)?;
             }
         }
         Ok(())

@@ -64,6 +64,7 @@ diesel::table! {
         created_by -> Nullable<Integer>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        revision -> Integer,
     }
 }
 

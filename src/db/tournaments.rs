@@ -33,6 +33,8 @@ pub struct Tournament {
     pub created_by: Option<i32>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Counts every change to the tournament (see [`revision`]).
+    pub revision: i32,
 }
 
 impl Tournament {
@@ -260,4 +262,22 @@ pub fn unassign_referee(
             },
         )
     })
+}
+
+/// The tournament's change counter: pages built from it stay valid while it
+/// does not move. One indexed read, cheap enough for every request.
+pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+    tournaments::table
+        .find(id)
+        .select(tournaments::revision)
+        .first(conn)
+        .map_err(|e| classify(e, "tournament"))
+}
+
+/// Marks the tournament changed.
+pub fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+    diesel::update(tournaments::table.find(id))
+        .set(tournaments::revision.eq(tournaments::revision + 1))
+        .execute(conn)?;
+    Ok(())
 }

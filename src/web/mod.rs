@@ -22,6 +22,34 @@ pub struct AppState {
     pub pool: Pool,
     /// Mark cookies `Secure` (set when the site is served over HTTPS).
     pub secure_cookies: bool,
+    /// Public pages as anonymous visitors see them, by tournament and page,
+    /// with the tournament revision they were built from.
+    pub pages: PageCache,
+}
+
+/// Rendered public pages, valid while their tournament's revision stands.
+/// Each app process keeps its own; the revision lives in the database, so
+/// a change made through any process is seen by all.
+#[derive(Default)]
+pub struct PageCache(
+    std::sync::Mutex<std::collections::HashMap<(i32, String), (i32, actix_web::web::Bytes)>>,
+);
+
+impl PageCache {
+    pub fn get(&self, tid: i32, page: &str, revision: i32) -> Option<actix_web::web::Bytes> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&(tid, page.to_string()))
+            .filter(|(r, _)| *r == revision)
+            .map(|(_, b)| b.clone())
+    }
+
+    pub fn put(&self, tid: i32, page: &str, revision: i32, body: actix_web::web::Bytes) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 2000 {
+            map.clear();
+        }
+        map.insert((tid, page.to_string()), (revision, body));
+    }
 }
 
 impl AppState {

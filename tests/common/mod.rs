@@ -110,6 +110,7 @@ impl TestApp {
         let state = kraal::web::AppState {
             pool: pool.clone(),
             secure_cookies: false,
+            pages: Default::default(),
         };
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

@@ -465,19 +465,29 @@ pub async fn standings(
     state: web::Data<AppState>,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
-    let data = load_data(&state, path.into_inner()).await?;
-    let page = StandingsPage {
-        ctx,
-        rows: data.standings(),
-        clubs: data
-            .players
-            .iter()
-            .map(|p| (p.id as u32, p.club.clone()))
-            .collect(),
-        rounds_published: data.published().len(),
-        t: data.tournament,
-    };
-    render(&page, StatusCode::OK)
+    let signed_in = ctx.user.is_some();
+    public_page(
+        &state,
+        signed_in,
+        path.into_inner(),
+        "standings",
+        move |data| {
+            StandingsPage {
+                ctx,
+                rows: data.standings(),
+                clubs: data
+                    .players
+                    .iter()
+                    .map(|p| (p.id as u32, p.club.clone()))
+                    .collect(),
+                rounds_published: data.published().len(),
+                t: data.tournament,
+            }
+            .render()
+            .map_err(|e| AppError::Internal(e.to_string()))
+        },
+    )
+    .await
 }
 
 pub async fn standings_csv_route(
@@ -559,4 +569,40 @@ pub struct SwapPage {
     a: i32,
     b: i32,
     broken: Vec<String>,
+}
+
+/// Serves a public page of a tournament: anonymous visitors get the cached
+/// copy while the tournament has not changed; signed-in users (whose header
+/// differs) always get a fresh one.
+pub async fn public_page(
+    state: &AppState,
+    signed_in: bool,
+    tid: i32,
+    page: &str,
+    build: impl FnOnce(TournamentData) -> Result<String, AppError>,
+) -> Result<HttpResponse, AppError> {
+    let html = |body: actix_web::web::Bytes| {
+        HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .body(body)
+    };
+    if !signed_in {
+        let revision = state
+            .run(move |c| tournaments::revision(c, tid))
+            .await
+            .map_err(|e| match e {
+                AppError::NotFound(_) => AppError::not_found("tournament"),
+                other => other,
+            })?;
+        if let Some(body) = state.pages.get(tid, page, revision) {
+            return Ok(html(body));
+        }
+    }
+    let data = load_data(state, tid).await?;
+    let revision = data.tournament.revision;
+    let body = actix_web::web::Bytes::from(build(data)?);
+    if !signed_in {
+        state.pages.put(tid, page, revision, body.clone());
+    }
+    Ok(html(body))
 }
