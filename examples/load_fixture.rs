@@ -1,0 +1,53 @@
+//! Builds the tournament the server load test reads: a 1,000-player Swiss of
+//! 9 rounds under the official rules, every game played, in a SQLite file.
+//!
+//!     cargo run --release --example load_fixture -- /tmp/kraal-bench.db
+
+use kraal::db::users::Role;
+use kraal::db::{self, rounds, Database};
+use kraal::results::GameResult;
+use kraal::roster::PlayerFields;
+use kraal::tournament::RawTournament;
+
+fn main() {
+    let path = std::env::args().nth(1).unwrap_or_else(|| "kraal-bench.db".into());
+    let _ = std::fs::remove_file(&path);
+    let pool = Database::parse(&format!("sqlite://{path}"), false)
+        .and_then(|d| d.open(2))
+        .unwrap_or_else(|e| panic!("cannot create {path}: {e}"));
+    let mut conn = pool.get().expect("a connection");
+    let hash = kraal::accounts::hash_password("bench-password").expect("hash");
+    let admin = db::users::create(&mut conn, "bench", Role::Admin, &hash).expect("admin");
+    let fields = RawTournament {
+        name: "National Open (load test)".into(),
+        rule_set: "official".into(),
+        rounds: "9".into(),
+        ..Default::default()
+    }
+    .check()
+    .expect("fields");
+    let t = db::tournaments::create(&mut conn, &fields, &admin).expect("tournament");
+    for i in 0..1000 {
+        let f = PlayerFields::parse(&format!("Player {:04}", i + 1), &format!("Club {:03}", i % 100), &(2400 - i * 13 / 10).to_string(), "", "").expect("player");
+        db::players::create(&mut conn, t.id, &f, &admin).expect("player");
+    }
+    let mut seed: u64 = 9;
+    for _ in 0..9 {
+        let data = db::tournament_data(&mut conn, t.id).expect("load");
+        let (n, planned) = data.pair_next().expect("pairing");
+        rounds::create(&mut conn, t.id, n, &planned, t.games_per_pairing, "", &admin).expect("round");
+        rounds::publish(&mut conn, t.id, n, &admin).expect("publish");
+        let (_, _, games) = rounds::everything(&mut conn, t.id).expect("games");
+        for g in games.iter().filter(|g| g.result.is_none()) {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = match (seed >> 33) % 5 {
+                0 | 1 => GameResult::StarterWon,
+                2 | 3 => GameResult::OtherWon,
+                _ => GameResult::Draw,
+            };
+            rounds::set_result(&mut conn, g.id, Some(r), g.version, &admin).expect("result");
+        }
+        eprintln!("round {n} paired and played");
+    }
+    println!("{}", t.id);
+}
