@@ -10,7 +10,9 @@ use kraal::roster::PlayerFields;
 use kraal::tournament::RawTournament;
 
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or_else(|| "kraal-bench.db".into());
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "kraal-bench.db".into());
     let _ = std::fs::remove_file(&path);
     let pool = Database::parse(&format!("sqlite://{path}"), false)
         .and_then(|d| d.open(2))
@@ -28,18 +30,36 @@ fn main() {
     .expect("fields");
     let t = db::tournaments::create(&mut conn, &fields, &admin).expect("tournament");
     for i in 0..1000 {
-        let f = PlayerFields::parse(&format!("Player {:04}", i + 1), &format!("Club {:03}", i % 100), &(2400 - i * 13 / 10).to_string(), "", "").expect("player");
+        let f = PlayerFields::parse(
+            &format!("Player {:04}", i + 1),
+            &format!("Club {:03}", i % 100),
+            &(2400 - i * 13 / 10).to_string(),
+            "",
+            "",
+        )
+        .expect("player");
         db::players::create(&mut conn, t.id, &f, &admin).expect("player");
     }
     let mut seed: u64 = 9;
     for _ in 0..9 {
         let data = db::tournament_data(&mut conn, t.id).expect("load");
         let (n, planned) = data.pair_next().expect("pairing");
-        rounds::create(&mut conn, t.id, n, &planned, t.games_per_pairing, "", &admin).expect("round");
+        rounds::create(
+            &mut conn,
+            t.id,
+            n,
+            &planned,
+            t.games_per_pairing,
+            "",
+            &admin,
+        )
+        .expect("round");
         rounds::publish(&mut conn, t.id, n, &admin).expect("publish");
         let (_, _, games) = rounds::everything(&mut conn, t.id).expect("games");
         for g in games.iter().filter(|g| g.result.is_none()) {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let r = match (seed >> 33) % 5 {
                 0 | 1 => GameResult::StarterWon,
                 2 | 3 => GameResult::OtherWon,

@@ -78,6 +78,28 @@ async fn browser() -> Option<(fantoccini::Client, Driver)> {
     Some((client, driver))
 }
 
+/// Types a user name and the test password into the sign-in form and sends it.
+async fn fill_sign_in(b: &fantoccini::Client, name: &str) {
+    b.find(Locator::Id("name"))
+        .await
+        .unwrap()
+        .send_keys(name)
+        .await
+        .unwrap();
+    b.find(Locator::Id("password"))
+        .await
+        .unwrap()
+        .send_keys(common::PASSWORD)
+        .await
+        .unwrap();
+    b.find(Locator::Css("main button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
     let app = common::TestApp::start("sqlite");
@@ -93,24 +115,7 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
         .click()
         .await
         .unwrap();
-    b.find(Locator::Id("name"))
-        .await
-        .unwrap()
-        .send_keys("nomsa")
-        .await
-        .unwrap();
-    b.find(Locator::Id("password"))
-        .await
-        .unwrap()
-        .send_keys(common::PASSWORD)
-        .await
-        .unwrap();
-    b.find(Locator::Css("main button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    fill_sign_in(&b, "nomsa").await;
     b.wait()
         .for_element(Locator::LinkText("New tournament"))
         .await
@@ -250,24 +255,7 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     };
 
     b.goto(&format!("{}/login", app.base)).await.unwrap();
-    b.find(Locator::Id("name"))
-        .await
-        .unwrap()
-        .send_keys("nomsa")
-        .await
-        .unwrap();
-    b.find(Locator::Id("password"))
-        .await
-        .unwrap()
-        .send_keys(common::PASSWORD)
-        .await
-        .unwrap();
-    b.find(Locator::Css("main button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    fill_sign_in(&b, "nomsa").await;
     b.wait()
         .for_element(Locator::LinkText("New tournament"))
         .await

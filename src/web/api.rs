@@ -38,27 +38,7 @@ impl actix_web::FromRequest for ApiUser {
 
 /// The tournament, if `user` may change it.
 async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament, ApiError> {
-    let uid = user.id;
-    let (t, assigned) = state
-        .run(move |c| {
-            Ok((
-                tournaments::find(c, tid)?,
-                tournaments::is_referee(c, tid, uid)?,
-            ))
-        })
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("tournament"),
-            other => other,
-        })?;
-    if user.is_admin() || assigned {
-        Ok(t)
-    } else {
-        Err(ApiError(AppError::Forbidden(format!(
-            "You are not a referee of {}.",
-            t.name
-        ))))
-    }
+    Ok(auth::refereed_tournament(state, user, tid).await?)
 }
 
 fn invalid(errors: Vec<crate::roster::FieldError>) -> ApiError {

@@ -277,27 +277,37 @@ impl FromRequest for Referee {
             let tid = tid.ok_or_else(|| AppError::not_found("tournament"))?;
             let state =
                 state.ok_or_else(|| AppError::Internal("application state missing".into()))?;
-            let uid = user.id;
-            let (tournament, assigned) = state
-                .run(move |c| {
-                    Ok((
-                        tournaments::find(c, tid)?,
-                        tournaments::is_referee(c, tid, uid)?,
-                    ))
-                })
-                .await
-                .map_err(|e| match e {
-                    AppError::NotFound(_) => AppError::not_found("tournament"),
-                    other => other,
-                })?;
-            if user.is_admin() || assigned {
-                Ok(Referee { user, tournament })
-            } else {
-                Err(AppError::Forbidden(format!(
-                    "You are not a referee of {}.",
-                    tournament.name
-                )))
-            }
+            let tournament = refereed_tournament(&state, &user, tid).await?;
+            Ok(Referee { user, tournament })
         })
+    }
+}
+
+/// The tournament `tid`, if `user` is an admin or one of its referees.
+pub async fn refereed_tournament(
+    state: &AppState,
+    user: &User,
+    tid: i32,
+) -> Result<Tournament, AppError> {
+    let uid = user.id;
+    let (tournament, assigned) = state
+        .run(move |c| {
+            Ok((
+                tournaments::find(c, tid)?,
+                tournaments::is_referee(c, tid, uid)?,
+            ))
+        })
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => AppError::not_found("tournament"),
+            other => other,
+        })?;
+    if user.is_admin() || assigned {
+        Ok(tournament)
+    } else {
+        Err(AppError::Forbidden(format!(
+            "You are not a referee of {}.",
+            tournament.name
+        )))
     }
 }
