@@ -122,6 +122,10 @@ async fn guard_inner(
         .call(req)
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
+    if changes_state {
+        // Whatever it changed, this process's cached pages must not outlive it.
+        state.pages.clear();
+    }
     let issued = res
         .request()
         .extensions()

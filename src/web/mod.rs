@@ -28,19 +28,50 @@ pub struct AppState {
 }
 
 /// Rendered public pages, valid while their tournament's revision stands.
-/// Each app process keeps its own; the revision lives in the database, so
-/// a change made through any process is seen by all.
+///
+/// Each app process keeps its own. A change made through this process
+/// clears it at once; a change made through another process (several
+/// processes sharing one PostgreSQL) is noticed at the next revision check,
+/// at most [`PageCache::RECHECK`] later, so that a busy page costs no
+/// database round trip per request.
 #[derive(Default)]
-pub struct PageCache(
-    std::sync::Mutex<std::collections::HashMap<(i32, String), (i32, actix_web::web::Bytes)>>,
-);
+pub struct PageCache(std::sync::Mutex<std::collections::HashMap<(i32, String), CachedPage>>);
+
+struct CachedPage {
+    revision: i32,
+    checked: std::time::Instant,
+    body: actix_web::web::Bytes,
+}
+
+/// What the cache knows of a page.
+pub enum Cached {
+    /// Checked against the database within [`PageCache::RECHECK`].
+    Fresh(actix_web::web::Bytes),
+    /// Built from this revision, but not checked lately.
+    Stale(i32),
+    Missing,
+}
 
 impl PageCache {
-    pub fn get(&self, tid: i32, page: &str, revision: i32) -> Option<actix_web::web::Bytes> {
+    pub const RECHECK: std::time::Duration = std::time::Duration::from_millis(250);
+
+    pub fn lookup(&self, tid: i32, page: &str) -> Cached {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(&(tid, page.to_string()))
-            .filter(|(r, _)| *r == revision)
-            .map(|(_, b)| b.clone())
+        match map.get(&(tid, page.to_string())) {
+            Some(c) if c.checked.elapsed() < Self::RECHECK => Cached::Fresh(c.body.clone()),
+            Some(c) => Cached::Stale(c.revision),
+            None => Cached::Missing,
+        }
+    }
+
+    /// The page if it was built from `revision`, marking it checked.
+    pub fn confirm(&self, tid: i32, page: &str, revision: i32) -> Option<actix_web::web::Bytes> {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let c = map
+            .get_mut(&(tid, page.to_string()))
+            .filter(|c| c.revision == revision)?;
+        c.checked = std::time::Instant::now();
+        Some(c.body.clone())
     }
 
     pub fn put(&self, tid: i32, page: &str, revision: i32, body: actix_web::web::Bytes) {
@@ -48,7 +79,20 @@ impl PageCache {
         if map.len() > 2000 {
             map.clear();
         }
-        map.insert((tid, page.to_string()), (revision, body));
+        let checked = std::time::Instant::now();
+        map.insert(
+            (tid, page.to_string()),
+            CachedPage {
+                revision,
+                checked,
+                body,
+            },
+        );
+    }
+
+    /// Forgets every page (after a change made through this process).
+    pub fn clear(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 }
 

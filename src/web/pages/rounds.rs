@@ -587,15 +587,20 @@ pub async fn public_page(
             .body(body)
     };
     if !signed_in {
-        let revision = state
-            .run(move |c| tournaments::revision(c, tid))
-            .await
-            .map_err(|e| match e {
-                AppError::NotFound(_) => AppError::not_found("tournament"),
-                other => other,
-            })?;
-        if let Some(body) = state.pages.get(tid, page, revision) {
-            return Ok(html(body));
+        match state.pages.lookup(tid, page) {
+            crate::web::Cached::Fresh(body) => return Ok(html(body)),
+            crate::web::Cached::Stale(_) | crate::web::Cached::Missing => {
+                let revision = state
+                    .run(move |c| tournaments::revision(c, tid))
+                    .await
+                    .map_err(|e| match e {
+                        AppError::NotFound(_) => AppError::not_found("tournament"),
+                        other => other,
+                    })?;
+                if let Some(body) = state.pages.confirm(tid, page, revision) {
+                    return Ok(html(body));
+                }
+            }
         }
     }
     let data = load_data(state, tid).await?;
