@@ -5,6 +5,8 @@
 
 mod reference;
 
+use reference::cases;
+
 use kraal::pairing::format::parse_kraal_json;
 use kraal::pairing::swiss::{pair_round, SwissInput};
 
@@ -25,10 +27,14 @@ impl Rng {
 
 /// A tournament as played so far: per round the pairs with the first
 /// player's two game results (in half points) and the allocated bye.
+/// One round: pairs with the first player's two game results (in half
+/// points), and the allocated bye.
+type Round = (Vec<(u32, u32, [u8; 2])>, Option<u32>);
+
 #[derive(Clone, Debug)]
 struct Played {
     players: u32,
-    rounds: Vec<(Vec<(u32, u32, [u8; 2])>, Option<u32>)>,
+    rounds: Vec<Round>,
 }
 
 impl Played {
@@ -61,10 +67,7 @@ impl Played {
                 let byes = bye.map_or(String::new(), |b| {
                     format!("{{\"player\": {b}, \"kind\": \"allocated\"}}")
                 });
-                format!(
-                    "{{\"pairings\": [{}], \"byes\": [{byes}]}}",
-                    ps.join(", ")
-                )
+                format!("{{\"pairings\": [{}], \"byes\": [{byes}]}}", ps.join(", "))
             })
             .collect();
         format!(
@@ -93,6 +96,25 @@ fn engine(input: &SwissInput) -> Option<reference::Outcome> {
 
 fn handbook(input: &SwissInput) -> Option<reference::Outcome> {
     reference::Reference::new(reference::players(input)).pair()
+}
+
+/// Which criteria, left out of the reference, make it agree with the
+/// engine: a first classification of a divergence.
+fn explained_by(input: &SwissInput, engine: &Option<reference::Outcome>) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for (name, c7, c16) in [
+        ("C7", false, true),
+        ("C16-C19", true, false),
+        ("C7 and C16-C19", false, false),
+    ] {
+        let mut r = reference::Reference::new(reference::players(input));
+        r.c7 = c7;
+        r.c16_c19 = c16;
+        if r.pair() == *engine {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// Plays a round paired as `outcome` with random 2-game results.
@@ -173,13 +195,115 @@ fn engine_agrees_with_the_reference_on_random_small_tournaments() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(200);
-    let (agreed, divergences) = compare(0..n);
+    let from: u64 = std::env::var("KRAAL_REFERENCE_FROM")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let (agreed, divergences) = compare(from..from + n);
     for d in &divergences {
         println!(
-            "seed {}: engine {:?}, handbook {:?}\n{}\n",
-            d.seed, d.engine, d.handbook, d.json
+            "seed {}: engine {:?}, handbook {:?}, engine agrees without {:?}\n{}\n",
+            d.seed,
+            d.engine,
+            d.handbook,
+            explained_by(&parse_kraal_json(&d.json).unwrap(), &d.engine),
+            d.json
         );
+        for p in reference::players(&parse_kraal_json(&d.json).unwrap()) {
+            println!(
+                "  {:>2} score {:>3} bye_ok {} f1 {:?} f2 {:?} opp {:?}",
+                p.id, p.score, p.bye_ok, p.float1, p.float2, p.opponents
+            );
+        }
     }
     println!("{agreed} agreed, {} diverged", divergences.len());
     assert!(divergences.is_empty());
+}
+
+/// The handbook's pairing of each case in `reference::cases`, and the
+/// engine's pairing of it today.
+type Expected = (&'static str, &'static [(u32, u32)], Option<u32>);
+
+const S1_S2_ORDER: Expected = (cases::S1_S2_ORDER, &[(1, 2), (3, 8), (4, 6), (5, 7)], None);
+const EXCHANGE_ORDER: Expected = (
+    cases::EXCHANGE_ORDER,
+    &[(1, 6), (2, 4), (3, 12), (5, 7), (8, 9), (10, 11)],
+    None,
+);
+const BYE_ORDER: Expected = (cases::BYE_ORDER, &[(1, 9), (3, 5), (4, 6), (7, 8)], Some(2));
+const NEXT_BRACKET: Expected = (cases::NEXT_BRACKET, &[(1, 2), (3, 7), (5, 6)], Some(4));
+const ZERO_POINT_FORFEIT: Expected = (
+    cases::ZERO_POINT_FORFEIT,
+    &[(1, 4), (2, 9), (3, 6), (5, 7)],
+    Some(8),
+);
+
+fn check(pairer: fn(&SwissInput) -> Option<reference::Outcome>, case: Expected) {
+    let input = parse_kraal_json(case.0).expect("a well-formed case");
+    assert_eq!(pairer(&input), Some((case.1.to_vec(), case.2)));
+}
+
+#[test]
+fn the_reference_follows_the_transposition_order() {
+    check(handbook, S1_S2_ORDER);
+}
+
+#[test]
+fn the_reference_follows_the_exchange_order() {
+    check(handbook, EXCHANGE_ORDER);
+}
+
+#[test]
+fn the_reference_gives_the_bye_by_the_transposition_order() {
+    check(handbook, BYE_ORDER);
+}
+
+#[test]
+fn the_reference_chooses_downfloaters_for_the_next_bracket() {
+    check(handbook, NEXT_BRACKET);
+}
+
+#[test]
+fn the_reference_gives_no_float_for_a_forfeit_loss() {
+    check(handbook, ZERO_POINT_FORFEIT);
+}
+
+// Engine defect: among candidates equal on every criterion the engine does
+// not take the first S1/S2 transposition; it pairs 2-3 and floats 1.
+#[test]
+#[ignore = "engine defect: transposition order (pairs 1-8, 2-3)"]
+fn engine_follows_the_transposition_order() {
+    check(engine, S1_S2_ORDER);
+}
+
+// Engine defect: the exchange order of section 4 (fewest players, smallest
+// BSN sum difference, ...) is not followed; the engine pairs 2-3, 4-9, 8-12.
+#[test]
+#[ignore = "engine defect: exchange order (pairs 2-3, 4-9, 8-12)"]
+fn engine_follows_the_exchange_order() {
+    check(engine, EXCHANGE_ORDER);
+}
+
+// Engine defect: the MDP 9 meets 2 instead of 1 and the bye goes to the
+// higher-ranked 1.
+#[test]
+#[ignore = "engine defect: bye to player 1, not 2 (transposition order)"]
+fn engine_gives_the_bye_by_the_transposition_order() {
+    check(engine, BYE_ORDER);
+}
+
+// Engine defect: C7 is not applied; the engine pairs 7-1, floats 3 twice to
+// meet 5 and gives the bye to 2.
+#[test]
+#[ignore = "engine defect: C7 not applied (pairs 1-7, 3-5, 4-6, bye 2)"]
+fn engine_chooses_downfloaters_for_the_next_bracket() {
+    check(engine, NEXT_BRACKET);
+}
+
+// Engine defect: a forfeit loss counts as a downfloat (the pre-2025 reading
+// of 1.4.3), so the engine keeps the bye from 8 and gives it to 3.
+#[test]
+#[ignore = "engine defect: forfeit loss counted as a downfloat (bye 3, pairs 6-8)"]
+fn engine_gives_no_float_for_a_forfeit_loss() {
+    check(engine, ZERO_POINT_FORFEIT);
 }

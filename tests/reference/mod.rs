@@ -28,6 +28,8 @@
 //!   cannot complete the round, that bracket is paired again with C4 and
 //!   everyone below it forms one collapsed last bracket.
 
+pub mod cases;
+
 use std::collections::{HashMap, HashSet};
 
 use kraal::pairing::swiss::{EntryKind, SwissInput};
@@ -163,7 +165,13 @@ fn k_permutations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 
 fn subsets(items: &[usize], k: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
-    fn rec(items: &[usize], start: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    fn rec(
+        items: &[usize],
+        start: usize,
+        k: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if cur.len() == k {
             out.push(cur.clone());
             return;
@@ -266,6 +274,10 @@ fn heterogeneous(mdps: &[usize], residents: &[usize]) -> Vec<Candidate> {
 
 pub struct Reference {
     pub p: Vec<Player>,
+    /// Which criteria to apply; all of them unless a divergence is being
+    /// classified (leaving one out shows whether it decides the case).
+    pub c7: bool,
+    pub c16_c19: bool,
     complete_memo: std::cell::RefCell<HashMap<u64, bool>>,
 }
 
@@ -273,6 +285,8 @@ impl Reference {
     pub fn new(p: Vec<Player>) -> Self {
         Reference {
             p,
+            c7: true,
+            c16_c19: true,
             complete_memo: Default::default(),
         }
     }
@@ -320,7 +334,11 @@ impl Reference {
             .iter()
             .map(|&(a, b)| (self.p[a].score - self.p[b].score).abs())
             .collect();
-        v.extend(c.unpaired.iter().map(|&u| self.p[u].score - (lowest - POINT)));
+        v.extend(
+            c.unpaired
+                .iter()
+                .map(|&u| self.p[u].score - (lowest - POINT)),
+        );
         v.sort_unstable_by(|a, b| b.cmp(a));
         v
     }
@@ -409,7 +427,7 @@ impl Reference {
         // C6.
         v.extend(self.psd(c, lowest));
         // C7.
-        if let Some(next) = next {
+        if let Some(next) = next.filter(|_| self.c7) {
             let mut nb = c.unpaired.clone();
             nb.sort_unstable();
             let b = c7_memo
@@ -448,13 +466,33 @@ impl Reference {
                 }
         };
         let upfloats: Vec<_> = floats.iter().filter(|f| f.1 == Float::Up).collect();
-        v.push(leaving.iter().filter(|x| repeat(Float::Down, false, x)).count() as i64);
-        v.push(upfloats.iter().filter(|x| repeat(Float::Up, false, x)).count() as i64);
-        v.push(leaving.iter().filter(|x| repeat(Float::Down, true, x)).count() as i64);
-        v.push(upfloats.iter().filter(|x| repeat(Float::Up, true, x)).count() as i64);
+        v.push(
+            leaving
+                .iter()
+                .filter(|x| repeat(Float::Down, false, x))
+                .count() as i64,
+        );
+        v.push(
+            upfloats
+                .iter()
+                .filter(|x| repeat(Float::Up, false, x))
+                .count() as i64,
+        );
+        v.push(
+            leaving
+                .iter()
+                .filter(|x| repeat(Float::Down, true, x))
+                .count() as i64,
+        );
+        v.push(
+            upfloats
+                .iter()
+                .filter(|x| repeat(Float::Up, true, x))
+                .count() as i64,
+        );
         // C16-C19: the score differences of those repeated floats,
         // highest first (MDPs paired here count as downfloats too).
-        let width = bracket.len();
+        let width = if self.c16_c19 { bracket.len() } else { 0 };
         for (f, two) in [
             (Float::Down, false),
             (Float::Up, false),
@@ -469,6 +507,7 @@ impl Reference {
                 .collect();
             sds.sort_unstable_by(|a, b| b.cmp(a));
             sds.resize(width, 0);
+            sds.truncate(width);
             v.extend(sds);
         }
         Some(v)
@@ -534,7 +573,14 @@ impl Reference {
                 bye = c.unpaired.first().copied();
                 break;
             }
-            let c = self.pair_bracket(&mdps, residents, false, total_odd, None, Some(&groups[g + 1]))?;
+            let c = self.pair_bracket(
+                &mdps,
+                residents,
+                false,
+                total_odd,
+                None,
+                Some(&groups[g + 1]),
+            )?;
             let mut rest = c.unpaired.clone();
             rest.extend_from_slice(&below);
             if self.completable(&rest) {
