@@ -188,8 +188,13 @@ fn the_reference_pairs_round_one_top_half_against_bottom_half() {
     assert_eq!(bye, Some(7));
 }
 
+// Engine defects found this way: C7 is not applied, C16-C19 are not
+// applied, and the transposition and exchange order of section 4 is
+// approximated (see the `engine_*` cases below); seeds 0-399 give 352
+// agreements and 43 divergences (5 histories cannot be completed). Run with `--ignored --nocapture`; KRAAL_REFERENCE_CASES and
+// KRAAL_REFERENCE_FROM choose the seeds.
 #[test]
-#[ignore = "the engine diverges from the handbook; see the printed cases"]
+#[ignore = "engine defects: C7, C16-C19 not applied, section 4 order approximated"]
 fn engine_agrees_with_the_reference_on_random_small_tournaments() {
     let n: u64 = std::env::var("KRAAL_REFERENCE_CASES")
         .ok()
