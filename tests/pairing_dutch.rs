@@ -195,3 +195,51 @@ fn the_bracket_leaves_the_rest_pairable() {
     // Tables follow the higher score: 1-4 is table 1.
     assert_eq!(pairs, vec![(1, 4), (2, 3)]);
 }
+
+/// Round 2 of a 16-player open where the top eight all won: the 2-point
+/// bracket is {1..8}, S1 = {1, 2, 3, 4}, S2 = {5, 6, 7, 8}.
+fn top_eight_won() -> Vec<SwissPlayer> {
+    let mut p = field(16);
+    play(
+        &mut p,
+        &[
+            (1, 9, WIN),
+            (2, 10, WIN),
+            (3, 11, WIN),
+            (4, 12, WIN),
+            (5, 13, WIN),
+            (6, 14, WIN),
+            (7, 15, WIN),
+            (8, 16, WIN),
+        ],
+        &[],
+    );
+    p
+}
+
+fn ban(a: u32, b: u32) -> ForbiddenPair {
+    ForbiddenPair {
+        a,
+        b,
+        from_round: None,
+        to_round: None,
+    }
+}
+
+#[test]
+fn transpositions_come_in_lexicographic_order() {
+    // 1-5 is forbidden: the first transposition of S2 is {6, 5, 7, 8}.
+    let (pairs, _) = pair(&top_eight_won(), vec![ban(1, 5)]);
+    assert_eq!(&pairs[..4], &[(1, 6), (2, 5), (3, 7), (4, 8)]);
+}
+
+#[test]
+fn an_exchange_swaps_the_lowest_s1_player_with_the_highest_s2_player() {
+    // 1 may meet nobody in S2: no transposition works. The first exchange
+    // moves 4 to S2 and 5 to S1: S1 = {1, 2, 3, 5}, S2 = {4, 6, 7, 8}.
+    let (pairs, _) = pair(
+        &top_eight_won(),
+        vec![ban(1, 5), ban(1, 6), ban(1, 7), ban(1, 8)],
+    );
+    assert_eq!(&pairs[..4], &[(1, 4), (2, 6), (3, 7), (5, 8)]);
+}

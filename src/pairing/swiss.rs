@@ -338,6 +338,10 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
     Ok(engine.publish(&mate, round, requested_byes, input))
 }
 
+/// Brackets up to this size get the S1/S2 order by sequential fixing
+/// (exact); larger ones by the order digit of the weights (approximate).
+const EXACT_ORDER_LIMIT: usize = 64;
+
 /// Brackets above this size are repaired locally rather than solved whole.
 const LARGE_BRACKET: usize = 1500;
 
@@ -612,7 +616,14 @@ impl<'a> Engine<'a> {
         } else if k > LARGE_BRACKET {
             self.repair_large(&w)
         } else {
-            self.solve(&w)
+            let approx = self.solve(&w);
+            if k <= EXACT_ORDER_LIMIT {
+                self.by_exchanges(&w)
+                    .or_else(|| self.in_dutch_order(&w))
+                    .unwrap_or(approx)
+            } else {
+                approx
+            }
         };
         let mut rest: Vec<usize> = (0..k)
             .filter(|&i| local[i].is_none())
@@ -643,6 +654,224 @@ impl<'a> Engine<'a> {
             }
             take = (take * 4).min(lower.len());
         }
+    }
+
+    /// A homogeneous bracket in the handbook's order: S1 = the first
+    /// MaxPairs players, S2 the rest; first every transposition of S2 (S1
+    /// player k takes the first S2 player in order that still allows a best
+    /// pairing), then exchanges of one S1 and one S2 player, ordered by the
+    /// smallest difference of their bracket sequence numbers, then the
+    /// lowest S1 player, then the highest S2 player; then two pairs (small
+    /// brackets only). `None` when the bracket is heterogeneous or needs
+    /// more exchanges; the caller then falls back to sequential fixing.
+    fn by_exchanges(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+        if w.movers != 0 {
+            return None;
+        }
+        let k = w.bracket.len();
+        let mut base = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if let Some(x) = w.quality(a, b) {
+                    base[a * k + b] = x;
+                }
+            }
+        }
+        let value = |m: &[i128], mate: &[Option<usize>]| -> i128 {
+            (0..k)
+                .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
+                .sum()
+        };
+        let opt = matching::max_weight(&base, k);
+        let best = value(&base, &opt);
+        let pairs = opt.iter().filter(|m| m.is_some()).count() / 2;
+        if pairs == 0 {
+            return Some(vec![None; k]);
+        }
+        // Pairs S1 (sorted) against S2 (sorted) by sequential fixing, or
+        // `None` if no best pairing keeps S1 against S2.
+        let try_split = |in_s1: &[bool]| -> Option<Vec<Option<usize>>> {
+            let mut m = base.clone();
+            for a in 0..k {
+                for b in a + 1..k {
+                    if in_s1[a] == in_s1[b] {
+                        m[a * k + b] = 0;
+                    }
+                }
+            }
+            let mate = matching::max_weight(&m, k);
+            if value(&m, &mate) != best || (0..k).any(|a| in_s1[a] && mate[a].is_none()) {
+                return None;
+            }
+            let mut done = vec![false; k];
+            for a in (0..k).filter(|&a| in_s1[a]) {
+                let mut ok = false;
+                for b in (0..k).filter(|&b| !in_s1[b] && !done[b]) {
+                    if m[a.min(b) * k + a.max(b)] <= 0 {
+                        continue;
+                    }
+                    let mut trial = m.clone();
+                    for x in 0..k {
+                        for y in [a, b] {
+                            let (p, q) = (x.min(y), x.max(y));
+                            if p != q && (p, q) != (a.min(b), a.max(b)) {
+                                trial[p * k + q] = 0;
+                            }
+                        }
+                    }
+                    let mt = matching::max_weight(&trial, k);
+                    if mt[a] == Some(b) && value(&trial, &mt) == best {
+                        m = trial;
+                        done[a] = true;
+                        done[b] = true;
+                        ok = true;
+                        break;
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+            }
+            let mate = matching::max_weight(&m, k);
+            Some(mate)
+        };
+        let mut in_s1: Vec<bool> = (0..k).map(|a| a < pairs).collect();
+        if let Some(r) = try_split(&in_s1) {
+            return Some(r);
+        }
+        // One exchange.
+        let mut singles: Vec<(usize, usize)> = (0..pairs)
+            .flat_map(|i| (pairs..k).map(move |j| (i, j)))
+            .collect();
+        singles.sort_by_key(|&(i, j)| (j - i, std::cmp::Reverse(i), j));
+        for &(i, j) in &singles {
+            in_s1[i] = false;
+            in_s1[j] = true;
+            let r = try_split(&in_s1);
+            in_s1[i] = true;
+            in_s1[j] = false;
+            if r.is_some() {
+                return r;
+            }
+        }
+        if k > 16 {
+            return None;
+        }
+        // Two exchanges.
+        let mut doubles = Vec::new();
+        for i1 in 0..pairs {
+            for i2 in i1 + 1..pairs {
+                for j1 in pairs..k {
+                    for j2 in j1 + 1..k {
+                        doubles.push((j1 + j2 - i1 - i2, std::cmp::Reverse((i2, i1)), (j1, j2)));
+                    }
+                }
+            }
+        }
+        doubles.sort();
+        for (_, std::cmp::Reverse((i2, i1)), (j1, j2)) in doubles {
+            for x in [i1, i2] {
+                in_s1[x] = false;
+            }
+            for x in [j1, j2] {
+                in_s1[x] = true;
+            }
+            let r = try_split(&in_s1);
+            for x in [i1, i2] {
+                in_s1[x] = true;
+            }
+            for x in [j1, j2] {
+                in_s1[x] = false;
+            }
+            if r.is_some() {
+                return r;
+            }
+        }
+        None
+    }
+
+    /// Among the pairings of a bracket that are best by every criterion,
+    /// the one the handbook's S1/S2 procedure meets first: going down the
+    /// bracket, each player not yet paired takes the first partner in Dutch
+    /// order with which a best pairing still exists. An S1 player tries S2
+    /// in order (transpositions), then S1 from the bottom up (exchanges), and
+    /// floats only as a last resort; the one player the S1/S2 split leaves
+    /// over floats first.
+    fn in_dutch_order(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+        let k = w.bracket.len();
+        let mut base = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if let Some(x) = w.quality(a, b) {
+                    base[a * k + b] = x;
+                }
+            }
+        }
+        let value = |m: &[i128], mate: &[Option<usize>]| -> i128 {
+            (0..k)
+                .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
+                .sum()
+        };
+        let best = value(&base, &matching::max_weight(&base, k));
+        // S1/S2 halves as the ideal pairing defines them.
+        let s1: Vec<bool> = (0..k).map(|a| w.ideal[a].is_some_and(|b| b > a)).collect();
+        let mut fixed: Vec<Option<Option<usize>>> = vec![None; k];
+        let mut m = base.clone();
+        for a in 0..k {
+            if fixed[a].is_some() {
+                continue;
+            }
+            let free = |b: usize| b != a && fixed[b].is_none() && base[a.min(b) * k + a.max(b)] > 0;
+            let later: Vec<usize> = (a + 1..k).filter(|&b| free(b)).collect();
+            let mut order: Vec<usize> = if a < w.movers {
+                // Moved-down players meet the residents in order first.
+                later.iter().copied().filter(|&b| b >= w.movers).collect()
+            } else if s1[a] {
+                // Transpositions (S2 in order), then exchanges (S1 from the
+                // bottom up).
+                let mut o: Vec<usize> = later.iter().copied().filter(|&b| !s1[b]).collect();
+                o.extend(later.iter().rev().copied().filter(|&b| s1[b]));
+                o
+            } else {
+                Vec::new()
+            };
+            for &b in &later {
+                if !order.contains(&b) {
+                    order.push(b);
+                }
+            }
+            let mut options: Vec<Option<usize>> = order.into_iter().map(Some).collect();
+            if w.ideal[a].is_none() {
+                options.insert(0, None);
+            } else {
+                options.push(None);
+            }
+            let mut chosen = None;
+            for opt in options {
+                let mut trial = m.clone();
+                let keep = opt.map(|b| (a.min(b), a.max(b)));
+                for x in 0..k {
+                    for y in [a].into_iter().chain(opt) {
+                        let (p, q) = (x.min(y), x.max(y));
+                        if p != q && Some((p, q)) != keep {
+                            trial[p * k + q] = 0;
+                        }
+                    }
+                }
+                let mate = matching::max_weight(&trial, k);
+                if mate[a] == opt && value(&trial, &mate) == best {
+                    chosen = Some((opt, trial));
+                    break;
+                }
+            }
+            let (opt, trial) = chosen?;
+            fixed[a] = Some(opt);
+            if let Some(b) = opt {
+                fixed[b] = Some(Some(a));
+            }
+            m = trial;
+        }
+        Some(fixed.into_iter().map(|f| f.flatten()).collect())
     }
 
     /// As [`Engine::solve`], with the player at bracket position `banned`
@@ -1185,6 +1414,15 @@ impl<'e, 'a> Weights<'e, 'a> {
     /// Weight of pairing bracket positions `a` and `b`, `None` if they may
     /// not meet.
     fn edge(&self, a: usize, b: usize) -> Option<i128> {
+        self.weigh(a, b, true)
+    }
+
+    /// The weight without the S1/S2 order digit: the criteria only.
+    fn quality(&self, a: usize, b: usize) -> Option<i128> {
+        self.weigh(a, b, false)
+    }
+
+    fn weigh(&self, a: usize, b: usize, with_order: bool) -> Option<i128> {
         let seats = self.engine.seats;
         let (i, j) = (self.bracket[a], self.bracket[b]);
         if !self.engine.compatible(i, j) {
@@ -1238,7 +1476,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             };
             w += v << shift;
         }
-        if let Some(s) = self.shift_order {
+        if let Some(s) = self.shift_order.filter(|_| with_order) {
             let k = self.bracket.len() as i128;
             let dev = |x: usize, y: usize| -> i128 {
                 match self.ideal[x] {
