@@ -243,3 +243,33 @@ fn an_exchange_swaps_the_lowest_s1_player_with_the_highest_s2_player() {
     );
     assert_eq!(&pairs[..4], &[(1, 4), (2, 6), (3, 7), (5, 8)]);
 }
+
+#[test]
+fn a_heterogeneous_bracket_pairs_its_moved_down_player_then_its_remainder() {
+    // Round 1 of 8: 1, 3, 4 win, 2-6 drawn. Round 2: the 2-point bracket
+    // {1, 3, 4} pairs 1-3 and floats 4; the 1-point bracket {4 | 2, 6}
+    // pairs 4 with its top resident 2 and floats 6; the 0 bracket
+    // {6 | 5, 7, 8} pairs 6-5, and its remainder {7, 8} pairs 7-8.
+    let mut p = field(8);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, DRAW), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let input = SwissInput {
+        round: 2,
+        total_rounds: 5,
+        rule_set: RuleSet::Official,
+        players: p,
+        forbidden: vec![],
+        waivers: vec![],
+    };
+    let r = pair_round(&input).unwrap();
+    let pairs: Vec<_> = r.pairs.iter().map(|x| (x.first, x.second)).collect();
+    assert_eq!(pairs, vec![(1, 3), (4, 2), (6, 5), (7, 8)]);
+    // The explanation of 4-2 shows 4 floating down and 2 up.
+    let e = &r.pairs[1].explanation;
+    assert_eq!(e.bracket, Some(POINT));
+    assert_eq!(e.floats.len(), 2);
+    assert_eq!(e.floats[0].player, 4);
+}

@@ -1196,9 +1196,9 @@ impl<'a> Engine<'a> {
         if let Some(rule) = self.avoid.prefers_apart(a.id, b.id, round) {
             e.bent.push(Bent {
                 rule,
-                why: "no complete pairing of this round keeps them apart without a rematch, a \
-                      forbidden pair, a second bye, or a worse score bracket (more floaters or \
-                      larger score differences)"
+                why: "every complete pairing of this round the search found that keeps them \
+                      apart needs a rematch, a forbidden pair, a second bye, or worse score \
+                      brackets (more floaters or larger score differences)"
                     .into(),
             });
         }
