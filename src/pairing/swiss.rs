@@ -195,6 +195,11 @@ fn validate(input: &SwissInput) -> Result<(), PairingError> {
     }
     let mut seen = HashMap::new();
     for p in &input.players {
+        if p.id == 0 {
+            return Err(PairingError::Invalid(
+                "player id 0 is reserved for the bye".into(),
+            ));
+        }
         if seen.insert(p.id, ()).is_some() {
             return Err(PairingError::Invalid(format!(
                 "player id {} appears twice",
