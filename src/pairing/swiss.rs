@@ -670,7 +670,7 @@ impl<'a> Engine<'a> {
     /// brackets only). `None` when the bracket is heterogeneous or needs
     /// more exchanges; the caller then falls back to sequential fixing.
     fn by_exchanges(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
-        if w.movers != 0 {
+        if w.movers != 0 || w.bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
         let k = w.bracket.len();
@@ -1305,23 +1305,36 @@ impl<'e, 'a> Weights<'e, 'a> {
             .unwrap_or(i128::MAX / 8);
         // S1/S2: moved-down players first meet the top residents, the rest
         // split in halves.
-        let movers = bracket
+        let mut movers = bracket
             .iter()
             .take_while(|&&i| seats[i].score > low)
             .count();
         let residents = k - movers;
         let mut ideal = vec![None; k];
-        let m1 = movers.min(residents);
-        for i in 0..m1 {
-            ideal[i] = Some(movers + i);
-            ideal[movers + i] = Some(i);
-        }
-        let rem_start = movers + m1;
-        let rem = k - rem_start;
-        let half = rem / 2;
-        for i in 0..half {
-            ideal[rem_start + i] = Some(rem_start + half + i);
-            ideal[rem_start + half + i] = Some(rem_start + i);
+        if residents == 1 && seats[bracket[k - 1]].is_bye {
+            // The bye seat's bracket: the players left over meet each other
+            // in S1/S2 order and the last of them takes the bye.
+            movers = 0;
+            ideal[k - 2] = Some(k - 1);
+            ideal[k - 1] = Some(k - 2);
+            let half = (k - 2) / 2;
+            for i in 0..half {
+                ideal[i] = Some(half + i);
+                ideal[half + i] = Some(i);
+            }
+        } else {
+            let m1 = movers.min(residents);
+            for i in 0..m1 {
+                ideal[i] = Some(movers + i);
+                ideal[movers + i] = Some(i);
+            }
+            let rem_start = movers + m1;
+            let rem = k - rem_start;
+            let half = rem / 2;
+            for i in 0..half {
+                ideal[rem_start + i] = Some(rem_start + half + i);
+                ideal[rem_start + half + i] = Some(rem_start + i);
+            }
         }
         let k_i = k as i128;
         let pairs_max = k_i / 2 + 1;
