@@ -273,3 +273,35 @@ fn a_heterogeneous_bracket_pairs_its_moved_down_player_then_its_remainder() {
     assert_eq!(e.floats.len(), 2);
     assert_eq!(e.floats[0].player, 4);
 }
+
+#[test]
+fn downfloaters_are_chosen_so_the_next_bracket_pairs_best() {
+    // C7. Round 1: 1, 2, 3 win; 4-5 and 9-10 drawn; 6, 7, 8 lose. The
+    // 2-point bracket {1, 2, 3} floats one player to {4, 5, 9, 10}, where
+    // 4 may meet no resident (4-5 met; 4-9, 4-10 forbidden) and 3 may meet
+    // nobody. S1/S2 alone would float 3 and leave one pair below; floating
+    // 2 gives two (2-4, 5-9), so 1-3 is paired: the first transposition.
+    let mut p = field(10);
+    play(
+        &mut p,
+        &[
+            (1, 6, WIN),
+            (2, 7, WIN),
+            (3, 8, WIN),
+            (4, 5, DRAW),
+            (9, 10, DRAW),
+        ],
+        &[],
+    );
+    let fb = vec![
+        ban(4, 9),
+        ban(4, 10),
+        ban(3, 4),
+        ban(3, 5),
+        ban(3, 9),
+        ban(3, 10),
+    ];
+    let (pairs, bye) = pair(&p, fb);
+    assert_eq!(bye, None);
+    assert_eq!(pairs, vec![(1, 3), (2, 4), (5, 9), (10, 6), (7, 8)]);
+}

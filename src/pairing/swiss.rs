@@ -485,6 +485,9 @@ impl<'a> Engine<'a> {
             let lower: Vec<usize> = (end..n).collect();
             let bracket_score = self.seats[start].score;
             let mut local = self.pair_bracket(&bracket, &lower)?;
+            if end < n && self.brackets_from(end) >= 2 {
+                local = self.next_bracket_best(&bracket, &lower, local, end);
+            }
             if lookahead {
                 local = self.keep_mates_apart(&bracket, &lower, local, end, bracket_score, mate);
             }
@@ -495,6 +498,114 @@ impl<'a> Engine<'a> {
             return Err(self.diagnose());
         }
         Ok(())
+    }
+
+    /// Number of score brackets of real players from seat `start` on (the
+    /// bye seat is not a bracket).
+    fn brackets_from(&self, start: usize) -> usize {
+        let real: Vec<&Seat> = self.seats[start..].iter().filter(|s| !s.is_bye).collect();
+        1 + real.windows(2).filter(|w| w[0].score != w[1].score).count()
+            - usize::from(real.is_empty())
+    }
+
+    /// C7: unless this is the penultimate or the last bracket, choose the
+    /// downfloaters so that the next bracket has the most pairs and then the
+    /// smallest PSD. Candidates are this bracket's pairings of equal quality
+    /// (C5, C6) with one more of its players floating, lowest-ranked first;
+    /// the chosen one is re-ordered by the S1/S2 procedure with its
+    /// downfloaters fixed. Brackets above 64 players keep their pairing.
+    fn next_bracket_best(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        local: Vec<Option<usize>>,
+        end: usize,
+    ) -> Vec<Option<usize>> {
+        let k = bracket.len();
+        if k > EXACT_ORDER_LIMIT || local.iter().all(Option::is_some) {
+            return local;
+        }
+        let n = self.seats.len();
+        let mut next_end = end + 1;
+        while next_end < n && self.seats[next_end].score == self.seats[end].score {
+            next_end += 1;
+        }
+        if next_end - end > 200 {
+            return local;
+        }
+        let w = Weights::new(self, bracket, 118, k);
+        let value = |l: &[Option<usize>]| -> i128 {
+            (0..l.len())
+                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
+                .sum::<i128>()
+                >> w.shift_c6
+        };
+        let target = value(&local);
+        let downfloaters = |l: &[Option<usize>]| -> Vec<usize> {
+            (0..k)
+                .filter(|&a| l[a].is_none())
+                .map(|a| bracket[a])
+                .collect()
+        };
+        let next_quality = |down: &[usize]| -> Option<(usize, Vec<std::cmp::Reverse<Points>>)> {
+            let mut rest = down.to_vec();
+            rest.extend_from_slice(lower);
+            if !self.pairable(&rest) {
+                return None;
+            }
+            let mut nb = down.to_vec();
+            nb.extend(end..next_end);
+            let nw = Weights::new(self, &nb, 118, nb.len());
+            let sol = self.solve(&nw);
+            let low = nb.iter().map(|&i| self.seats[i].score).min().unwrap_or(0);
+            let mut psd = Vec::new();
+            let mut pairs = 0;
+            for (a, m) in sol.iter().enumerate() {
+                let sa = self.seats[nb[a]].score;
+                match m {
+                    Some(b) if *b > a => {
+                        pairs += 1;
+                        psd.push((sa - self.seats[nb[*b]].score).abs());
+                    }
+                    Some(_) => {}
+                    None => psd.push(sa - low + POINT),
+                }
+            }
+            psd.sort_unstable_by(|x, y| y.cmp(x));
+            // More pairs first, then the smaller PSD (compared from the top).
+            Some((pairs, psd.into_iter().map(std::cmp::Reverse).collect()))
+        };
+        let Some(mut best_q) = next_quality(&downfloaters(&local)) else {
+            return local;
+        };
+        let mut best_ban: Option<usize> = None;
+        let paired: Vec<usize> = (0..k)
+            .rev()
+            .filter(|&a| local[a].is_some())
+            .take(16)
+            .collect();
+        for x in paired {
+            let alt = self.solve_without(&w, x);
+            if value(&alt) != target {
+                continue;
+            }
+            if let Some(q) = next_quality(&downfloaters(&alt)) {
+                if q > best_q {
+                    best_q = q;
+                    best_ban = Some(x);
+                }
+            }
+        }
+        match best_ban {
+            None => local,
+            Some(x) => {
+                let alt = self.solve_without(&w, x);
+                let banned: Vec<usize> = (0..k).filter(|&a| alt[a].is_none()).collect();
+                self.in_dutch_order(&w, &banned)
+                    .filter(|l| value(l) == target)
+                    .unwrap_or(alt)
+            }
+        }
     }
 
     fn apply(
@@ -624,7 +735,7 @@ impl<'a> Engine<'a> {
             let approx = self.solve(&w);
             if k <= EXACT_ORDER_LIMIT {
                 self.by_exchanges(&w)
-                    .or_else(|| self.in_dutch_order(&w))
+                    .or_else(|| self.in_dutch_order(&w, &[]))
                     .unwrap_or(approx)
             } else {
                 approx
@@ -802,11 +913,14 @@ impl<'a> Engine<'a> {
     /// in order (transpositions), then S1 from the bottom up (exchanges), and
     /// floats only as a last resort; the one player the S1/S2 split leaves
     /// over floats first.
-    fn in_dutch_order(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+    fn in_dutch_order(&self, w: &Weights, banned: &[usize]) -> Option<Vec<Option<usize>>> {
         let k = w.bracket.len();
         let mut base = vec![0i128; k * k];
         for a in 0..k {
             for b in a + 1..k {
+                if banned.contains(&a) || banned.contains(&b) {
+                    continue;
+                }
                 if let Some(x) = w.quality(a, b) {
                     base[a * k + b] = x;
                 }
@@ -821,6 +935,9 @@ impl<'a> Engine<'a> {
         // S1/S2 halves as the ideal pairing defines them.
         let s1: Vec<bool> = (0..k).map(|a| w.ideal[a].is_some_and(|b| b > a)).collect();
         let mut fixed: Vec<Option<Option<usize>>> = vec![None; k];
+        for &b in banned {
+            fixed[b] = Some(None);
+        }
         let mut m = base.clone();
         for a in 0..k {
             if fixed[a].is_some() {
