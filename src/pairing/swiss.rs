@@ -12,10 +12,12 @@
 //! 2. Completion (C4): a bracket is only ever paired in a way that leaves the
 //!    rest of the field pairable.
 //! 3. Quality, bracket by bracket from the top: most pairs (C5), smallest
-//!    pairing score difference (C6), then, under `gar`, club-mates apart in
-//!    rounds 1-3, then no repeated downfloat or upfloat from the last round
-//!    (C12, C13) or the one before (C14, C15).
-//! 4. Ties: the S1/S2 order, S1 player k against S2 player k.
+//!    pairing score difference (C6), downfloaters that let the next bracket
+//!    pair best (C7), then, under `gar`, club-mates apart in rounds 1-3, then
+//!    no repeated downfloat or upfloat from the last round (C12, C13) or the
+//!    one before (C14, C15).
+//! 4. Ties: the S1/S2 order, transpositions before exchanges, as the
+//!    handbook enumerates them (docs/pairing.md says where this is exact).
 //!
 //! Each bracket is solved as one maximum-weight matching whose integer
 //! weights hold those criteria as digits, most significant first (see
