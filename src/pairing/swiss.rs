@@ -603,7 +603,8 @@ impl<'a> Engine<'a> {
             Some(x) => {
                 let alt = self.solve_without(&w, x);
                 let banned: Vec<usize> = (0..k).filter(|&a| alt[a].is_none()).collect();
-                self.in_dutch_order(&w, &banned)
+                self.in_handbook_order(&w, &banned)
+                    .or_else(|| self.in_dutch_order(&w, &banned))
                     .filter(|l| value(l) == target)
                     .unwrap_or(alt)
             }
@@ -734,13 +735,13 @@ impl<'a> Engine<'a> {
         } else if k > LARGE_BRACKET {
             self.repair_large(&w)
         } else {
-            let approx = self.solve(&w);
             if k <= EXACT_ORDER_LIMIT {
-                self.by_exchanges(&w)
+                self.in_handbook_order(&w, &[])
+                    .or_else(|| self.by_exchanges(&w))
                     .or_else(|| self.in_dutch_order(&w, &[]))
-                    .unwrap_or(approx)
+                    .unwrap_or_else(|| self.solve(&w))
             } else {
-                approx
+                self.solve(&w)
             }
         };
         let mut rest: Vec<usize> = (0..k)
@@ -1377,6 +1378,8 @@ struct Weights<'e, 'a> {
     shift_low: Option<u32>,
     shift_float: [Option<u32>; 4],
     shift_order: Option<u32>,
+    /// Lowest bit of the criteria digits (everything above the order digit).
+    shift_quality: u32,
     order_weighted: bool,
     base: i128,
     ranks: Vec<Points>,
@@ -1500,6 +1503,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift += b;
             s
         });
+        let shift_quality = shift;
         let mut shift_float = [None; 4];
         for f in (0..4).rev() {
             if fl[f] {
@@ -1533,6 +1537,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift_low,
             shift_float,
             shift_order,
+            shift_quality,
             order_weighted,
             base,
             ranks,
@@ -1646,5 +1651,521 @@ impl<'e, 'a> Weights<'e, 'a> {
 impl Engine<'_> {
     fn avoid_is_gar_early(&self) -> bool {
         self.round <= 3 && self.avoid.has_gar_mates()
+    }
+}
+
+/// The handbook's candidate order inside one bracket, decided by asking a
+/// maximum-weight matching whether a best pairing survives each choice.
+///
+/// Every candidate the handbook generates is one pairing, and among the
+/// candidates best by the quality criteria the handbook takes the first
+/// generated (C.04.3 Article 3.x: "the first candidate ... that best
+/// satisfies"). Generation order is lexicographic in a chain of choices
+/// (Articles 4.2-4.4): which moved-down players are paired (exchanges
+/// between S1 and Limbo), whom they meet (transpositions of S2), then, in the
+/// remainder, the exchange between S1 and S2 and the transposition. Each
+/// choice is fixed in turn to the first value that still leaves a best
+/// pairing, so the result is exactly the first best candidate.
+///
+/// An exchange is ranked (Article 4.3.3) by the number of players exchanged,
+/// then the difference of the BSN sums moved S2 to S1 and S1 to S2, then the
+/// highest different BSN moved from S1 to S2, then the lowest different BSN
+/// moved from S2 to S1. With MaxPairs pairs, the number exchanged equals the
+/// number of pairs with both players in S2, and the sum difference equals the
+/// sum over pairs of the smaller BSN less a constant, so both are additive
+/// over pairs and sit in the matching weights as two digits below the
+/// criteria; the last two keys are settled player by player.
+struct Chooser {
+    k: usize,
+    /// Criteria value of each pair (0 = may not meet).
+    quality: Vec<i128>,
+    /// Pairs still allowed by the choices made so far.
+    allowed: Vec<bool>,
+    /// Players a choice has made to be paired.
+    forced: Vec<bool>,
+    /// Exchange digits of the current stage, per pair: (fewest exchanged,
+    /// smallest BSN sum difference), both to be maximised.
+    digits: Vec<(i128, i128)>,
+    f_bits: u32,
+    x_bits: u32,
+    d_bits: u32,
+    /// A best pairing under the choices so far, and its value.
+    cur: Vec<Option<usize>>,
+    target: i128,
+}
+
+impl Chooser {
+    fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> i128 {
+        let k = self.k;
+        let (a, b) = (a.min(b), a.max(b));
+        let q = self.quality[a * k + b];
+        if q <= 0 || !self.allowed[a * k + b] {
+            return 0;
+        }
+        let f = |v: usize| (self.forced[v] || extra == Some(v)) as i128;
+        let (x, d) = self.digits[a * k + b];
+        (((((q << self.f_bits) + f(a) + f(b)) << self.x_bits) + x) << self.d_bits) + d
+    }
+
+    /// Best pairing with the pairs `keep` says no to removed and `extra`
+    /// also forced; `None` unless it is as good as the best so far.
+    fn test(
+        &self,
+        keep: &dyn Fn(usize, usize) -> bool,
+        extra: Option<usize>,
+    ) -> Option<(Vec<Option<usize>>, i128)> {
+        let k = self.k;
+        let mut m = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if keep(a, b) {
+                    m[a * k + b] = self.weight(a, b, extra);
+                }
+            }
+        }
+        let mate = matching::max_weight(&m, k);
+        let v: i128 = (0..k)
+            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
+            .sum();
+        let need = self.target + ((extra.is_some() as i128) << (self.x_bits + self.d_bits));
+        (v == need).then_some((mate, v))
+    }
+
+    /// Recomputes the best pairing after the digits changed.
+    fn settle(&mut self) {
+        self.target = i128::MIN;
+        let k = self.k;
+        let mut m = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                m[a * k + b] = self.weight(a, b, None);
+            }
+        }
+        let mate = matching::max_weight(&m, k);
+        self.target = (0..k)
+            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
+            .sum();
+        self.cur = mate;
+    }
+
+    /// Makes the choice "`a`'s partner is in `ok` (or none, unless
+    /// `paired`)" if a best pairing allows it; returns whether it did.
+    fn choose(&mut self, a: usize, ok: &dyn Fn(usize) -> bool, paired: bool) -> bool {
+        let holds = match self.cur[a] {
+            Some(b) => ok(b),
+            None => !paired,
+        };
+        let k = self.k;
+        if !holds {
+            let keep = |x: usize, y: usize| {
+                self.allowed[x * k + y] && (x != a || ok(y)) && (y != a || ok(x))
+            };
+            let extra = (paired && !self.forced[a]).then_some(a);
+            match self.test(&keep, extra) {
+                Some((mate, v)) => {
+                    self.cur = mate;
+                    self.target = v;
+                }
+                None => return false,
+            }
+        }
+        for b in 0..k {
+            if b != a && !ok(b) {
+                self.allowed[a.min(b) * k + a.max(b)] = false;
+            }
+        }
+        if paired && !self.forced[a] {
+            self.forced[a] = true;
+            if holds {
+                self.target += 1 << (self.x_bits + self.d_bits);
+            }
+        }
+        true
+    }
+
+    /// Transpositions: each of `s1` in order takes the first of `s2` in
+    /// order with which a best pairing remains.
+    fn transpose(&mut self, s1: &[usize], s2: &[usize]) -> bool {
+        for &a in s1 {
+            let mut done = false;
+            for &b in s2 {
+                let k = self.k;
+                if self.quality[a.min(b) * k + a.max(b)] <= 0
+                    || !self.allowed[a.min(b) * k + a.max(b)]
+                {
+                    continue;
+                }
+                if self.choose(a, &|y| y == b, true) {
+                    self.choose(b, &|y| y == a, true);
+                    done = true;
+                    break;
+                }
+            }
+            if !done {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl Engine<'_> {
+    /// The first best pairing of the bracket in the handbook's generation
+    /// order (see [`Chooser`]); players at positions in `banned` float.
+    /// `None` when the bracket holds the bye seat or the digits do not fit,
+    /// and the caller falls back to sequential fixing.
+    fn in_handbook_order(&self, w: &Weights, banned: &[usize]) -> Option<Vec<Option<usize>>> {
+        let k = w.bracket.len();
+        if k < 2 || w.bracket.iter().any(|&i| self.seats[i].is_bye) {
+            return None;
+        }
+        let q_bits = w.bits.saturating_sub(w.shift_quality) + 1;
+        let f_bits = bits_for(k as i128 + 1);
+        let x_bits = bits_for(2 * k as i128 + 2);
+        let d_bits = bits_for(2 * (k * k) as i128 + 2);
+        let k_bits = bits_for(k as i128 + 1);
+        if q_bits + f_bits + x_bits + d_bits + k_bits > 124 {
+            return None;
+        }
+        let mut quality = vec![0i128; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if banned.contains(&a) || banned.contains(&b) {
+                    continue;
+                }
+                if let Some(x) = w.quality(a, b) {
+                    // Criteria digits only, plus one so that every allowed
+                    // pair has a positive weight.
+                    quality[a * k + b] = (x >> w.shift_quality) + 1;
+                }
+            }
+        }
+        let mut c = Chooser {
+            k,
+            quality,
+            allowed: vec![true; k * k],
+            forced: vec![false; k],
+            digits: vec![(0, 0); k * k],
+            f_bits,
+            x_bits,
+            d_bits,
+            cur: vec![None; k],
+            target: 0,
+        };
+        c.settle();
+        let movers = w.movers;
+        if movers > 0 {
+            // Article 4.4: S1 holds the first M1 moved-down players, Limbo
+            // the others. Fewest exchanged = fewest Limbo players paired;
+            // smallest sum difference = smallest BSN sum of those paired.
+            let m1 = (0..movers).filter(|&a| c.cur[a].is_some()).count();
+            for a in 0..k {
+                for b in a + 1..k {
+                    let limbo = |v: usize| (v < movers && v >= m1) as i128;
+                    let bsn = |v: usize| if v < movers { (k - v) as i128 } else { 0 };
+                    c.digits[a * k + b] = (2 - limbo(a) - limbo(b), bsn(a) + bsn(b));
+                }
+            }
+            c.settle();
+            // Highest different BSN moved from S1 to Limbo first.
+            for a in (0..m1).rev() {
+                c.choose(a, &|_| false, false);
+            }
+            // Then the lowest different BSN moved from Limbo to S1.
+            for a in m1..movers {
+                c.choose(a, &|_| true, true);
+            }
+            // Article 4.2 on the MDP-pairing: S1 against S2 (the residents)
+            // in lexicographic order; pairs of moved-down players last.
+            let s1: Vec<usize> = (0..movers).filter(|&a| c.cur[a].is_some()).collect();
+            let mut s2: Vec<usize> = (movers..k).collect();
+            s2.extend(0..movers);
+            for &a in &s1 {
+                let mut done = false;
+                for &b in &s2 {
+                    if b == a || c.quality[a.min(b) * k + a.max(b)] <= 0 {
+                        continue;
+                    }
+                    if !c.allowed[a.min(b) * k + a.max(b)] {
+                        continue;
+                    }
+                    if c.choose(a, &|y| y == b, true) {
+                        c.choose(b, &|y| y == a, true);
+                        done = true;
+                        break;
+                    }
+                }
+                if !done {
+                    return None;
+                }
+            }
+        }
+        // The remainder (or the whole homogeneous bracket), Article 4.3.
+        let rem: Vec<usize> = (movers..k)
+            .filter(|&a| c.cur[a].is_none_or(|b| b >= movers))
+            .collect();
+        let r = rem.len();
+        let mut rank = vec![usize::MAX; k];
+        for (i, &a) in rem.iter().enumerate() {
+            rank[a] = i;
+        }
+        let n1 = rem
+            .iter()
+            .filter(|&&a| c.cur[a].is_some_and(|b| rank[b] != usize::MAX))
+            .count()
+            / 2;
+        for a in 0..k {
+            for b in a + 1..k {
+                c.digits[a * k + b] = if rank[a] == usize::MAX || rank[b] == usize::MAX {
+                    (0, 0)
+                } else {
+                    let both_s2 = rank[a] >= n1 && rank[b] >= n1;
+                    (1 - both_s2 as i128, (r - rank[a].min(rank[b])) as i128)
+                };
+            }
+        }
+        c.settle();
+        let in_rem = |v: usize| rank[v] != usize::MAX;
+        let mut moved = vec![false; k];
+        // Highest different BSN moved from S1 to S2: unpaired, or paired
+        // with a higher S1 player.
+        for &a in rem[..n1].iter().rev() {
+            let ra = rank[a];
+            if c.choose(a, &|y| in_rem(y) && rank[y] < ra, false) {
+                moved[a] = true;
+            }
+        }
+        // Lowest different BSN moved from S2 to S1: paired with a lower S2
+        // player.
+        for &a in &rem[n1..] {
+            let ra = rank[a];
+            if c.choose(a, &|y| in_rem(y) && rank[y] > ra && rank[y] >= n1, true) {
+                moved[a] = true;
+            }
+        }
+        let s1: Vec<usize> = rem
+            .iter()
+            .copied()
+            .filter(|&a| (rank[a] < n1) != moved[a])
+            .collect();
+        let s2: Vec<usize> = rem
+            .iter()
+            .copied()
+            .filter(|&a| (rank[a] < n1) == moved[a])
+            .collect();
+        if !c.transpose(&s1, &s2) {
+            return None;
+        }
+        Some(c.cur)
+    }
+}
+
+#[cfg(test)]
+mod handbook_order {
+    //! The sequential choice of [`Engine::in_handbook_order`] against a
+    //! literal enumeration of the handbook's candidates (Articles 4.2-4.4)
+    //! on small random brackets: the first candidate of best quality must be
+    //! the pairing chosen.
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// Exchanges of a group (positions), S1 = its first `s`, in the order
+    /// of Article 4.3.3; each as (S1', S2').
+    fn exchanges(group: &[usize], s: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+        let (s1, s2) = group.split_at(s);
+        let mut all = Vec::new();
+        for ma in 0u32..(1 << s1.len()) {
+            for mb in 0u32..(1 << s2.len()) {
+                if ma.count_ones() != mb.count_ones() {
+                    continue;
+                }
+                let a: Vec<usize> = (0..s1.len()).filter(|i| ma >> i & 1 == 1).collect();
+                let b: Vec<usize> = (0..s2.len())
+                    .filter(|i| mb >> i & 1 == 1)
+                    .map(|i| i + s)
+                    .collect();
+                let diff = b.iter().sum::<usize>() as i64 - a.iter().sum::<usize>() as i64;
+                let mut desc = a.clone();
+                desc.reverse();
+                let key = (a.len(), diff, std::cmp::Reverse(desc), b.clone());
+                let mut n1: Vec<usize> = (0..s).filter(|i| !a.contains(i)).collect();
+                n1.extend(&b);
+                n1.sort_unstable();
+                let mut n2: Vec<usize> = (s..group.len()).filter(|i| !b.contains(i)).collect();
+                n2.extend(&a);
+                n2.sort_unstable();
+                let map = |v: Vec<usize>| v.into_iter().map(|i| group[i]).collect::<Vec<_>>();
+                all.push((key, map(n1), map(n2)));
+            }
+        }
+        all.sort_by(|x, y| x.0.cmp(&y.0));
+        all.into_iter().map(|(_, a, b)| (a, b)).collect()
+    }
+
+    /// Injective maps of `s1` into `s2`, lexicographic.
+    fn transpositions(s1: &[usize], s2: &[usize], out: &mut Vec<Vec<(usize, usize)>>) {
+        fn go(
+            s1: &[usize],
+            s2: &[usize],
+            used: &mut Vec<bool>,
+            acc: &mut Vec<(usize, usize)>,
+            out: &mut Vec<Vec<(usize, usize)>>,
+        ) {
+            if acc.len() == s1.len() {
+                out.push(acc.clone());
+                return;
+            }
+            for j in 0..s2.len() {
+                if !used[j] {
+                    used[j] = true;
+                    acc.push((s1[acc.len()], s2[j]));
+                    go(s1, s2, used, acc, out);
+                    acc.pop();
+                    used[j] = false;
+                }
+            }
+        }
+        go(s1, s2, &mut vec![false; s2.len()], &mut Vec::new(), out);
+    }
+
+    fn value(w: &Weights, pairs: &[(usize, usize)]) -> Option<i128> {
+        pairs
+            .iter()
+            .map(|&(a, b)| w.quality(a.min(b), a.max(b)))
+            .sum::<Option<i128>>()
+    }
+
+    /// All matchings' best value (brute force).
+    fn best(w: &Weights, k: usize) -> i128 {
+        fn go(w: &Weights, k: usize, used: &mut Vec<bool>, v: i128, top: &mut i128) {
+            let Some(a) = (0..k).find(|&a| !used[a]) else {
+                *top = (*top).max(v);
+                return;
+            };
+            used[a] = true;
+            go(w, k, used, v, top);
+            for b in a + 1..k {
+                if !used[b] {
+                    if let Some(x) = w.quality(a, b) {
+                        used[b] = true;
+                        go(w, k, used, v + x, top);
+                        used[b] = false;
+                    }
+                }
+            }
+            used[a] = false;
+        }
+        let mut top = 0;
+        go(w, k, &mut vec![false; k], 0, &mut top);
+        top
+    }
+
+    fn first_best(w: &Weights, k: usize) -> Option<Vec<(usize, usize)>> {
+        let top = best(w, k);
+        let movers = w.movers;
+        // Pairs of the best pairings: the first candidate reaching `top`
+        // shows how many there are, so try each count from the most.
+        for mdp_pairs in (0..=movers.min(k - movers)).rev() {
+            let mdps: Vec<usize> = (0..movers).collect();
+            let residents: Vec<usize> = (movers..k).collect();
+            for (p, _) in exchanges(&mdps, mdp_pairs) {
+                let mut mdp_maps = Vec::new();
+                transpositions(&p, &residents, &mut mdp_maps);
+                for mp in mdp_maps {
+                    let rem: Vec<usize> = residents
+                        .iter()
+                        .copied()
+                        .filter(|r| mp.iter().all(|&(_, x)| x != *r))
+                        .collect();
+                    for n1 in (0..=rem.len() / 2).rev() {
+                        for (s1, s2) in exchanges(&rem, n1) {
+                            let mut ts = Vec::new();
+                            transpositions(&s1, &s2, &mut ts);
+                            for t in ts {
+                                let mut all = mp.clone();
+                                all.extend(t);
+                                if value(w, &all) == Some(top) {
+                                    return Some(all);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn sequential_choice_is_the_first_best_candidate() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let mut checked = 0;
+        for case in 0..1500 {
+            let k = 4 + rng.next(7) as usize;
+            let movers = if case % 2 == 0 {
+                0
+            } else {
+                rng.next(3) as usize
+            };
+            let mut seats: Vec<Seat> = (0..k)
+                .map(|i| Seat {
+                    id: i as u32 + 1,
+                    tpn: i as u32 + 1,
+                    score: if i < movers {
+                        40 - 5 * rng.next(2) as i64
+                    } else {
+                        20
+                    },
+                    opponents: Vec::new(),
+                    bye_used: false,
+                    float1: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
+                        [rng.next(3) as usize],
+                    float2: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
+                        [rng.next(3) as usize],
+                    is_bye: false,
+                })
+                .collect();
+            seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
+            let density = 2 + rng.next(4);
+            for a in 0..k {
+                for b in a + 1..k {
+                    if rng.next(10) < density {
+                        let (ia, ib) = (seats[a].id, seats[b].id);
+                        seats[a].opponents.push(ib);
+                        seats[b].opponents.push(ia);
+                    }
+                }
+            }
+            for s in seats.iter_mut() {
+                s.opponents.sort_unstable();
+            }
+            let engine = Engine::new(&seats, &avoid, 5);
+            let bracket: Vec<usize> = (0..k).collect();
+            let w = Weights::new(&engine, &bracket, 118, k);
+            let Some(expected) = first_best(&w, k) else {
+                continue;
+            };
+            let got = engine
+                .in_handbook_order(&w, &[])
+                .expect("digits fit a small bracket");
+            let mut want = vec![None; k];
+            for &(a, b) in &expected {
+                want[a] = Some(b);
+                want[b] = Some(a);
+            }
+            assert_eq!(got, want, "case {case}: {seats:?}");
+            checked += 1;
+        }
+        assert!(checked > 800, "{checked}");
     }
 }
