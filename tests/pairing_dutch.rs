@@ -305,3 +305,34 @@ fn downfloaters_are_chosen_so_the_next_bracket_pairs_best() {
     assert_eq!(bye, None);
     assert_eq!(pairs, vec![(1, 3), (2, 4), (5, 9), (10, 6), (7, 8)]);
 }
+
+#[test]
+fn two_exchanges_in_a_large_bracket_follow_article_4_3() {
+    // Round 1, 18 players: S1 = {1..9}, S2 = {10..18}. 8 and 9 may meet
+    // nobody in S2 nor each other, so no transposition and no single
+    // exchange works. Article 4.3.3: two players exchanged; the smallest
+    // BSN sum difference moves 8 and 9 to S2 and 10 and 11 to S1, so
+    // S1 = {1..7, 10, 11}, S2 = {8, 9, 12..18}, and the first transposition
+    // that pairs everyone is 8, 9, 12, 13, ... in order.
+    let mut fb = vec![ban(8, 9)];
+    for s2 in 10..=18 {
+        fb.push(ban(8, s2));
+        fb.push(ban(9, s2));
+    }
+    let (pairs, bye) = pair(&field(18), fb);
+    assert_eq!(bye, None);
+    assert_eq!(
+        pairs,
+        vec![
+            (1, 8),
+            (2, 9),
+            (3, 12),
+            (4, 13),
+            (5, 14),
+            (6, 15),
+            (7, 16),
+            (10, 17),
+            (11, 18)
+        ]
+    );
+}

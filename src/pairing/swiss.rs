@@ -347,7 +347,7 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
 
 /// Brackets up to this size get the S1/S2 order by sequential fixing
 /// (exact); larger ones by the order digit of the weights (approximate).
-const EXACT_ORDER_LIMIT: usize = 64;
+const EXACT_ORDER_LIMIT: usize = 128;
 
 /// Brackets above this size are repaired locally rather than solved whole.
 const LARGE_BRACKET: usize = 1500;
@@ -1377,6 +1377,8 @@ struct Weights<'e, 'a> {
     shift_gar: Option<u32>,
     shift_low: Option<u32>,
     shift_float: [Option<u32>; 4],
+    /// C16-C19, in the order of `shift_float`.
+    sd: [Option<SdDigit>; 4],
     shift_order: Option<u32>,
     /// Lowest bit of the criteria digits (everything above the order digit).
     shift_quality: u32,
@@ -1387,6 +1389,26 @@ struct Weights<'e, 'a> {
     ideal: Vec<Option<usize>>,
     movers: usize,
     /// Bits used by all quality digits together.
+    bits: u32,
+}
+
+/// The float criteria in the handbook's order: C12 (C16) downfloat and
+/// C13 (C17) upfloat in the previous round, C14 (C18) and C15 (C19) two
+/// rounds before; `true` = the previous round.
+const FLOAT_DIGITS: [(FloatDirection, bool); 4] = [
+    (FloatDirection::Down, true),
+    (FloatDirection::Up, true),
+    (FloatDirection::Down, false),
+    (FloatDirection::Up, false),
+];
+
+/// One of C16-C19: minimise the score differences of the players who get
+/// the same float as one (two) rounds before, compared like the PSD.
+#[derive(Debug, Clone, Default)]
+struct SdDigit {
+    shift: u32,
+    base: i128,
+    ranks: Vec<Points>,
     bits: u32,
 }
 
@@ -1487,6 +1509,68 @@ impl<'e, 'a> Weights<'e, 'a> {
             }
             + gar.unwrap_or(0)
             + fl.iter().filter(|&&b| b).count() as u32 * float_bits;
+        // C16-C19: the score differences of repeated floaters, each a list
+        // compared like the PSD, over the differences those players can
+        // have, with a base above their number. In a homogeneous bracket
+        // every downfloater has the same difference and nobody floats up, so
+        // C12-C15 already say everything.
+        let mut sd: [Option<SdDigit>; 4] = Default::default();
+        let mut fixed = fixed;
+        if movers > 0 {
+            for (f, slot) in sd.iter_mut().enumerate() {
+                let (dir, recent) = FLOAT_DIGITS[f];
+                let who: Vec<usize> = bracket
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        !seats[i].is_bye
+                            && (if recent {
+                                seats[i].float1
+                            } else {
+                                seats[i].float2
+                            }) == Some(dir)
+                    })
+                    .collect();
+                if who.is_empty() {
+                    continue;
+                }
+                let mut r: Vec<Points> = Vec::new();
+                for &i in &who {
+                    let si = seats[i].score;
+                    if dir == FloatDirection::Down {
+                        r.push(si - low + POINT);
+                    }
+                    for &j in bracket {
+                        let sj = seats[j].score;
+                        if dir == FloatDirection::Down && sj < si {
+                            r.push(si - sj);
+                        }
+                        if dir == FloatDirection::Up && sj > si {
+                            r.push(sj - si);
+                        }
+                    }
+                }
+                r.sort_unstable();
+                r.dedup();
+                if r.is_empty() {
+                    continue;
+                }
+                let b = who.len() as i128 + 1;
+                let Some(top) = b.checked_pow(r.len() as u32) else {
+                    continue;
+                };
+                let bits = bits_for(top.saturating_mul(2 * (k_i + 1)));
+                if fixed + bits + bits_for(2 * k_i * pairs_max + 1) <= limit {
+                    fixed += bits;
+                    *slot = Some(SdDigit {
+                        shift: 0,
+                        base: b,
+                        ranks: r,
+                        bits,
+                    });
+                }
+            }
+        }
         let weighted_bits =
             bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
         let plain_bits = bits_for(2 * k_i * pairs_max + 1);
@@ -1504,6 +1588,10 @@ impl<'e, 'a> Weights<'e, 'a> {
             s
         });
         let shift_quality = shift;
+        for d in sd.iter_mut().rev().flatten() {
+            d.shift = shift;
+            shift += d.bits;
+        }
         let mut shift_float = [None; 4];
         for f in (0..4).rev() {
             if fl[f] {
@@ -1536,6 +1624,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift_gar,
             shift_low,
             shift_float,
+            sd,
             shift_order,
             shift_quality,
             order_weighted,
@@ -1617,6 +1706,36 @@ impl<'e, 'a> Weights<'e, 'a> {
                 1 - (differ && past(lo) == Some(dir)) as i128
             };
             w += v << shift;
+        }
+        for (f, d) in self.sd.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let (dir, recent) = FLOAT_DIGITS[f];
+            let past = |s: &Seat| if recent { s.float1 } else { s.float2 };
+            let cost = |x: Points| d.base.pow(d.ranks.binary_search(&x).unwrap_or(0) as u32);
+            let top = d.base.pow(d.ranks.len() as u32 - 1);
+            // Each player's share; for an upfloat, the same when unpaired as
+            // when paired without one, so only the differences count.
+            let part = |s: &Seat, other: &Seat| -> i128 {
+                if s.is_bye || other.is_bye || past(s) != Some(dir) {
+                    return if dir == FloatDirection::Down { 0 } else { top };
+                }
+                if dir == FloatDirection::Down {
+                    // Unpaired, the player floats with the PSD's artificial
+                    // difference; paired lower, with the real one; paired
+                    // level, not at all.
+                    cost(s.score - self.low + POINT)
+                        - if s.score > other.score {
+                            cost(s.score - other.score)
+                        } else {
+                            0
+                        }
+                } else if s.score < other.score {
+                    top - cost(other.score - s.score)
+                } else {
+                    top
+                }
+            };
+            w += (part(si, sj) + part(sj, si)) << d.shift;
         }
         if let Some(s) = self.shift_order.filter(|_| with_order) {
             let k = self.bracket.len() as i128;
@@ -2167,5 +2286,41 @@ mod handbook_order {
             checked += 1;
         }
         assert!(checked > 800, "{checked}");
+    }
+
+    fn seat(id: u32, score: Points, float1: Option<FloatDirection>) -> Seat {
+        Seat {
+            id,
+            tpn: id,
+            score,
+            opponents: Vec::new(),
+            bye_used: false,
+            float1,
+            float2: None,
+            is_bye: false,
+        }
+    }
+
+    #[test]
+    fn c17_gives_the_repeated_upfloater_the_smaller_score_difference() {
+        // Moved-down 1 (3 points) and 2 (2.5) have met; residents 3 and 4
+        // have 2 points and 3 floated up last round. Both moved-down players
+        // must meet a resident, so 3 floats up again either way (C13 ties)
+        // and the PSD is {1, 0.5} either way (C6 ties). C17: 3's score
+        // difference is 0.5 against 2 but 1 against 1, so 1-4, 2-3 rather
+        // than the first transposition 1-3, 2-4.
+        let mut seats = vec![
+            seat(1, 30, None),
+            seat(2, 25, None),
+            seat(3, 20, Some(FloatDirection::Up)),
+            seat(4, 20, None),
+        ];
+        seats[0].opponents = vec![2];
+        seats[1].opponents = vec![1];
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let engine = Engine::new(&seats, &avoid, 4);
+        let bracket: Vec<usize> = (0..4).collect();
+        let got = engine.pair_bracket(&bracket, &[]).unwrap();
+        assert_eq!(got, vec![Some(3), Some(2), Some(1), Some(0)]);
     }
 }
