@@ -492,7 +492,10 @@ impl<'a> Engine<'a> {
             let bracket_score = self.seats[start].score;
             let mut local = self.pair_bracket(&bracket, &lower)?;
             if end < n && self.brackets_from(end) >= 2 {
-                local = self.next_bracket_best(&bracket, &lower, local, end);
+                local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
+                    Some(exact) => exact,
+                    None => self.next_bracket_best(&bracket, &lower, local, end),
+                };
             }
             if lookahead {
                 local = self.keep_mates_apart(&bracket, &lower, local, end, bracket_score, mate);
@@ -512,6 +515,53 @@ impl<'a> Engine<'a> {
         let real: Vec<&Seat> = self.seats[start..].iter().filter(|s| !s.is_bye).collect();
         1 + real.windows(2).filter(|w| w[0].score != w[1].score).count()
             - usize::from(real.is_empty())
+    }
+
+    /// C7 for brackets of up to [`EXACT_ORDER_LIMIT`] players whose next
+    /// bracket keeps the two within [`COMPLETING_LIMIT`]: one matching over
+    /// both (see [`Engine::in_handbook_order_c7`]). `None` when out of
+    /// range, when the digits do not fit, or when the choice would not leave
+    /// the players below pairable (C4); the caller then compares candidates.
+    fn next_bracket_exact(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        local: &[Option<usize>],
+        end: usize,
+    ) -> Option<Vec<Option<usize>>> {
+        let k = bracket.len();
+        if k > EXACT_ORDER_LIMIT || local.iter().all(Option::is_some) {
+            return None;
+        }
+        let n = self.seats.len();
+        let mut next_end = end + 1;
+        while next_end < n && self.seats[next_end].score == self.seats[end].score {
+            next_end += 1;
+        }
+        if k + (next_end - end) > COMPLETING_LIMIT {
+            return None;
+        }
+        let w = Weights::new(self, bracket, 118, k);
+        let next: Vec<usize> = (end..next_end).collect();
+        let mut both = bracket.to_vec();
+        both.extend_from_slice(&next);
+        let nw = Weights::new(self, &both, 118, both.len());
+        let got = self.in_handbook_order_c7(&w, &next, &nw)?;
+        let value = |l: &[Option<usize>]| -> i128 {
+            (0..l.len())
+                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
+                .sum::<i128>()
+                >> w.shift_c6
+        };
+        if value(&got) != value(local) {
+            return None;
+        }
+        let mut rest: Vec<usize> = (0..k)
+            .filter(|&i| got[i].is_none())
+            .map(|i| bracket[i])
+            .collect();
+        rest.extend_from_slice(lower);
+        self.pairable(&rest).then_some(got)
     }
 
     /// C7: unless this is the penultimate or the last bracket, choose the
@@ -1966,7 +2016,7 @@ impl Engine<'_> {
     /// `None` when the bracket holds the bye seat or the digits do not fit,
     /// and the caller falls back to sequential fixing.
     fn in_handbook_order(&self, w: &Weights, banned: &[usize]) -> Option<Vec<Option<usize>>> {
-        self.handbook_core(w, banned, &[])
+        self.handbook_core(w, banned, &[], None)
     }
 
     /// As [`Engine::in_handbook_order`], for a bracket that must leave the
@@ -1980,7 +2030,22 @@ impl Engine<'_> {
         w: &Weights,
         lower: &[usize],
     ) -> Option<Vec<Option<usize>>> {
-        self.handbook_core(w, &[], lower)
+        self.handbook_core(w, &[], lower, None)
+    }
+
+    /// C7 exactly: the bracket's pairing best by C5 and C6, then by the
+    /// pairs and the PSD of the next bracket (`next` = the next bracket's
+    /// residents; `nw` weighs the bracket's players followed by them, the
+    /// next bracket as it would be with every one of them moved down), then
+    /// by the bracket's remaining criteria, first in the handbook's order.
+    /// A bracket player paired with a next-bracket player is a downfloater.
+    fn in_handbook_order_c7(
+        &self,
+        w: &Weights,
+        next: &[usize],
+        nw: &Weights,
+    ) -> Option<Vec<Option<usize>>> {
+        self.handbook_core(w, &[], next, Some(nw))
     }
 
     fn handbook_core(
@@ -1988,14 +2053,19 @@ impl Engine<'_> {
         w: &Weights,
         banned: &[usize],
         lower: &[usize],
+        c7: Option<&Weights>,
     ) -> Option<Vec<Option<usize>>> {
         let k = w.bracket.len();
         if k < 2 || w.bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
         let n = k + lower.len();
-        let q_bits = w.bits.saturating_sub(w.shift_quality) + 1;
-        let big_bits = if lower.is_empty() {
+        // With C7, the next bracket's C5 and C6 digits sit between this
+        // bracket's C6 and its later criteria.
+        let lo_bits = w.shift_c6 - w.shift_quality;
+        let nb_bits = c7.map_or(0, |nw| nw.bits - nw.shift_c6 + 1);
+        let q_bits = w.bits.saturating_sub(w.shift_quality) + 1 + nb_bits;
+        let big_bits = if lower.is_empty() || c7.is_some() {
             0
         } else {
             bits_for(n as i128 + 1) + 1
@@ -2017,7 +2087,7 @@ impl Engine<'_> {
             }
         };
         // Completeness sits above the criteria of the bracket.
-        let big: i128 = if lower.is_empty() {
+        let big: i128 = if lower.is_empty() || c7.is_some() {
             0
         } else {
             1i128 << (q_bits + k_bits)
@@ -2029,7 +2099,21 @@ impl Engine<'_> {
                 if banned.contains(&a) || banned.contains(&b) {
                     continue;
                 }
-                if b < k {
+                if let Some(nw) = c7 {
+                    let df = |v: usize| nw.cost(self.seats[seat(v)].score - nw.low + POINT);
+                    if b < k {
+                        if let Some(x) = w.quality(a, b) {
+                            let x = x >> w.shift_quality;
+                            let hi = x >> lo_bits;
+                            let lo = x & ((1i128 << lo_bits) - 1);
+                            // Paired here, neither is in the next bracket.
+                            let nb = df(a) + df(b);
+                            quality[a * n + b] = (((hi << nb_bits) + nb) << lo_bits) + lo + 1;
+                        }
+                    } else if let Some(x) = nw.quality(a, b) {
+                        quality[a * n + b] = (x >> nw.shift_c6) << lo_bits;
+                    }
+                } else if b < k {
                     if let Some(x) = w.quality(a, b) {
                         // Criteria digits only, plus one so that every
                         // allowed pair has a positive weight.
@@ -2366,6 +2450,157 @@ mod handbook_order {
             }
         }
         None
+    }
+
+    /// Every candidate in the handbook's order (all pair counts).
+    type Pairs = Vec<(usize, usize)>;
+    type Visit<'x> = &'x mut dyn FnMut(&[(usize, usize)]);
+
+    fn each_candidate(w: &Weights, k: usize, f: Visit) {
+        let movers = w.movers;
+        for mdp_pairs in (0..=movers.min(k - movers)).rev() {
+            let mdps: Vec<usize> = (0..movers).collect();
+            let residents: Vec<usize> = (movers..k).collect();
+            for (p, _) in exchanges(&mdps, mdp_pairs) {
+                let mut mdp_maps = Vec::new();
+                transpositions(&p, &residents, &mut mdp_maps);
+                for mp in mdp_maps {
+                    let rem: Vec<usize> = residents
+                        .iter()
+                        .copied()
+                        .filter(|r| mp.iter().all(|&(_, x)| x != *r))
+                        .collect();
+                    for n1 in (0..=rem.len() / 2).rev() {
+                        for (s1, s2) in exchanges(&rem, n1) {
+                            let mut ts = Vec::new();
+                            transpositions(&s1, &s2, &mut ts);
+                            for t in ts {
+                                let mut all = mp.clone();
+                                all.extend(t);
+                                f(&all);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn c7_choice_is_the_first_best_candidate() {
+        // C5, C6, then the next bracket's pairs and PSD (its best pairing
+        // given the downfloaters, by brute force), then the rest; the first
+        // candidate in the handbook's order among the best.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let mut checked = 0;
+        for case in 0..600 {
+            let k = 3 + rng.next(5) as usize;
+            let nb = 1 + rng.next(4) as usize;
+            let movers = if case % 2 == 0 {
+                0
+            } else {
+                rng.next(3) as usize
+            };
+            let mut seats: Vec<Seat> = (0..k + nb)
+                .map(|i| Seat {
+                    id: i as u32 + 1,
+                    tpn: i as u32 + 1,
+                    score: if i >= k {
+                        10
+                    } else if i < movers {
+                        40 - 5 * rng.next(2) as i64
+                    } else {
+                        20
+                    },
+                    opponents: Vec::new(),
+                    bye_used: false,
+                    float1: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
+                        [rng.next(3) as usize],
+                    float2: None,
+                    is_bye: false,
+                })
+                .collect();
+            seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
+            let density = 2 + rng.next(5);
+            for a in 0..k + nb {
+                for b in a + 1..k + nb {
+                    if rng.next(10) < density {
+                        let (ia, ib) = (seats[a].id, seats[b].id);
+                        seats[a].opponents.push(ib);
+                        seats[b].opponents.push(ia);
+                    }
+                }
+            }
+            for s in seats.iter_mut() {
+                s.opponents.sort_unstable();
+            }
+            let engine = Engine::new(&seats, &avoid, 5);
+            let bracket: Vec<usize> = (0..k).collect();
+            let next: Vec<usize> = (k..k + nb).collect();
+            let all: Vec<usize> = (0..k + nb).collect();
+            let w = Weights::new(&engine, &bracket, 118, k);
+            let nw = Weights::new(&engine, &all, 118, k + nb);
+            let Some(got) = engine.in_handbook_order_c7(&w, &next, &nw) else {
+                continue;
+            };
+            let lo_bits = w.shift_c6 - w.shift_quality;
+            let df = |v: usize| nw.cost(seats[v].score - nw.low + POINT);
+            // Best next-bracket value for a set of downfloaters.
+            let nb_best = |down: &[usize]| -> i128 {
+                let mut players = down.to_vec();
+                players.extend(&next);
+                fn go(nw: &Weights, p: &[usize], used: &mut Vec<bool>, v: i128, top: &mut i128) {
+                    let Some(i) = (0..p.len()).find(|&i| !used[i]) else {
+                        *top = (*top).max(v);
+                        return;
+                    };
+                    used[i] = true;
+                    go(nw, p, used, v, top);
+                    for j in i + 1..p.len() {
+                        if !used[j] {
+                            let (a, b) = (p[i].min(p[j]), p[i].max(p[j]));
+                            if let Some(x) = nw.quality(a, b) {
+                                used[j] = true;
+                                go(nw, p, used, v + (x >> nw.shift_c6), top);
+                                used[j] = false;
+                            }
+                        }
+                    }
+                    used[i] = false;
+                }
+                let mut top = 0;
+                go(&nw, &players, &mut vec![false; players.len()], 0, &mut top);
+                top - down.iter().map(|&d| df(d)).sum::<i128>()
+            };
+            let mut best: Option<((i128, i128, i128), Pairs)> = None;
+            each_candidate(&w, k, &mut |pairs| {
+                let Some(v) = value(&w, pairs) else { return };
+                let v = v >> w.shift_quality;
+                let down: Vec<usize> = (0..k)
+                    .filter(|&a| pairs.iter().all(|&(x, y)| x != a && y != a))
+                    .collect();
+                let key = (v >> lo_bits, nb_best(&down), v & ((1 << lo_bits) - 1));
+                if best.as_ref().is_none_or(|(b, _)| key > *b) {
+                    best = Some((key, pairs.to_vec()));
+                }
+            });
+            let Some((_, expected)) = best else { continue };
+            let mut want = vec![None; k];
+            for &(a, b) in &expected {
+                want[a] = Some(b);
+                want[b] = Some(a);
+            }
+            if want.iter().zip(&got).any(|(x, y)| x != y) {
+                // A best pairing may put two moved-down players together,
+                // which no candidate does; such cases are not comparable.
+                let mdp_pair = (0..movers).any(|a| got[a].is_some_and(|b| b < movers));
+                assert!(mdp_pair, "case {case}: want {want:?} got {got:?} {seats:?}");
+                continue;
+            }
+            checked += 1;
+        }
+        assert!(checked > 300, "{checked}");
     }
 
     #[test]
