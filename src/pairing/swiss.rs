@@ -15,9 +15,12 @@
 //!    pairing score difference (C6), downfloaters that let the next bracket
 //!    pair best (C7), then, under `gar`, club-mates apart in rounds 1-3, then
 //!    no repeated downfloat or upfloat from the last round (C12, C13) or the
-//!    one before (C14, C15).
-//! 4. Ties: the S1/S2 order, transpositions before exchanges, as the
-//!    handbook enumerates them (docs/pairing.md says where this is exact).
+//!    one before (C14, C15), then the score differences of those repeated
+//!    floats (C16-C19).
+//! 4. Ties: the first best candidate in the handbook's generation order
+//!    (Articles 4.2-4.4: exchanges with Limbo, the MDP-pairing, then the
+//!    remainder's exchanges and transpositions); see [`Chooser`], and
+//!    docs/pairing.md for the sizes where this is exact.
 //!
 //! Each bracket is solved as one maximum-weight matching whose integer
 //! weights hold those criteria as digits, most significant first (see
@@ -345,8 +348,9 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
     Ok(engine.publish(&mate, round, requested_byes, input))
 }
 
-/// Brackets up to this size get the S1/S2 order by sequential fixing
-/// (exact); larger ones by the order digit of the weights (approximate).
+/// Brackets up to this size get the handbook's generation order and C7
+/// exactly ([`Engine::in_handbook_order`]); larger ones the order digit of
+/// the weights (approximate).
 const EXACT_ORDER_LIMIT: usize = 128;
 
 /// A bracket re-solved for completion (C4) gets the handbook's order
@@ -1848,9 +1852,10 @@ impl Engine<'_> {
 /// maximum-weight matching whether a best pairing survives each choice.
 ///
 /// Every candidate the handbook generates is one pairing, and among the
-/// candidates best by the quality criteria the handbook takes the first
-/// generated (C.04.3 Article 3.x: "the first candidate ... that best
-/// satisfies"). Generation order is lexicographic in a chain of choices
+/// candidates best by the quality criteria the handbook takes the one
+/// generated first (C.04.3, pairing process for a bracket: when no candidate
+/// meets every criterion, the first that best satisfies them). Generation
+/// order is lexicographic in a chain of choices
 /// (Articles 4.2-4.4): which moved-down players are paired (exchanges
 /// between S1 and Limbo), whom they meet (transpositions of S2), then, in the
 /// remainder, the exchange between S1 and S2 and the transposition. Each
