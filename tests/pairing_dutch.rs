@@ -336,3 +336,23 @@ fn two_exchanges_in_a_large_bracket_follow_article_4_3() {
         ]
     );
 }
+
+#[test]
+fn a_bracket_re_solved_for_completion_keeps_the_handbook_order() {
+    // C4 with the generation order. Round 1: 1-4 beat 5-8. 5 may meet none
+    // of 6, 7, 8, so one of 2, 3, 4 must float to meet 5, and then a second
+    // top player floats too. MaxPairs of {1, 2, 3, 4} is 1 under C4: S1 =
+    // {1}, S2 = {2, 3, 4}, and every choice ties on the criteria, so the
+    // first transposition 1-2 is taken and 3, 4 float. In {3, 4 | 5, 6, 7, 8}
+    // the moved-down players take the first residents they may meet (3-5,
+    // 4-6; 4 met 8) and the remainder pairs 7-8.
+    let mut p = field(8);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let (pairs, bye) = pair(&p, vec![ban(5, 6), ban(5, 7), ban(5, 8)]);
+    assert_eq!(bye, None);
+    assert_eq!(pairs, vec![(1, 2), (3, 5), (4, 6), (7, 8)]);
+}
