@@ -356,3 +356,43 @@ fn a_bracket_re_solved_for_completion_keeps_the_handbook_order() {
     assert_eq!(bye, None);
     assert_eq!(pairs, vec![(1, 2), (3, 5), (4, 6), (7, 8)]);
 }
+
+#[test]
+fn a_remainder_takes_its_exchange_in_the_order_of_article_4_3() {
+    // Round 1 of 16: 1-7 beat 9-15, 8-16 drawn. Round 2: {1..7} pairs
+    // 1-4, 2-5, 3-6 and floats 7, who meets 8; 16 floats into {9..15} and
+    // meets 9. The remainder {10..15} has S1 = {10, 11, 12}, S2 = {13, 14,
+    // 15}, and 10 may meet nobody in S2. The first exchange (smallest BSN
+    // difference) swaps 12 and 13: S1 = {10, 11, 13}, S2 = {12, 14, 15},
+    // so 10-12, 11-14, 13-15 (sequential choice would give 11-13, 14-15).
+    let mut p = field(16);
+    play(
+        &mut p,
+        &[
+            (1, 9, WIN),
+            (2, 10, WIN),
+            (3, 11, WIN),
+            (4, 12, WIN),
+            (5, 13, WIN),
+            (6, 14, WIN),
+            (7, 15, WIN),
+            (8, 16, DRAW),
+        ],
+        &[],
+    );
+    let (pairs, bye) = pair(&p, vec![ban(10, 13), ban(10, 14), ban(10, 15)]);
+    assert_eq!(bye, None);
+    assert_eq!(
+        pairs,
+        vec![
+            (1, 4),
+            (2, 5),
+            (3, 6),
+            (7, 8),
+            (16, 9),
+            (10, 12),
+            (11, 14),
+            (13, 15)
+        ]
+    );
+}
