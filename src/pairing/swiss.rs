@@ -745,6 +745,19 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        if best != local {
+            // The same floaters, paired in the handbook's order, when that
+            // keeps the outcome and the club-mates apart.
+            let banned: Vec<usize> = (0..bracket.len()).filter(|&a| best[a].is_none()).collect();
+            if let Some(ordered) = self.in_handbook_order(&w, &banned) {
+                if value(&ordered) == target
+                    && self.play_out(bracket, &ordered, end, bracket_score, mate)
+                        == Some((outcome, best_mates))
+                {
+                    return ordered;
+                }
+            }
+        }
         best
     }
 
