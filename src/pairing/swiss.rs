@@ -549,7 +549,7 @@ impl<'a> Engine<'a> {
         let next: Vec<usize> = (end..next_end).collect();
         let mut both = bracket.to_vec();
         both.extend_from_slice(&next);
-        let nw = Weights::new(self, &both, 118, both.len());
+        let nw = Weights::for_next(self, &both);
         let got = self.in_handbook_order_c7(&w, &next, &nw)?;
         let value = |l: &[Option<usize>]| -> i128 {
             (0..l.len())
@@ -1503,6 +1503,24 @@ fn bits_for(max_total: i128) -> u32 {
 
 impl<'e, 'a> Weights<'e, 'a> {
     fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
+        Self::build(engine, bracket, limit, span, false)
+    }
+
+    /// Weights of a next bracket as C7 sees it (every player of the bracket
+    /// above followed by the next bracket's residents): only the differences
+    /// a pair with a resident or a floater can have are ranked, which keeps
+    /// its C6 digit small.
+    fn for_next(engine: &'e Engine<'a>, both: &[usize]) -> Self {
+        Self::build(engine, both, 118, both.len(), true)
+    }
+
+    fn build(
+        engine: &'e Engine<'a>,
+        bracket: &[usize],
+        limit: u32,
+        span: usize,
+        next_only: bool,
+    ) -> Self {
         let seats = engine.seats;
         let k = bracket.len();
         let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
@@ -1512,6 +1530,10 @@ impl<'e, 'a> Weights<'e, 'a> {
         let mut ranks: Vec<Points> = Vec::new();
         for &x in &scores {
             ranks.push(x - low + POINT);
+            if next_only {
+                ranks.push(x - low);
+                continue;
+            }
             for &y in &scores {
                 ranks.push((x - y).abs());
             }
@@ -2558,7 +2580,7 @@ mod handbook_order {
             let next: Vec<usize> = (k..k + nb).collect();
             let all: Vec<usize> = (0..k + nb).collect();
             let w = Weights::new(&engine, &bracket, 118, k);
-            let nw = Weights::new(&engine, &all, 118, k + nb);
+            let nw = Weights::for_next(&engine, &all);
             let Some(got) = engine.in_handbook_order_c7(&w, &next, &nw) else {
                 continue;
             };
