@@ -195,3 +195,204 @@ fn the_bracket_leaves_the_rest_pairable() {
     // Tables follow the higher score: 1-4 is table 1.
     assert_eq!(pairs, vec![(1, 4), (2, 3)]);
 }
+
+/// Round 2 of a 16-player open where the top eight all won: the 2-point
+/// bracket is {1..8}, S1 = {1, 2, 3, 4}, S2 = {5, 6, 7, 8}.
+fn top_eight_won() -> Vec<SwissPlayer> {
+    let mut p = field(16);
+    play(
+        &mut p,
+        &[
+            (1, 9, WIN),
+            (2, 10, WIN),
+            (3, 11, WIN),
+            (4, 12, WIN),
+            (5, 13, WIN),
+            (6, 14, WIN),
+            (7, 15, WIN),
+            (8, 16, WIN),
+        ],
+        &[],
+    );
+    p
+}
+
+fn ban(a: u32, b: u32) -> ForbiddenPair {
+    ForbiddenPair {
+        a,
+        b,
+        from_round: None,
+        to_round: None,
+    }
+}
+
+#[test]
+fn transpositions_come_in_lexicographic_order() {
+    // 1-5 is forbidden: the first transposition of S2 is {6, 5, 7, 8}.
+    let (pairs, _) = pair(&top_eight_won(), vec![ban(1, 5)]);
+    assert_eq!(&pairs[..4], &[(1, 6), (2, 5), (3, 7), (4, 8)]);
+}
+
+#[test]
+fn an_exchange_swaps_the_lowest_s1_player_with_the_highest_s2_player() {
+    // 1 may meet nobody in S2: no transposition works. The first exchange
+    // moves 4 to S2 and 5 to S1: S1 = {1, 2, 3, 5}, S2 = {4, 6, 7, 8}.
+    let (pairs, _) = pair(
+        &top_eight_won(),
+        vec![ban(1, 5), ban(1, 6), ban(1, 7), ban(1, 8)],
+    );
+    assert_eq!(&pairs[..4], &[(1, 4), (2, 6), (3, 7), (5, 8)]);
+}
+
+#[test]
+fn a_heterogeneous_bracket_pairs_its_moved_down_player_then_its_remainder() {
+    // Round 1 of 8: 1, 3, 4 win, 2-6 drawn. Round 2: the 2-point bracket
+    // {1, 3, 4} pairs 1-3 and floats 4; the 1-point bracket {4 | 2, 6}
+    // pairs 4 with its top resident 2 and floats 6; the 0 bracket
+    // {6 | 5, 7, 8} pairs 6-5, and its remainder {7, 8} pairs 7-8.
+    let mut p = field(8);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, DRAW), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let input = SwissInput {
+        round: 2,
+        total_rounds: 5,
+        rule_set: RuleSet::Official,
+        players: p,
+        forbidden: vec![],
+        waivers: vec![],
+    };
+    let r = pair_round(&input).unwrap();
+    let pairs: Vec<_> = r.pairs.iter().map(|x| (x.first, x.second)).collect();
+    assert_eq!(pairs, vec![(1, 3), (4, 2), (6, 5), (7, 8)]);
+    // The explanation of 4-2 shows 4 floating down and 2 up.
+    let e = &r.pairs[1].explanation;
+    assert_eq!(e.bracket, Some(POINT));
+    assert_eq!(e.floats.len(), 2);
+    assert_eq!(e.floats[0].player, 4);
+}
+
+#[test]
+fn downfloaters_are_chosen_so_the_next_bracket_pairs_best() {
+    // C7. Round 1: 1, 2, 3 win; 4-5 and 9-10 drawn; 6, 7, 8 lose. The
+    // 2-point bracket {1, 2, 3} floats one player to {4, 5, 9, 10}, where
+    // 4 may meet no resident (4-5 met; 4-9, 4-10 forbidden) and 3 may meet
+    // nobody. S1/S2 alone would float 3 and leave one pair below; floating
+    // 2 gives two (2-4, 5-9), so 1-3 is paired: the first transposition.
+    let mut p = field(10);
+    play(
+        &mut p,
+        &[
+            (1, 6, WIN),
+            (2, 7, WIN),
+            (3, 8, WIN),
+            (4, 5, DRAW),
+            (9, 10, DRAW),
+        ],
+        &[],
+    );
+    let fb = vec![
+        ban(4, 9),
+        ban(4, 10),
+        ban(3, 4),
+        ban(3, 5),
+        ban(3, 9),
+        ban(3, 10),
+    ];
+    let (pairs, bye) = pair(&p, fb);
+    assert_eq!(bye, None);
+    assert_eq!(pairs, vec![(1, 3), (2, 4), (5, 9), (10, 6), (7, 8)]);
+}
+
+#[test]
+fn two_exchanges_in_a_large_bracket_follow_article_4_3() {
+    // Round 1, 18 players: S1 = {1..9}, S2 = {10..18}. 8 and 9 may meet
+    // nobody in S2 nor each other, so no transposition and no single
+    // exchange works. Article 4.3.3: two players exchanged; the smallest
+    // BSN sum difference moves 8 and 9 to S2 and 10 and 11 to S1, so
+    // S1 = {1..7, 10, 11}, S2 = {8, 9, 12..18}, and the first transposition
+    // that pairs everyone is 8, 9, 12, 13, ... in order.
+    let mut fb = vec![ban(8, 9)];
+    for s2 in 10..=18 {
+        fb.push(ban(8, s2));
+        fb.push(ban(9, s2));
+    }
+    let (pairs, bye) = pair(&field(18), fb);
+    assert_eq!(bye, None);
+    assert_eq!(
+        pairs,
+        vec![
+            (1, 8),
+            (2, 9),
+            (3, 12),
+            (4, 13),
+            (5, 14),
+            (6, 15),
+            (7, 16),
+            (10, 17),
+            (11, 18)
+        ]
+    );
+}
+
+#[test]
+fn a_bracket_re_solved_for_completion_keeps_the_handbook_order() {
+    // C4 with the generation order. Round 1: 1-4 beat 5-8. 5 may meet none
+    // of 6, 7, 8, so one of 2, 3, 4 must float to meet 5, and then a second
+    // top player floats too. MaxPairs of {1, 2, 3, 4} is 1 under C4: S1 =
+    // {1}, S2 = {2, 3, 4}, and every choice ties on the criteria, so the
+    // first transposition 1-2 is taken and 3, 4 float. In {3, 4 | 5, 6, 7, 8}
+    // the moved-down players take the first residents they may meet (3-5,
+    // 4-6; 4 met 8) and the remainder pairs 7-8.
+    let mut p = field(8);
+    play(
+        &mut p,
+        &[(1, 5, WIN), (2, 6, WIN), (3, 7, WIN), (4, 8, WIN)],
+        &[],
+    );
+    let (pairs, bye) = pair(&p, vec![ban(5, 6), ban(5, 7), ban(5, 8)]);
+    assert_eq!(bye, None);
+    assert_eq!(pairs, vec![(1, 2), (3, 5), (4, 6), (7, 8)]);
+}
+
+#[test]
+fn a_remainder_takes_its_exchange_in_the_order_of_article_4_3() {
+    // Round 1 of 16: 1-7 beat 9-15, 8-16 drawn. Round 2: {1..7} pairs
+    // 1-4, 2-5, 3-6 and floats 7, who meets 8; 16 floats into {9..15} and
+    // meets 9. The remainder {10..15} has S1 = {10, 11, 12}, S2 = {13, 14,
+    // 15}, and 10 may meet nobody in S2. The first exchange (smallest BSN
+    // difference) swaps 12 and 13: S1 = {10, 11, 13}, S2 = {12, 14, 15},
+    // so 10-12, 11-14, 13-15 (sequential choice would give 11-13, 14-15).
+    let mut p = field(16);
+    play(
+        &mut p,
+        &[
+            (1, 9, WIN),
+            (2, 10, WIN),
+            (3, 11, WIN),
+            (4, 12, WIN),
+            (5, 13, WIN),
+            (6, 14, WIN),
+            (7, 15, WIN),
+            (8, 16, DRAW),
+        ],
+        &[],
+    );
+    let (pairs, bye) = pair(&p, vec![ban(10, 13), ban(10, 14), ban(10, 15)]);
+    assert_eq!(bye, None);
+    assert_eq!(
+        pairs,
+        vec![
+            (1, 4),
+            (2, 5),
+            (3, 6),
+            (7, 8),
+            (16, 9),
+            (10, 12),
+            (11, 14),
+            (13, 15)
+        ]
+    );
+}

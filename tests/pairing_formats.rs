@@ -73,6 +73,27 @@ fn team_swiss_pairs_by_match_points() {
     let r = pair_swiss(&input).unwrap();
     let pairs: Vec<_> = r.pairs.iter().map(|p| (p.first, p.second)).collect();
     assert_eq!(pairs, vec![(1, 2), (3, 4)]);
+    // By game points 2 (70) leads alone and still meets 1 (45), the next.
+    let r = pair_swiss(&TeamSwissInput {
+        scoring: TeamScoring::GamePoints,
+        ..input
+    })
+    .unwrap();
+    assert_eq!((r.pairs[0].first, r.pairs[0].second), (2, 1));
+}
+
+#[test]
+fn team_round_robin_has_every_team_meet_every_other_once() {
+    let s = kraal::pairing::teams::round_robin(&[10, 20, 30, 40, 50], false).unwrap();
+    assert_eq!(s.rounds.len(), 5);
+    let mut met = std::collections::HashSet::new();
+    for r in &s.rounds {
+        assert!(r.bye.is_some());
+        for p in &r.pairs {
+            assert!(met.insert((p.first.min(p.second), p.first.max(p.second))));
+        }
+    }
+    assert_eq!(met.len(), 10);
 }
 
 proptest! {
