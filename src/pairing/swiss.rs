@@ -255,8 +255,12 @@ fn float_in_round(
                 std::cmp::Ordering::Equal => None,
             }
         }
-        // A.4: a player who does not play in a round receives a downfloat.
-        _ => Some(FloatDirection::Down),
+        // C.04.3 (2025) 1.4.3: a player who is not paired in a round gets a
+        // downfloat only when the round brought more than a loss (a bye with
+        // points, a forfeit win); a forfeit loss, a zero-point bye or an
+        // absence is no float.
+        _ if e.points > 0 => Some(FloatDirection::Down),
+        _ => None,
     }
 }
 
