@@ -37,6 +37,33 @@ fn setup(app: &TestApp, body: serde_json::Value, players: usize) -> (Client, i64
     (api, tid, ids)
 }
 
+/// A pairing of round 1 as the public API shows it, with its tiebreak games.
+fn pairing_in_round_1(
+    app: &TestApp,
+    tid: i64,
+    id: &serde_json::Value,
+) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let round = app
+        .client()
+        .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+        .json();
+    let pairing = round["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == *id)
+        .unwrap()
+        .clone();
+    let tiebreaks = pairing["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["tiebreak"] == true)
+        .cloned()
+        .collect();
+    (pairing, tiebreaks)
+}
+
 fn play(api: &mut Client, games: &[serde_json::Value], results: &[&str]) {
     for (g, r) in games.iter().zip(results) {
         let put = api.send_json(
@@ -205,24 +232,7 @@ fn a_twelve_player_knockout_with_a_tiebreak_set() {
             "{}",
             blocked.body
         );
-        let round = app
-            .client()
-            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
-            .json();
-        let again = round["pairings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["id"] == level["id"])
-            .unwrap()
-            .clone();
-        let tb: Vec<_> = again["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|g| g["tiebreak"] == true)
-            .cloned()
-            .collect();
+        let (_, tb) = pairing_in_round_1(&app, tid, &level["id"]);
         assert_eq!(tb.len(), 2, "one tiebreak set of two games");
         assert_ne!(
             tb[0]["first_started"], tb[1]["first_started"],
@@ -230,24 +240,7 @@ fn a_twelve_player_knockout_with_a_tiebreak_set() {
         );
         // A drawn first set brings a second one.
         play(&mut api, &tb, &["1/2-1/2", "1/2-1/2"]);
-        let round = app
-            .client()
-            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
-            .json();
-        let again = round["pairings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["id"] == level["id"])
-            .unwrap()
-            .clone();
-        let tb: Vec<_> = again["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|g| g["tiebreak"] == true)
-            .cloned()
-            .collect();
+        let (again, tb) = pairing_in_round_1(&app, tid, &level["id"]);
         assert_eq!(tb.len(), 4, "a second tiebreak set");
         // The second player wins the second set 1½-½ and goes through.
         let second_name = again["second"].as_str().unwrap().to_string();
@@ -263,17 +256,7 @@ fn a_twelve_player_knockout_with_a_tiebreak_set() {
             })
             .collect();
         play(&mut api, &last, &results);
-        let round = app
-            .client()
-            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
-            .json();
-        let again = round["pairings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["id"] == level["id"])
-            .unwrap()
-            .clone();
+        let (again, _) = pairing_in_round_1(&app, tid, &level["id"]);
         assert_eq!(again["winner"].as_str(), Some(second_name.as_str()));
 
         // Quarter-finals: 8 players left, the winners and the seeds with byes.
