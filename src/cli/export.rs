@@ -24,7 +24,7 @@ pub fn run(what: ExportWhat) -> i32 {
         let pool = db.open()?;
         let mut conn = pool.get()?;
         let data = tournament_data(&mut conn, tournament).map_err(|e| match e {
-            DbError::NotFound => DbError::Setup(format!("no tournament with id {tournament}")),
+            DbError::NotFound(_) => DbError::Setup(format!("no tournament with id {tournament}")),
             other => other,
         })?;
         crate::export::standings::csv(&data).map_err(|e| DbError::Setup(e.to_string()))

@@ -24,9 +24,9 @@ pub enum DbError {
     /// The URL or the server could not be used; the text names the problem.
     #[error("{0}")]
     Setup(String),
-    /// The requested row does not exist.
-    #[error("not found")]
-    NotFound,
+    /// The requested row does not exist; names what was looked for.
+    #[error("no such {0}")]
+    NotFound(&'static str),
     /// A uniqueness or concurrency conflict the user can act on.
     #[error("{0}")]
     Conflict(String),
@@ -38,12 +38,21 @@ pub enum DbError {
     Pool(#[from] diesel::r2d2::PoolError),
 }
 
-/// Turns "no row" into [`DbError::NotFound`] and a unique violation into a
-/// conflict carrying `what`, so callers never match on diesel internals.
+/// Turns "no row" into [`DbError::NotFound`] naming `thing`, so the page
+/// or API says what is missing without each caller translating it.
+pub(crate) fn found(err: diesel::result::Error, thing: &'static str) -> DbError {
+    match err {
+        diesel::result::Error::NotFound => DbError::NotFound(thing),
+        other => DbError::Query(other),
+    }
+}
+
+/// Turns a unique violation into a conflict carrying `what`, so callers
+/// never match on diesel internals.
 pub(crate) fn classify(err: diesel::result::Error, what: &str) -> DbError {
     use diesel::result::{DatabaseErrorKind, Error};
     match err {
-        Error::NotFound => DbError::NotFound,
+        Error::NotFound => DbError::NotFound("record"),
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
             DbError::Conflict(what.to_string())
         }

@@ -8,7 +8,7 @@ use super::audit::{self, Change};
 use super::schema::{players, relations};
 use super::tournaments::rounds_paired;
 use super::users::User;
-use super::{classify, now, DbConnection, DbError};
+use super::{classify, found, now, DbConnection, DbError};
 use crate::roster::PlayerFields;
 
 /// A player row.
@@ -217,7 +217,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Play
         .filter(players::tournament_id.eq(tournament_id))
         .select(Player::as_select())
         .first(conn)
-        .map_err(|e| classify(e, "player"))
+        .map_err(|e| found(e, "player in this tournament"))
 }
 
 /// Players in entry order (the order late entries get their numbers in).
@@ -297,7 +297,7 @@ pub fn remove_relation(
         let rel = relations_of(conn, tournament_id)?
             .into_iter()
             .find(|r| r.id == id)
-            .ok_or(DbError::NotFound)?;
+            .ok_or(DbError::NotFound("relation in this tournament"))?;
         diesel::delete(relations::table.find(id)).execute(conn)?;
         audit::record(
             conn,

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::audit::{self, Change};
 use super::schema::{games, pairings, requested_byes, rounds, users};
 use super::users::User;
-use super::{classify, now, DbConnection, DbError};
+use super::{classify, found, now, DbConnection, DbError};
 use crate::results::{first_starts, GameResult};
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
@@ -169,7 +169,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, number: i32) -> Result<
         .filter(rounds::number.eq(number))
         .select(Round::as_select())
         .first(conn)
-        .map_err(|e| classify(e, "round"))
+        .map_err(|e| found(e, "round"))
 }
 
 pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Round>, DbError> {
@@ -291,7 +291,7 @@ pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext
         .filter(games::id.eq(game_id))
         .select((Game::as_select(), Pairing::as_select(), Round::as_select()))
         .first(conn)
-        .map_err(|e| classify(e, "game"))?;
+        .map_err(|e| found(e, "game"))?;
     Ok(GameContext {
         game,
         pairing,

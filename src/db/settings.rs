@@ -27,5 +27,5 @@ pub fn get_or_insert(
     let _ = diesel::insert_into(settings::table)
         .values((settings::key.eq(key), settings::value.eq(make())))
         .execute(conn);
-    get(conn, key)?.ok_or(DbError::NotFound)
+    get(conn, key)?.ok_or(DbError::NotFound("setting"))
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::audit::{self, Change};
 use super::schema::{rounds, tournament_referees, tournaments, users};
 use super::users::User;
-use super::{classify, now, DbConnection, DbError};
+use super::{classify, found, now, DbConnection, DbError};
 use crate::tournament::{
     format_tiebreaks, parse_tiebreaks, ByeValue, Ranking, RuleSetName, System, Tiebreak,
     TournamentFields,
@@ -161,7 +161,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
         .find(id)
         .select(Tournament::as_select())
         .first(conn)
-        .map_err(|e| classify(e, "tournament"))
+        .map_err(|e| found(e, "tournament"))
 }
 
 /// All tournaments, the most recent first.
@@ -247,7 +247,7 @@ pub fn unassign_referee(
         )
         .execute(conn)?;
         if n == 0 {
-            return Err(DbError::NotFound);
+            return Err(DbError::NotFound("referee of this tournament"));
         }
         audit::record(
             conn,
@@ -271,7 +271,7 @@ pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
         .find(id)
         .select(tournaments::revision)
         .first(conn)
-        .map_err(|e| classify(e, "tournament"))
+        .map_err(|e| found(e, "tournament"))
 }
 
 /// Marks the tournament changed.

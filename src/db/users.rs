@@ -4,7 +4,7 @@ use diesel::prelude::*;
 use serde::Serialize;
 
 use super::schema::users;
-use super::{classify, now, DbConnection, DbError};
+use super::{classify, found, now, DbConnection, DbError};
 
 /// What an account may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -82,7 +82,7 @@ pub fn create(
         ))
         .execute(conn)
         .map_err(|e| classify(e, &format!("a user named '{name}' already exists")))?;
-    find_by_name(conn, name)?.ok_or(DbError::NotFound)
+    find_by_name(conn, name)?.ok_or(DbError::NotFound("user"))
 }
 
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
@@ -90,7 +90,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
         .find(id)
         .select(User::as_select())
         .first(conn)
-        .map_err(|e| classify(e, "user"))
+        .map_err(|e| found(e, "user"))
 }
 
 pub fn find_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<User>, DbError> {

@@ -259,13 +259,7 @@ pub async fn put_game(
     body: web::Json<ResultBody>,
 ) -> Result<HttpResponse, ApiError> {
     let gid = path.into_inner();
-    let ctx = state
-        .run(move |c| rounds::game_context(c, gid))
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("game"),
-            other => other,
-        })?;
+    let ctx = state.run(move |c| rounds::game_context(c, gid)).await?;
     refereed(&state, &user, ctx.round.tournament_id).await?;
     let result = match body.result.as_deref().map(str::trim) {
         None | Some("") => None,

@@ -301,11 +301,7 @@ pub async fn refereed_tournament(
                 tournaments::is_referee(c, tid, uid)?,
             ))
         })
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("tournament"),
-            other => other,
-        })?;
+        .await?;
     if user.is_admin() || assigned {
         Ok(tournament)
     } else {

@@ -45,7 +45,7 @@ impl AppError {
 impl From<DbError> for AppError {
     fn from(e: DbError) -> AppError {
         match e {
-            DbError::NotFound => AppError::not_found("record"),
+            DbError::NotFound(thing) => AppError::not_found(thing),
             DbError::Conflict(m) => AppError::Conflict(m),
             other => AppError::Internal(other.to_string()),
         }

@@ -87,10 +87,7 @@ pub async fn edit_form(
     path: web::Path<(i32, i32)>,
 ) -> Result<PlayerForm, AppError> {
     let (tid, pid) = path.into_inner();
-    let p = state
-        .run(move |c| players::find(c, tid, pid))
-        .await
-        .map_err(player_not_found)?;
+    let p = state.run(move |c| players::find(c, tid, pid)).await?;
     Ok(PlayerForm {
         ctx,
         t: r.tournament,
@@ -98,13 +95,6 @@ pub async fn edit_form(
         raw: PlayerRaw::from_fields(&p.fields()),
         errors: FormErrors::default(),
     })
-}
-
-fn player_not_found(e: AppError) -> AppError {
-    match e {
-        AppError::NotFound(_) => AppError::not_found("player in this tournament"),
-        other => other,
-    }
 }
 
 pub async fn update(
@@ -120,8 +110,7 @@ pub async fn update(
         Ok(fields) => {
             state
                 .run(move |c| players::update(c, tid, pid, &fields, &r.user))
-                .await
-                .map_err(player_not_found)?;
+                .await?;
             Ok(see_other(&format!("/t/{tid}#players")))
         }
         Err(errors) => render(
@@ -145,8 +134,7 @@ pub async fn withdraw(
     let (tid, pid) = path.into_inner();
     state
         .run(move |c| players::withdraw(c, tid, pid, &r.user))
-        .await
-        .map_err(player_not_found)?;
+        .await?;
     Ok(see_other(&format!("/t/{tid}#players")))
 }
 
@@ -158,8 +146,7 @@ pub async fn reinstate(
     let (tid, pid) = path.into_inner();
     state
         .run(move |c| players::reinstate(c, tid, pid, &r.user))
-        .await
-        .map_err(player_not_found)?;
+        .await?;
     Ok(see_other(&format!("/t/{tid}#players")))
 }
 
@@ -217,11 +204,7 @@ pub async fn remove_relation(
     let (tid, rid) = path.into_inner();
     state
         .run(move |c| players::remove_relation(c, tid, rid, &r.user))
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("relation in this tournament"),
-            other => other,
-        })?;
+        .await?;
     Ok(see_other(&format!("/t/{tid}#relatives")))
 }
 
@@ -291,11 +274,7 @@ pub async fn export_csv(
                 players::relations_of(c, tid)?,
             ))
         })
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("tournament"),
-            other => other,
-        })?;
+        .await?;
     let fields: Vec<PlayerFields> = list.iter().map(|p| p.fields()).collect();
     let rows: Vec<players_csv::Row<'_>> = list
         .iter()

@@ -21,13 +21,7 @@ use crate::web::error::AppError;
 use crate::web::AppState;
 
 pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, AppError> {
-    state
-        .run(move |c| crate::db::tournament_data(c, tid))
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("tournament"),
-            other => other,
-        })
+    state.run(move |c| crate::db::tournament_data(c, tid)).await
 }
 
 /// Pairs the next round and stores it as a draft.
@@ -590,13 +584,7 @@ pub async fn public_page(
         match state.pages.lookup(tid, page) {
             crate::web::Cached::Fresh(body) => return Ok(html(body)),
             crate::web::Cached::Stale(_) | crate::web::Cached::Missing => {
-                let revision = state
-                    .run(move |c| tournaments::revision(c, tid))
-                    .await
-                    .map_err(|e| match e {
-                        AppError::NotFound(_) => AppError::not_found("tournament"),
-                        other => other,
-                    })?;
+                let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
                 if let Some(body) = state.pages.confirm(tid, page, revision) {
                     return Ok(html(body));
                 }

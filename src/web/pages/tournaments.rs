@@ -215,11 +215,7 @@ pub async fn load_page(
                 crate::db::rounds::list(c, id)?,
             ))
         })
-        .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => AppError::not_found("tournament"),
-            other => other,
-        })?;
+        .await?;
     let assignable = all_users
         .into_iter()
         .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
