@@ -140,6 +140,15 @@ impl TournamentData {
         Outcome::Absent
     }
 
+    /// Round `n`; a draft only when `drafts` (the caller may edit it).
+    pub fn round(&self, n: i32, drafts: bool) -> Result<Round, crate::db::DbError> {
+        self.rounds
+            .iter()
+            .find(|r| r.number == n && (drafts || r.is_published()))
+            .cloned()
+            .ok_or(crate::db::DbError::NotFound("round"))
+    }
+
     /// Published rounds, in order.
     pub fn published(&self) -> Vec<&Round> {
         self.rounds.iter().filter(|r| r.is_published()).collect()

@@ -222,15 +222,11 @@ async fn round_json(
     may_see_drafts: bool,
 ) -> Result<RoundJson, ApiError> {
     let data = load_data(state, tid).await?;
-    let round = data
-        .rounds
-        .iter()
-        .find(|r| r.number == n && (r.is_published() || may_see_drafts))
-        .ok_or_else(|| ApiError(AppError::not_found("round")))?;
+    let round = data.round(n, may_see_drafts)?;
     Ok(RoundJson {
         round: n,
         published: round.is_published(),
-        pairings: pairing_views(&data, round),
+        pairings: pairing_views(&data, &round),
     })
 }
 

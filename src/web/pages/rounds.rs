@@ -190,12 +190,7 @@ pub async fn show(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
-    let round = data
-        .rounds
-        .iter()
-        .find(|r| r.number == n && (r.is_published() || can_edit))
-        .cloned()
-        .ok_or_else(|| AppError::not_found("round"))?;
+    let round = data.round(n, can_edit)?;
     let page = RoundPage {
         pairings: pairing_views(&data, &round),
         missing: data.missing_results(&round),
@@ -265,12 +260,7 @@ pub async fn results_form(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
-    let round = data
-        .rounds
-        .iter()
-        .find(|x| x.number == n)
-        .cloned()
-        .ok_or_else(|| AppError::not_found("round"))?;
+    let round = data.round(n, true)?;
     render(
         &ResultsPage {
             ctx,
@@ -369,12 +359,7 @@ pub async fn save_results(
     let (tid, n) = path.into_inner();
     let form = form.into_inner();
     let data = load_data(&state, tid).await?;
-    let round = data
-        .rounds
-        .iter()
-        .find(|x| x.number == n)
-        .cloned()
-        .ok_or_else(|| AppError::not_found("round"))?;
+    let round = data.round(n, true)?;
     let views = pairing_views(&data, &round);
     let mut problems = Vec::new();
     let wanted = wanted_changes(
@@ -530,12 +515,7 @@ pub async fn swap(
     };
     let (a, b) = (parse("a", &form.a)?, parse("b", &form.b)?);
     let data = load_data(&state, tid).await?;
-    let round = data
-        .rounds
-        .iter()
-        .find(|x| x.number == n)
-        .cloned()
-        .ok_or_else(|| AppError::not_found("round"))?;
+    let round = data.round(n, true)?;
     let broken = data.swap_warnings(&round, a, b);
     if !broken.is_empty() && form.confirm != "yes" {
         let page = SwapPage {

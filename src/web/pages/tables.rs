@@ -171,16 +171,12 @@ pub async fn pairings_csv(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
-    let round = data
-        .rounds
-        .iter()
-        .find(|r| r.number == n && r.is_published())
-        .ok_or_else(|| AppError::not_found("round"))?;
+    let round = data.round(n, false)?;
     let fail = |e: csv::Error| AppError::Internal(e.to_string());
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["table", "first", "second", "score", "games"])
         .map_err(fail)?;
-    for p in pairing_views(&data, round) {
+    for p in pairing_views(&data, &round) {
         let games = p
             .games
             .iter()
