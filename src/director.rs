@@ -27,7 +27,11 @@ pub struct TournamentData {
     pub relations: Vec<Relation>,
     pub byes: Vec<RequestedBye>,
     pub rounds: Vec<Round>,
+    /// Sorted by round, then table, as [`crate::db::rounds::everything`]
+    /// returns them: lookups by round are binary searches.
     pub pairings: Vec<Pairing>,
+    /// Sorted by pairing, then game number (same source): a standings page
+    /// of thousands of games must not scan them all once per pairing.
     pub games: Vec<Game>,
 }
 
@@ -62,16 +66,18 @@ impl TournamentData {
 
     /// Games of a pairing, main games first, by number.
     pub fn games_of(&self, pairing_id: i32) -> Vec<&Game> {
-        self.games
+        let start = self.games.partition_point(|g| g.pairing_id < pairing_id);
+        self.games[start..]
             .iter()
-            .filter(|g| g.pairing_id == pairing_id)
+            .take_while(|g| g.pairing_id == pairing_id)
             .collect()
     }
 
     pub fn pairings_of(&self, round: &Round) -> Vec<&Pairing> {
-        self.pairings
+        let start = self.pairings.partition_point(|p| p.round_id < round.id);
+        self.pairings[start..]
             .iter()
-            .filter(|p| p.round_id == round.id)
+            .take_while(|p| p.round_id == round.id)
             .collect()
     }
 
