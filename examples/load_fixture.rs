@@ -5,7 +5,7 @@
 
 use kraal::db::users::Role;
 use kraal::db::{self, rounds, Database};
-use kraal::results::GameResult;
+use kraal::results::{GameResult, ResultEdit};
 use kraal::roster::PlayerFields;
 use kraal::tournament::RawTournament;
 
@@ -56,6 +56,7 @@ fn main() {
         .expect("round");
         rounds::publish(&mut conn, t.id, n, &admin).expect("publish");
         let (_, _, games) = rounds::everything(&mut conn, t.id).expect("games");
+        let mut edits = Vec::new();
         for g in games.iter().filter(|g| g.result.is_none()) {
             seed = seed
                 .wrapping_mul(6364136223846793005)
@@ -65,8 +66,13 @@ fn main() {
                 2 | 3 => GameResult::OtherWon,
                 _ => GameResult::Draw,
             };
-            rounds::set_result(&mut conn, g.id, Some(r), g.version, &admin).expect("result");
+            edits.push(ResultEdit {
+                game: g.id,
+                wanted: Some(r),
+                seen_version: Some(g.version),
+            });
         }
+        kraal::director::results::save(&mut conn, t.id, &edits, &admin).expect("results");
         eprintln!("round {n} paired and played");
     }
     println!("{}", t.id);

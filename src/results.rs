@@ -65,6 +65,15 @@ impl GameResult {
         }
     }
 
+    /// The result in as few characters as can be read at a glance, for the
+    /// compact results rows (`½-½`, `+-`).
+    pub fn short(self) -> &'static str {
+        match self {
+            GameResult::Draw => "½-½",
+            other => other.as_str(),
+        }
+    }
+
     /// Reads a result as typed: `1-0`, `0-1`, `1/2-1/2`, `½-½`, `=`, `+-`,
     /// `-+`, `--`, `np`; dashes may be en or em dashes.
     pub fn parse(text: &str) -> Option<GameResult> {
@@ -156,11 +165,19 @@ pub fn first_starts(number: u32) -> bool {
 /// `games`: the first player's wins come first, then draws, then losses. A
 /// referee who needs another order edits the single games.
 pub fn fill_games(first_points: Points, games: u32) -> Vec<GameResult> {
-    let wins = (first_points / POINT) as u32;
+    let starts: Vec<bool> = (1..=games).map(first_starts).collect();
+    fill_from_first(first_points, &starts)
+}
+
+/// As [`fill_games`] for games whose starters are given (`true`: the
+/// first-listed player starts it), such as a knock-out tiebreak set.
+pub fn fill_from_first(first_points: Points, first_started: &[bool]) -> Vec<GameResult> {
+    let wins = (first_points / POINT) as usize;
     let draw = first_points % POINT != 0;
-    (1..=games)
-        .map(|k| {
-            let idx = k - 1;
+    first_started
+        .iter()
+        .enumerate()
+        .map(|(idx, &first_starts)| {
             let first_result = if idx < wins {
                 1
             } else if draw && idx == wins {
@@ -168,13 +185,26 @@ pub fn fill_games(first_points: Points, games: u32) -> Vec<GameResult> {
             } else {
                 -1
             };
-            match (first_result, first_starts(k)) {
+            match (first_result, first_starts) {
                 (0, _) => GameResult::Draw,
                 (1, true) | (-1, false) => GameResult::StarterWon,
                 _ => GameResult::OtherWon,
             }
         })
         .collect()
+}
+
+/// One game's result as somebody asked for it.
+///
+/// `seen_version` is the game's version when that person last saw it: if
+/// the game has changed since, the edit is a conflict to report, never an
+/// overwrite. A client that does not say (`None`) asks for the last write to
+/// win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResultEdit {
+    pub game: i32,
+    pub wanted: Option<GameResult>,
+    pub seen_version: Option<i32>,
 }
 
 /// A pairing's games added up from the first-listed player's side.

@@ -286,7 +286,7 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     // Type each pairing's score with the keyboard: the first player wins 4-2.
     let scores = b
         .wait()
-        .for_element(Locator::Css("table.results"))
+        .for_element(Locator::Css("form.results"))
         .await
         .unwrap();
     let inputs = scores
@@ -297,14 +297,14 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     for input in &inputs {
         input.send_keys("4-2").await.unwrap();
     }
-    b.find(Locator::XPath("//button[contains(., 'Save results')]"))
+    b.find(Locator::XPath("//button[contains(., 'Save all tables')]"))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
     b.wait()
-        .for_element(Locator::Css("table.results"))
+        .for_element(Locator::Css("form.results"))
         .await
         .unwrap();
 

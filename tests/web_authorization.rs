@@ -122,6 +122,10 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     let (n, planned) = data.pair_next().unwrap();
                     kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin)
                         .unwrap();
+                    if route.path.contains("{gid:") {
+                        // Results wait for the round to be published.
+                        kraal::db::rounds::publish(&mut app.conn(), t.id, n, &admin).unwrap();
+                    }
                 }
                 if route.path.ends_with("/reinstate") {
                     kraal::db::players::withdraw(&mut app.conn(), t.id, p1.id, &admin).unwrap();

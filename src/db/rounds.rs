@@ -8,7 +8,7 @@ use super::audit::{self, Change};
 use super::schema::{games, pairings, requested_byes, rounds, users};
 use super::users::User;
 use super::{classify, found, now, DbConnection, DbError};
-use crate::results::{first_starts, GameResult};
+use crate::results::{first_starts, GameResult, ResultEdit};
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = rounds)]
@@ -299,63 +299,112 @@ pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext
     })
 }
 
-/// Sets a game's result if nobody changed it since `expected_version`;
-/// otherwise says who did, and the result they saved, so nothing is lost
-/// silently.
-pub fn set_result(
-    conn: &mut DbConnection,
-    game_id: i32,
-    result: Option<GameResult>,
-    expected_version: i32,
-    by: &User,
-) -> Result<Game, DbError> {
-    conn.transaction(|conn| {
-        let ctx = game_context(conn, game_id)?;
-        let old = ctx.game.result.clone();
-        let new = result.map(|r| r.as_str().to_string());
-        if old == new && ctx.game.version == expected_version {
-            return Ok(ctx.game);
-        }
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(game_id))
-                .filter(games::version.eq(expected_version)),
+/// A result that could not be saved because the game changed after the
+/// person saving it had seen it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Conflict {
+    pub game_id: i32,
+    pub round: i32,
+    pub table: i32,
+    pub game: i32,
+    /// What the game says now, and who saved that.
+    pub now: Option<GameResult>,
+    pub by: Option<String>,
+    /// What the refused save asked for.
+    pub wanted: Option<GameResult>,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |r: Option<GameResult>| r.map_or("no result", GameResult::label);
+        write!(
+            f,
+            "Round {}, table {}, game {} was changed meanwhile{}: it now says {}, so your {} was not saved.",
+            self.round,
+            self.table,
+            self.game,
+            self.by.as_deref().map(|w| format!(" by {w}")).unwrap_or_default(),
+            show(self.now),
+            show(self.wanted),
         )
-        .set((
-            games::result.eq(&new),
-            games::version.eq(expected_version + 1),
-            games::updated_at.eq(Some(now())),
-            games::updated_by.eq(Some(by.id)),
-        ))
-        .execute(conn)?;
-        if n == 0 {
-            let who: Option<String> = match ctx.game.updated_by {
-                Some(uid) => users::table.find(uid).select(users::name).first(conn).optional()?,
-                None => None,
-            };
-            return Err(DbError::Conflict(format!(
-                "round {}, table {}, game {} was changed meanwhile{}: it is now {}. Reload to see it, then save again if yours is right.",
-                ctx.round.number,
-                ctx.pairing.table_no,
-                ctx.game.number,
-                who.map(|w| format!(" by {w}")).unwrap_or_default(),
-                old.as_deref().unwrap_or("empty"),
-            )));
-        }
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(ctx.round.tournament_id),
-                action: "result",
-                entity: "game",
-                entity_id: Some(game_id),
-                old_value: old,
-                new_value: new,
-            },
-        )?;
-        Ok(game_context(conn, game_id)?.game)
-    })
+    }
+}
+
+/// What became of one [`ResultEdit`].
+#[derive(Debug, Clone)]
+pub enum EditOutcome {
+    Saved(Game),
+    /// The game already said so.
+    Unchanged(Game),
+    Conflict(Conflict),
+}
+
+/// Applies one edit in the caller's transaction: a game changed since the
+/// editor saw it is reported, never overwritten, and the write itself is
+/// guarded by the version read here, so two concurrent savers of one game
+/// cannot both win.
+pub fn apply_edit(
+    conn: &mut DbConnection,
+    edit: &ResultEdit,
+    by: &User,
+) -> Result<EditOutcome, DbError> {
+    let ctx = game_context(conn, edit.game)?;
+    let old = ctx.game.result.clone();
+    let new = edit.wanted.map(|r| r.as_str().to_string());
+    if old == new {
+        return Ok(EditOutcome::Unchanged(ctx.game));
+    }
+    let conflict = |conn: &mut DbConnection, ctx: &GameContext| -> Result<EditOutcome, DbError> {
+        let now = game_context(conn, edit.game)?.game;
+        let who: Option<String> = match now.updated_by {
+            Some(uid) => users::table
+                .find(uid)
+                .select(users::name)
+                .first(conn)
+                .optional()?,
+            None => None,
+        };
+        Ok(EditOutcome::Conflict(Conflict {
+            game_id: edit.game,
+            round: ctx.round.number,
+            table: ctx.pairing.table_no,
+            game: ctx.game.number,
+            now: now.result(),
+            by: who,
+            wanted: edit.wanted,
+        }))
+    };
+    if edit.seen_version.is_some_and(|v| v != ctx.game.version) {
+        return conflict(conn, &ctx);
+    }
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(edit.game))
+            .filter(games::version.eq(ctx.game.version)),
+    )
+    .set((
+        games::result.eq(&new),
+        games::version.eq(ctx.game.version + 1),
+        games::updated_at.eq(Some(now())),
+        games::updated_by.eq(Some(by.id)),
+    ))
+    .execute(conn)?;
+    if n == 0 {
+        return conflict(conn, &ctx);
+    }
+    audit::record(
+        conn,
+        Some(by.id),
+        Change {
+            tournament_id: Some(ctx.round.tournament_id),
+            action: "result",
+            entity: "game",
+            entity_id: Some(edit.game),
+            old_value: old,
+            new_value: new,
+        },
+    )?;
+    Ok(EditOutcome::Saved(game_context(conn, edit.game)?.game))
 }
 
 /// A bye a player asked for.
@@ -422,24 +471,27 @@ pub fn request_bye(
 }
 
 /// After results of a knock-out round change: every pairing left level
-/// after all its games gets its next tiebreak set (OGR 9.4).
+/// after all its games gets its next tiebreak set (OGR 9.4). Returns the
+/// tables that got one.
 pub fn add_tiebreak_sets(
     conn: &mut DbConnection,
     tournament_id: i32,
     number: i32,
-) -> Result<(), DbError> {
+) -> Result<Vec<i32>, DbError> {
     conn.transaction(|conn| {
         let data = super::tournament_data(conn, tournament_id)?;
         let Some(round) = data.rounds.iter().find(|x| x.number == number) else {
-            return Ok(());
+            return Ok(Vec::new());
         };
+        let mut tables = Vec::new();
         for p in data.pairings_of(round) {
             if let Some(games) = data.tiebreak_games_needed(p) {
                 add_games(conn, p.id, &games, true)?;
                 super::tournaments::bump_revision(conn, tournament_id)?;
+                tables.push(p.table_no);
             }
         }
-        Ok(())
+        Ok(tables)
     })
 }
 

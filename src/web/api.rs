@@ -13,7 +13,8 @@ use super::AppState;
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{players, rounds};
-use crate::results::GameResult;
+use crate::director;
+use crate::results::{GameResult, ResultEdit};
 use crate::roster::PlayerFields;
 use crate::standings::show_points;
 use crate::tournament::RawTournament;
@@ -266,15 +267,23 @@ pub async fn put_game(
             )
         })?),
     };
-    let version = body.version.unwrap_or(ctx.game.version);
-    let u = user.clone();
-    let game = state
-        .run(move |c| rounds::set_result(c, gid, result, version, &u))
+    let edit = ResultEdit {
+        game: gid,
+        wanted: result,
+        seen_version: body.version,
+    };
+    let tid = ctx.round.tournament_id;
+    let mut report = state
+        .run(move |c| director::results::save(c, tid, &[edit], &user))
         .await?;
-    let (tid, n) = (ctx.round.tournament_id, ctx.round.number);
-    state
-        .run(move |c| rounds::add_tiebreak_sets(c, tid, n))
-        .await?;
+    if let Some(c) = report.conflicts.pop() {
+        return Err(AppError::Conflict(c.to_string()).into());
+    }
+    let game = report
+        .saved
+        .pop()
+        .or(report.unchanged.pop())
+        .ok_or(AppError::Internal("a saved game went missing".into()))?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "id": game.id, "number": game.number, "starter": game.starter_player_id,
         "result": game.result, "tiebreak": game.tiebreak, "version": game.version,

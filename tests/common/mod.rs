@@ -314,3 +314,66 @@ pub fn player(
     let f = kraal::roster::PlayerFields::parse(name, club, rating, "", "").unwrap();
     kraal::db::players::create(&mut app.conn(), tid, &f, by).unwrap()
 }
+
+/// The fields a browser would send from the form of `html` whose opening
+/// tag contains `marker`: inputs with their values, and each select's
+/// selected option (or its first, as browsers do). Buttons are left out:
+/// the caller adds the one it presses.
+pub fn form_fields(html: &str, marker: &str) -> Vec<(String, String)> {
+    let start = html
+        .find(&format!("<form {marker}"))
+        .or_else(|| {
+            html.match_indices("<form")
+                .map(|(i, _)| i)
+                .find(|&i| html[i..].split('>').next().unwrap_or("").contains(marker))
+        })
+        .unwrap_or_else(|| panic!("no form with {marker}"));
+    let end = start + html[start..].find("</form>").expect("the form ends");
+    let form = &html[start..end];
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let key = format!(" {name}=\"");
+        let i = tag.find(&key)? + key.len();
+        let j = tag[i..].find('"')? + i;
+        Some(
+            tag[i..j]
+                .replace("&#x27;", "'")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&"),
+        )
+    };
+    let mut fields = Vec::new();
+    let mut rest = form;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i..];
+        let tag_end = rest.find('>').unwrap_or(rest.len());
+        let tag = &rest[..tag_end];
+        if tag.starts_with("<input") {
+            if let Some(name) = attr(tag, "name") {
+                fields.push((name, attr(tag, "value").unwrap_or_default()));
+            }
+        } else if tag.starts_with("<select") {
+            let name = attr(tag, "name").unwrap_or_default();
+            let close = rest.find("</select>").unwrap_or(rest.len());
+            let options: Vec<&str> = rest[..close].split("<option").skip(1).collect();
+            let chosen = options
+                .iter()
+                .find(|o| o.split('>').next().unwrap_or("").contains(" selected"))
+                .or(options.first())
+                .and_then(|o| attr(o.split('>').next().unwrap_or(""), "value"))
+                .unwrap_or_default();
+            fields.push((name, chosen));
+            rest = &rest[close..];
+        }
+        rest = &rest[1..];
+    }
+    fields
+}
+
+/// Sets `name` in a list of form fields, as a person changing that field.
+pub fn set_field(fields: &mut [(String, String)], name: &str, value: &str) {
+    let f = fields
+        .iter_mut()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no field {name}"));
+    f.1 = value.to_string();
+}

@@ -12,9 +12,10 @@ use serde::Serialize;
 use super::{render, see_other, Ctx};
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::tournaments;
+use crate::director;
 use crate::director::{DirectorError, TournamentData};
 use crate::pairing::explain::Explanation;
-use crate::results::{fill_games, parse_pairing_score, tally, GameResult};
+use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::{show_points, Standing};
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
@@ -221,38 +222,114 @@ async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppErro
     }
 }
 
+/// A field of the results page that could not be used, and why.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// The `id` of the field, so the page can tie the message to it.
+    pub field: String,
+    pub message: String,
+}
+
+/// A quick entry (`7 4-2`) named back before it is stored.
+#[derive(Debug, Clone)]
+pub struct QuickEntry {
+    pub pairing: PairingView,
+    pub score: String,
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "results.html")]
 pub struct ResultsPage {
     ctx: Ctx,
     t: crate::db::tournaments::Tournament,
     round: Round,
+    /// The pairings shown: all of them, or those with missing results.
     pairings: Vec<PairingView>,
+    missing_only: bool,
+    /// Games still without a result in the whole round.
+    missing: usize,
+    /// Values that could not be read, shown back for correcting.
     typed: HashMap<String, String>,
-    problems: Vec<String>,
+    problems: Vec<Problem>,
     saved: usize,
+    quick: Option<QuickEntry>,
 }
 
 impl ResultsPage {
+    fn new(ctx: Ctx, data: TournamentData, round: Round, missing_only: bool) -> ResultsPage {
+        let missing = data.missing_results(&round);
+        let pairings = pairing_views(&data, &round)
+            .into_iter()
+            .filter(|p| p.second_id.is_some() && (!missing_only || p.has_missing()))
+            .collect();
+        ResultsPage {
+            ctx,
+            t: data.tournament,
+            round,
+            pairings,
+            missing_only,
+            missing,
+            typed: HashMap::new(),
+            problems: Vec::new(),
+            saved: 0,
+            quick: None,
+        }
+    }
     fn results(&self) -> &'static [GameResult] {
         GameResult::ALL
     }
-    fn typed_score(&self, pairing: &i32) -> String {
-        self.typed
-            .get(&format!("s{pairing}"))
-            .cloned()
-            .unwrap_or_default()
+    fn typed(&self, field: &str) -> String {
+        self.typed.get(field).cloned().unwrap_or_default()
     }
-    fn typed_game(&self, game: &GameView) -> String {
+    /// The value a game's select shows: what was typed if it could not be
+    /// used, otherwise what is stored now.
+    fn shown(&self, game: &GameView) -> String {
         self.typed
             .get(&format!("g{}", game.id))
             .cloned()
             .unwrap_or_else(|| game.result.clone())
     }
+    fn invalid(&self, field: &str) -> bool {
+        self.problems.iter().any(|p| p.field == field)
+    }
+    /// The ids of the messages about `field`, for `aria-describedby`.
+    fn described_by(&self, field: &str) -> String {
+        self.problems
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.field == field)
+            .map(|(i, _)| format!("problem-{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+    /// Tables whose knock-out tiebreak set waits for results (OGR 9.4).
+    fn open_sets(&self) -> Vec<i32> {
+        self.pairings
+            .iter()
+            .filter(|p| p.games.iter().any(|g| g.tiebreak && g.result.is_empty()))
+            .map(|p| p.table)
+            .collect()
+    }
+}
+
+impl PairingView {
+    /// Some game of this pairing has no result yet.
+    pub fn has_missing(&self) -> bool {
+        self.games.iter().any(|g| g.result.is_empty())
+    }
+    /// The games of the last tiebreak set, once there is one.
+    pub fn last_set(&self) -> Vec<&GameView> {
+        let tb: Vec<&GameView> = self.games.iter().filter(|g| g.tiebreak).collect();
+        tb[tb.len().saturating_sub(2)..].to_vec()
+    }
+}
+
+fn missing_only(query: &HashMap<String, String>) -> bool {
+    query.get("missing").is_some_and(|v| v == "1")
 }
 
 pub async fn results_form(
-    r: Referee,
+    _r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
@@ -261,94 +338,132 @@ pub async fn results_form(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, true)?;
-    render(
-        &ResultsPage {
-            ctx,
-            pairings: pairing_views(&data, &round),
-            t: r.tournament,
-            round,
-            typed: HashMap::new(),
-            problems: Vec::new(),
-            saved: query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0),
-        },
-        StatusCode::OK,
-    )
+    let mut page = ResultsPage::new(ctx, data, round, missing_only(&query));
+    page.saved = query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0);
+    render(&page, StatusCode::OK)
 }
 
-/// One change a results form asks for.
-struct Wanted {
-    game: i32,
-    version: i32,
-    result: Option<GameResult>,
-}
-
-/// Reads the results form: a pairing score (`s{pairing}`) fills that
-/// pairing's main games; otherwise each game's own field (`g{game}`)
-/// counts. `v{game}` carries the version the referee saw.
-fn wanted_changes(
+/// Reads a results form into edits. Only the games whose value the person
+/// changed count: each game carries the value it was rendered with (`o`)
+/// and its version then (`v`), so a form opened before a colleague's save
+/// neither blanks their results nor overwrites them. A blank select means
+/// "no change"; clearing a result is its own choice (`clear`).
+///
+/// Fields: `s{pairing}` a pairing score (fills the main games, OGR 9.4's
+/// tiebreak set excepted), `ts{pairing}` the score of the last tiebreak set,
+/// `g{game}` one game. `only` limits the save to one pairing.
+fn read_form(
     pairings: &[PairingView],
-    games_per_pairing: i32,
+    games_per_pairing: u32,
     form: &HashMap<String, String>,
-    problems: &mut Vec<String>,
-) -> Vec<Wanted> {
-    let mut out = Vec::new();
-    for p in pairings.iter().filter(|p| p.second_id.is_some()) {
-        let version = |g: &GameView| {
-            form.get(&format!("v{}", g.id))
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(g.version)
+    only: Option<i32>,
+    problems: &mut Vec<Problem>,
+    typed: &mut HashMap<String, String>,
+) -> Vec<ResultEdit> {
+    let mut edits = Vec::new();
+    let mut problem = |field: String, message: String, value: &str| {
+        typed.insert(field.clone(), value.to_string());
+        problems.push(Problem { field, message });
+    };
+    for p in pairings
+        .iter()
+        .filter(|p| p.second_id.is_some() && only.is_none_or(|o| o == p.id))
+    {
+        let seen = |g: &GameView| match form.get(&format!("o{}", g.id)) {
+            Some(o) if o.is_empty() => None,
+            Some(o) => GameResult::parse(o),
+            None => GameResult::parse(&g.result),
         };
-        let score = form
-            .get(&format!("s{}", p.id))
-            .map(|s| s.trim())
-            .unwrap_or("");
-        if !score.is_empty() {
-            match parse_pairing_score(score, games_per_pairing as u32) {
+        let mut wanted: Vec<(i32, Option<GameResult>)> = Vec::new();
+        let mut by_score = |field: String, games: Vec<&GameView>, n: u32| {
+            let text = form.get(&field).map(|s| s.trim()).unwrap_or("");
+            if text.is_empty() || games.is_empty() {
+                return false;
+            }
+            match parse_pairing_score(text, n) {
                 Ok((first, _)) => {
-                    let filled = fill_games(first, games_per_pairing as u32);
-                    for (g, r) in p.games.iter().filter(|g| !g.tiebreak).zip(filled) {
-                        // fill_games writes results for the alternating starts of the pairing.
-                        out.push(Wanted {
-                            game: g.id,
-                            version: version(g),
-                            result: Some(r),
-                        });
+                    let starts: Vec<bool> = games.iter().map(|g| g.first_started).collect();
+                    for (g, r) in games.into_iter().zip(fill_from_first(first, &starts)) {
+                        wanted.push((g.id, Some(r)));
                     }
                 }
-                Err(m) => problems.push(format!("Table {}: {m}", p.table)),
+                Err(m) => problem(field, format!("Table {}: {m}", p.table), text),
             }
-            continue;
-        }
+            true
+        };
+        let main: Vec<&GameView> = p.games.iter().filter(|g| !g.tiebreak).collect();
+        let main_by_score = by_score(format!("s{}", p.id), main, games_per_pairing);
+        let set_by_score = by_score(format!("ts{}", p.id), p.last_set(), 2);
         for g in &p.games {
-            let Some(text) = form.get(&format!("g{}", g.id)) else {
+            let covered = if g.tiebreak {
+                set_by_score && p.last_set().iter().any(|x| x.id == g.id)
+            } else {
+                main_by_score
+            };
+            if covered {
+                continue;
+            }
+            let field = format!("g{}", g.id);
+            let text = form.get(&field).map(|s| s.trim()).unwrap_or("");
+            match text {
+                "" => {}
+                "clear" => wanted.push((g.id, None)),
+                _ => match GameResult::parse(text) {
+                    Some(r) => wanted.push((g.id, Some(r))),
+                    None => problem(
+                        field,
+                        format!(
+                            "Table {}, game {}: '{text}' is not a result (1-0, 0-1, ½-½, +-, -+, --, np)",
+                            p.table, g.number
+                        ),
+                        text,
+                    ),
+                },
+            }
+        }
+        for (id, r) in wanted {
+            let Some(g) = p.games.iter().find(|g| g.id == id) else {
                 continue;
             };
-            let result = if text.trim().is_empty() {
-                None
-            } else {
-                match GameResult::parse(text) {
-                    Some(r) => Some(r),
-                    None => {
-                        problems.push(format!("Table {}, game {}: '{}' is not a result (1-0, 0-1, ½-½, +-, -+, --, np)", p.table, g.number, text.trim()));
-                        continue;
-                    }
-                }
-            };
-            if result.map(|r| r.as_str().to_string()).unwrap_or_default() != g.result {
-                out.push(Wanted {
-                    game: g.id,
-                    version: version(g),
-                    result,
+            if r != seen(g) {
+                edits.push(ResultEdit {
+                    game: id,
+                    wanted: r,
+                    seen_version: form.get(&format!("v{}", g.id)).and_then(|v| v.parse().ok()),
                 });
             }
         }
     }
-    out
+    edits
 }
 
-/// Saves results game by game; a game changed meanwhile by someone else is
-/// reported, never overwritten. Level knock-out pairings get their next
-/// tiebreak set.
+/// Reads a quick entry, `table score` (`7 4-2`, `12 3½-2½`).
+fn read_quick(
+    text: &str,
+    pairings: &[PairingView],
+    games_per_pairing: u32,
+) -> Result<QuickEntry, String> {
+    let text = text.trim();
+    let (table, score) = text
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("'{text}' is not a table and a score, like 7 4-2"))?;
+    let table: i32 = table
+        .parse()
+        .map_err(|_| format!("'{table}' is not a table number"))?;
+    let pairing = pairings
+        .iter()
+        .find(|p| p.table == table && p.second_id.is_some())
+        .ok_or_else(|| format!("there is no table {table} with two players in this round"))?;
+    parse_pairing_score(score, games_per_pairing).map_err(|m| format!("Table {table}: {m}"))?;
+    Ok(QuickEntry {
+        pairing: pairing.clone(),
+        score: score.trim().to_string(),
+    })
+}
+
+/// Saves what the results form asks, through the one save-a-result use
+/// case; a game changed meanwhile by someone else is reported with what it
+/// says now, never overwritten. A quick entry is named back first.
 pub async fn save_results(
     r: Referee,
     ctx: Ctx,
@@ -360,61 +475,68 @@ pub async fn save_results(
     let form = form.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, true)?;
+    let filter = missing_only(&form);
+    let games_per_pairing = data.tournament.games_per_pairing as u32;
     let views = pairing_views(&data, &round);
-    let mut problems = Vec::new();
-    let wanted = wanted_changes(
-        &views,
-        data.tournament.games_per_pairing,
-        &form,
-        &mut problems,
-    );
-    let mut saved = 0;
-    let mut conflict = false;
-    for w in wanted {
-        let user = r.user.clone();
-        match state
-            .run(move |c| rounds::set_result(c, w.game, w.result, w.version, &user))
-            .await
-        {
-            Ok(_) => saved += 1,
-            Err(AppError::Conflict(m)) => {
-                conflict = true;
-                problems.push(m);
+    if let Some(q) = form.get("quick").filter(|q| !q.trim().is_empty()) {
+        let mut page = ResultsPage::new(ctx, data, round, filter);
+        match read_quick(q, &views, games_per_pairing) {
+            Ok(entry) => page.quick = Some(entry),
+            Err(message) => {
+                page.typed.insert("quick".into(), q.clone());
+                page.problems.push(Problem {
+                    field: "quick".into(),
+                    message,
+                });
+                return render(&page, StatusCode::UNPROCESSABLE_ENTITY);
             }
-            Err(e) => return Err(e),
         }
+        return render(&page, StatusCode::OK);
     }
-    add_tiebreak_sets(&state, tid, n).await?;
-    let data = load_data(&state, tid).await?;
-    let status = if conflict {
-        StatusCode::CONFLICT
-    } else if !problems.is_empty() {
+    let only = form.get("save").and_then(|v| v.parse().ok());
+    let mut problems = Vec::new();
+    let mut typed = HashMap::new();
+    let edits = read_form(
+        &views,
+        games_per_pairing,
+        &form,
+        only,
+        &mut problems,
+        &mut typed,
+    );
+    let user = r.user.clone();
+    let report = state
+        .run(move |c| director::results::save(c, tid, &edits, &user))
+        .await?;
+    for c in &report.conflicts {
+        problems.push(Problem {
+            field: format!("g{}", c.game_id),
+            message: format!("{c} The page shows it now: set yours again if it is right."),
+        });
+    }
+    let saved = report.saved.len();
+    if problems.is_empty() {
+        let filter = if filter { "&missing=1" } else { "" };
+        let anchor = only
+            .and_then(|pid| views.iter().find(|p| p.id == pid))
+            .map(|p| format!("#t{}", p.table))
+            .unwrap_or_default();
+        return Ok(see_other(&format!(
+            "/t/{tid}/rounds/{n}/results?saved={saved}{filter}{anchor}"
+        )));
+    }
+    let status = if report.conflicts.is_empty() {
         StatusCode::UNPROCESSABLE_ENTITY
     } else {
-        return Ok(see_other(&format!(
-            "/t/{tid}/rounds/{n}/results?saved={saved}"
-        )));
+        StatusCode::CONFLICT
     };
-    render(
-        &ResultsPage {
-            ctx,
-            pairings: pairing_views(&data, &round),
-            t: data.tournament,
-            round,
-            typed: form,
-            problems,
-            saved,
-        },
-        status,
-    )
-}
-
-/// After results of a knock-out round change: every pairing left level
-/// after all its games gets its next tiebreak set (OGR 9.4).
-pub async fn add_tiebreak_sets(state: &AppState, tid: i32, n: i32) -> Result<(), AppError> {
-    state
-        .run(move |c| rounds::add_tiebreak_sets(c, tid, n))
-        .await
+    let data = load_data(&state, tid).await?;
+    let round = data.round(n, true)?;
+    let mut page = ResultsPage::new(ctx, data, round, filter);
+    page.typed = typed;
+    page.problems = problems;
+    page.saved = saved;
+    render(&page, status)
 }
 
 #[derive(Template, WebTemplate)]

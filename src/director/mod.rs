@@ -2,7 +2,10 @@
 //! turn the stored rounds into the inputs of the pairing engines and of the
 //! standings, and turn the engines' answers into pairings to store.
 //!
-//! Everything here works on data already loaded; nothing reads or writes.
+//! `TournamentData` works on data already loaded; the use cases in the
+//! submodules own their transactions.
+
+pub mod results;
 
 use std::collections::HashMap;
 

@@ -1,0 +1,399 @@
+//! The results desk at a busy venue: two referees share one round's tables
+//! and nothing either of them enters is lost or silently overwritten.
+
+mod common;
+
+use common::{form_fields, set_field, Client, TestApp};
+use kraal::db::rounds::Game;
+use kraal::db::users::{Role, User};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+const RESULTS_FORM: &str = "class=\"results\"";
+
+/// A published first round of an official-rules event (two games a
+/// pairing) with `players` players, refereed by two referees.
+fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
+    let admin = app.user(&format!("admin-{name}"), Role::Admin);
+    let a = app.user(&format!("thandi-{name}"), Role::Referee);
+    let b = app.user(&format!("sipho-{name}"), Role::Referee);
+    let fields = kraal::tournament::RawTournament {
+        name: name.into(),
+        rule_set: "official".into(),
+        rounds: "5".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    for r in [&a, &b] {
+        kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, r, &admin).unwrap();
+    }
+    let names = [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+        "Lindiwe Zulu",
+        "Bongani Khumalo",
+        "Nandi Mthembu",
+        "Sifiso Ngcobo",
+    ];
+    for (i, n) in names.iter().take(players).enumerate() {
+        common::player(app, t.id, &admin, n, "", &(1900 - 50 * i).to_string());
+    }
+    let mut c = app.client_as(&admin);
+    assert_eq!(c.post(&format!("/t/{}/rounds", t.id), &[]).status, 303);
+    assert_eq!(
+        c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]).status,
+        303
+    );
+    (t.id, a, b)
+}
+
+/// Every game of the round, by table and game number.
+fn games(app: &TestApp, tid: i32) -> Vec<(i32, Game)> {
+    let data = kraal::db::tournament_data(&mut app.conn(), tid).unwrap();
+    let mut out = Vec::new();
+    for p in &data.pairings {
+        for g in data.games_of(p.id) {
+            out.push((p.table_no, g.clone()));
+        }
+    }
+    out
+}
+
+fn pairing_id(app: &TestApp, tid: i32, table: i32) -> i32 {
+    let data = kraal::db::tournament_data(&mut app.conn(), tid).unwrap();
+    data.pairings
+        .iter()
+        .find(|p| p.table_no == table)
+        .unwrap()
+        .id
+}
+
+fn results_page(c: &mut Client, tid: i32) -> String {
+    let page = c.get(&format!("/t/{tid}/rounds/1/results"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    page.body
+}
+
+fn save(c: &mut Client, tid: i32, fields: &[(String, String)], button: &str) -> common::Reply {
+    let mut all: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    all.push(("save", button));
+    c.post_raw(&format!("/t/{tid}/rounds/1/results"), &all)
+}
+
+fn results_of_table(app: &TestApp, tid: i32, table: i32) -> Vec<Option<String>> {
+    games(app, tid)
+        .into_iter()
+        .filter(|(t, _)| *t == table)
+        .map(|(_, g)| g.result)
+        .collect()
+}
+
+#[test]
+fn a_colleagues_results_survive_a_form_opened_before_they_were_saved() {
+    for app in TestApp::all() {
+        let (tid, a, b) = event(&app, "Soweto Open", 4);
+        let mut ref_a = app.client_as(&a);
+        let mut ref_b = app.client_as(&b);
+        let (t1, t2) = (pairing_id(&app, tid, 1), pairing_id(&app, tid, 2));
+
+        // Both open the results page; A enters table 1, B only table 2.
+        let mut form_a = form_fields(&results_page(&mut ref_a, tid), RESULTS_FORM);
+        let mut form_b = form_fields(&results_page(&mut ref_b, tid), RESULTS_FORM);
+        set_field(&mut form_a, &format!("s{t1}"), "2-0");
+        assert_eq!(save(&mut ref_a, tid, &form_a, "all").status, 303);
+        set_field(&mut form_b, &format!("s{t2}"), "1½-½");
+        let reply = save(&mut ref_b, tid, &form_b, "all");
+        assert_eq!(reply.status, 303, "B changed only table 2: {}", reply.body);
+        assert_eq!(
+            results_of_table(&app, tid, 1),
+            vec![Some("1-0".into()), Some("0-1".into())],
+            "A's 2-0 at table 1 is kept"
+        );
+        assert_eq!(
+            results_of_table(&app, tid, 2),
+            vec![Some("1-0".into()), Some("1/2-1/2".into())]
+        );
+
+        // B, on the same stale page, changes table 1's first game: that is a
+        // conflict, named with who saved what, and the page shows the
+        // stored results again, not B's blanks.
+        set_field(&mut form_b, &format!("s{t2}"), "");
+        let g1 = games(&app, tid)
+            .into_iter()
+            .find(|(t, g)| *t == 1 && g.number == 1)
+            .unwrap()
+            .1;
+        set_field(&mut form_b, &format!("g{}", g1.id), "1/2-1/2");
+        let reply = save(&mut ref_b, tid, &form_b, "all");
+        assert_eq!(reply.status, 409, "{}", reply.body);
+        assert!(
+            reply.body.contains(&format!(
+                "table 1, game 1 was changed meanwhile by {}",
+                a.name
+            )),
+            "{}",
+            reply.body
+        );
+        assert!(reply.body.contains("it now says 1-0"), "{}", reply.body);
+        let shown = form_fields(&reply.body, RESULTS_FORM);
+        assert!(
+            shown.contains(&(format!("g{}", g1.id), "1-0".to_string())),
+            "the page shows the stored result after a conflict"
+        );
+        // Pressing Save again on that page changes nothing.
+        let again = save(&mut ref_b, tid, &shown, "all");
+        assert_eq!(again.status, 303, "{}", again.body);
+        assert_eq!(
+            again.location.as_deref(),
+            Some(format!("/t/{tid}/rounds/1/results?saved=0").as_str())
+        );
+        assert_eq!(
+            results_of_table(&app, tid, 1),
+            vec![Some("1-0".into()), Some("0-1".into())],
+            "nothing was lost"
+        );
+
+        // A blank never clears a result; clearing is its own choice.
+        let mut fresh = form_fields(&results_page(&mut ref_b, tid), RESULTS_FORM);
+        set_field(&mut fresh, &format!("g{}", g1.id), "");
+        assert_eq!(save(&mut ref_b, tid, &fresh, "all").status, 303);
+        assert_eq!(results_of_table(&app, tid, 1)[0].as_deref(), Some("1-0"));
+        set_field(&mut fresh, &format!("g{}", g1.id), "clear");
+        assert_eq!(save(&mut ref_b, tid, &fresh, "all").status, 303);
+        assert_eq!(results_of_table(&app, tid, 1)[0], None);
+
+        // The audit trail has every change, each by its referee.
+        let audit = ref_a.get(&format!("/t/{tid}/audit")).body;
+        assert!(audit.contains(&b.name) && audit.contains(&a.name));
+    }
+}
+
+#[test]
+fn one_tables_save_button_saves_that_table_only() {
+    let app = TestApp::start("sqlite");
+    let (tid, a, _) = event(&app, "Durban Rapid", 4);
+    let mut c = app.client_as(&a);
+    let (t1, t2) = (pairing_id(&app, tid, 1), pairing_id(&app, tid, 2));
+    let mut form = form_fields(&results_page(&mut c, tid), RESULTS_FORM);
+    set_field(&mut form, &format!("s{t1}"), "0-2");
+    set_field(&mut form, &format!("s{t2}"), "1-1");
+    let reply = save(&mut c, tid, &form, &t2.to_string());
+    assert_eq!(reply.status, 303);
+    assert!(reply.location.unwrap().ends_with("saved=2#t2"));
+    assert_eq!(results_of_table(&app, tid, 1), vec![None, None]);
+    assert_eq!(
+        results_of_table(&app, tid, 2),
+        vec![Some("1-0".into()), Some("1-0".into())],
+        "1-1: each player wins the game they start"
+    );
+    // The missing-only view lists table 1 and not table 2.
+    let missing = c.get(&format!("/t/{tid}/rounds/1/results?missing=1")).body;
+    assert!(missing.contains("id=\"t1\"") && !missing.contains("id=\"t2\""));
+    assert!(missing.contains("2 games without a result"), "{missing}");
+}
+
+#[test]
+fn a_quick_entry_names_the_pairing_back_before_it_is_stored() {
+    let app = TestApp::start("sqlite");
+    let (tid, a, _) = event(&app, "Polokwane Blitz", 8);
+    let mut c = app.client_as(&a);
+    let url = format!("/t/{tid}/rounds/1/results");
+    let data = kraal::db::tournament_data(&mut app.conn(), tid).unwrap();
+    let p3 = data.pairings.iter().find(|p| p.table_no == 3).unwrap();
+    let first = data
+        .players
+        .iter()
+        .find(|x| Some(x.id) == p3.first_player_id)
+        .unwrap();
+
+    let confirm = c.post(&url, &[("quick", "3 1½-½")]);
+    assert_eq!(confirm.status, 200);
+    assert!(
+        confirm
+            .body
+            .contains(&format!("Table 3: {} 1½-½", first.name)),
+        "{}",
+        confirm.body
+    );
+    assert!(
+        games(&app, tid).iter().all(|(_, g)| g.result.is_none()),
+        "nothing stored yet"
+    );
+    let fields = form_fields(&confirm.body, "class=\"notice confirm\"");
+    let reply = save(&mut c, tid, &fields, &p3.id.to_string());
+    assert_eq!(reply.status, 303);
+    assert_eq!(
+        results_of_table(&app, tid, 3),
+        vec![Some("1-0".into()), Some("1/2-1/2".into())]
+    );
+
+    // Wrong input names the problem and ties it to the box.
+    for (typed, says) in [
+        ("9 2-0", "there is no table 9"),
+        ("3 2-1", "does not add up to the 2 games"),
+        ("three 2-0", "&#39;three&#39; is not a table number"),
+        ("3", "is not a table and a score"),
+    ] {
+        let page = c.post(&url, &[("quick", typed)]);
+        assert_eq!(page.status, 422, "{typed}");
+        assert!(page.body.contains(says), "{typed}: {}", page.body);
+        assert!(
+            page.body.contains("id=\"quick\"")
+                && page.body.contains("aria-describedby=\"problem-0\"")
+        );
+    }
+}
+
+#[test]
+fn results_wait_until_the_round_is_published() {
+    let app = TestApp::start("sqlite");
+    let (tid, a, _) = event(&app, "Draft Cup", 4);
+    let mut c = app.client_as(&a);
+    assert_eq!(
+        c.post(
+            &format!("/t/{tid}/rounds/1/results"),
+            &[(&format!("s{}", pairing_id(&app, tid, 1)), "2-0")]
+        )
+        .status,
+        303
+    );
+    // Round 2 is paired but stays a draft.
+    for (_, g) in games(&app, tid) {
+        if g.result.is_none() {
+            kraal::director::results::save(
+                &mut app.conn(),
+                tid,
+                &[kraal::results::ResultEdit {
+                    game: g.id,
+                    wanted: Some(kraal::results::GameResult::Draw),
+                    seen_version: None,
+                }],
+                &a,
+            )
+            .unwrap();
+        }
+    }
+    assert_eq!(c.post(&format!("/t/{tid}/rounds"), &[]).status, 303);
+    let g = games(&app, tid)
+        .into_iter()
+        .find(|(_, g)| g.result.is_none())
+        .unwrap()
+        .1;
+    let reply = c.post(
+        &format!("/t/{tid}/rounds/2/results"),
+        &[(&format!("g{}", g.id), "1-0")],
+    );
+    assert_eq!(reply.status, 409, "{}", reply.body);
+    assert!(reply.body.contains("round 2 is a draft"), "{}", reply.body);
+}
+
+/// One step of two referees at one round: who saves, whether they reload
+/// the page first, and which games they set to what.
+#[derive(Debug, Clone)]
+struct Step {
+    referee: usize,
+    reload: bool,
+    changes: Vec<(usize, usize)>,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    (
+        0..2usize,
+        any::<bool>(),
+        proptest::collection::vec((0..8usize, 0..5usize), 1..5),
+    )
+        .prop_map(|(referee, reload, changes)| Step {
+            referee,
+            reload,
+            changes,
+        })
+}
+
+#[test]
+fn interleaved_saves_by_two_referees_lose_nothing() {
+    const RESULTS: [&str; 5] = ["1-0", "0-1", "1/2-1/2", "+-", "-+"];
+    let app = TestApp::start("sqlite");
+    let mut runner = TestRunner::new(Config {
+        cases: 24,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let case = std::cell::Cell::new(0);
+    runner
+        .run(&proptest::collection::vec(step(), 1..10), |steps| {
+            case.set(case.get() + 1);
+            let (tid, a, b) = event(&app, &format!("Case {}", case.get()), 8);
+            let mut clients = [app.client_as(&a), app.client_as(&b)];
+            let mut forms: Vec<Vec<(String, String)>> = clients
+                .iter_mut()
+                .map(|c| form_fields(&results_page(c, tid), RESULTS_FORM))
+                .collect();
+            for s in steps {
+                let me = s.referee;
+                if s.reload {
+                    forms[me] = form_fields(&results_page(&mut clients[me], tid), RESULTS_FORM);
+                }
+                let before = games(&app, tid);
+                let mut form = forms[me].clone();
+                let mut asked = std::collections::BTreeMap::new();
+                for (i, r) in &s.changes {
+                    let g = &before[*i].1;
+                    set_field(&mut form, &format!("g{}", g.id), RESULTS[*r]);
+                    asked.insert(g.id, RESULTS[*r]);
+                }
+                let reply = save(&mut clients[me], tid, &form, "all");
+                prop_assert!(reply.status == 303 || reply.status == 409, "{}", reply.body);
+                let after = games(&app, tid);
+                for ((_, old), (_, new)) in before.iter().zip(&after) {
+                    let was_shown = form
+                        .iter()
+                        .find(|(k, _)| *k == format!("o{}", old.id))
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default();
+                    match asked.get(&old.id) {
+                        Some(want) if *want != was_shown => {
+                            let conflict = reply.body.contains(&format!("href=\"#g{}\"", old.id));
+                            prop_assert!(
+                                new.result.as_deref() == Some(*want) || conflict,
+                                "game {} asked {want}: stored {:?}, no conflict reported",
+                                old.id,
+                                new.result
+                            );
+                            if conflict {
+                                prop_assert_eq!(
+                                    &new.result,
+                                    &old.result,
+                                    "a conflict changes nothing"
+                                );
+                            }
+                        }
+                        _ => prop_assert_eq!(
+                            &new.result,
+                            &old.result,
+                            "game {} was not changed by this referee",
+                            old.id
+                        ),
+                    }
+                    prop_assert!(
+                        old.result.is_none() || new.result.is_some(),
+                        "a result was blanked"
+                    );
+                }
+                // The browser now holds the page the save answered with.
+                forms[me] = if reply.status == 409 {
+                    form_fields(&reply.body, RESULTS_FORM)
+                } else {
+                    form_fields(&results_page(&mut clients[me], tid), RESULTS_FORM)
+                };
+            }
+            Ok(())
+        })
+        .unwrap();
+}
