@@ -397,3 +397,51 @@ fn interleaved_saves_by_two_referees_lose_nothing() {
         })
         .unwrap();
 }
+
+#[test]
+fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("admin", Role::Admin);
+    let fields = kraal::tournament::RawTournament {
+        name: "Bloemfontein Knock-out".into(),
+        system: "knockout".into(),
+        rule_set: "official".into(),
+        rounds: "1".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    common::player(&app, t.id, &admin, "Kagiso Molefe", "", "1900");
+    common::player(&app, t.id, &admin, "Refilwe Dube", "", "1850");
+    let mut c = app.client_as(&admin);
+    c.post(&format!("/t/{}/rounds", t.id), &[]);
+    c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
+    let pid = pairing_id(&app, t.id, 1);
+    let url = format!("/t/{}/rounds/1/results", t.id);
+
+    assert_eq!(c.post(&url, &[(&format!("s{pid}"), "1-1")]).status, 303);
+    let page = c.get(&url).body;
+    assert!(
+        page.contains("Table 1 is level after its games: a tiebreak set"),
+        "{page}"
+    );
+    assert_eq!(games(&app, t.id).len(), 4, "two games and a set of two");
+    let mut form = form_fields(&page, RESULTS_FORM);
+    set_field(&mut form, &format!("ts{pid}"), "½-1½");
+    assert_eq!(save(&mut c, t.id, &form, "all").status, 303);
+    let set: Vec<Option<String>> = games(&app, t.id)
+        .into_iter()
+        .filter(|(_, g)| g.tiebreak)
+        .map(|(_, g)| g.result)
+        .collect();
+    assert!(set.iter().all(Option::is_some), "{set:?}");
+    let bracket = c.get(&format!("/t/{}/bracket", t.id)).body;
+    assert!(bracket.contains("Refilwe Dube"), "{bracket}");
+    let round = app
+        .client()
+        .get(&format!("/api/v1/tournaments/{}/rounds/1", t.id))
+        .json();
+    assert_eq!(round["pairings"][0]["winner"], "Refilwe Dube", "{round}");
+    assert_eq!(games(&app, t.id).len(), 4, "decided: no further set");
+}
