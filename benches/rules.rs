@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use kraal::rules::movegen::perft;
 use kraal::rules::notation::{self, Style};
-use kraal::rules::{check_scoresheet, Game, RuleSet};
+use kraal::rules::{check_scoresheet, Game, PlayRules, RuleSet};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ fn perft_empty_board(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
-    for rules in RuleSet::ALL {
+    for rules in RuleSet::ALL.iter().map(|r| r.play()) {
         let game = Game::new(rules);
         for depth in [6, 7] {
             group.bench_function(format!("{}/{depth}", rules.name), |b| {
@@ -26,7 +26,7 @@ fn perft_empty_board(c: &mut Criterion) {
 
 /// A legal game of at least `plies` plies, the same on every run: random
 /// moves from a fixed generator, the first seed whose game lasts.
-fn long_game(rules: RuleSet, plies: usize) -> Vec<kraal::rules::Move> {
+fn long_game(rules: PlayRules, plies: usize) -> Vec<kraal::rules::Move> {
     for seed in 1u64.. {
         let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let mut game = Game::new(rules);
@@ -53,8 +53,8 @@ fn long_game(rules: RuleSet, plies: usize) -> Vec<kraal::rules::Move> {
 fn check_120_plies(c: &mut Criterion) {
     let mut group = c.benchmark_group("check");
     for (rules, style) in [
-        (RuleSet::OFFICIAL, Style::Official),
-        (RuleSet::GAR, Style::Standard),
+        (PlayRules::OFFICIAL, Style::Official),
+        (PlayRules::GAR, Style::Standard),
     ] {
         let moves = long_game(rules, 120);
         let text = notation::write(&rules, &moves, style, None);

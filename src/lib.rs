@@ -4,6 +4,9 @@
 //! returns plain data; it knows nothing of HTTP or SQL. The shell ([`db`],
 //! [`web`], [`export`]) loads, calls the core, stores and renders.
 
+#[macro_use]
+pub mod named;
+
 pub mod accounts;
 pub mod cli;
 pub mod db;

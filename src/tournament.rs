@@ -8,42 +8,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::roster::FieldError;
-
-/// Declares a closed set of named values with one text spelling each.
-macro_rules! named_values {
-    ($(#[$doc:meta])* $name:ident { $($variant:ident => $text:literal, $label:literal;)+ }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-        pub enum $name { $($variant),+ }
-
-        impl $name {
-            /// Every value, in the order forms list them.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The stored and typed spelling.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-
-            /// The words a referee reads.
-            pub fn label(self) -> &'static str {
-                match self { $($name::$variant => $label),+ }
-            }
-
-            /// Reads the stored or typed spelling (case-insensitive).
-            pub fn parse(s: &str) -> Option<$name> {
-                let s = s.trim();
-                $name::ALL.iter().copied().find(|v| v.as_str().eq_ignore_ascii_case(s))
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
+pub use crate::rules::RuleSet;
 
 named_values! {
     /// How rounds are paired.
@@ -53,14 +18,6 @@ named_values! {
         Knockout => "knockout", "Knock-out";
         TeamLeague => "team_league", "Team league (round robin)";
         TeamSwiss => "team_swiss", "Team Swiss";
-    }
-}
-
-named_values! {
-    /// Which rule documents govern play and pairing avoidance.
-    RuleSetName {
-        Official => "official", "Official Game Rules (OGR)";
-        Gar => "gar", "Generally Accepted Rules (GAR)";
     }
 }
 
@@ -97,16 +54,6 @@ named_values! {
 impl System {
     pub fn is_team(self) -> bool {
         matches!(self, System::TeamLeague | System::TeamSwiss)
-    }
-}
-
-impl RuleSetName {
-    /// Games per pairing the rule set prescribes: OGR 9.2 two, GAR six.
-    pub fn default_games_per_pairing(self) -> i32 {
-        match self {
-            RuleSetName::Official => 2,
-            RuleSetName::Gar => 6,
-        }
     }
 }
 
@@ -156,7 +103,7 @@ pub struct TournamentFields {
     pub starts_on: Option<NaiveDate>,
     pub ends_on: Option<NaiveDate>,
     pub system: System,
-    pub rule_set: RuleSetName,
+    pub rule_set: RuleSet,
     pub games_per_pairing: i32,
     pub rounds: i32,
     pub ranking: Ranking,
@@ -261,7 +208,7 @@ impl RawTournament {
             System::parse(&t).ok_or_else(|| FieldError::new("system", format!("unknown system '{t}' (swiss, round_robin, knockout, team_league, team_swiss)")))
         });
         let rule_set = pick("rule_set", &self.rule_set, Some("gar")).and_then(|t| {
-            RuleSetName::parse(&t).ok_or_else(|| {
+            RuleSet::parse(&t).ok_or_else(|| {
                 FieldError::new(
                     "rule_set",
                     format!("unknown rule set '{t}' (official or gar)"),
@@ -425,7 +372,7 @@ mod tests {
 
     #[test]
     fn rule_sets_set_their_games_per_pairing() {
-        assert_eq!(RuleSetName::Official.default_games_per_pairing(), 2);
-        assert_eq!(RuleSetName::Gar.default_games_per_pairing(), 6);
+        assert_eq!(RuleSet::Official.default_games_per_pairing(), 2);
+        assert_eq!(RuleSet::Gar.default_games_per_pairing(), 6);
     }
 }

@@ -155,3 +155,16 @@ fn kraal_json_bad_input_exits_2_with_line_or_field() {
     assert_eq!(code, 2);
     assert!(err.contains("games[1]"), "{err}");
 }
+
+#[test]
+fn the_rule_set_flag_is_spelled_rules_as_in_check_and_perft() {
+    let trf = small_trf("");
+    let (code, new, err) = run("r.trf", &trf, &["--rules", "gar"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, old, err) = run("r.trf", &trf, &["--rule-set", "gar"]);
+    assert_eq!(code, 0, "the old spelling still works: {err}");
+    assert_eq!(new, old);
+    let (code, _, err) = run("r.trf", &trf, &["--rules", "fide"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'fide' is not one of official, gar"), "{err}");
+}

@@ -114,3 +114,27 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_files_bye_value_is_spelled_as_the_tournament_settings_and_the_old_way_still_reads() {
+    let file = |bye: &str| {
+        format!(
+            r#"{{"total_rounds": 3, "games_per_pairing": 2, "bye_value": "{bye}",
+              "players": [{{"id": 1, "name": "Thabo M."}}, {{"id": 2, "name": "Sipho D."}}, {{"id": 3, "name": "Naledi K."}}],
+              "rounds": [{{"pairings": [{{"first": 1, "second": 2, "games": [1, 0.5]}}],
+                          "byes": [{{"player": 3, "kind": "allocated"}}]}}]}}"#
+        )
+    };
+    let score_of_3 = |bye: &str| scores(&parse_kraal_json(&file(bye)).unwrap().players)[&3];
+    assert_eq!(score_of_3("win"), 20, "a won two-game pairing");
+    assert_eq!(score_of_3("won"), 20);
+    assert_eq!(score_of_3("draw"), 10);
+    assert_eq!(score_of_3("drawn"), 10);
+    assert_eq!(score_of_3("none"), 0);
+    assert_eq!(score_of_3("nothing"), 0);
+    let err = parse_kraal_json(&file("lots")).unwrap_err().to_string();
+    assert!(
+        err.contains("'lots' is not one of win, draw, none"),
+        "{err}"
+    );
+}

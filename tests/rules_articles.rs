@@ -3,7 +3,7 @@
 use kraal::rules::board::{Squares, LINES};
 use kraal::rules::movegen::{count_moves, perft};
 use kraal::rules::{
-    Arrangement, Game, Junction, Move, Position, RuleSet, Side, Status, TripletKind, WinReason,
+    Arrangement, Game, Junction, Move, PlayRules, Position, Side, Status, TripletKind, WinReason,
 };
 
 fn j(name: &str) -> Junction {
@@ -15,7 +15,7 @@ fn cows(list: &[(&str, u8)]) -> Vec<(Junction, u8)> {
 }
 
 fn game(
-    rules: RuleSet,
+    rules: PlayRules,
     dark: &[(&str, u8)],
     light: &[(&str, u8)],
     in_hand: [u8; 2],
@@ -44,7 +44,7 @@ fn moves_to(game: &Game, from: Option<&str>, to: &str) -> Vec<Move> {
 
 /// A stage-2 position: dark has a line to form on A1-D1-G1 with G4-G1,
 /// light's cows are all protected on the lines B6-D6-F6 and A7-D7-G7.
-fn all_light_protected(rules: RuleSet) -> Game {
+fn all_light_protected(rules: PlayRules) -> Game {
     game(
         rules,
         &[("A1", 1), ("D1", 2), ("G4", 3), ("C3", 4)],
@@ -63,7 +63,7 @@ fn all_light_protected(rules: RuleSet) -> Game {
 
 #[test]
 fn barren_line_under_official_ogr_3_1_8_2() {
-    let mut g = all_light_protected(RuleSet::OFFICIAL);
+    let mut g = all_light_protected(PlayRules::OFFICIAL);
     let moves = moves_to(&g, Some("G4"), "G1");
     assert_eq!(
         moves,
@@ -79,7 +79,7 @@ fn barren_line_under_official_ogr_3_1_8_2() {
 
 #[test]
 fn all_protected_under_gar_any_cow_may_be_shot() {
-    let g = all_light_protected(RuleSet::GAR);
+    let g = all_light_protected(PlayRules::GAR);
     let moves = moves_to(&g, Some("G4"), "G1");
     assert_eq!(moves.len(), 6, "one move per light cow: {moves:?}");
     assert!(moves.iter().all(|m| m.shot.is_some()));
@@ -87,7 +87,7 @@ fn all_protected_under_gar_any_cow_may_be_shot() {
 
 #[test]
 fn protected_cows_cannot_be_shot_while_loose_ones_remain_ogr_3_1_8() {
-    let mut g = all_light_protected(RuleSet::GAR);
+    let mut g = all_light_protected(PlayRules::GAR);
     g.position = Position::setup(
         &g.rules,
         &cows(&[("A1", 1), ("D1", 2), ("G4", 3), ("C3", 4)]),
@@ -103,7 +103,7 @@ fn protected_cows_cannot_be_shot_while_loose_ones_remain_ogr_3_1_8() {
 fn two_lines_at_once_shoot_once_and_the_second_is_paralysed_ogr_3_1_9() {
     // Placing on A1 completes A1-D1-G1 and A1-A4-A7.
     let mut g = game(
-        RuleSet::OFFICIAL,
+        PlayRules::OFFICIAL,
         &[("D1", 1), ("G1", 2), ("A4", 3), ("A7", 4)],
         &[("C5", 13), ("E5", 14), ("B6", 15), ("F6", 16)],
         [8, 8],
@@ -139,7 +139,7 @@ fn two_lines_at_once_shoot_once_and_the_second_is_paralysed_ogr_3_1_9() {
 }
 
 /// Dark flies (three cows); light has loose cows to shoot and room to step.
-fn flying_dark(rules: RuleSet) -> Game {
+fn flying_dark(rules: PlayRules) -> Game {
     game(
         rules,
         &[("A1", 1), ("D1", 2), ("G1", 3)],
@@ -151,7 +151,7 @@ fn flying_dark(rules: RuleSet) -> Game {
 
 #[test]
 fn flying_with_three_cows_ogr_3_3() {
-    let g = flying_dark(RuleSet::GAR);
+    let g = flying_dark(PlayRules::GAR);
     // Three cows to any of the 16 empty junctions.
     assert_eq!(g.legal_moves().len(), 3 * 16);
     assert!(g.position.flies(&g.rules, Side::Dark));
@@ -169,7 +169,7 @@ fn flying_with_three_cows_ogr_3_3() {
 
 #[test]
 fn a_spent_arrangement_cannot_shoot_again_but_a_permutation_can_ogr_3_2_4_1_4() {
-    let mut g = flying_dark(RuleSet::OFFICIAL);
+    let mut g = flying_dark(PlayRules::OFFICIAL);
     let line = line_index(["A1", "D1", "G1"]);
     g.spent.push(Arrangement::new(line, [1, 2, 3]));
     // Break and re-form the very same arrangement: no shot.
@@ -194,7 +194,7 @@ fn a_spent_arrangement_cannot_shoot_again_but_a_permutation_can_ogr_3_2_4_1_4() 
         "{permuted:?}"
     );
     // Under gar every re-formed line shoots.
-    let mut g = flying_dark(RuleSet::GAR);
+    let mut g = flying_dark(PlayRules::GAR);
     g.play(Move::step(j("G1"), j("G4")));
     g.play(Move::step(j("D6"), j("D5")));
     assert!(moves_to(&g, Some("G4"), "G1")
@@ -208,7 +208,7 @@ fn a_spent_arrangement_and_a_fresh_line_together_still_shoot() {
     // B2-B4-B6 (fresh) at once.
     let setup = || {
         game(
-            RuleSet::OFFICIAL,
+            PlayRules::OFFICIAL,
             &[("A1", 1), ("D2", 3), ("C3", 4), ("B4", 5), ("B6", 6)],
             &[("D6", 14), ("C5", 15), ("E5", 16), ("G7", 17)],
             [0, 0],
@@ -237,7 +237,7 @@ fn a_spent_arrangement_and_a_fresh_line_together_still_shoot() {
 }
 
 /// Dark's cow on C4 leaves A4-B4-C4 for C3, forming C3-D3-E3.
-fn no_return_setup(rules: RuleSet) -> Game {
+fn no_return_setup(rules: PlayRules) -> Game {
     let mut g = game(
         rules,
         &[
@@ -259,7 +259,7 @@ fn no_return_setup(rules: RuleSet) -> Game {
 
 #[test]
 fn gar_no_straight_return_to_re_form_a_line() {
-    let g = no_return_setup(RuleSet::GAR);
+    let g = no_return_setup(PlayRules::GAR);
     assert!(
         moves_to(&g, Some("C3"), "C4").is_empty(),
         "GAR stage 2: no return"
@@ -273,7 +273,7 @@ fn gar_no_straight_return_to_re_form_a_line() {
 
 #[test]
 fn official_has_no_return_rule() {
-    let g = no_return_setup(RuleSet::OFFICIAL);
+    let g = no_return_setup(PlayRules::OFFICIAL);
     let back = moves_to(&g, Some("C3"), "C4");
     assert!(
         !back.is_empty() && back.iter().all(|m| m.shot.is_some()),
@@ -284,7 +284,7 @@ fn official_has_no_return_rule() {
 #[test]
 fn two_cows_left_loses_ogr_4_2_3() {
     let mut g = game(
-        RuleSet::GAR,
+        PlayRules::GAR,
         &[("A1", 1), ("D1", 2), ("G4", 3), ("C3", 4)],
         &[("B6", 13), ("D6", 14), ("E5", 15)],
         [0, 0],
@@ -307,7 +307,7 @@ fn two_cows_left_loses_ogr_4_2_3() {
 fn a_blocked_player_loses_ogr_4_2_2() {
     // Light's four cows in the corners of the outer square are walled in.
     let g = game(
-        RuleSet::OFFICIAL,
+        PlayRules::OFFICIAL,
         &[
             ("D1", 1),
             ("A4", 2),
@@ -359,7 +359,7 @@ fn a_full_board_after_placing_blocks_dark() {
     };
     let dark: Vec<Junction> = Squares(colouring).collect();
     let light: Vec<Junction> = Squares(!colouring & 0xff_ffff).collect();
-    let mut g = Game::new(RuleSet::GAR);
+    let mut g = Game::new(PlayRules::GAR);
     for k in 0..12 {
         g.play(Move::place(dark[k]));
         g.play(Move::place(light[k]));
@@ -383,7 +383,7 @@ fn quiet_move(g: &Game) -> Move {
 
 #[test]
 fn ten_moves_each_without_a_shot_draw_ogr_4_3_2() {
-    let mut g = flying_dark(RuleSet::GAR);
+    let mut g = flying_dark(PlayRules::GAR);
     // Start the count with a shot that leaves light with more than three.
     g.play(Move::step(j("G1"), j("G4")));
     g.play(Move::step(j("B6"), j("B4")));

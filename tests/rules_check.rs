@@ -5,11 +5,12 @@
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, Style};
 use kraal::rules::{
-    check_scoresheet, Game, GameResult, Junction, Move, Report, RuleSet, Side, Status, TripletKind,
+    check_scoresheet, Game, GameResult, Junction, Move, PlayRules, Report, RuleSet, Side, Status,
+    TripletKind,
 };
 
-fn check(text: &str, rules: RuleSet) -> Report {
-    check_scoresheet(text, Some(rules)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+fn check(text: &str, rules: PlayRules) -> Report {
+    check_scoresheet(text, Some(rules.name)).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 /// (ply, article) of each irregularity.
@@ -30,7 +31,7 @@ fn a_clean_sheet_with_a_shot_has_a_triplet() {
     let text =
         "[Rules \"official\"]\n1. D1-1 B2-13 2. A1-2 A4-14 3. G1-3 x B2,13 {first line} A7-15";
     let report = check_scoresheet(text, None).unwrap();
-    assert_eq!(report.rules, "official");
+    assert_eq!(report.rules, RuleSet::Official);
     assert!(report.is_clean(), "{:?}", report.irregularities);
     assert_eq!(report.plies, 6);
     assert_eq!(report.triplets.len(), 1);
@@ -46,19 +47,22 @@ fn a_clean_sheet_with_a_shot_has_a_triplet() {
 #[test]
 fn rules_come_from_the_option_then_the_tag_then_gar() {
     let text = "[Rules \"official\"]\n1. a1";
-    assert_eq!(check_scoresheet(text, None).unwrap().rules, "official");
     assert_eq!(
-        check_scoresheet(text, Some(RuleSet::GAR)).unwrap().rules,
-        "gar"
+        check_scoresheet(text, None).unwrap().rules,
+        RuleSet::Official
     );
-    assert_eq!(check_scoresheet("1. a1", None).unwrap().rules, "gar");
+    assert_eq!(
+        check_scoresheet(text, Some(RuleSet::Gar)).unwrap().rules,
+        RuleSet::Gar
+    );
+    assert_eq!(check_scoresheet("1. a1", None).unwrap().rules, RuleSet::Gar);
     let err = check_scoresheet("[Rules \"sesotho\"]\n1. a1", None).unwrap_err();
     assert_eq!((err.line, err.column), (1, 9));
 }
 
 #[test]
 fn placing_on_an_occupied_junction_ogr_3_1_5() {
-    let report = check("1. a1 a1 2. d1", RuleSet::GAR);
+    let report = check("1. a1 a1 2. d1", PlayRules::GAR);
     assert_eq!(found(&report), [(2, "OGR 3.1.5")]);
     assert_eq!(report.irregularities[0].side, Side::Light);
     assert_eq!(report.irregularities[0].text, "a1");
@@ -68,7 +72,7 @@ fn placing_on_an_occupied_junction_ogr_3_1_5() {
 
 #[test]
 fn no_shot_when_one_is_due_ogr_5_4_6() {
-    let report = check("1. a1 b2 2. d1 b4 3. g1 c5", RuleSet::OFFICIAL);
+    let report = check("1. a1 b2 2. d1 b4 3. g1 c5", PlayRules::OFFICIAL);
     assert_eq!(found(&report), [(5, "OGR 5.4.6")]);
     assert!(report.irregularities[0]
         .message
@@ -77,7 +81,7 @@ fn no_shot_when_one_is_due_ogr_5_4_6() {
 
 #[test]
 fn a_shot_without_a_line_ogr_5_4_7() {
-    let report = check("1. a1 d1xa1 2. g1", RuleSet::GAR);
+    let report = check("1. a1 d1xa1 2. g1", PlayRules::GAR);
     assert_eq!(found(&report), [(2, "OGR 5.4.7")]);
     assert_eq!(report.final_position.dark.len(), 1, "accepted as played");
 }
@@ -85,13 +89,13 @@ fn a_shot_without_a_line_ogr_5_4_7() {
 #[test]
 fn shooting_a_protected_cow_while_others_are_loose_ogr_5_4_8() {
     let text = "1. a1 b2 2. d1 b4 3. c3 b6xc3 4. e4 f4 5. g1xb4";
-    for rules in RuleSet::ALL {
+    for rules in RuleSet::ALL.iter().map(|r| r.play()) {
         let report = check(text, rules);
         assert_eq!(found(&report), [(9, "OGR 5.4.8 / 3.1.8")], "{}", rules.name);
     }
     assert!(check(
         "1. a1 b2 2. d1 b4 3. c3 b6xc3 4. e4 f4 5. g1xf4",
-        RuleSet::OFFICIAL
+        PlayRules::OFFICIAL
     )
     .is_clean());
 }
@@ -99,23 +103,23 @@ fn shooting_a_protected_cow_while_others_are_loose_ogr_5_4_8() {
 #[test]
 fn a_barren_line_may_not_shoot_under_official_only() {
     let shoots = "1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1xb4";
-    let report = check(shoots, RuleSet::OFFICIAL);
+    let report = check(shoots, PlayRules::OFFICIAL);
     assert_eq!(found(&report), [(7, "OGR 5.4.8 / 3.1.8.2")]);
     assert!(
-        check(shoots, RuleSet::GAR).is_clean(),
+        check(shoots, PlayRules::GAR).is_clean(),
         "GAR: any cow when all are protected"
     );
-    let report = check("1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1", RuleSet::OFFICIAL);
+    let report = check("1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1", PlayRules::OFFICIAL);
     assert!(report.is_clean());
     let kinds: Vec<_> = report.triplets.iter().map(|t| t.kind).collect();
     assert_eq!(kinds, [TripletKind::Shot, TripletKind::Barren]);
-    let report = check("1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1", RuleSet::GAR);
+    let report = check("1. a1 b2 2. d1 b4 3. c3 b6xc3 4. g1", PlayRules::GAR);
     assert_eq!(found(&report), [(7, "OGR 5.4.6")]);
 }
 
 #[test]
 fn two_moves_in_a_row_by_move_numbers_ogr_5_4_1() {
-    let report = check("1. a1 d1 2. g1 3. a4", RuleSet::GAR);
+    let report = check("1. a1 d1 2. g1 3. a4", PlayRules::GAR);
     assert_eq!(found(&report), [(4, "OGR 5.4.1")]);
     assert_eq!(report.irregularities[0].side, Side::Dark);
     assert_eq!(report.final_position.dark.len(), 3);
@@ -124,7 +128,7 @@ fn two_moves_in_a_row_by_move_numbers_ogr_5_4_1() {
 
 #[test]
 fn written_cow_numbers_are_checked_ogr_6_2() {
-    let report = check("1. C5-13 D5-13 2. E5-2 x D5,14", RuleSet::OFFICIAL);
+    let report = check("1. C5-13 D5-13 2. E5-2 x D5,14", PlayRules::OFFICIAL);
     // Light's D5-13 is fine: dark's cow was taken to be cow 1.
     assert_eq!(
         found(&report),
@@ -138,7 +142,7 @@ fn written_cow_numbers_are_checked_ogr_6_2() {
 }
 
 /// A game of random legal moves (a fixed generator, so failures repeat).
-fn random_game(rules: RuleSet, mut seed: u64, max_plies: usize) -> (Vec<Move>, Game) {
+fn random_game(rules: PlayRules, mut seed: u64, max_plies: usize) -> (Vec<Move>, Game) {
     let mut game = Game::new(rules);
     let mut moves = Vec::new();
     while moves.len() < max_plies {
@@ -158,7 +162,7 @@ fn random_game(rules: RuleSet, mut seed: u64, max_plies: usize) -> (Vec<Move>, G
 
 /// Replays random games and returns the first (moves so far, position)
 /// where `pick` finds an irregular move to write next.
-fn find_case(rules: RuleSet, pick: impl Fn(&Game) -> Option<Move>) -> (Vec<Move>, Move) {
+fn find_case(rules: PlayRules, pick: impl Fn(&Game) -> Option<Move>) -> (Vec<Move>, Move) {
     for seed in 1..400u64 {
         let (moves, _) = random_game(rules, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15), 400);
         let mut game = Game::new(rules);
@@ -172,7 +176,7 @@ fn find_case(rules: RuleSet, pick: impl Fn(&Game) -> Option<Move>) -> (Vec<Move>
     panic!("no game reached the position wanted");
 }
 
-fn sheet_with(rules: RuleSet, moves: &[Move], last: Move, style: Style) -> String {
+fn sheet_with(rules: PlayRules, moves: &[Move], last: Move, style: Style) -> String {
     let mut text = notation::write(&rules, moves, style, None);
     text.push_str(&format!(" {last}\n"));
     text
@@ -180,7 +184,7 @@ fn sheet_with(rules: RuleSet, moves: &[Move], last: Move, style: Style) -> Strin
 
 #[test]
 fn a_step_along_no_line_ogr_5_4_2() {
-    let rules = RuleSet::GAR;
+    let rules = PlayRules::GAR;
     let (moves, bad) = find_case(rules, |g| {
         let p = &g.position;
         let side = p.side();
@@ -206,7 +210,7 @@ fn a_step_along_no_line_ogr_5_4_2() {
 
 #[test]
 fn moving_an_opponents_cow_ogr_5_4_5() {
-    let rules = RuleSet::OFFICIAL;
+    let rules = PlayRules::OFFICIAL;
     let (moves, bad) = find_case(rules, |g| {
         let p = &g.position;
         let side = p.side();
@@ -225,7 +229,7 @@ fn moving_an_opponents_cow_ogr_5_4_5() {
 
 #[test]
 fn a_spent_arrangement_shooting_again_ogr_5_4_9() {
-    let rules = RuleSet::OFFICIAL;
+    let rules = PlayRules::OFFICIAL;
     let (moves, bad) = find_case(rules, |g| {
         let p = &g.position;
         if g.status() != Status::Ongoing || p.in_hand(p.side()) > 0 {
@@ -250,8 +254,8 @@ fn a_spent_arrangement_shooting_again_ogr_5_4_9() {
     );
     // The same move under gar shoots lawfully.
     assert!(check(
-        &sheet_with(RuleSet::GAR, &moves, bad, Style::Standard),
-        RuleSet::GAR
+        &sheet_with(PlayRules::GAR, &moves, bad, Style::Standard),
+        PlayRules::GAR
     )
     .irregularities
     .iter()
@@ -260,7 +264,7 @@ fn a_spent_arrangement_shooting_again_ogr_5_4_9() {
 
 #[test]
 fn going_straight_back_gar_no_return() {
-    let rules = RuleSet::GAR;
+    let rules = PlayRules::GAR;
     let (moves, bad) = find_case(rules, |g| {
         let p = &g.position;
         if g.status() != Status::Ongoing {
@@ -283,7 +287,7 @@ fn going_straight_back_gar_no_return() {
         [(moves.len() as u32 + 1, "GAR stage 2: no return")],
         "{text}"
     );
-    assert!(check(&text, RuleSet::OFFICIAL)
+    assert!(check(&text, PlayRules::OFFICIAL)
         .irregularities
         .iter()
         .all(|i| i.article != "GAR stage 2: no return"));
@@ -291,7 +295,7 @@ fn going_straight_back_gar_no_return() {
 
 #[test]
 fn moves_after_the_end_and_the_claimed_result() {
-    for rules in RuleSet::ALL {
+    for rules in RuleSet::ALL.iter().map(|r| r.play()) {
         let (moves, game) = (1..200u64)
             .map(|s| random_game(rules, s * 7919, 2000))
             .find(|(_, g)| g.status() != Status::Ongoing)
@@ -342,7 +346,7 @@ fn moves_after_the_end_and_the_claimed_result() {
 
 #[test]
 fn a_missing_ply_reads_as_two_moves_in_a_row_without_a_cascade() {
-    let rules = RuleSet::GAR;
+    let rules = PlayRules::GAR;
     for seed in 1..200u64 {
         let (moves, _) = random_game(rules, seed.wrapping_mul(0x2545_f491_4f6c_dd1d), 120);
         // Drop a quiet step of the moving stage whose neighbours are steps.
@@ -387,14 +391,14 @@ fn a_missing_ply_reads_as_two_moves_in_a_row_without_a_cascade() {
 
 #[test]
 fn plies_numbered_one_by_one_are_not_double_moves() {
-    let report = check("1. a1 2. d1 3. g1 4. a4", RuleSet::GAR);
+    let report = check("1. a1 2. d1 3. g1 4. a4", PlayRules::GAR);
     assert!(report.is_clean(), "{:?}", report.irregularities);
 }
 
 #[test]
 fn steps_that_cannot_be_or_should_not_be_played() {
     // A step while cows remain to place: played as written.
-    let report = check("1. a1 d1 2. a1-a4", RuleSet::GAR);
+    let report = check("1. a1 d1 2. a1-a4", PlayRules::GAR);
     assert_eq!(found(&report), [(3, "OGR 5.4.2 / 3.2.1")]);
     assert!(report
         .final_position
@@ -403,22 +407,22 @@ fn steps_that_cannot_be_or_should_not_be_played() {
         .any(|c| c.junction == "A4"));
     // From an empty junction, or onto a cow: skipped.
     assert_eq!(
-        found(&check("1. a1 d1 2. b2-b4", RuleSet::GAR)),
+        found(&check("1. a1 d1 2. b2-b4", PlayRules::GAR)),
         [(3, "OGR 5.4.2")]
     );
-    let report = check("1. a1 d1 2. a1-d1", RuleSet::GAR);
+    let report = check("1. a1 d1 2. a1-d1", PlayRules::GAR);
     assert_eq!(found(&report), [(3, "OGR 5.4.2 / 3.2.2")]);
     // The written cow number of a step is checked against the board.
-    let report = check("1. A1-1 D1-13 2. A1,2-A4", RuleSet::OFFICIAL);
+    let report = check("1. A1-1 D1-13 2. A1,2-A4", PlayRules::OFFICIAL);
     assert_eq!(found(&report), [(3, "OGR 5.4.2 / 3.2.1"), (3, "OGR 6.2.3")]);
 }
 
 #[test]
 fn shots_at_nothing_and_at_ones_own_cow() {
-    let report = check("1. a1 b2 2. d1 b4 3. g1xe5", RuleSet::GAR);
+    let report = check("1. a1 b2 2. d1 b4 3. g1xe5", PlayRules::GAR);
     assert_eq!(found(&report), [(5, "OGR 5.4.8")]);
     assert_eq!(report.final_position.light.len(), 2, "nothing was removed");
-    let report = check("1. a1 b2 2. d1 b4 3. g1xa1", RuleSet::GAR);
+    let report = check("1. a1 b2 2. d1 b4 3. g1xa1", PlayRules::GAR);
     assert_eq!(found(&report), [(5, "OGR 5.4.7")]);
     assert_eq!(report.final_position.dark.len(), 2, "accepted as played");
 }

@@ -8,19 +8,19 @@
 use kraal::rules::board::{Squares, ALL};
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, WrittenPly};
-use kraal::rules::{check_scoresheet, Game, GameResult, Move, RuleSet, Side, Status};
+use kraal::rules::{check_scoresheet, Game, GameResult, Move, PlayRules, RuleSet, Side, Status};
 use proptest::prelude::*;
 
-fn rules_of(official: bool) -> RuleSet {
+fn rules_of(official: bool) -> PlayRules {
     if official {
-        RuleSet::OFFICIAL
+        PlayRules::OFFICIAL
     } else {
-        RuleSet::GAR
+        PlayRules::GAR
     }
 }
 
 /// Plays `choices` as indices into the legal moves (modulo their number).
-fn play_out(rules: RuleSet, choices: &[u16]) -> (Vec<Move>, Game) {
+fn play_out(rules: PlayRules, choices: &[u16]) -> (Vec<Move>, Game) {
     let mut game = Game::new(rules);
     let mut moves = Vec::new();
     for &c in choices {
@@ -39,7 +39,7 @@ fn play_out(rules: RuleSet, choices: &[u16]) -> (Vec<Move>, Game) {
 /// reader must accept: case, spaces, en and em dashes, `X` and `×`, move
 /// numbers, annotations and comments. `style` supplies the random bits.
 fn write_mixed(
-    rules: RuleSet,
+    rules: PlayRules,
     moves: &[Move],
     mut style: u64,
     result: Option<GameResult>,
@@ -257,14 +257,14 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
         let text = String::from_utf8_lossy(&bytes);
         let _ = check_scoresheet(&text, None);
-        let _ = check_scoresheet(&text, Some(RuleSet::OFFICIAL));
+        let _ = check_scoresheet(&text, Some(RuleSet::Official));
     }
 
     #[test]
     fn scoresheet_like_text_never_panics(parts in proptest::collection::vec(fragment(), 0..80)) {
         let text = parts.concat();
-        for rules in RuleSet::ALL {
-            if let Ok(report) = check_scoresheet(&text, Some(rules)) {
+        for rules in RuleSet::ALL.iter().map(|r| r.play()) {
+            if let Ok(report) = check_scoresheet(&text, Some(rules.name)) {
                 let _ = report.to_text();
                 let _ = serde_json::to_string(&report).unwrap();
             }

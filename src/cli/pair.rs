@@ -20,16 +20,10 @@ pub struct PairArgs {
     /// Print the round as JSON, with each pairing's explanation.
     #[arg(long)]
     pub json: bool,
-    /// Avoidance rule set for TRF files (Kraal JSON names its own).
-    #[arg(long, value_enum, default_value = "official")]
-    pub rule_set: RuleSetArg,
-}
-
-/// `--rule-set` values.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum RuleSetArg {
-    Official,
-    Gar,
+    /// Rule set (`official` or `gar`) whose avoidance table applies to a TRF
+    /// file; Kraal JSON names its own. `--rule-set` is the old spelling.
+    #[arg(long = "rules", alias = "rule-set", default_value = "official")]
+    pub rules: RuleSet,
 }
 
 /// Reads a tournament file's text as Kraal JSON or TRF (by its content:
@@ -63,10 +57,7 @@ pub fn run(args: PairArgs) -> i32 {
             return 2;
         }
     };
-    let rule_set = match args.rule_set {
-        RuleSetArg::Official => RuleSet::Official,
-        RuleSetArg::Gar => RuleSet::Gar,
-    };
+    let rule_set = args.rules;
     let input = match read_input(&text, rule_set) {
         Ok(i) => i,
         Err(e) => {

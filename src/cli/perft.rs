@@ -24,7 +24,7 @@ pub struct PerftArgs {
 
 /// Runs the subcommand and returns the exit status.
 pub fn run(args: PerftArgs) -> i32 {
-    let mut game = Game::new(args.rules);
+    let mut game = Game::new(args.rules.play());
     if let Some(moves) = &args.after {
         let sheet = match notation::parse(moves) {
             Ok(sheet) => sheet,

@@ -9,7 +9,7 @@ use super::schema::{rounds, tournament_referees, tournaments, users};
 use super::users::User;
 use super::{classify, found, now, DbConnection, DbError};
 use crate::tournament::{
-    format_tiebreaks, parse_tiebreaks, ByeValue, Ranking, RuleSetName, System, Tiebreak,
+    format_tiebreaks, parse_tiebreaks, ByeValue, Ranking, RuleSet, System, Tiebreak,
     TournamentFields,
 };
 
@@ -41,8 +41,8 @@ impl Tournament {
     pub fn system(&self) -> System {
         System::parse(&self.system).unwrap_or(System::Swiss)
     }
-    pub fn rule_set(&self) -> RuleSetName {
-        RuleSetName::parse(&self.rule_set).unwrap_or(RuleSetName::Gar)
+    pub fn rule_set(&self) -> RuleSet {
+        RuleSet::parse(&self.rule_set).unwrap_or(RuleSet::Gar)
     }
     pub fn ranking(&self) -> Ranking {
         Ranking::parse(&self.ranking).unwrap_or(Ranking::GamePoints)

@@ -17,10 +17,10 @@ use crate::pairing::explain::Explanation;
 use crate::pairing::knockout::{self, KnockoutInput, KoResult, SetScore};
 use crate::pairing::round_robin::{self, RoundRobinInput};
 use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
-use crate::pairing::{PairingError, PlayerId, RuleSet};
+use crate::pairing::{PairingError, PlayerId};
 use crate::results::tally;
 use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
-use crate::tournament::{RuleSetName, System};
+use crate::tournament::System;
 
 /// A tournament with everything stored about it.
 #[derive(Debug, Clone)]
@@ -57,13 +57,6 @@ impl TournamentData {
             games_per_pairing: self.tournament.games_per_pairing as u32,
             ranking: self.tournament.ranking(),
             bye: self.tournament.bye(),
-        }
-    }
-
-    fn rule_set(&self) -> RuleSet {
-        match self.tournament.rule_set() {
-            RuleSetName::Official => RuleSet::Official,
-            RuleSetName::Gar => RuleSet::Gar,
         }
     }
 
@@ -334,7 +327,7 @@ impl TournamentData {
                 let input = SwissInput {
                     round: next as u32,
                     total_rounds: self.tournament.rounds as u32,
-                    rule_set: self.rule_set(),
+                    rule_set: self.tournament.rule_set(),
                     players: self.swiss_players(next as u32),
                     forbidden: Vec::new(),
                     waivers: Vec::new(),
@@ -371,7 +364,7 @@ impl TournamentData {
                 let input = RoundRobinInput {
                     players: self.ties(&players),
                     double: (self.tournament.rounds as usize) > games_per_cycle,
-                    rule_set: self.rule_set(),
+                    rule_set: self.tournament.rule_set(),
                     forbidden: Vec::new(),
                     waivers: Vec::new(),
                 };
@@ -487,7 +480,7 @@ impl TournamentData {
                 .collect();
             let bracket = knockout::bracket(&KnockoutInput {
                 seeds: self.ties(&players),
-                rule_set: self.rule_set(),
+                rule_set: self.tournament.rule_set(),
                 forbidden: Vec::new(),
                 waivers: Vec::new(),
             })?;
@@ -576,7 +569,7 @@ impl TournamentData {
         };
         let players: Vec<&Player> = self.players.iter().collect();
         let avoid = crate::pairing::avoidance::Avoidance::new(
-            self.rule_set(),
+            self.tournament.rule_set(),
             self.tournament.rounds as u32,
             &self.ties(&players),
             &[],

@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::swiss::{EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
 use super::{ForbiddenPair, PlayerId, Points, RuleSet, Waiver, POINT};
+use crate::tournament::{ByeValue, Ranking};
 
 /// A file that could not be read as a tournament.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,38 +29,42 @@ fn err(location: impl Into<String>, message: impl Into<String>) -> FormatError {
     }
 }
 
-/// What a pairing-allocated bye is worth.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ByeValue {
-    #[default]
-    Won,
-    Drawn,
-    Nothing,
+fn game_points() -> Ranking {
+    Ranking::GamePoints
 }
 
-/// How scores are counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ranking {
-    /// Sum of game points (1, ½, 0 per game).
-    #[default]
-    GamePoints,
-    /// Mini-match won 2, drawn 1, lost 0.
-    MatchPoints,
+fn bye_won() -> ByeValue {
+    ByeValue::Win
+}
+
+/// Reads a bye value in the tournament's spelling (`win`, `draw`, `none`) or
+/// the older file spelling (`won`, `drawn`, `nothing`), still accepted.
+fn bye_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ByeValue, D::Error> {
+    let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+    match text.as_ref() {
+        "won" => Ok(ByeValue::Win),
+        "drawn" => Ok(ByeValue::Draw),
+        "nothing" => Ok(ByeValue::Nothing),
+        other => other.parse().map_err(serde::de::Error::custom),
+    }
+}
+
+fn official() -> RuleSet {
+    RuleSet::Official
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KraalFile {
-    #[serde(default)]
+    /// `kraal pair` files without a rule set have always meant `official`.
+    #[serde(default = "official")]
     rule_set: RuleSet,
     total_rounds: u32,
     #[serde(default = "two")]
     games_per_pairing: u32,
-    #[serde(default)]
+    #[serde(default = "game_points")]
     ranking: Ranking,
-    #[serde(default)]
+    #[serde(default = "bye_won", deserialize_with = "bye_value")]
     bye_value: ByeValue,
     players: Vec<KraalPlayer>,
     #[serde(default)]
@@ -356,8 +361,8 @@ fn bye_entry(
         "allocated" => (
             EntryKind::AllocatedBye,
             match bye {
-                ByeValue::Won => won,
-                ByeValue::Drawn => drawn,
+                ByeValue::Win => won,
+                ByeValue::Draw => drawn,
                 ByeValue::Nothing => 0,
             },
         ),

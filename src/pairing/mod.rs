@@ -36,18 +36,11 @@ pub type Points = i64;
 /// One point, in [`Points`].
 pub const POINT: Points = 10;
 
-/// Which avoidance table applies (see docs/pairing.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum RuleSet {
-    /// OGR 11.3: relatives and club-mates never meet after two-thirds of the
-    /// rounds.
-    #[default]
-    Official,
-    /// GAR: relatives never meet; club or team mates not in rounds 1-3 where
-    /// possible.
-    Gar,
-}
+/// The rule set decides which avoidance table applies (docs/pairing.md):
+/// OGR 11.3 keeps relatives and club-mates apart until two-thirds of the
+/// rounds are played; GAR never pairs relatives and keeps club or team
+/// mates apart in rounds 1-3 where possible.
+pub use crate::rules::RuleSet;
 
 /// A pair the referee (or the organiser's file) keeps apart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

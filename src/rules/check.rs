@@ -32,7 +32,7 @@ use super::board::{Junction, Side, LINES};
 use super::movegen::status;
 use super::notation::{self, GameResult, ParseError, Scoresheet, WrittenPly};
 use super::position::{Arrangement, Move, Position, Status, Triplet, WinReason};
-use super::ruleset::RuleSet;
+use super::ruleset::{PlayRules, RuleSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -118,7 +118,7 @@ impl FinalPosition {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// The rule set applied.
-    pub rules: &'static str,
+    pub rules: RuleSet,
     /// Plies read from the sheet.
     pub plies: u32,
     pub irregularities: Vec<Irregularity>,
@@ -236,7 +236,7 @@ pub fn check_scoresheet(text: &str, rules: Option<RuleSet>) -> Result<Report, Pa
             .find(|t| t.name.eq_ignore_ascii_case("rules"))
         {
             None => RuleSet::default(),
-            Some(tag) => RuleSet::by_name(&tag.value).ok_or_else(|| {
+            Some(tag) => RuleSet::parse(&tag.value).ok_or_else(|| {
                 let (line, column) = sheet.line_column(tag.offset);
                 ParseError {
                     line,
@@ -247,11 +247,11 @@ pub fn check_scoresheet(text: &str, rules: Option<RuleSet>) -> Result<Report, Pa
             })?,
         },
     };
-    Ok(check_sheet(&sheet, &rules))
+    Ok(check_sheet(&sheet, &rules.play()))
 }
 
 /// Checks a scoresheet already read.
-pub fn check_sheet(sheet: &Scoresheet, rules: &RuleSet) -> Report {
+pub fn check_sheet(sheet: &Scoresheet, rules: &PlayRules) -> Report {
     let mut replay = Replay {
         sheet,
         rules,
@@ -418,7 +418,7 @@ fn ending(status: Status) -> (String, String) {
 
 struct Replay<'a> {
     sheet: &'a Scoresheet,
-    rules: &'a RuleSet,
+    rules: &'a PlayRules,
     pos: Position,
     spent: Vec<Arrangement>,
     triplets: Vec<Triplet>,

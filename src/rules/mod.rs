@@ -20,4 +20,4 @@ pub use board::{Junction, Side};
 pub use check::{check_scoresheet, Irregularity, Report};
 pub use notation::{GameResult, ParseError};
 pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
-pub use ruleset::RuleSet;
+pub use ruleset::{PlayRules, RuleSet};

@@ -13,12 +13,12 @@ use super::board::{
     completes_line, completing_squares, protected, Bits, Junction, Side, Squares, ALL,
 };
 use super::position::{Arrangement, Move, Position, Status, WinReason};
-use super::ruleset::RuleSet;
+use super::ruleset::PlayRules;
 
 /// Whether the game is over for a reason other than the side to move being
 /// blocked: two cows left (OGR 4.2.3) or the ten-move draw (OGR 4.3.2).
 #[inline]
-fn over_unless_blocked(pos: &Position, rules: &RuleSet) -> bool {
+fn over_unless_blocked(pos: &Position, rules: &PlayRules) -> bool {
     let dark = pos.total(Side::Dark);
     let light = pos.total(Side::Light);
     dark <= rules.lose_at
@@ -29,7 +29,7 @@ fn over_unless_blocked(pos: &Position, rules: &RuleSet) -> bool {
 /// How the game stands. A result on the board comes first: two cows left,
 /// then a blocked player to move, and only then the ten-move draw.
 /// Spent arrangements play no part: they take away shots, never moves.
-pub fn status(pos: &Position, rules: &RuleSet) -> Status {
+pub fn status(pos: &Position, rules: &PlayRules) -> Status {
     let side = pos.side();
     for loser in [side, side.other()] {
         if pos.total(loser) <= rules.lose_at {
@@ -55,7 +55,11 @@ pub fn status(pos: &Position, rules: &RuleSet) -> Status {
 /// Calls `f(from, to)` for every way the side to move may bring a cow to a
 /// junction, before the GAR no-return rule and before shots.
 #[inline]
-fn for_each_action(pos: &Position, rules: &RuleSet, mut f: impl FnMut(Option<Junction>, Junction)) {
+fn for_each_action(
+    pos: &Position,
+    rules: &PlayRules,
+    mut f: impl FnMut(Option<Junction>, Junction),
+) {
     let side = pos.side();
     let empty = ALL & !pos.occupied();
     let mine = pos.cows(side);
@@ -80,7 +84,7 @@ fn for_each_action(pos: &Position, rules: &RuleSet, mut f: impl FnMut(Option<Jun
 
 /// Whether the side to move has at least one legal move (ignoring the end
 /// of the game): a player without one is blocked (OGR 4.2.2).
-pub fn has_move(pos: &Position, rules: &RuleSet) -> bool {
+pub fn has_move(pos: &Position, rules: &PlayRules) -> bool {
     let side = pos.side();
     let empty = ALL & !pos.occupied();
     let mine = pos.cows(side);
@@ -141,7 +145,7 @@ fn is_forbidden_return(
 #[inline]
 fn shoots(
     pos: &Position,
-    rules: &RuleSet,
+    rules: &PlayRules,
     spent: &[Arrangement],
     mine: Bits,
     from: Option<Junction>,
@@ -164,7 +168,7 @@ fn shoots(
 
 /// Appends the legal moves of the side to move to `out`; none once the
 /// game is over.
-pub fn legal_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement], out: &mut Vec<Move>) {
+pub fn legal_moves(pos: &Position, rules: &PlayRules, spent: &[Arrangement], out: &mut Vec<Move>) {
     if over_unless_blocked(pos, rules) {
         return;
     }
@@ -190,7 +194,7 @@ pub fn legal_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement], out: 
 }
 
 /// The number of legal moves, without listing them.
-pub fn count_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> u64 {
+pub fn count_moves(pos: &Position, rules: &PlayRules, spent: &[Arrangement]) -> u64 {
     if over_unless_blocked(pos, rules) {
         return 0;
     }
@@ -226,7 +230,7 @@ pub fn count_moves(pos: &Position, rules: &RuleSet, spent: &[Arrangement]) -> u6
 
 /// The number of move paths of `depth` plies from the position (a finished
 /// game has no moves), the standard self-test of a move generator.
-pub fn perft(pos: &Position, rules: &RuleSet, spent: &[Arrangement], depth: u32) -> u64 {
+pub fn perft(pos: &Position, rules: &PlayRules, spent: &[Arrangement], depth: u32) -> u64 {
     let mut spent = spent.to_vec();
     let mut buffers = vec![Vec::new(); depth as usize + 1];
     perft_inner(pos, rules, &mut spent, depth, &mut buffers)
@@ -242,7 +246,12 @@ pub fn perft(pos: &Position, rules: &RuleSet, spent: &[Arrangement], depth: u32)
 /// `(empty - 1) + |completing - to| * (targets - 1)`, and the sum over `to`
 /// has a closed form.
 #[inline]
-fn count_after_quiet_placements(pos: &Position, rules: &RuleSet, empty: Bits, quiet: Bits) -> u64 {
+fn count_after_quiet_placements(
+    pos: &Position,
+    rules: &PlayRules,
+    empty: Bits,
+    quiet: Bits,
+) -> u64 {
     let n = quiet.count_ones() as u64;
     if n == 0 {
         return 0;
@@ -265,7 +274,7 @@ fn count_after_quiet_placements(pos: &Position, rules: &RuleSet, empty: Bits, qu
 
 fn perft_inner(
     pos: &Position,
-    rules: &RuleSet,
+    rules: &PlayRules,
     spent: &mut Vec<Arrangement>,
     depth: u32,
     buffers: &mut [Vec<Move>],
@@ -343,10 +352,11 @@ fn perft_inner(
 mod tests {
     use super::*;
     use crate::rules::position::Game;
+    use crate::rules::RuleSet;
 
     #[test]
     fn perft_shallow_matches_reference_counts() {
-        for rules in RuleSet::ALL {
+        for rules in RuleSet::ALL.iter().map(|r| r.play()) {
             let game = Game::new(rules);
             let counts: Vec<u64> = (1..=4)
                 .map(|d| perft(&game.position, &rules, &game.spent, d))
@@ -372,7 +382,7 @@ mod tests {
 
     #[test]
     fn fast_perft_agrees_with_plain_perft_along_random_games() {
-        for rules in RuleSet::ALL {
+        for rules in RuleSet::ALL.iter().map(|r| r.play()) {
             let mut seed = 0x1234_5678_9abc_def1_u64;
             for _ in 0..6 {
                 let mut game = Game::new(rules);
@@ -398,7 +408,7 @@ mod tests {
     fn counting_agrees_with_listing() {
         // Walk a few hundred random-ish games and compare the bulk count
         // with the length of the move list at every position.
-        for rules in RuleSet::ALL {
+        for rules in RuleSet::ALL.iter().map(|r| r.play()) {
             let mut seed = 0x9e37_79b9_u64;
             for _ in 0..40 {
                 let mut game = Game::new(rules);

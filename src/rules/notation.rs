@@ -23,7 +23,7 @@
 
 use super::board::{Junction, Side};
 use super::position::{Game, Move};
-use super::ruleset::RuleSet;
+use super::ruleset::PlayRules;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -713,7 +713,12 @@ pub enum Style {
 /// numbered moves, dark's and light's move of a number on one line, and the
 /// result. The moves are replayed to learn the cow numbers the official
 /// style writes, so they should be legal under `rules`.
-pub fn write(rules: &RuleSet, moves: &[Move], style: Style, result: Option<GameResult>) -> String {
+pub fn write(
+    rules: &PlayRules,
+    moves: &[Move],
+    style: Style,
+    result: Option<GameResult>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "[Rules \"{}\"]", rules.name);
     if let Some(r) = result {
@@ -904,7 +909,7 @@ mod tests {
 
     #[test]
     fn writes_what_it_reads() {
-        let rules = RuleSet::GAR;
+        let rules = PlayRules::GAR;
         let mut game = Game::new(rules);
         let mut moves = Vec::new();
         for _ in 0..30 {

@@ -7,7 +7,7 @@
 //! chess engine keeps its repetition history beside the board.
 
 use super::board::{in_line, lines_completed, protected, Bits, Junction, Side, LINES};
-use super::ruleset::{AllProtected, RuleSet};
+use super::ruleset::{AllProtected, PlayRules};
 use serde::Serialize;
 use std::fmt;
 
@@ -201,7 +201,7 @@ pub struct Position {
 
 impl Position {
     /// The empty board, dark to place (OGR 3.1.1-3.1.3).
-    pub fn new(rules: &RuleSet) -> Position {
+    pub fn new(rules: &PlayRules) -> Position {
         Position {
             cows: [0; 2],
             on_board: [0; 2],
@@ -220,7 +220,7 @@ impl Position {
     /// of the wrong side or out of range are replaced by the next free ones;
     /// a junction named twice keeps its last cow.
     pub fn setup(
-        rules: &RuleSet,
+        rules: &PlayRules,
         dark: &[(Junction, u8)],
         light: &[(Junction, u8)],
         in_hand: [u8; 2],
@@ -320,7 +320,7 @@ impl Position {
     }
 
     /// Whether this side moves its cows anywhere (stage 3, OGR 3.3.1).
-    pub fn flies(&self, rules: &RuleSet, side: Side) -> bool {
+    pub fn flies(&self, rules: &PlayRules, side: Side) -> bool {
         self.in_hand[side.index()] == 0 && self.on_board[side.index()] == rules.fly_at
     }
 
@@ -347,7 +347,7 @@ impl Position {
     /// The cows the side to move may shoot after completing a fresh line,
     /// or none when its line would be barren (OGR 3.1.8, GAR stage 1).
     #[inline]
-    pub fn targets(&self, rules: &RuleSet) -> Bits {
+    pub fn targets(&self, rules: &PlayRules) -> Bits {
         let theirs = self.cows[self.side.other().index()];
         let loose = theirs & !protected(theirs);
         if loose != 0 {
@@ -364,7 +364,7 @@ impl Position {
     /// (from `from`, if it moves), and whether each may shoot.
     pub fn formed(
         &self,
-        rules: &RuleSet,
+        rules: &PlayRules,
         spent: &[Arrangement],
         from: Option<Junction>,
         to: Junction,
@@ -407,7 +407,7 @@ impl Position {
     /// under rule sets that track them (and always to `triplets`).
     pub fn play(
         &mut self,
-        rules: &RuleSet,
+        rules: &PlayRules,
         spent: &mut Vec<Arrangement>,
         mv: Move,
         cow: u8,
@@ -426,7 +426,7 @@ impl Position {
     /// by [`Position::formed`].
     pub(crate) fn play_formed(
         &mut self,
-        rules: &RuleSet,
+        rules: &PlayRules,
         spent: &mut Vec<Arrangement>,
         mv: Move,
         cow: u8,
@@ -616,14 +616,14 @@ pub enum WinReason {
 /// game needs to know to say which moves are legal.
 #[derive(Clone, Debug)]
 pub struct Game {
-    pub rules: RuleSet,
+    pub rules: PlayRules,
     pub position: Position,
     pub spent: Vec<Arrangement>,
 }
 
 impl Game {
     /// The start of a game under these rules.
-    pub fn new(rules: RuleSet) -> Game {
+    pub fn new(rules: PlayRules) -> Game {
         Game {
             rules,
             position: Position::new(&rules),

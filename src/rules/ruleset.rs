@@ -1,10 +1,44 @@
-//! Rule sets as data. The seeds disagree on a few points; each point is a
-//! field here, so a new variant is a new value of [`RuleSet`] rather than new
-//! code in the move generator.
+//! Rule sets: the one named value a tournament stores and both engines
+//! read. The rules engine reads a rule set's [`PlayRules`] (the seeds
+//! disagree on a few points of play, each a field there); the pairing engines
+//! read which avoidance table applies (docs/pairing.md). A new rule set is one
+//! new value here.
 
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
+
+named_values! {
+    /// Which rule documents govern play, games per pairing and which
+    /// relatives and club-mates the pairings keep apart.
+    RuleSet {
+        Official => "official", "Official Game Rules (OGR)";
+        Gar => "gar", "Generally Accepted Rules (GAR)";
+    }
+}
+
+impl RuleSet {
+    /// How the game is played under this rule set.
+    pub fn play(self) -> PlayRules {
+        match self {
+            RuleSet::Official => PlayRules::OFFICIAL,
+            RuleSet::Gar => PlayRules::GAR,
+        }
+    }
+
+    /// Games per pairing the rule set prescribes: OGR 9.2 two, GAR six.
+    pub fn default_games_per_pairing(self) -> i32 {
+        match self {
+            RuleSet::Official => 2,
+            RuleSet::Gar => 6,
+        }
+    }
+}
+
+impl Default for RuleSet {
+    /// `gar`, the rules most clubs play.
+    fn default() -> Self {
+        RuleSet::Gar
+    }
+}
 
 /// What happens when a player forms a line but every opponent cow on the
 /// board stands in a line of its own.
@@ -19,9 +53,9 @@ pub enum AllProtected {
 
 /// The parameters the rule sets differ in, and those they share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct RuleSet {
-    /// The name used on the command line and in the `[Rules]` tag.
-    pub name: &'static str,
+pub struct PlayRules {
+    /// The rule set these are the rules of.
+    pub name: RuleSet,
     /// What a line shoots when all opponent cows are protected.
     pub all_protected: AllProtected,
     /// An arrangement (line and which cow on which junction) that shot, was
@@ -43,10 +77,10 @@ pub struct RuleSet {
     pub lose_at: u8,
 }
 
-impl RuleSet {
+impl PlayRules {
     /// The Official Game Rules (seed 000): barren lines, spent arrangements.
-    pub const OFFICIAL: RuleSet = RuleSet {
-        name: "official",
+    pub const OFFICIAL: PlayRules = PlayRules {
+        name: RuleSet::Official,
         all_protected: AllProtected::Barren,
         spent_arrangements: true,
         no_return: false,
@@ -57,8 +91,8 @@ impl RuleSet {
     };
 
     /// Mind Sports South Africa's Generally Accepted Rules (seeds 001/002).
-    pub const GAR: RuleSet = RuleSet {
-        name: "gar",
+    pub const GAR: PlayRules = PlayRules {
+        name: RuleSet::Gar,
         all_protected: AllProtected::ShootAny,
         spent_arrangements: false,
         no_return: true,
@@ -67,39 +101,4 @@ impl RuleSet {
         fly_at: 3,
         lose_at: 2,
     };
-
-    /// Every named rule set.
-    pub const ALL: [RuleSet; 2] = [RuleSet::OFFICIAL, RuleSet::GAR];
-
-    /// The rule set with this name, in any case.
-    pub fn by_name(name: &str) -> Option<RuleSet> {
-        RuleSet::ALL
-            .into_iter()
-            .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
-    }
-}
-
-impl Default for RuleSet {
-    /// `gar`, the rules most clubs play.
-    fn default() -> Self {
-        RuleSet::GAR
-    }
-}
-
-impl fmt::Display for RuleSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
-    }
-}
-
-/// The name is not one of the rule sets.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule set {0:?}: expected official or gar")]
-pub struct UnknownRuleSet(pub String);
-
-impl FromStr for RuleSet {
-    type Err = UnknownRuleSet;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RuleSet::by_name(s).ok_or_else(|| UnknownRuleSet(s.to_string()))
-    }
 }

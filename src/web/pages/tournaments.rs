@@ -12,7 +12,7 @@ use crate::db::audit::{self, AuditEntry};
 use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::{self, User};
-use crate::tournament::{ByeValue, Ranking, RawTournament, RuleSetName, System, Tiebreak};
+use crate::tournament::{ByeValue, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -51,8 +51,8 @@ impl TournamentForm {
     fn systems(&self) -> &'static [System] {
         System::ALL
     }
-    fn rule_sets(&self) -> &'static [RuleSetName] {
-        RuleSetName::ALL
+    fn rule_sets(&self) -> &'static [RuleSet] {
+        RuleSet::ALL
     }
     fn rankings(&self) -> &'static [Ranking] {
         Ranking::ALL
