@@ -118,34 +118,39 @@ pub async fn navigate(b: &Client, go: Go<'_>) {
         .find(Locator::Css("html"))
         .await
         .unwrap_or_else(|e| panic!("{what}: no document to leave: {e}"));
-    match go {
+    let started = match go {
         Go::To(url) => b.goto(url).await,
         Go::Click(locator) => match b.find(locator).await {
             Ok(el) => el.click().await,
-            Err(e) => Err(e),
+            Err(e) => panic!("{what}: {e}"),
         },
         Go::ClickOn(el) => el.click().await,
-    }
-    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    };
+    // A click that starts a navigation at once may still report an error
+    // (chromedriver looks at the clicked node after its document is gone:
+    // "Node with given id does not belong to the document"). What counts is
+    // whether the page was left, so an error is kept and shown only if the
+    // page stays.
+    let mut last_error = started.err().map(|e| e.to_string());
     let start = Instant::now();
     loop {
-        let left = match old.tag_name().await {
-            Ok(_) => false,
-            Err(e) if e.is_stale_element_reference() => true,
-            Err(e) => panic!("{what}: {e}"),
-        };
-        if left {
-            let state = b
-                .execute("return document.readyState;", vec![])
-                .await
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
-            if state == "complete" {
-                return;
+        match old.tag_name().await {
+            Err(e) if e.is_stale_element_reference() => {
+                match b.execute("return document.readyState;", vec![]).await {
+                    Ok(state) if state == "complete" => return,
+                    Ok(_) => {}
+                    Err(e) => last_error = Some(e.to_string()),
+                }
             }
+            Ok(_) => {}
+            Err(e) => last_error = Some(e.to_string()),
         }
         if start.elapsed() > NAVIGATION_TIMEOUT {
             let url = b.current_url().await.map(|u| u.to_string());
-            panic!("{what}: no new page after {NAVIGATION_TIMEOUT:?} (still at {url:?})");
+            panic!(
+                "{what}: no new page after {NAVIGATION_TIMEOUT:?} (still at {url:?}; last error: {})",
+                last_error.as_deref().unwrap_or("none")
+            );
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
