@@ -3,102 +3,12 @@
 //! test says it is skipped; under CI (`CI` set) a missing driver is a failure.
 
 mod common;
+#[path = "common/browser.rs"]
+mod web_browser;
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-use fantoccini::{ClientBuilder, Locator};
+use fantoccini::Locator;
 use kraal::db::users::Role;
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn chromedriver() -> Option<(Driver, u16)> {
-    let path = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())?;
-    let port = TcpListener::bind("127.0.0.1:0")
-        .ok()?
-        .local_addr()
-        .ok()?
-        .port();
-    let child = Command::new(path)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let driver = Driver(child);
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if start.elapsed() > Duration::from_secs(10) {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Some((driver, port))
-}
-
-/// Opens a headless Chromium session, or says why the test is skipped.
-async fn browser() -> Option<(fantoccini::Client, Driver)> {
-    let Some((driver, port)) = chromedriver() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromedriver is missing under CI: install chromium and chromium-driver");
-        }
-        eprintln!("skipped: chromedriver not found (apt-get install chromium chromium-driver)");
-        return None;
-    };
-    let profile = tempfile::tempdir().unwrap().keep();
-    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
-        "browserName": "chrome",
-        "goog:chromeOptions": {
-            "binary": "/usr/bin/chromium",
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=360,800",
-                format!("--user-data-dir={}", profile.display()),
-            ]
-        }
-    }))
-    .unwrap();
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let client = ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("start a Chromium session");
-    Some((client, driver))
-}
-
-/// Types a user name and the test password into the sign-in form and sends it.
-async fn fill_sign_in(b: &fantoccini::Client, name: &str) {
-    b.find(Locator::Id("name"))
-        .await
-        .unwrap()
-        .send_keys(name)
-        .await
-        .unwrap();
-    b.find(Locator::Id("password"))
-        .await
-        .unwrap()
-        .send_keys(common::PASSWORD)
-        .await
-        .unwrap();
-    b.find(Locator::Css("main button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-}
+use web_browser::{browser, fill_sign_in, navigate, Go};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
@@ -108,21 +18,10 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
         return;
     };
 
-    b.goto(&format!("{}/", app.base)).await.unwrap();
-    b.find(Locator::LinkText("Sign in"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    navigate(&b, Go::To(&format!("{}/", app.base))).await;
+    navigate(&b, Go::Click(Locator::LinkText("Sign in"))).await;
     fill_sign_in(&b, "nomsa").await;
-    b.wait()
-        .for_element(Locator::LinkText("New tournament"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    navigate(&b, Go::Click(Locator::LinkText("New tournament"))).await;
 
     // A mistake first: the page comes back with the message by the field.
     b.find(Locator::Id("name"))
@@ -134,15 +33,9 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
     let rounds = b.find(Locator::Id("rounds")).await.unwrap();
     rounds.clear().await.unwrap();
     rounds.send_keys("120").await.unwrap();
-    b.find(Locator::Css("main form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    navigate(&b, Go::Click(Locator::Css("main form button[type=submit]"))).await;
     let err = b
-        .wait()
-        .for_element(Locator::Id("rounds-error"))
+        .find(Locator::Id("rounds-error"))
         .await
         .unwrap()
         .text()
@@ -169,18 +62,11 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
         .click()
         .await
         .unwrap();
-    b.find(Locator::Css("main form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-
-    // Wait for the tournament page itself (the form page has an h1 too).
-    b.wait()
-        .for_element(Locator::Css("dl.facts"))
-        .await
-        .unwrap();
+    navigate(&b, Go::Click(Locator::Css("main form button[type=submit]"))).await;
+    assert!(
+        b.find(Locator::Css("dl.facts")).await.is_ok(),
+        "the tournament page, not the form again"
+    );
     let h1 = b
         .find(Locator::Css("main h1"))
         .await
@@ -254,41 +140,29 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
         return;
     };
 
-    b.goto(&format!("{}/login", app.base)).await.unwrap();
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
     fill_sign_in(&b, "nomsa").await;
-    b.wait()
-        .for_element(Locator::LinkText("New tournament"))
-        .await
-        .unwrap();
+    assert!(b.find(Locator::LinkText("New tournament")).await.is_ok());
 
-    b.goto(&format!("{}/t/{}", app.base, t.id)).await.unwrap();
-    b.find(Locator::XPath("//button[contains(., 'Pair round 1')]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    b.wait()
-        .for_element(Locator::XPath("//button[contains(., 'Publish round 1')]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    b.wait()
-        .for_element(Locator::XPath("//a[contains(., 'Enter results')]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    navigate(&b, Go::To(&format!("{}/t/{}", app.base, t.id))).await;
+    navigate(
+        &b,
+        Go::Click(Locator::XPath("//button[contains(., 'Pair round 1')]")),
+    )
+    .await;
+    navigate(
+        &b,
+        Go::Click(Locator::XPath("//button[contains(., 'Publish round 1')]")),
+    )
+    .await;
+    navigate(
+        &b,
+        Go::Click(Locator::XPath("//a[contains(., 'Enter results')]")),
+    )
+    .await;
 
     // Type each pairing's score with the keyboard: the first player wins 4-2.
-    let scores = b
-        .wait()
-        .for_element(Locator::Css("form.results"))
-        .await
-        .unwrap();
+    let scores = b.find(Locator::Css("form.results")).await.unwrap();
     let inputs = scores
         .find_all(Locator::Css("input[name^=s]"))
         .await
@@ -297,24 +171,22 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     for input in &inputs {
         input.send_keys("4-2").await.unwrap();
     }
-    b.find(Locator::XPath("//button[contains(., 'Save all tables')]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    b.wait()
-        .for_element(Locator::Css("form.results"))
-        .await
-        .unwrap();
+    navigate(
+        &b,
+        Go::Click(Locator::XPath("//button[contains(., 'Save all tables')]")),
+    )
+    .await;
+    b.find(Locator::Css("form.results")).await.unwrap();
 
     // A player (no account) looks at the top seed's page.
-    b.goto(&format!(
-        "{}/t/{}/players/{}",
-        app.base, t.id, players[0].id
-    ))
-    .await
-    .unwrap();
+    navigate(
+        &b,
+        Go::To(&format!(
+            "{}/t/{}/players/{}",
+            app.base, t.id, players[0].id
+        )),
+    )
+    .await;
     let text = b
         .find(Locator::Css("main"))
         .await

@@ -1,0 +1,531 @@
+//! Every HTML page of the app, audited by axe-core (a third-party rule
+//! engine) in headless Chromium: WCAG 2.0, 2.1 and 2.2 A and AA rules, on a
+//! 1280x900 desktop and a 360x740 phone, anonymous and signed in as a referee
+//! and as an admin, on a tournament with real data.
+//!
+//! The pages come from the app's route table: every GET route needs sample
+//! URLs here, or the test fails, so a new page is audited from the start.
+//!
+//! axe-core is not vendored: `.ci/run` installs a pinned version from the npm
+//! registry (`npm install` checks the package against the registry's
+//! integrity digest), which keeps a 550-KB third-party file and its MPL-2.0
+//! notice out of the repository. The test reads `KRAAL_AXE` (a path to
+//! `axe.min.js`) or the copy `.ci/run` installs under
+//! `~/.cache/kraal-axe`. Without axe-core or chromedriver it says it is
+//! skipped; under CI (`CI` set) either one missing is a failure.
+
+mod common;
+#[path = "common/browser.rs"]
+mod web_browser;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use common::{Client, TestApp};
+use fantoccini::Locator;
+use kraal::db::users::{Role, User};
+use kraal::web::routes::{Access, ROUTES};
+use serde_json::json;
+use web_browser::{browser, fill_sign_in, navigate, path, Go};
+
+/// The window sizes every page is audited at: a desktop and a small phone.
+const WIDTHS: [(u32, u32); 2] = [(1280, 900), (360, 740)];
+
+/// The axe-core tags audited; `wcag22aa` brings the target-size rule.
+const TAGS: [&str; 5] = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/// axe-core's source, or `None` (after saying why) when it is not installed.
+fn axe_source() -> Option<String> {
+    let path = match std::env::var_os("KRAAL_AXE") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+            .join(".cache/kraal-axe/node_modules/axe-core/axe.min.js"),
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            if std::env::var_os("CI").is_some() {
+                panic!(
+                    "axe-core is missing under CI ({}: {e}): .ci/run installs it",
+                    path.display()
+                );
+            }
+            eprintln!(
+                "skipped: axe-core not found at {} ({e}); install it with .ci/run or set KRAAL_AXE",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// Who looks at the pages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Session {
+    Anonymous,
+    Referee,
+    Admin,
+}
+
+impl Session {
+    fn may_see(self, access: Access) -> bool {
+        match access {
+            Access::Public => true,
+            Access::Setup => self == Session::Anonymous,
+            Access::SignedIn | Access::Referee => self != Session::Anonymous,
+            Access::Admin => self == Session::Admin,
+        }
+    }
+}
+
+/// The ids of the data the sample URLs point at.
+struct Data {
+    swiss: i64,
+    knockout: i64,
+    player: i64,
+}
+
+/// Sample URLs (paths) for each GET route: the same page in its different
+/// states (a round with results missing and a draft, a Swiss and a knock-out
+/// tournament). `None` for a route this test does not know yet.
+fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
+    let (s, k, p) = (d.swiss, d.knockout, d.player);
+    let v = match route {
+        "/" => vec!["/".to_string()],
+        "/static/kraal.css" => vec!["/static/kraal.css".into()],
+        "/setup" => vec!["/setup".into()],
+        "/login" => vec!["/login".into()],
+        "/account" => vec!["/account".into()],
+        "/admin/users" => vec!["/admin/users".into()],
+        "/t/new" => vec!["/t/new".into()],
+        "/t/{tid:\\d+}" => vec![format!("/t/{s}"), format!("/t/{k}")],
+        "/t/{tid:\\d+}/edit" => vec![format!("/t/{s}/edit")],
+        "/t/{tid:\\d+}/audit" => vec![format!("/t/{s}/audit")],
+        "/t/{tid:\\d+}/players.csv" => vec![format!("/t/{s}/players.csv")],
+        "/t/{tid:\\d+}/players/{pid:\\d+}/edit" => vec![format!("/t/{s}/players/{p}/edit")],
+        "/t/{tid:\\d+}/import" => vec![format!("/t/{s}/import")],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}" => vec![
+            format!("/t/{s}/rounds/2"),
+            format!("/t/{s}/rounds/3"),
+            format!("/t/{k}/rounds/1"),
+        ],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => {
+            vec![
+                format!("/t/{s}/rounds/2/results"),
+                format!("/t/{k}/rounds/1/results"),
+            ]
+        }
+        "/t/{tid:\\d+}/standings" => vec![format!("/t/{s}/standings")],
+        "/t/{tid:\\d+}/standings.csv" => vec![format!("/t/{s}/standings.csv")],
+        "/t/{tid:\\d+}/crosstable" => vec![format!("/t/{s}/crosstable")],
+        "/t/{tid:\\d+}/crosstable.csv" => vec![format!("/t/{s}/crosstable.csv")],
+        "/t/{tid:\\d+}/bracket" => vec![format!("/t/{k}/bracket")],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/pairings.csv" => {
+            vec![format!("/t/{s}/rounds/1/pairings.csv")]
+        }
+        "/t/{tid:\\d+}/players/{pid:\\d+}" => vec![format!("/t/{s}/players/{p}")],
+        "/api/v1/me" => vec!["/api/v1/me".into()],
+        "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => {
+            vec![format!("/api/v1/tournaments/{s}/rounds/1")]
+        }
+        "/api/v1/tournaments/{tid:\\d+}/standings" => {
+            vec![format!("/api/v1/tournaments/{s}/standings")]
+        }
+        _ => return None,
+    };
+    Some(v)
+}
+
+/// A signed-in script client for the API.
+fn script_for(app: &TestApp, user: &User) -> Client {
+    let token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut app.conn(),
+        user.id,
+        "scoreboard",
+        &kraal::accounts::token_digest(&token),
+    )
+    .unwrap();
+    app.script(&token)
+}
+
+/// A tournament with players, made through the API.
+fn tournament(api: &mut Client, body: serde_json::Value, names: &[&str]) -> (i64, Vec<i64>) {
+    let t = api.send_json("POST", "/api/v1/tournaments", body);
+    assert_eq!(t.status, 201, "{}", t.body);
+    let tid = t.json()["id"].as_i64().unwrap();
+    let ids = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let r = api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": name, "club": format!("Club {}", i % 3), "rating": 1900 - 40 * i as i64}),
+            );
+            assert_eq!(r.status, 201, "{}", r.body);
+            r.json()["id"].as_i64().unwrap()
+        })
+        .collect();
+    (tid, ids)
+}
+
+/// Pairs and publishes the next round through the API and enters results
+/// for the first `played` pairings (each game won by its starter).
+fn play_round(api: &mut Client, tid: i64, played: usize) {
+    let r = api.send_json(
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/rounds"),
+        json!({}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let round = r.json();
+    let pairings = round["pairings"].as_array().unwrap();
+    for p in pairings
+        .iter()
+        .filter(|p| !p["second_id"].is_null())
+        .take(played)
+    {
+        for g in p["games"].as_array().unwrap() {
+            let put = api.send_json(
+                "PUT",
+                &format!("/api/v1/games/{}", g["id"]),
+                json!({"result": "1-0"}),
+            );
+            assert_eq!(put.status, 200, "{}", put.body);
+        }
+    }
+}
+
+/// One thing axe-core found.
+struct Finding {
+    page: String,
+    session: Session,
+    width: u32,
+    rule: String,
+    impact: String,
+    help: String,
+    targets: Vec<String>,
+}
+
+/// Sets the viewport (not the window) to `width` x `height`.
+async fn resize(b: &fantoccini::Client, width: u32, height: u32) {
+    let inner = |b: &fantoccini::Client| {
+        let b = b.clone();
+        async move {
+            let v = b
+                .execute("return [window.innerWidth, window.innerHeight];", vec![])
+                .await
+                .unwrap();
+            (v[0].as_u64().unwrap() as u32, v[1].as_u64().unwrap() as u32)
+        }
+    };
+    b.set_window_size(width, height).await.unwrap();
+    let (w, h) = inner(b).await;
+    if (w, h) != (width, height) {
+        // The window has a frame: grow it by the difference.
+        b.set_window_size(
+            width + width - w.min(width),
+            height + height - h.min(height),
+        )
+        .await
+        .unwrap();
+    }
+    assert_eq!(inner(b).await.0, width, "the viewport is {width} px wide");
+}
+
+/// What the audit has seen so far.
+#[derive(Default)]
+struct Audit {
+    /// axe-core's own version, as it reports it.
+    version: String,
+    /// Pages audited (URL and session).
+    pages: usize,
+    /// axe-core runs (pages times widths).
+    checks: usize,
+    found: Vec<Finding>,
+}
+
+/// Runs axe-core on the page the browser shows, at every width.
+async fn audit(b: &fantoccini::Client, axe: &str, session: Session, seen: &mut Audit) {
+    let page = path(b).await;
+    let version = b
+        .execute(&format!("{axe}\n;return axe.version;"), vec![])
+        .await
+        .unwrap_or_else(|e| panic!("inject axe-core into {page}: {e}"));
+    seen.version = version
+        .as_str()
+        .unwrap_or_else(|| panic!("axe-core did not load on {page}"))
+        .to_string();
+    seen.pages += 1;
+    for (width, height) in WIDTHS {
+        resize(b, width, height).await;
+        let result = b
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']})
+                   .then(r => done({violations: r.violations.map(v => ({
+                       id: v.id, impact: v.impact || '', help: v.help,
+                       targets: v.nodes.map(n => n.target.join(' '))}))}))
+                   .catch(e => done({error: String(e)}));",
+                vec![json!(TAGS)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("axe-core on {page} at {width} px: {e}"));
+        if let Some(e) = result.get("error") {
+            panic!("axe-core failed on {page} at {width} px: {e}");
+        }
+        seen.checks += 1;
+        for v in result["violations"].as_array().unwrap() {
+            seen.found.push(Finding {
+                page: page.clone(),
+                session,
+                width,
+                rule: v["id"].as_str().unwrap_or_default().into(),
+                impact: v["impact"].as_str().unwrap_or_default().into(),
+                help: v["help"].as_str().unwrap_or_default().into(),
+                targets: v["targets"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_str().unwrap_or_default().to_string())
+                    .collect(),
+            });
+        }
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
+    let Some(axe) = axe_source() else {
+        return;
+    };
+    // The first-setup page exists only while there are no accounts.
+    let fresh = TestApp::start("sqlite");
+    let app = TestApp::start("sqlite");
+    let admin = app.user("thandi", Role::Admin);
+    let referee = app.user("nomsa", Role::Referee);
+    let mut api = script_for(&app, &admin);
+    script_for(&app, &referee); // the referee's account page lists a token
+
+    let (swiss, players) = tournament(
+        &mut api,
+        json!({"name": "Mangaung Open", "system": "swiss", "rules": "gar", "rounds": 5, "venue": "Bloemfontein City Hall"}),
+        &[
+            "Kagiso Molefe",
+            "Refilwe Dube",
+            "Tumelo Sithole",
+            "Palesa Nkosi",
+            "Bongani Khumalo",
+            "Zodwa Mthembu",
+            "Musa Mthembu",
+        ],
+    );
+    kraal::db::players::add_relation(
+        &mut app.conn(),
+        swiss as i32,
+        players[5] as i32,
+        players[6] as i32,
+        &admin,
+    )
+    .unwrap();
+    // Rounds 1 and 2 played (a bye each), round 3 paired through the page:
+    // a draft, with the swap form.
+    play_round(&mut api, swiss, 3);
+    play_round(&mut api, swiss, 3);
+    let mut admin_web = app.client_as(&admin);
+    let r = admin_web.post(&format!("/t/{swiss}/rounds"), &[]);
+    assert!(r.status < 400, "pair round 3: {} {}", r.status, r.body);
+
+    let (knockout, _) = tournament(
+        &mut api,
+        json!({"name": "Free State Cup", "system": "knockout", "rules": "official", "rounds": 3}),
+        &[
+            "Lerato Mokoena",
+            "Sipho Ndlovu",
+            "Thabo Mabaso",
+            "Naledi Zulu",
+            "Ayanda Khoza",
+        ],
+    );
+    play_round(&mut api, knockout, 1); // two matches, one result in, two byes
+    for t in [swiss, knockout] {
+        kraal::db::tournaments::assign_referee(&mut app.conn(), t as i32, &referee, &admin)
+            .unwrap();
+    }
+    let data = Data {
+        swiss,
+        knockout,
+        player: players[0],
+    };
+
+    // Every GET route of the table, with its sample URLs; HTML ones only.
+    let mut pages: Vec<(Access, String)> = Vec::new();
+    let mut routes = 0;
+    for route in ROUTES.iter().filter(|r| r.method == "GET") {
+        let urls = samples(route.path, &data).unwrap_or_else(|| {
+            panic!(
+                "no sample URL for GET {}: add one to samples() in tests/accessibility.rs",
+                route.path
+            )
+        });
+        let mut html = false;
+        for url in urls {
+            let reply = if route.access == Access::Setup {
+                fresh.client().get(&url)
+            } else {
+                admin_web.get(&url)
+            };
+            assert_eq!(reply.status, 200, "GET {url}: {}", reply.body);
+            if reply.content_type == "text/html" {
+                html = true;
+                pages.push((route.access, url));
+            }
+        }
+        routes += usize::from(html);
+    }
+
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    let mut seen = Audit::default();
+    for session in [Session::Anonymous, Session::Referee, Session::Admin] {
+        match session {
+            Session::Anonymous => {}
+            Session::Referee | Session::Admin => {
+                let name = if session == Session::Referee {
+                    "nomsa"
+                } else {
+                    "thandi"
+                };
+                navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+                fill_sign_in(&b, name).await;
+                assert!(
+                    b.find(Locator::Css("button.link")).await.is_ok(),
+                    "{name} is signed in"
+                );
+            }
+        }
+        for (access, url) in &pages {
+            if !session.may_see(*access) {
+                continue;
+            }
+            let base = if *access == Access::Setup {
+                &fresh.base
+            } else {
+                &app.base
+            };
+            navigate(&b, Go::To(&format!("{base}{url}"))).await;
+            assert_eq!(&path(&b).await, url, "{session:?} sees {url} itself");
+            audit(&b, &axe, session, &mut seen).await;
+        }
+        // Pages that no route names: an error page, and a form sent back
+        // with a mistake (invalid field, message beside it).
+        match session {
+            Session::Anonymous => {
+                navigate(&b, Go::To(&format!("{}/t/{}", app.base, 999_999))).await;
+                audit(&b, &axe, session, &mut seen).await;
+            }
+            Session::Referee | Session::Admin => {
+                navigate(&b, Go::To(&format!("{}/t/new", app.base))).await;
+                b.find(Locator::Id("name"))
+                    .await
+                    .unwrap()
+                    .send_keys("Mangaung Open")
+                    .await
+                    .unwrap();
+                let rounds = b.find(Locator::Id("rounds")).await.unwrap();
+                rounds.clear().await.unwrap();
+                rounds.send_keys("120").await.unwrap();
+                navigate(&b, Go::Click(Locator::Css("main form button[type=submit]"))).await;
+                assert!(b.find(Locator::Id("rounds-error")).await.is_ok());
+                audit(&b, &axe, session, &mut seen).await;
+                navigate(&b, Go::Click(Locator::Css("header button.link"))).await;
+            }
+        }
+    }
+    b.close().await.unwrap();
+    eprintln!(
+        "axe-core {}: {routes} HTML routes, {} sample URLs, {} pages audited (URL x session), \
+         {} checks (x {} widths)",
+        seen.version,
+        pages.len(),
+        seen.pages,
+        seen.checks,
+        WIDTHS.len()
+    );
+    let found = seen.found;
+
+    if !found.is_empty() {
+        // One line per rule and page, widths and sessions merged.
+        let mut report: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+        for f in &found {
+            report
+                .entry((f.rule.clone(), f.page.clone()))
+                .or_default()
+                .push(format!(
+                    "  {:?} at {} px ({}, {}): {}",
+                    f.session,
+                    f.width,
+                    f.impact,
+                    f.help,
+                    f.targets.join(", ")
+                ));
+        }
+        let text: Vec<String> = report
+            .into_iter()
+            .map(|((rule, page), lines)| format!("{rule} on {page}\n{}", lines.join("\n")))
+            .collect();
+        panic!("{} axe-core violations:\n{}", found.len(), text.join("\n"));
+    }
+}
+
+/// The WCAG relative luminance of `#rrggbb` or `#rgb`.
+fn luminance(hex: &str) -> f64 {
+    let hex = hex.trim().trim_start_matches('#');
+    let hex: String = match hex.len() {
+        3 => hex.chars().flat_map(|c| [c, c]).collect(),
+        6 => hex.to_string(),
+        _ => panic!("not a #rrggbb colour: {hex}"),
+    };
+    let channel = |i: usize| {
+        let c = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+}
+
+fn contrast(a: &str, b: &str) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// axe-core does not judge focus rings, so this reads the colours from the
+/// stylesheet: the ring must stand out 3:1 (WCAG 1.4.11) from the page and
+/// from the header, which both hold focusable links.
+#[test]
+fn the_focus_ring_stands_out_from_the_page_and_the_header() {
+    let css = include_str!("../static/kraal.css");
+    let var = |name: &str| {
+        let start = css.find(&format!("{name}:")).unwrap() + name.len() + 1;
+        let end = start + css[start..].find(';').unwrap();
+        css[start..end].trim().to_string()
+    };
+    assert!(css.contains("header.site { background: var(--accent);"));
+    assert!(css.contains("outline: 3px solid var(--focus)"));
+    let focus = var("--focus");
+    for (what, background) in [
+        ("the page", var("--paper")),
+        ("the header", var("--accent")),
+    ] {
+        let ratio = contrast(&focus, &background);
+        assert!(
+            ratio >= 3.0,
+            "the focus ring {focus} on {what} ({background}): {ratio:.2}:1"
+        );
+    }
+}

@@ -1,0 +1,184 @@
+//! A real browser for the tests: headless Chromium through chromedriver, and
+//! the one way the tests move it from page to page ([`navigate`]).
+//!
+//! Only the browser test binaries include this file (`#[path]`), so the
+//! other test binaries do not compile or link a WebDriver client.
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+
+/// How long a page may take to replace the one before it.
+const NAVIGATION_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// A running chromedriver, stopped when dropped.
+pub struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn chromedriver() -> Option<(Driver, u16)> {
+    let path = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())?;
+    let port = TcpListener::bind("127.0.0.1:0")
+        .ok()?
+        .local_addr()
+        .ok()?
+        .port();
+    let child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let driver = Driver(child);
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if start.elapsed() > Duration::from_secs(10) {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((driver, port))
+}
+
+/// Opens a headless Chromium session on a phone-sized window, or says why
+/// the test is skipped. Under CI (`CI` set) a missing driver is a failure.
+pub async fn browser() -> Option<(Client, Driver)> {
+    let Some((driver, port)) = chromedriver() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromedriver is missing under CI: install chromium and chromium-driver");
+        }
+        eprintln!("skipped: chromedriver not found (apt-get install chromium chromium-driver)");
+        return None;
+    };
+    let profile = tempfile::tempdir().unwrap().keep();
+    let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": "/usr/bin/chromium",
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=360,800",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    }))
+    .unwrap();
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("start a Chromium session");
+    Some((client, driver))
+}
+
+/// What takes the browser to another page.
+pub enum Go<'a> {
+    /// Open this URL (absolute, or relative to the current page).
+    To(&'a str),
+    /// Click the link or submit button this locator finds.
+    Click(Locator<'a>),
+    /// Click this link or submit button, found before.
+    ClickOn(Element),
+}
+
+impl std::fmt::Debug for Go<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Go::To(url) => write!(f, "open {url}"),
+            Go::Click(l) => write!(f, "click {l:?}"),
+            Go::ClickOn(_) => write!(f, "click an element"),
+        }
+    }
+}
+
+/// Takes the browser to another page and returns once that page has replaced
+/// the one before it: the old document's `<html>` element is gone (stale)
+/// and the new document has finished loading. A lookup after this call
+/// therefore never finds an element of the page being left.
+///
+/// Every navigation of the browser tests goes through here: a click lands
+/// in the old page, and without this wait the next lookup may run on it
+/// just before the new page replaces it (a stale element, or the wrong page).
+pub async fn navigate(b: &Client, go: Go<'_>) {
+    let what = format!("{go:?}");
+    let old = b
+        .find(Locator::Css("html"))
+        .await
+        .unwrap_or_else(|e| panic!("{what}: no document to leave: {e}"));
+    let started = match go {
+        Go::To(url) => b.goto(url).await,
+        Go::Click(locator) => match b.find(locator).await {
+            Ok(el) => el.click().await,
+            Err(e) => panic!("{what}: {e}"),
+        },
+        Go::ClickOn(el) => el.click().await,
+    };
+    // A click that starts a navigation at once may still report an error
+    // (chromedriver looks at the clicked node after its document is gone:
+    // "Node with given id does not belong to the document"). What counts is
+    // whether the page was left, so an error is kept and shown only if the
+    // page stays.
+    let mut last_error = started.err().map(|e| e.to_string());
+    let start = Instant::now();
+    loop {
+        match old.tag_name().await {
+            Err(e) if e.is_stale_element_reference() => {
+                match b.execute("return document.readyState;", vec![]).await {
+                    Ok(state) if state == "complete" => return,
+                    Ok(_) => {}
+                    Err(e) => last_error = Some(e.to_string()),
+                }
+            }
+            Ok(_) => {}
+            Err(e) => last_error = Some(e.to_string()),
+        }
+        if start.elapsed() > NAVIGATION_TIMEOUT {
+            let url = b.current_url().await.map(|u| u.to_string());
+            panic!(
+                "{what}: no new page after {NAVIGATION_TIMEOUT:?} (still at {url:?}; last error: {})",
+                last_error.as_deref().unwrap_or("none")
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The path (and query) of the page the browser shows.
+pub async fn path(b: &Client) -> String {
+    let url = b.current_url().await.unwrap();
+    match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_string(),
+    }
+}
+
+/// Types a user name and the test password into the sign-in form on the
+/// current page and sends it.
+pub async fn fill_sign_in(b: &Client, name: &str) {
+    b.find(Locator::Id("name"))
+        .await
+        .unwrap()
+        .send_keys(name)
+        .await
+        .unwrap();
+    b.find(Locator::Id("password"))
+        .await
+        .unwrap()
+        .send_keys(crate::common::PASSWORD)
+        .await
+        .unwrap();
+    navigate(b, Go::Click(Locator::Css("main button[type=submit]"))).await;
+}
