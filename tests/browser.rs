@@ -213,3 +213,175 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
         "two pairings of six games"
     );
 }
+
+/// Sets a game's select to `value` by its option, as a person would.
+async fn choose(b: &fantoccini::Client, select_id: &str, value: &str) {
+    b.find(Locator::Css(&format!(
+        "#{select_id} option[value='{value}']"
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+}
+
+/// Two referees share a round's tables, each in their own browser on a
+/// phone: a page opened before a colleague's save neither blanks nor
+/// overwrites the colleague's results.
+#[tokio::test(flavor = "current_thread")]
+async fn two_referees_at_one_round_lose_none_of_each_others_results() {
+    let app = common::TestApp::start("sqlite");
+    let admin = app.user("admin", Role::Admin);
+    let thandi = app.user("thandi", Role::Referee);
+    let sipho = app.user("sipho", Role::Referee);
+    let t = common::tournament(&app, &admin, "Soweto Open");
+    for r in [&thandi, &sipho] {
+        kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, r, &admin).unwrap();
+    }
+    for (i, n) in [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+    ]
+    .iter()
+    .enumerate()
+    {
+        common::player(&app, t.id, &admin, n, "", &(1900 - 100 * i).to_string());
+    }
+    let mut c = app.client_as(&admin);
+    c.post(&format!("/t/{}/rounds", t.id), &[]);
+    c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
+    let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+    let (p1, p2) = (&data.pairings[0], &data.pairings[1]);
+    let game_of = |pid: i32, n: i32| {
+        data.games
+            .iter()
+            .find(|g| g.pairing_id == pid && g.number == n)
+            .unwrap()
+            .id
+    };
+
+    let Some((a, _da)) = browser().await else {
+        return;
+    };
+    let Some((b, _db)) = browser().await else {
+        return;
+    };
+    let results = format!("{}/t/{}/rounds/1/results", app.base, t.id);
+    for (browser, name) in [(&a, "thandi"), (&b, "sipho")] {
+        navigate(browser, Go::To(&format!("{}/login", app.base))).await;
+        fill_sign_in(browser, name).await;
+        browser
+            .wait()
+            .for_element(Locator::LinkText("New tournament"))
+            .await
+            .unwrap();
+        navigate(browser, Go::To(&results)).await;
+    }
+
+    // Thandi enters table 1; Sipho, on the page opened before, table 2.
+    a.find(Locator::Id(&format!("s{}", p1.id)))
+        .await
+        .unwrap()
+        .send_keys("6-0")
+        .await
+        .unwrap();
+    navigate(
+        &a,
+        Go::Click(Locator::XPath("//button[contains(., 'Save table 1')]")),
+    )
+    .await;
+    b.find(Locator::Id(&format!("s{}", p2.id)))
+        .await
+        .unwrap()
+        .send_keys("3½-2½")
+        .await
+        .unwrap();
+    navigate(
+        &b,
+        Go::Click(Locator::XPath(
+            "(//button[contains(., 'Save all tables')])[1]",
+        )),
+    )
+    .await;
+    let notice = b
+        .find(Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(notice.contains("Saved 6 results"), "{notice}");
+    let stored = |pid: i32| {
+        let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+        data.games_of(pid)
+            .iter()
+            .map(|g| g.result.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(stored(p1.id).iter().all(Option::is_some), "table 1 kept");
+    assert!(stored(p2.id).iter().all(Option::is_some), "table 2 saved");
+
+    // Thandi's page is older than Sipho's save: changing table 2's first
+    // game there is a conflict, told with who and what, focus on the
+    // message, and the select shows the stored result again.
+    let g = game_of(p2.id, 1);
+    let before = stored(p2.id);
+    choose(&a, &format!("g{g}"), "0-1").await;
+    navigate(
+        &a,
+        Go::Click(Locator::XPath("//button[contains(., 'Save table 2')]")),
+    )
+    .await;
+    let summary = a
+        .find(Locator::Id("problems"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        summary.contains("table 2, game 1 was changed meanwhile by sipho"),
+        "{summary}"
+    );
+    let focused = a
+        .execute("return document.activeElement.id;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(focused, "problems", "focus moves to the error summary");
+    let shown = a
+        .find(Locator::Id(&format!("g{g}")))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(shown.as_deref(), before[0].as_deref());
+    assert_eq!(
+        a.find(Locator::Id(&format!("g{g}")))
+            .await
+            .unwrap()
+            .attr("aria-invalid")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("true")
+    );
+    // Saving that page again loses nothing.
+    navigate(
+        &a,
+        Go::Click(Locator::XPath(
+            "(//button[contains(., 'Save all tables')])[1]",
+        )),
+    )
+    .await;
+    assert_eq!(stored(p2.id), before);
+    assert!(stored(p1.id).iter().all(Option::is_some));
+    if let Ok(png) = a.screenshot().await {
+        let _ = std::fs::write(std::env::temp_dir().join("kraal-browser-results.png"), png);
+    }
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+}
