@@ -5,7 +5,7 @@
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, Style};
 use kraal::rules::{
-    check_scoresheet, Game, GameResult, Junction, Move, PlayRules, Report, RuleSet, Side, Status,
+    check_scoresheet, Game, Junction, Move, PlayRules, Report, RuleSet, SheetResult, Side, Status,
     TripletKind,
 };
 
@@ -303,12 +303,12 @@ fn moves_after_the_end_and_the_claimed_result() {
         let board = match game.status() {
             Status::Won {
                 winner: Side::Dark, ..
-            } => GameResult::DarkWins,
+            } => SheetResult::DarkWins,
             Status::Won {
                 winner: Side::Light,
                 ..
-            } => GameResult::LightWins,
-            _ => GameResult::Draw,
+            } => SheetResult::LightWins,
+            _ => SheetResult::Draw,
         };
         let text = notation::write(&rules, &moves, Style::Official, Some(board));
         let report = check(&text, rules);
@@ -317,15 +317,15 @@ fn moves_after_the_end_and_the_claimed_result() {
         assert_eq!(
             report.board_result,
             Some(match board {
-                GameResult::DarkWins => BoardResult::Dark,
-                GameResult::LightWins => BoardResult::Light,
-                GameResult::Draw => BoardResult::Draw,
+                SheetResult::DarkWins => BoardResult::Dark,
+                SheetResult::LightWins => BoardResult::Light,
+                SheetResult::Draw => BoardResult::Draw,
             })
         );
-        let wrong = if board == GameResult::DarkWins {
-            GameResult::LightWins
+        let wrong = if board == SheetResult::DarkWins {
+            SheetResult::LightWins
         } else {
-            GameResult::DarkWins
+            SheetResult::DarkWins
         };
         let text = notation::write(&rules, &moves, Style::Standard, Some(wrong));
         let report = check(&text, rules);

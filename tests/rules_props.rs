@@ -8,7 +8,7 @@
 use kraal::rules::board::{Squares, ALL};
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, WrittenPly};
-use kraal::rules::{check_scoresheet, Game, GameResult, Move, PlayRules, RuleSet, Side, Status};
+use kraal::rules::{check_scoresheet, Game, Move, PlayRules, RuleSet, SheetResult, Side, Status};
 use proptest::prelude::*;
 
 fn rules_of(official: bool) -> PlayRules {
@@ -42,7 +42,7 @@ fn write_mixed(
     rules: PlayRules,
     moves: &[Move],
     mut style: u64,
-    result: Option<GameResult>,
+    result: Option<SheetResult>,
 ) -> String {
     let mut bits = move |n: u32| {
         let v = style & ((1 << n) - 1);
@@ -114,17 +114,17 @@ fn write_mixed(
     out
 }
 
-fn board_result_of(status: Status) -> Option<GameResult> {
+fn board_result_of(status: Status) -> Option<SheetResult> {
     match status {
         Status::Ongoing => None,
-        Status::Drawn => Some(GameResult::Draw),
+        Status::Drawn => Some(SheetResult::Draw),
         Status::Won {
             winner: Side::Dark, ..
-        } => Some(GameResult::DarkWins),
+        } => Some(SheetResult::DarkWins),
         Status::Won {
             winner: Side::Light,
             ..
-        } => Some(GameResult::LightWins),
+        } => Some(SheetResult::LightWins),
     }
 }
 
@@ -151,9 +151,9 @@ proptest! {
         prop_assert_eq!(report.board_result.is_some(), result.is_some());
         if let Some(r) = report.board_result {
             let expected = match result.unwrap() {
-                GameResult::DarkWins => BoardResult::Dark,
-                GameResult::LightWins => BoardResult::Light,
-                GameResult::Draw => BoardResult::Draw,
+                SheetResult::DarkWins => BoardResult::Dark,
+                SheetResult::LightWins => BoardResult::Light,
+                SheetResult::Draw => BoardResult::Draw,
             };
             prop_assert_eq!(r, expected);
         }

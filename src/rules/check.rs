@@ -30,7 +30,7 @@
 
 use super::board::{Junction, Side, LINES};
 use super::movegen::status;
-use super::notation::{self, GameResult, ParseError, Scoresheet, WrittenPly};
+use super::notation::{self, ParseError, Scoresheet, SheetResult, WrittenPly};
 use super::position::{Arrangement, Move, Position, Status, Triplet, WinReason};
 use super::ruleset::{PlayRules, RuleSet};
 use serde::Serialize;
@@ -63,12 +63,12 @@ pub enum BoardResult {
 }
 
 impl BoardResult {
-    fn agrees_with(self, claimed: GameResult) -> bool {
+    fn agrees_with(self, claimed: SheetResult) -> bool {
         matches!(
             (self, claimed),
-            (BoardResult::Dark, GameResult::DarkWins)
-                | (BoardResult::Light, GameResult::LightWins)
-                | (BoardResult::Draw, GameResult::Draw)
+            (BoardResult::Dark, SheetResult::DarkWins)
+                | (BoardResult::Light, SheetResult::LightWins)
+                | (BoardResult::Draw, SheetResult::Draw)
         )
     }
 }
@@ -127,7 +127,7 @@ pub struct Report {
     /// Why the board shows that result, with its article.
     pub board_reason: Option<String>,
     /// `1-0`, `0-1`, `1/2-1/2` as claimed on the sheet.
-    pub claimed_result: Option<GameResult>,
+    pub claimed_result: Option<SheetResult>,
     /// Whether the claimed result is the board's; `None` when the board
     /// shows no result or none is claimed.
     pub result_agrees: Option<bool>,
@@ -204,7 +204,7 @@ impl Report {
             (None, _) => "none yet: the game is not over on the board".to_string(),
         };
         let _ = writeln!(out, "Board result: {board}");
-        let claimed = self.claimed_result.map_or("none", GameResult::as_str);
+        let claimed = self.claimed_result.map_or("none", SheetResult::as_str);
         let verdict = match self.result_agrees {
             Some(true) => " (agrees with the board)",
             Some(false) => " (DISAGREES with the board)",

@@ -18,6 +18,6 @@ pub mod ruleset;
 
 pub use board::{Junction, Side};
 pub use check::{check_scoresheet, Irregularity, Report};
-pub use notation::{GameResult, ParseError};
+pub use notation::{ParseError, SheetResult};
 pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
 pub use ruleset::{PlayRules, RuleSet};

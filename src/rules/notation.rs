@@ -39,9 +39,10 @@ pub struct ParseError {
     pub found: String,
 }
 
-/// The result of a game as a scoresheet writes it.
+/// The result of a game as a scoresheet writes it, by colour (a
+/// tournament records results by who started: [`crate::results::GameResult`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum GameResult {
+pub enum SheetResult {
     /// `1-0`: dark won.
     #[serde(rename = "1-0")]
     DarkWins,
@@ -53,26 +54,26 @@ pub enum GameResult {
     Draw,
 }
 
-impl GameResult {
+impl SheetResult {
     pub fn as_str(self) -> &'static str {
         match self {
-            GameResult::DarkWins => "1-0",
-            GameResult::LightWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
+            SheetResult::DarkWins => "1-0",
+            SheetResult::LightWins => "0-1",
+            SheetResult::Draw => "1/2-1/2",
         }
     }
 
     /// The winner, or `None` for a draw.
     pub fn winner(self) -> Option<Side> {
         match self {
-            GameResult::DarkWins => Some(Side::Dark),
-            GameResult::LightWins => Some(Side::Light),
-            GameResult::Draw => None,
+            SheetResult::DarkWins => Some(Side::Dark),
+            SheetResult::LightWins => Some(Side::Light),
+            SheetResult::Draw => None,
         }
     }
 
     /// Reads `1-0`, `0-1`, `1/2-1/2`, `½-½` (any dash); `None` otherwise.
-    pub fn parse(text: &str) -> Option<GameResult> {
+    pub fn parse(text: &str) -> Option<SheetResult> {
         let s: String = text
             .trim()
             .chars()
@@ -80,9 +81,9 @@ impl GameResult {
             .filter(|c| !c.is_whitespace())
             .collect();
         match s.as_str() {
-            "1-0" => Some(GameResult::DarkWins),
-            "0-1" => Some(GameResult::LightWins),
-            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+            "1-0" => Some(SheetResult::DarkWins),
+            "0-1" => Some(SheetResult::LightWins),
+            "1/2-1/2" | "½-½" => Some(SheetResult::Draw),
             _ => None,
         }
     }
@@ -149,7 +150,7 @@ pub struct Scoresheet {
     /// Comments before the first move, as byte ranges of the source.
     pub preamble: Vec<(usize, usize)>,
     /// The result written after the moves.
-    pub result: Option<GameResult>,
+    pub result: Option<SheetResult>,
     /// Material counts written after the last move (OGR 7.1.12-13).
     pub material: Vec<i32>,
 }
@@ -175,9 +176,9 @@ impl Scoresheet {
 
     /// The claimed result: the one written after the moves, else the
     /// `[Result]` tag.
-    pub fn claimed_result(&self) -> Option<GameResult> {
+    pub fn claimed_result(&self) -> Option<SheetResult> {
         self.result
-            .or_else(|| self.tag("Result").and_then(GameResult::parse))
+            .or_else(|| self.tag("Result").and_then(SheetResult::parse))
     }
 
     /// Line and column (1-based, columns in characters) of a byte offset.
@@ -480,7 +481,7 @@ impl Parser<'_> {
     }
 
     /// A result, if one starts here; otherwise the position is unchanged.
-    fn result(&mut self) -> Option<GameResult> {
+    fn result(&mut self) -> Option<SheetResult> {
         let start = self.pos;
         // The characters of the result so far, dashes folded to '-'.
         let mut seen = [0u8; 8];
@@ -504,9 +505,9 @@ impl Parser<'_> {
             n += 1;
             self.bump();
             let result = match &seen[..n] {
-                b"1-0" => Some(GameResult::DarkWins),
-                b"0-1" => Some(GameResult::LightWins),
-                b"1/2-1/2" | b"h-h" => Some(GameResult::Draw),
+                b"1-0" => Some(SheetResult::DarkWins),
+                b"0-1" => Some(SheetResult::LightWins),
+                b"1/2-1/2" | b"h-h" => Some(SheetResult::Draw),
                 _ => None,
             };
             // Do not take `1-0` out of `1-0x`: a result ends a token.
@@ -717,7 +718,7 @@ pub fn write(
     rules: &PlayRules,
     moves: &[Move],
     style: Style,
-    result: Option<GameResult>,
+    result: Option<SheetResult>,
 ) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "[Rules \"{}\"]", rules.name);
@@ -850,14 +851,14 @@ mod tests {
             })
         );
         assert_eq!(p[4].annotation, "!?");
-        assert_eq!(sheet.result, Some(GameResult::DarkWins));
+        assert_eq!(sheet.result, Some(SheetResult::DarkWins));
     }
 
     #[test]
     fn material_counts_only_after_the_last_move() {
         let sheet = parse("d5-2 x E3,13 +1 \u{00bd}-\u{00bd}").unwrap();
         assert_eq!(sheet.material, [1]);
-        assert_eq!(sheet.result, Some(GameResult::Draw));
+        assert_eq!(sheet.result, Some(SheetResult::Draw));
         let sheet = parse("d5-2 g7 - 1").unwrap();
         assert_eq!(
             sheet.plies[1].to.cow,
@@ -890,7 +891,7 @@ mod tests {
             parse("[Rules \"official\"]\n[Dark \"A \\\"B\\\" C\"]\n\n1. a1 1/2-1/2").unwrap();
         assert_eq!(sheet.tag("rules"), Some("official"));
         assert_eq!(sheet.tag("Dark"), Some("A \"B\" C"));
-        assert_eq!(sheet.claimed_result(), Some(GameResult::Draw));
+        assert_eq!(sheet.claimed_result(), Some(SheetResult::Draw));
     }
 
     #[test]
