@@ -65,6 +65,9 @@ fn pairs(app: &TestApp, tid: i64, n: i32) -> Vec<(i64, Option<i64>)> {
         .collect()
 }
 
+/// A form's fields as posted.
+type Form<'a> = &'a [(&'a str, &'a str)];
+
 fn meet(list: &[(i64, Option<i64>)], x: i64, y: i64) -> bool {
     list.iter()
         .any(|&(f, s)| (f, s) == (x, Some(y)) || (f, s) == (y, Some(x)))
@@ -224,7 +227,7 @@ fn bad_input_is_named_by_field_on_the_page_and_in_the_api() {
         let (p1, p2) = (ids[0].to_string(), ids[1].to_string());
         let stranger = other_ids[0].to_string();
 
-        let cases: [(&[(&str, &str)], &str, &str); 6] = [
+        let cases: [(Form, &str, &str); 6] = [
             (
                 &[("a", &p1), ("b", &p1)],
                 "b",
