@@ -48,6 +48,10 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/players/{pid:\\d+}/reinstate" => s(&[]),
         "/t/{tid:\\d+}/relations" => Some(vec![]), // a and b filled in by the caller
         "/t/{tid:\\d+}/relations/{rid:\\d+}/remove" => s(&[]),
+        "/t/{tid:\\d+}/forbidden" => Some(vec![]), // a and b filled in by the caller
+        "/t/{tid:\\d+}/forbidden/{fid:\\d+}/remove" => s(&[]),
+        "/t/{tid:\\d+}/forbidden/{fid:\\d+}/waive" => s(&[("reason", "only two juniors left")]),
+        "/t/{tid:\\d+}/forbidden/{fid:\\d+}/unwaive" => s(&[]),
         "/t/{tid:\\d+}/import" => s(&[("csv", "name,club\nKeabetswe Sello,Mafikeng MC\n")]),
         "/t/{tid:\\d+}/rounds" => s(&[]),
         "/t/{tid:\\d+}/byes" => Some(vec![("round", "2".into())]), // player filled in by the caller
@@ -55,6 +59,11 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/api/v1/tournaments" => s(&[("name", "API Open"), ("rounds", "5")]),
         "/api/v1/tournaments/{tid:\\d+}/players" => s(&[("name", "Refilwe Dube")]),
         "/api/v1/tournaments/{tid:\\d+}/relations" => Some(vec![]),
+        "/api/v1/tournaments/{tid:\\d+}/forbidden" => Some(vec![]), // a and b filled in
+        "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}" => s(&[]),
+        "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}/waiver" => {
+            s(&[("reason", "only two juniors left")])
+        }
         "/api/v1/tournaments/{tid:\\d+}/rounds" => s(&[]),
         "/api/v1/games/{gid:\\d+}" => s(&[("result", "1-0")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
@@ -117,6 +126,25 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let rid =
                     kraal::db::players::add_relation(&mut app.conn(), t.id, p1.id, p2.id, &admin)
                         .unwrap();
+                let fid = kraal::db::forbidden::add(
+                    &mut app.conn(),
+                    t.id,
+                    kraal::db::forbidden::NewForbidden {
+                        a: p2.id,
+                        b: p3.id,
+                        from_round: None,
+                        to_round: None,
+                    },
+                    &admin,
+                )
+                .unwrap()
+                .id;
+                if route.path.ends_with("/unwaive")
+                    || (route.method == "DELETE" && route.path.ends_with("/waiver"))
+                {
+                    kraal::db::forbidden::waive(&mut app.conn(), t.id, fid, "a final", &admin)
+                        .unwrap();
+                }
                 if route.path.contains("{n:") || route.path.contains("{gid:") {
                     let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
@@ -152,6 +180,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .replace("{tid:\\d+}", &t.id.to_string())
                     .replace("{pid:\\d+}", &p1.id.to_string())
                     .replace("{rid:\\d+}", &rid.to_string())
+                    .replace("{fid:\\d+}", &fid.to_string())
                     .replace("{uid:\\d+}", &assigned.id.to_string())
                     .replace("{id:\\d+}", &token_id.to_string())
                     .replace("{n:\\d+}", "1");
@@ -171,7 +200,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     fields.push(("a", p1.id.to_string()));
                     fields.push(("b", p2.id.to_string()));
                 }
-                if route.path.ends_with("/relations") {
+                if route.path.ends_with("/relations") || route.path.ends_with("/forbidden") {
                     fields.push(("a", p1.id.to_string()));
                     fields.push(("b", p3.id.to_string()));
                 }

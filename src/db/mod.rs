@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod auth;
 pub mod connection;
+pub mod forbidden;
 pub mod players;
 pub mod rounds;
 pub mod schema;
@@ -27,6 +28,13 @@ pub enum DbError {
     /// The requested row does not exist; names what was looked for.
     #[error("no such {0}")]
     NotFound(&'static str),
+    /// A value refused by a rule of the data; `field` names the field at
+    /// fault as forms and the API call it.
+    #[error("{message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
     /// A uniqueness or concurrency conflict the user can act on.
     #[error("{0}")]
     Conflict(String),
@@ -67,7 +75,8 @@ pub fn now() -> NaiveDateTime {
     t.with_nanosecond(0).unwrap_or(t)
 }
 
-/// A tournament with its players, relatives, byes and every round.
+/// A tournament with its players, relatives, kept-apart pairs, byes and
+/// every round.
 pub fn tournament_data(
     conn: &mut DbConnection,
     tid: i32,
@@ -78,6 +87,7 @@ pub fn tournament_data(
         tournament,
         players: players::list(conn, tid)?,
         relations: players::relations_of(conn, tid)?,
+        forbidden: forbidden::list(conn, tid)?,
         byes: rounds::requested_byes(conn, tid)?,
         rounds,
         pairings,

@@ -9,6 +9,7 @@ pub mod results;
 
 use std::collections::HashMap;
 
+use crate::db::forbidden::Forbidden;
 use crate::db::players::{Player, Relation};
 use crate::db::rounds::{Game, Pairing, Planned, RequestedBye, Round};
 use crate::db::tournaments::Tournament;
@@ -17,7 +18,7 @@ use crate::pairing::explain::Explanation;
 use crate::pairing::knockout::{self, KnockoutInput, KoResult, SetScore};
 use crate::pairing::round_robin::{self, RoundRobinInput};
 use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
-use crate::pairing::{PairingError, PlayerId};
+use crate::pairing::{ForbiddenPair, PairingError, PlayerId, Waiver};
 use crate::results::tally;
 use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
 use crate::tournament::System;
@@ -28,6 +29,8 @@ pub struct TournamentData {
     pub tournament: Tournament,
     pub players: Vec<Player>,
     pub relations: Vec<Relation>,
+    /// Pairs the referee keeps apart, waived or not.
+    pub forbidden: Vec<Forbidden>,
     pub byes: Vec<RequestedBye>,
     pub rounds: Vec<Round>,
     /// Sorted by round, then table, as [`crate::db::rounds::everything`]
@@ -49,6 +52,18 @@ pub enum DirectorError {
 
 fn pid(id: i32) -> PlayerId {
     id as PlayerId
+}
+
+/// A round's outcome as the Swiss engine records it in a player's history.
+fn entry_kind(o: &Outcome) -> (EntryKind, Option<PlayerId>) {
+    match *o {
+        Outcome::Played { opponent, .. } => (EntryKind::Played, Some(opponent)),
+        Outcome::ForfeitWin { opponent } => (EntryKind::ForfeitWin, Some(opponent)),
+        Outcome::ForfeitLoss { opponent } => (EntryKind::ForfeitLoss, Some(opponent)),
+        Outcome::AllocatedBye => (EntryKind::AllocatedBye, None),
+        Outcome::RequestedBye { .. } => (EntryKind::RequestedBye, None),
+        Outcome::Absent => (EntryKind::Absent, None),
+    }
 }
 
 impl TournamentData {
@@ -212,18 +227,7 @@ impl TournamentData {
                     .map(|r| {
                         let o = self.outcome(p.id, r);
                         let points = scoring.round_score(&o);
-                        let (kind, opponent) = match o {
-                            Outcome::Played { opponent, .. } => (EntryKind::Played, Some(opponent)),
-                            Outcome::ForfeitWin { opponent } => {
-                                (EntryKind::ForfeitWin, Some(opponent))
-                            }
-                            Outcome::ForfeitLoss { opponent } => {
-                                (EntryKind::ForfeitLoss, Some(opponent))
-                            }
-                            Outcome::AllocatedBye => (EntryKind::AllocatedBye, None),
-                            Outcome::RequestedBye { .. } => (EntryKind::RequestedBye, None),
-                            Outcome::Absent => (EntryKind::Absent, None),
-                        };
+                        let (kind, opponent) = entry_kind(&o);
                         RoundEntry {
                             kind,
                             opponent,
@@ -270,6 +274,35 @@ impl TournamentData {
                 }
             })
             .collect()
+    }
+
+    /// The referee's kept-apart pairs as the engines take them: every ban
+    /// is a forbidden pair, and a waived one is a waiver as well, so that the
+    /// pairing relying on it names the waiver and its reason. With `round`,
+    /// only waivers of bans covering that round (a waiver lifts every rule
+    /// for its pair, so it must not reach rounds its ban does not cover).
+    fn kept_apart(&self, round: Option<i32>) -> (Vec<ForbiddenPair>, Vec<Waiver>) {
+        let forbidden = self
+            .forbidden
+            .iter()
+            .map(|f| ForbiddenPair {
+                a: pid(f.a),
+                b: pid(f.b),
+                from_round: f.from_round.map(|n| n as u32),
+                to_round: f.to_round.map(|n| n as u32),
+            })
+            .collect();
+        let waivers = self
+            .forbidden
+            .iter()
+            .filter(|f| f.waived && round.is_none_or(|n| f.covers(n)))
+            .map(|f| Waiver {
+                a: pid(f.a),
+                b: pid(f.b),
+                reason: f.note.clone(),
+            })
+            .collect();
+        (forbidden, waivers)
     }
 
     /// Pairing numbers as the Swiss engine gives them.
@@ -324,13 +357,14 @@ impl TournamentData {
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
         let planned = match self.tournament.system() {
             System::Swiss => {
+                let (forbidden, waivers) = self.kept_apart(Some(next));
                 let input = SwissInput {
                     round: next as u32,
                     total_rounds: self.tournament.rounds as u32,
                     rule_set: self.tournament.rule_set(),
                     players: self.swiss_players(next as u32),
-                    forbidden: Vec::new(),
-                    waivers: Vec::new(),
+                    forbidden,
+                    waivers,
                 };
                 let out = swiss::pair_round(&input)?;
                 let mut planned: Vec<Planned> = out
@@ -361,12 +395,13 @@ impl TournamentData {
                 } else {
                     players.len()
                 };
+                let (forbidden, waivers) = self.kept_apart(None);
                 let input = RoundRobinInput {
                     players: self.ties(&players),
                     double: (self.tournament.rounds as usize) > games_per_cycle,
                     rule_set: self.tournament.rule_set(),
-                    forbidden: Vec::new(),
-                    waivers: Vec::new(),
+                    forbidden,
+                    waivers,
                 };
                 let schedule = round_robin::schedule(&input)?;
                 let round = schedule
@@ -478,11 +513,12 @@ impl TournamentData {
                 .into_iter()
                 .filter(|p| p.withdrawn_from_round.is_none())
                 .collect();
+            let (forbidden, waivers) = self.kept_apart(Some(1));
             let bracket = knockout::bracket(&KnockoutInput {
                 seeds: self.ties(&players),
                 rule_set: self.tournament.rule_set(),
-                forbidden: Vec::new(),
-                waivers: Vec::new(),
+                forbidden,
+                waivers,
             })?;
             bracket.first_round
         } else {
@@ -568,12 +604,13 @@ impl TournamentData {
             other => other,
         };
         let players: Vec<&Player> = self.players.iter().collect();
+        let (forbidden, waivers) = self.kept_apart(Some(round.number));
         let avoid = crate::pairing::avoidance::Avoidance::new(
             self.tournament.rule_set(),
             self.tournament.rounds as u32,
             &self.ties(&players),
-            &[],
-            &[],
+            &forbidden,
+            &waivers,
         );
         let earlier: Vec<&Round> = self
             .rounds
@@ -588,11 +625,12 @@ impl TournamentData {
                 })
             })
         };
-        let had_bye = |x: i32| {
-            earlier.iter().any(|r| {
-                self.pairings_of(r)
-                    .iter()
-                    .any(|p| p.first_player_id == Some(x) && p.bye.as_deref() == Some("allocated"))
+        // The Swiss engine's notion of a used bye (C2): the allocated bye or
+        // a forfeit win, read from the same outcomes its history is built of.
+        let used_bye = |x: i32| {
+            earlier.iter().find_map(|r| {
+                let (kind, _) = entry_kind(&self.outcome(x, r));
+                kind.uses_bye().then_some((r.number, kind))
             })
         };
         let mut out = Vec::new();
@@ -617,12 +655,18 @@ impl TournamentData {
                         out.push(format!("{} and {}: {r}", name(x), name(y)));
                     }
                 }
-                (Some(x), None) if p.bye.as_deref() == Some("allocated") && had_bye(x) => {
-                    out.push(format!(
-                        "{} already had the pairing-allocated bye (C2)",
+                (Some(x), None) if p.bye.as_deref() == Some("allocated") => match used_bye(x) {
+                    Some((n, EntryKind::ForfeitWin)) => out.push(format!(
+                        "{} already won by forfeit in round {n}, which counts as a used bye: \
+                             a second bye (C2)",
                         name(x)
-                    ));
-                }
+                    )),
+                    Some((n, _)) => out.push(format!(
+                        "{} already had the pairing-allocated bye in round {n}: a second bye (C2)",
+                        name(x)
+                    )),
+                    None => {}
+                },
                 _ => {}
             }
         }

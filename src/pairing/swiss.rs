@@ -55,6 +55,14 @@ pub enum EntryKind {
     Absent,
 }
 
+impl EntryKind {
+    /// Whether a round like this one uses up the player's bye (C2): the
+    /// pairing-allocated bye itself, or a forfeit win, which scored like one.
+    pub fn uses_bye(self) -> bool {
+        matches!(self, EntryKind::AllocatedBye | EntryKind::ForfeitWin)
+    }
+}
+
 /// One past round of one player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundEntry {
@@ -314,10 +322,7 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
                 o.sort_unstable();
                 o
             },
-            bye_used: p
-                .history
-                .iter()
-                .any(|e| matches!(e.kind, EntryKind::AllocatedBye | EntryKind::ForfeitWin)),
+            bye_used: p.history.iter().any(|e| e.kind.uses_bye()),
             float1: (round >= 2)
                 .then(|| float_in_round(p, round as usize - 2, &running))
                 .flatten(),

@@ -47,6 +47,7 @@ impl From<DbError> for AppError {
         match e {
             DbError::NotFound(thing) => AppError::not_found(thing),
             DbError::Conflict(m) => AppError::Conflict(m),
+            DbError::Invalid { field, message } => AppError::invalid(field, message),
             other => AppError::Internal(other.to_string()),
         }
     }

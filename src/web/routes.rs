@@ -7,7 +7,7 @@
 use actix_web::{web, Route};
 
 use super::api;
-use super::pages::{account, admin, home, players, rounds, tables, tournaments};
+use super::pages::{account, admin, forbidden, home, players, rounds, tables, tournaments};
 
 /// Who may use a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +85,10 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/relations"                        Referee  => players::add_relation;
     post "/t/{tid:\\d+}/byes"                             Referee  => players::request_bye;
     post "/t/{tid:\\d+}/relations/{rid:\\d+}/remove"      Referee  => players::remove_relation;
+    post "/t/{tid:\\d+}/forbidden"                        Referee  => forbidden::add;
+    post "/t/{tid:\\d+}/forbidden/{fid:\\d+}/remove"      Referee  => forbidden::remove;
+    post "/t/{tid:\\d+}/forbidden/{fid:\\d+}/waive"       Referee  => forbidden::waive;
+    post "/t/{tid:\\d+}/forbidden/{fid:\\d+}/unwaive"     Referee  => forbidden::clear_waiver;
     get  "/t/{tid:\\d+}/import"                           Referee  => players::import_form;
     post "/t/{tid:\\d+}/import"                           Referee  => players::import;
     post "/t/{tid:\\d+}/rounds"                            Referee  => rounds::create;
@@ -105,6 +109,10 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
     post "/api/v1/tournaments/{tid:\\d+}/relations"        Referee  => api::add_relation;
+    post "/api/v1/tournaments/{tid:\\d+}/forbidden"        Referee  => api::add_forbidden;
+    delete "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}" Referee => api::remove_forbidden;
+    put  "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}/waiver" Referee => api::waive_forbidden;
+    delete "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}/waiver" Referee => api::clear_forbidden_waiver;
     post "/api/v1/tournaments/{tid:\\d+}/rounds"           Referee  => api::pair_round;
     get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}"  Public   => api::get_round;
     get  "/api/v1/tournaments/{tid:\\d+}/standings"        Public   => api::standings;

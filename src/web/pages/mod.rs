@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod forbidden;
 pub mod home;
 pub mod players;
 pub mod rounds;

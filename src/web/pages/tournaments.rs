@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::audit::{self, AuditEntry};
+use crate::db::forbidden::{self, Forbidden};
 use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::{self, User};
@@ -159,6 +160,10 @@ pub struct TournamentPage {
     pub t: Tournament,
     pub players: Vec<Player>,
     pub relations: Vec<Relation>,
+    /// Kept-apart pairs; loaded for the tournament's referees only.
+    pub forbidden: Vec<Forbidden>,
+    /// The "kept apart" form as last typed.
+    pub new_forbidden: crate::web::pages::forbidden::ForbiddenRaw,
     pub referees: Vec<User>,
     /// Referees an admin could still assign.
     pub assignable: Vec<User>,
@@ -175,6 +180,15 @@ impl TournamentPage {
     }
     fn is_knockout(&self) -> bool {
         self.t.system() == crate::tournament::System::Knockout
+    }
+    /// Why the waiver of kept-apart pair `id` was refused, if it was.
+    fn waiver_error(&self, id: i32) -> Option<&str> {
+        self.errors
+            .get(&crate::web::pages::forbidden::waiver_key(id))
+    }
+    fn forbidden_error(&self, field: &str) -> Option<&str> {
+        self.errors
+            .get(&crate::web::pages::forbidden::error_key(field))
     }
     fn active_count(&self) -> usize {
         self.players
@@ -193,7 +207,7 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (t, players, relations, referees, all_users, assigned, rounds) = state
+    let (t, players, relations, kept_apart, referees, all_users, assigned, rounds) = state
         .run(move |c| {
             let t = tournaments::find(c, id)?;
             let assigned = match &viewer {
@@ -205,10 +219,16 @@ pub async fn load_page(
             } else {
                 Vec::new()
             };
+            let may_edit = assigned || viewer.as_ref().is_some_and(User::is_admin);
             Ok((
                 t,
                 players::list(c, id)?,
                 players::relations_of(c, id)?,
+                if may_edit {
+                    forbidden::list(c, id)?
+                } else {
+                    Vec::new()
+                },
                 tournaments::referees(c, id)?,
                 all,
                 assigned,
@@ -231,6 +251,8 @@ pub async fn load_page(
         t,
         players,
         relations,
+        forbidden: kept_apart,
+        new_forbidden: Default::default(),
         referees,
         assignable,
         can_edit,

@@ -1,0 +1,172 @@
+//! Kept-apart pairs on the tournament page: keep two players apart (in all
+//! rounds or a range), lift the ban, waive it with a reason.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+use super::tournaments::load_page;
+use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::db::forbidden::{self, NewForbidden};
+use crate::web::auth::Referee;
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+/// The "kept apart" form as typed; blank rounds mean from the first and to
+/// the last.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ForbiddenRaw {
+    pub a: String,
+    pub b: String,
+    pub from_round: String,
+    pub to_round: String,
+}
+
+/// The page's error key for a field of the "kept apart" form (the page
+/// holds other forms with fields of the same names).
+pub fn error_key(field: &str) -> String {
+    format!("forbidden_{field}")
+}
+
+/// The page's error key for the waiver reason of one kept-apart pair.
+pub fn waiver_key(id: i32) -> String {
+    format!("waiver_{id}")
+}
+
+impl ForbiddenRaw {
+    fn check(&self) -> Result<NewForbidden, FormErrors> {
+        let mut errors = FormErrors::default();
+        let mut player = |field: &str, v: &str, label: &str| {
+            v.trim()
+                .parse::<i32>()
+                .map_err(|_| errors.add(&error_key(field), format!("choose {label}")))
+                .ok()
+        };
+        let a = player("a", &self.a, "player A");
+        let b = player("b", &self.b, "player B");
+        let mut round = |field: &str, v: &str, label: &str| match v.trim() {
+            "" => Some(None),
+            t => t
+                .parse::<i32>()
+                .map(Some)
+                .map_err(|_| {
+                    errors.add(
+                        &error_key(field),
+                        format!("{label} '{t}' is not a round number: give one, or leave it blank"),
+                    )
+                })
+                .ok(),
+        };
+        let from_round = round("from_round", &self.from_round, "from round");
+        let to_round = round("to_round", &self.to_round, "to round");
+        match (a, b, from_round, to_round) {
+            (Some(a), Some(b), Some(from_round), Some(to_round)) if errors.is_empty() => {
+                Ok(NewForbidden {
+                    a,
+                    b,
+                    from_round,
+                    to_round,
+                })
+            }
+            _ => Err(errors),
+        }
+    }
+}
+
+async fn page_with_errors(
+    state: &AppState,
+    ctx: Ctx,
+    tid: i32,
+    raw: ForbiddenRaw,
+    errors: FormErrors,
+) -> Result<HttpResponse, AppError> {
+    let mut page = load_page(state, ctx, tid, Default::default(), errors).await?;
+    page.new_forbidden = raw;
+    render(&page, FORM_ERROR)
+}
+
+/// `POST /t/{tid}/forbidden`: keeps two players apart.
+pub async fn add(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<ForbiddenRaw>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let raw = form.into_inner();
+    let mut errors = match raw.check() {
+        Ok(new) => match state
+            .run(move |c| forbidden::add(c, tid, new, &r.user))
+            .await
+        {
+            Ok(_) => return Ok(see_other(&format!("/t/{tid}#kept-apart"))),
+            Err(AppError::Invalid { field, message }) => {
+                let mut e = FormErrors::default();
+                e.add(&error_key(&field), message);
+                e
+            }
+            Err(e) => return Err(e),
+        },
+        Err(errors) => errors,
+    };
+    if errors.is_empty() {
+        errors.add(&error_key("b"), "the pair could not be kept apart");
+    }
+    page_with_errors(&state, ctx, tid, raw, errors).await
+}
+
+/// `POST /t/{tid}/forbidden/{fid}/remove`: lifts the ban.
+pub async fn remove(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, fid) = path.into_inner();
+    state
+        .run(move |c| forbidden::remove(c, tid, fid, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}#kept-apart")))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct WaiverForm {
+    pub reason: String,
+}
+
+/// `POST /t/{tid}/forbidden/{fid}/waive`: lets the pair meet, with a reason.
+pub async fn waive(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<WaiverForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, fid) = path.into_inner();
+    let reason = form.into_inner().reason;
+    match state
+        .run(move |c| forbidden::waive(c, tid, fid, &reason, &r.user))
+        .await
+    {
+        Ok(_) => Ok(see_other(&format!("/t/{tid}#kept-apart"))),
+        Err(AppError::Invalid { message, .. }) => {
+            let mut errors = FormErrors::default();
+            errors.add(&waiver_key(fid), message);
+            page_with_errors(&state, ctx, tid, Default::default(), errors).await
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `POST /t/{tid}/forbidden/{fid}/unwaive`: keeps the pair apart again.
+pub async fn clear_waiver(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, fid) = path.into_inner();
+    state
+        .run(move |c| forbidden::clear_waiver(c, tid, fid, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}#kept-apart")))
+}
