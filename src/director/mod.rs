@@ -193,7 +193,7 @@ impl TournamentData {
         standings::compute(
             &self.entrants(),
             &self.scoring(),
-            &self.tournament.tiebreaks.to_vec(),
+            &self.tournament.tiebreaks,
         )
     }
 
