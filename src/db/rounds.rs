@@ -54,7 +54,8 @@ pub struct Game {
     pub pairing_id: i32,
     pub number: i32,
     pub starter_player_id: Option<i32>,
-    pub result: Option<String>,
+    #[diesel(deserialize_as = super::Stored<GameResult>)]
+    pub result: Option<GameResult>,
     pub tiebreak: bool,
     pub scoresheet: Option<String>,
     pub version: i32,
@@ -62,11 +63,6 @@ pub struct Game {
     pub updated_by: Option<i32>,
 }
 
-impl Game {
-    pub fn result(&self) -> Option<GameResult> {
-        self.result.as_deref().and_then(GameResult::parse)
-    }
-}
 
 /// A pairing to store: two players, or one player with a bye of `bye` kind.
 #[derive(Debug, Clone)]
@@ -356,8 +352,8 @@ pub fn apply_edit(
     by: &User,
 ) -> Result<EditOutcome, DbError> {
     let ctx = game_context(conn, edit.game)?;
-    let old = ctx.game.result.clone();
-    let new = edit.wanted.map(|r| r.as_str().to_string());
+    let old = ctx.game.result;
+    let new = edit.wanted;
     if old == new {
         return Ok(EditOutcome::Unchanged(ctx.game));
     }
@@ -376,7 +372,7 @@ pub fn apply_edit(
             round: ctx.round.number,
             table: ctx.pairing.table_no,
             game: ctx.game.number,
-            now: now.result(),
+            now: now.result,
             by: who,
             wanted: edit.wanted,
         }))
@@ -390,7 +386,7 @@ pub fn apply_edit(
             .filter(games::version.eq(ctx.game.version)),
     )
     .set((
-        games::result.eq(&new),
+        games::result.eq(new.map(GameResult::as_str)),
         games::version.eq(ctx.game.version + 1),
         games::updated_at.eq(Some(now())),
         games::updated_by.eq(Some(by.id)),
@@ -407,8 +403,8 @@ pub fn apply_edit(
             action: "result",
             entity: "game",
             entity_id: Some(edit.game),
-            old_value: old,
-            new_value: new,
+            old_value: old.map(|r| r.as_str().to_string()),
+            new_value: new.map(|r| r.as_str().to_string()),
         },
     )?;
     Ok(EditOutcome::Saved(game_context(conn, edit.game)?.game))

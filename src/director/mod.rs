@@ -6,6 +6,7 @@
 //! submodules own their transactions.
 
 mod load;
+pub mod pair;
 pub mod results;
 
 pub use load::load;
@@ -128,7 +129,7 @@ impl TournamentData {
             let main: Vec<&&Game> = games.iter().filter(|g| !g.tiebreak).collect();
             let t = tally(
                 main.iter()
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result())),
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
             if t.decided == 0 {
                 return Outcome::Absent;
@@ -483,7 +484,7 @@ impl TournamentData {
         let score = |gs: &[&&Game]| {
             let t = tally(
                 gs.iter()
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result())),
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
             (
                 t.decided as usize == gs.len(),

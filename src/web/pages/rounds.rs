@@ -12,8 +12,8 @@ use serde::Serialize;
 use super::{render, see_other, Ctx};
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::tournaments;
-use crate::director;
-use crate::director::{DirectorError, TournamentData};
+use crate::director::{self, pair::Then};
+use crate::director::TournamentData;
 use crate::pairing::explain::Explanation;
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::{show_points, Standing};
@@ -25,29 +25,11 @@ pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, App
     state.run(move |c| crate::director::load(c, tid)).await
 }
 
-/// Pairs the next round and stores it as a draft.
-pub async fn pair_next(
-    state: &AppState,
-    data: &TournamentData,
-    by: &crate::db::users::User,
-) -> Result<Round, AppError> {
-    let (number, planned) = data.pair_next().map_err(|e| match e {
-        DirectorError::NotReady(m) => AppError::Conflict(m),
-        DirectorError::Pairing(p) => AppError::Conflict(format!("No valid pairing exists: {p}")),
-    })?;
-    let (tid, games, by) = (
-        data.tournament.id,
-        data.tournament.games_per_pairing,
-        by.clone(),
-    );
-    state
-        .run(move |c| rounds::create(c, tid, number, &planned, games, "", &by))
-        .await
-}
-
 pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let data = load_data(&state, r.tournament.id).await?;
-    let round = pair_next(&state, &data, &r.user).await?;
+    let tid = r.tournament.id;
+    let round = state
+        .run(move |c| director::pair::pair_next(c, tid, Then::Draft, &r.user))
+        .await?;
     Ok(see_other(&format!(
         "/t/{}/rounds/{}",
         round.tournament_id, round.number
@@ -83,7 +65,7 @@ pub struct GameView {
     pub number: i32,
     pub starter: String,
     pub first_started: bool,
-    pub result: String,
+    pub result: Option<GameResult>,
     pub tiebreak: bool,
     pub version: i32,
 }
@@ -126,7 +108,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                 games
                     .iter()
                     .filter(|g| !g.tiebreak)
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result())),
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
             let score = if t.decided > 0 {
                 format!("{}-{}", show_points(t.first), show_points(t.second))
@@ -149,7 +131,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                         number: g.number,
                         starter: name(g.starter_player_id),
                         first_started: g.starter_player_id == p.first_player_id,
-                        result: g.result.clone().unwrap_or_default(),
+                        result: g.result,
                         tiebreak: g.tiebreak,
                         version: g.version,
                     })
@@ -287,7 +269,7 @@ impl ResultsPage {
         self.typed
             .get(&format!("g{}", game.id))
             .cloned()
-            .unwrap_or_else(|| game.result.clone())
+            .unwrap_or_else(|| game.stored().to_string())
     }
     fn invalid(&self, field: &str) -> bool {
         self.problems.iter().any(|p| p.field == field)
@@ -306,16 +288,24 @@ impl ResultsPage {
     fn open_sets(&self) -> Vec<i32> {
         self.pairings
             .iter()
-            .filter(|p| p.games.iter().any(|g| g.tiebreak && g.result.is_empty()))
+            .filter(|p| p.games.iter().any(|g| g.tiebreak && g.result.is_none()))
             .map(|p| p.table)
             .collect()
+    }
+}
+
+impl GameView {
+    /// The stored spelling of the result (`1-0`, `1/2-1/2`), empty without
+    /// one: what the results form carries and compares.
+    pub fn stored(&self) -> &'static str {
+        self.result.map_or("", GameResult::as_str)
     }
 }
 
 impl PairingView {
     /// Some game of this pairing has no result yet.
     pub fn has_missing(&self) -> bool {
-        self.games.iter().any(|g| g.result.is_empty())
+        self.games.iter().any(|g| g.result.is_none())
     }
     /// The games of the last tiebreak set, once there is one.
     pub fn last_set(&self) -> Vec<&GameView> {
@@ -372,7 +362,7 @@ fn read_form(
         let seen = |g: &GameView| match form.get(&format!("o{}", g.id)) {
             Some(o) if o.is_empty() => None,
             Some(o) => GameResult::parse(o),
-            None => GameResult::parse(&g.result),
+            None => g.result,
         };
         let mut wanted: Vec<(i32, Option<GameResult>)> = Vec::new();
         let mut by_score = |field: String, games: Vec<&GameView>, n: u32| {

@@ -13,6 +13,7 @@ use super::{render, Ctx};
 use crate::db::players::Player;
 use crate::db::tournaments::Tournament;
 use crate::director::TournamentData;
+use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -182,7 +183,7 @@ pub async fn pairings_csv(
                     "{}{}:{}",
                     if g.tiebreak { "TB" } else { "" },
                     g.number,
-                    if g.result.is_empty() { "?" } else { &g.result }
+                    g.result.map_or("?", GameResult::as_str)
                 )
             })
             .collect::<Vec<_>>()
