@@ -163,5 +163,8 @@ fn the_rule_set_flag_is_spelled_rules_as_in_check_and_perft() {
     assert_eq!(new, old);
     let (code, _, err) = run("r.trf", &trf, &["--rules", "fide"]);
     assert_eq!(code, 2);
-    assert!(err.contains("'fide' is not one of official, gar"), "{err}");
+    assert!(
+        err.contains("'fide' is not a known rule set (official, gar)"),
+        "{err}"
+    );
 }

@@ -35,6 +35,10 @@ pub enum DbError {
         field: &'static str,
         message: String,
     },
+    /// A stored value that is not one Kraal knows (a hand-edited or damaged
+    /// database): named with its row, never read as some default.
+    #[error("{row} holds a value that cannot be read: {message}")]
+    Unreadable { row: String, message: String },
     /// A uniqueness or concurrency conflict the user can act on.
     #[error("{0}")]
     Conflict(String),
@@ -72,6 +76,17 @@ pub(crate) fn found(err: diesel::result::Error, thing: &'static str) -> DbError 
     match err {
         diesel::result::Error::NotFound => DbError::NotFound(thing),
         other => DbError::Query(other),
+    }
+}
+
+/// As [`found`], and a stored value that cannot be read names its `row`.
+pub(crate) fn read_row(err: diesel::result::Error, thing: &'static str, row: &str) -> DbError {
+    match err {
+        diesel::result::Error::DeserializationError(e) => DbError::Unreadable {
+            row: format!("{thing} {row}"),
+            message: e.to_string(),
+        },
+        other => found(other, thing),
     }
 }
 

@@ -73,8 +73,8 @@ impl TournamentData {
     pub fn scoring(&self) -> Scoring {
         Scoring {
             games_per_pairing: self.tournament.games_per_pairing as u32,
-            ranking: self.tournament.ranking(),
-            bye: self.tournament.bye(),
+            ranking: self.tournament.ranking,
+            bye: self.tournament.bye_value,
         }
     }
 
@@ -193,7 +193,7 @@ impl TournamentData {
         standings::compute(
             &self.entrants(),
             &self.scoring(),
-            &self.tournament.tiebreak_list(),
+            &self.tournament.tiebreaks,
         )
     }
 
@@ -351,20 +351,20 @@ impl TournamentData {
                 )));
             }
         }
-        if next > self.tournament.rounds && self.tournament.system() != System::Knockout {
+        if next > self.tournament.rounds && self.tournament.system != System::Knockout {
             return Err(DirectorError::NotReady(format!(
                 "all {} rounds have been paired",
                 self.tournament.rounds
             )));
         }
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
-        let planned = match self.tournament.system() {
+        let planned = match self.tournament.system {
             System::Swiss => {
                 let (forbidden, waivers) = self.kept_apart(Some(next));
                 let input = SwissInput {
                     round: next as u32,
                     total_rounds: self.tournament.rounds as u32,
-                    rule_set: self.tournament.rule_set(),
+                    rule_set: self.tournament.rule_set,
                     players: self.swiss_players(next as u32),
                     forbidden,
                     waivers,
@@ -402,7 +402,7 @@ impl TournamentData {
                 let input = RoundRobinInput {
                     players: self.ties(&players),
                     double: (self.tournament.rounds as usize) > games_per_cycle,
-                    rule_set: self.tournament.rule_set(),
+                    rule_set: self.tournament.rule_set,
                     forbidden,
                     waivers,
                 };
@@ -519,7 +519,7 @@ impl TournamentData {
             let (forbidden, waivers) = self.kept_apart(Some(1));
             let bracket = knockout::bracket(&KnockoutInput {
                 seeds: self.ties(&players),
-                rule_set: self.tournament.rule_set(),
+                rule_set: self.tournament.rule_set,
                 forbidden,
                 waivers,
             })?;
@@ -567,7 +567,7 @@ impl TournamentData {
     /// For a knock-out pairing left level after all its games: the next
     /// tiebreak set's games as (number, starter).
     pub fn tiebreak_games_needed(&self, p: &Pairing) -> Option<Vec<(i32, i32)>> {
-        if self.tournament.system() != System::Knockout {
+        if self.tournament.system != System::Knockout {
             return None;
         }
         let (first, second) = (p.first_player_id?, p.second_player_id?);
@@ -609,7 +609,7 @@ impl TournamentData {
         let players: Vec<&Player> = self.players.iter().collect();
         let (forbidden, waivers) = self.kept_apart(Some(round.number));
         let avoid = crate::pairing::avoidance::Avoidance::new(
-            self.tournament.rule_set(),
+            self.tournament.rule_set,
             self.tournament.rounds as u32,
             &self.ties(&players),
             &forbidden,

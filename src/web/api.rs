@@ -18,7 +18,7 @@ use crate::director;
 use crate::results::{GameResult, ResultEdit};
 use crate::roster::PlayerFields;
 use crate::standings::show_points;
-use crate::tournament::RawTournament;
+use crate::tournament::{Ranking, RawTournament, RuleSet, System, Tiebreaks};
 
 /// The signed-in caller of an API route; comes first among a handler's
 /// arguments so that an anonymous call is refused before its body is read.
@@ -71,12 +71,12 @@ pub struct NewTournament {
 pub struct TournamentJson {
     id: i32,
     name: String,
-    system: String,
-    rules: String,
+    system: System,
+    rules: RuleSet,
     games_per_pairing: i32,
     rounds: i32,
-    ranking: String,
-    tiebreaks: Vec<String>,
+    ranking: Ranking,
+    tiebreaks: Tiebreaks,
 }
 
 impl From<&Tournament> for TournamentJson {
@@ -84,16 +84,12 @@ impl From<&Tournament> for TournamentJson {
         TournamentJson {
             id: t.id,
             name: t.name.clone(),
-            system: t.system.clone(),
-            rules: t.rule_set.clone(),
+            system: t.system,
+            rules: t.rule_set,
             games_per_pairing: t.games_per_pairing,
             rounds: t.rounds,
-            ranking: t.ranking.clone(),
-            tiebreaks: t
-                .tiebreak_list()
-                .iter()
-                .map(|x| x.as_str().to_string())
-                .collect(),
+            ranking: t.ranking,
+            tiebreaks: t.tiebreaks.clone(),
         }
     }
 }
@@ -412,7 +408,7 @@ pub async fn standings(
     let data = load_data(&state, path.into_inner()).await?;
     let names: Vec<String> = data
         .tournament
-        .tiebreak_list()
+        .tiebreaks
         .iter()
         .map(|t| t.as_str().to_string())
         .collect();

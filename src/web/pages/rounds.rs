@@ -117,7 +117,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
         id.and_then(|i| names.get(&i).map(|s| s.to_string()))
             .unwrap_or_default()
     };
-    let knockout = data.tournament.system() == crate::tournament::System::Knockout;
+    let knockout = data.tournament.system == crate::tournament::System::Knockout;
     data.pairings_of(round)
         .into_iter()
         .map(|p: &Pairing| {
@@ -555,9 +555,6 @@ impl StandingsPage {
     }
     fn pts(&self, p: &i64) -> String {
         show_points(*p)
-    }
-    fn tb_label(&self, name: &str) -> &'static str {
-        crate::tournament::Tiebreak::parse(name).map_or("score", |t| t.label())
     }
 }
 

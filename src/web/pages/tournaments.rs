@@ -179,7 +179,7 @@ impl TournamentPage {
         self.rounds.last().map_or(1, |r| r.number + 1)
     }
     fn is_knockout(&self) -> bool {
-        self.t.system() == crate::tournament::System::Knockout
+        self.t.system == crate::tournament::System::Knockout
     }
     /// Why the waiver of kept-apart pair `id` was refused, if it was.
     fn waiver_error(&self, id: i32) -> Option<&str> {
