@@ -19,7 +19,7 @@ fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
     let b = app.user(&format!("sipho-{name}"), Role::Referee);
     let fields = kraal::tournament::RawTournament {
         name: name.into(),
-        rule_set: "official".into(),
+        rules: "official".into(),
         rounds: "5".into(),
         ..Default::default()
     }
@@ -405,7 +405,7 @@ fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
     let fields = kraal::tournament::RawTournament {
         name: "Bloemfontein Knock-out".into(),
         system: "knockout".into(),
-        rule_set: "official".into(),
+        rules: "official".into(),
         rounds: "1".into(),
         ..Default::default()
     }

@@ -357,7 +357,10 @@ fn simultaneous_result_entry_loses_nothing() {
         let (_, _, stored) = kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
         let g = stored.iter().find(|g| g.id == id as i32).unwrap();
         assert_eq!(g.version, 2);
-        assert!(matches!(g.result.map(|r| r.as_str()), Some("0-1") | Some("1/2-1/2")));
+        assert!(matches!(
+            g.result.map(|r| r.as_str()),
+            Some("0-1") | Some("1/2-1/2")
+        ));
         let audit = kraal::db::audit::of_tournament(&mut app.conn(), tid as i32).unwrap();
         assert_eq!(
             audit

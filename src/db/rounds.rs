@@ -63,7 +63,6 @@ pub struct Game {
     pub updated_by: Option<i32>,
 }
 
-
 /// A pairing to store: two players, or one player with a bye of `bye` kind.
 #[derive(Debug, Clone)]
 pub struct Planned {

@@ -12,8 +12,8 @@ use serde::Serialize;
 use super::{render, see_other, Ctx};
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::tournaments;
-use crate::director::{self, pair::Then};
 use crate::director::TournamentData;
+use crate::director::{self, pair::Then, swap::Swap};
 use crate::pairing::explain::Explanation;
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::{show_points, Standing};
@@ -623,24 +623,26 @@ pub async fn swap(
             .map_err(|_| AppError::invalid(field, "choose a player"))
     };
     let (a, b) = (parse("a", &form.a)?, parse("b", &form.b)?);
-    let data = load_data(&state, tid).await?;
-    let round = data.round(n, true)?;
-    let broken = data.swap_warnings(&round, a, b);
-    if !broken.is_empty() && form.confirm != "yes" {
-        let page = SwapPage {
-            ctx,
-            t: data.tournament.clone(),
-            round,
-            a,
-            b,
-            broken,
-        };
-        return render(&page, StatusCode::OK);
-    }
-    state
-        .run(move |c| rounds::swap_players(c, tid, n, a, b, &broken, &r.user))
+    let confirmed = form.confirm == "yes";
+    let user = r.user.clone();
+    let outcome = state
+        .run(move |c| director::swap::swap(c, tid, n, (a, b), confirmed, &user))
         .await?;
-    Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
+    match outcome {
+        Swap::Done => Ok(see_other(&format!("/t/{tid}/rounds/{n}"))),
+        Swap::NeedsConfirmation(broken) => {
+            let data = load_data(&state, tid).await?;
+            let page = SwapPage {
+                ctx,
+                round: data.round(n, true)?,
+                t: data.tournament,
+                a,
+                b,
+                broken,
+            };
+            render(&page, StatusCode::OK)
+        }
+    }
 }
 
 #[derive(Template, WebTemplate)]
