@@ -5,6 +5,7 @@ use crate::db::players::Player;
 use crate::db::rounds::{Game, Pairing, Planned};
 use crate::pairing::knockout::{self, KnockoutInput, KoResult, SetScore};
 use crate::results::tally;
+use crate::tournament::ByeKind;
 use crate::tournament::System;
 
 use super::{pid, DirectorError, TournamentData};
@@ -103,7 +104,7 @@ impl TournamentData {
                 first: m.first as i32,
                 second: m.second.map(|s| s as i32),
                 bye: if m.second.is_none() {
-                    Some("allocated")
+                    Some(ByeKind::Allocated)
                 } else {
                     None
                 },

@@ -12,6 +12,7 @@ use crate::pairing::explain::Explanation;
 use crate::pairing::round_robin::{self, RoundRobinInput};
 use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
 use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
+use crate::tournament::ByeKind;
 use crate::tournament::System;
 
 use super::{pid, DirectorError, TournamentData};
@@ -264,7 +265,7 @@ impl TournamentData {
                     planned.push(Planned {
                         first: b.player as i32,
                         second: None,
-                        bye: Some("allocated"),
+                        bye: Some(ByeKind::Allocated),
                         explanation: explained(&b.explanation),
                     });
                 }
@@ -308,7 +309,7 @@ impl TournamentData {
                     planned.push(Planned {
                         first: b as i32,
                         second: None,
-                        bye: Some("allocated"),
+                        bye: Some(ByeKind::Allocated),
                         explanation: String::new(),
                     });
                 }
@@ -336,7 +337,7 @@ impl TournamentData {
             .map(|b| Planned {
                 first: b.player_id,
                 second: None,
-                bye: Some(if b.half { "half" } else { "zero" }),
+                bye: Some(if b.half { ByeKind::Half } else { ByeKind::Zero }),
                 explanation: String::new(),
             })
             .collect()

@@ -4,6 +4,7 @@
 use crate::db::rounds::{Game, Round};
 use crate::results::tally;
 use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
+use crate::tournament::ByeKind;
 
 use super::{pid, TournamentData};
 
@@ -30,10 +31,10 @@ impl TournamentData {
             } else {
                 p.first_player_id
             }) else {
-                return match p.bye.as_deref() {
-                    Some("half") => Outcome::RequestedBye { half: true },
-                    Some("zero") => Outcome::RequestedBye { half: false },
-                    _ => Outcome::AllocatedBye,
+                return match p.bye {
+                    Some(ByeKind::Half) => Outcome::RequestedBye { half: true },
+                    Some(ByeKind::Zero) => Outcome::RequestedBye { half: false },
+                    Some(ByeKind::Allocated) | None => Outcome::AllocatedBye,
                 };
             };
             let games = self.games_of(p.id);

@@ -6,6 +6,7 @@ use crate::db::rounds::{self, Round};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
 use crate::pairing::swiss::EntryKind;
+use crate::tournament::ByeKind;
 
 use super::{pid, TournamentData};
 
@@ -76,7 +77,7 @@ impl TournamentData {
                         out.push(format!("{} and {}: {r}", name(x), name(y)));
                     }
                 }
-                (Some(x), None) if p.bye.as_deref() == Some("allocated") => match used_bye(x) {
+                (Some(x), None) if p.bye == Some(ByeKind::Allocated) => match used_bye(x) {
                     Some((n, EntryKind::ForfeitWin)) => out.push(format!(
                         "{} already won by forfeit in round {n}, which counts as a used bye: \
                              a second bye (C2)",

@@ -15,8 +15,11 @@ use crate::db::tournaments;
 use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
 use crate::pairing::explain::Explanation;
-use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
+use crate::results::{
+    fill_from_first, parse_pairing_score, tally, GameResult, PairingTally, ResultEdit,
+};
 use crate::standings::{show_points, Standing};
+use crate::tournament::ByeKind;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -79,10 +82,11 @@ pub struct PairingView {
     pub first: String,
     pub second_id: Option<i32>,
     pub second: String,
-    /// `allocated`, `half` or `zero` for a bye.
-    pub bye: Option<String>,
+    pub bye: Option<ByeKind>,
     /// The score from the first player's side, `1½-½`; empty until a result.
     pub score: String,
+    /// The main games added up, from the first player's side.
+    pub tally: PairingTally,
     pub games: Vec<GameView>,
     pub explanation: Option<Explanation>,
     /// For a knock-out: who went through, once decided.
@@ -110,20 +114,16 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                     .filter(|g| !g.tiebreak)
                     .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
-            let score = if t.decided > 0 {
-                format!("{}-{}", show_points(t.first), show_points(t.second))
-            } else {
-                String::new()
-            };
-            PairingView {
+            let mut view = PairingView {
                 id: p.id,
                 table: p.table_no,
                 first_id: p.first_player_id,
                 first: name(p.first_player_id),
                 second_id: p.second_player_id,
                 second: name(p.second_player_id),
-                bye: p.bye.clone(),
-                score,
+                bye: p.bye,
+                score: String::new(),
+                tally: t,
                 games: games
                     .iter()
                     .map(|g| GameView {
@@ -142,7 +142,9 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                 } else {
                     None
                 },
-            }
+            };
+            view.score = view.score_from(true);
+            view
         })
         .collect()
 }
@@ -303,6 +305,21 @@ impl GameView {
 }
 
 impl PairingView {
+    /// The score from one player's side (`first`: the first-listed player),
+    /// empty until a result.
+    pub fn score_from(&self, first: bool) -> String {
+        let t = &self.tally;
+        if t.decided == 0 {
+            return String::new();
+        }
+        let (mine, theirs) = if first {
+            (t.first, t.second)
+        } else {
+            (t.second, t.first)
+        };
+        format!("{}-{}", show_points(mine), show_points(theirs))
+    }
+
     /// Some game of this pairing has no result yet.
     pub fn has_missing(&self) -> bool {
         self.games.iter().any(|g| g.result.is_none())

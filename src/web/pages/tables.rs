@@ -252,11 +252,7 @@ pub async fn player_page(
             } else {
                 (p.first.clone(), p.first_id)
             };
-            let score = match (p.score.split_once('-'), first) {
-                (Some((a, b)), true) => format!("{a}-{b}"),
-                (Some((a, b)), false) => format!("{b}-{a}"),
-                (None, _) => String::new(),
-            };
+            let score = p.score_from(first);
             rounds.push(PlayerRound {
                 round: r.number,
                 pairing: p,
