@@ -138,3 +138,32 @@ fn the_page_that_shows_a_new_token_is_never_cached() {
     let refused = c.post("/account/tokens", &[("label", "")]);
     assert_eq!(refused.status, 422, "{}", refused.body);
 }
+
+#[test]
+fn sixty_simultaneous_wrong_passwords_get_at_most_five_checks() {
+    for app in TestApp::all() {
+        app.user("nomsa", Role::Referee);
+        let statuses: Vec<u16> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..60)
+                .map(|i| {
+                    let app = &app;
+                    s.spawn(move || {
+                        let mut c = app.client();
+                        c.sign_in("nomsa", &format!("guess number {i}")).status
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let checked = statuses.iter().filter(|&&s| s == 401).count();
+        let refused = statuses.iter().filter(|&&s| s == 429).count();
+        assert_eq!(checked + refused, 60, "[{}] {statuses:?}", app.backend);
+        assert!(
+            checked <= 5,
+            "[{}] {checked} passwords were checked",
+            app.backend
+        );
+        // The right password is refused too while the name is locked.
+        assert_eq!(app.client().sign_in("nomsa", common::PASSWORD).status, 429);
+    }
+}

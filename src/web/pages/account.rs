@@ -153,28 +153,36 @@ pub async fn login(
     let name = form.name.trim().to_string();
     let since = db::now() - Duration::minutes(THROTTLE_MINUTES);
     let lookup = name.clone();
-    let (failures, user) = state
+    // Every attempt is written down before the password is checked, and
+    // then counted: of any number of simultaneous attempts, only those
+    // whose record lands among the first MAX_FAILURES are checked, on every
+    // process, without a lock. A success clears the record.
+    let (attempts, user) = state
         .run(move |c| {
+            db_auth::record_login_failure(c, &lookup)?;
             Ok((
                 db_auth::login_failures_since(c, &lookup, since)?,
                 users::find_by_name(c, &lookup)?,
             ))
         })
         .await?;
-    if failures >= MAX_FAILURES {
+    if attempts > MAX_FAILURES {
         return Err(AppError::TooManyRequests(format!(
             "Too many failed sign-ins for '{name}'. Wait {THROTTLE_MINUTES} minutes and try again, or ask an admin."
         )));
     }
     let password = form.password.clone();
-    let verified =
-        web::block(move || user.filter(|u| accounts::verify_password(&password, &u.password_hash)))
-            .await?;
+    // Off the async workers, one argon2 per core at a time; an unknown name
+    // costs the same check as a known one.
+    let verified = web::block(move || match user {
+        Some(u) => accounts::verify_password(&password, &u.password_hash).then_some(u),
+        None => {
+            accounts::verify_unknown(&password);
+            None
+        }
+    })
+    .await?;
     let Some(user) = verified else {
-        let failed = name.clone();
-        state
-            .run(move |c| db_auth::record_login_failure(c, &failed))
-            .await?;
         let page = LoginPage {
             ctx: Ctx::with_csrf(&req),
             name,

@@ -1,0 +1,36 @@
+//! An unknown name costs the same time to refuse as a known one, so the
+//! sign-in form does not tell which names have accounts. In a test binary
+//! of its own: timings taken beside other tests' password checks would
+//! measure those instead.
+
+mod common;
+
+use common::TestApp;
+use kraal::db::users::Role;
+
+#[test]
+fn an_unknown_name_takes_as_long_to_refuse_as_a_known_one() {
+    let app = TestApp::start("sqlite");
+    app.user("thandi", Role::Referee);
+    let time = |name: &str| {
+        let mut best = std::time::Duration::MAX;
+        for i in 0..4 {
+            let mut c = app.client();
+            c.get("/login");
+            let start = std::time::Instant::now();
+            let reply = c.post(
+                "/login",
+                &[("name", name), ("password", &format!("wrong {i}"))],
+            );
+            best = best.min(start.elapsed());
+            assert_eq!(reply.status, 401);
+        }
+        best
+    };
+    let (known, unknown) = (time("thandi"), time("nobody-here"));
+    let ratio = unknown.as_secs_f64() / known.as_secs_f64();
+    assert!(
+        (0.6..1.6).contains(&ratio),
+        "known name {known:?}, unknown name {unknown:?}: the timing tells them apart"
+    );
+}
