@@ -92,6 +92,16 @@ impl TournamentData {
             .collect()
     }
 
+    /// Names by pairing-engine id, for sentences that name players.
+    pub fn name_of(&self) -> impl Fn(PlayerId) -> Option<String> + '_ {
+        |id| {
+            self.players
+                .iter()
+                .find(|p| pid(p.id) == id)
+                .map(|p| p.name.clone())
+        }
+    }
+
     /// Games of `round` still without a result.
     pub fn missing_results(&self, round: &Round) -> usize {
         self.pairings_of(round)

@@ -57,6 +57,7 @@ macro_rules! routes {
 pub static ROUTES: &[RouteSpec] = routes! {
     get  "/"                                              Public   => home::home;
     get  "/static/kraal.css"                              Public   => super::pages::stylesheet;
+    get  "/static/kraal.js"                               Public   => super::pages::script;
     get  "/setup"                                         Setup    => account::setup_form;
     post "/setup"                                         Setup    => account::setup;
     get  "/login"                                         Public   => account::login_form;
@@ -98,6 +99,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
+    get  "/t/{tid:\\d+}/events"                            Public   => super::live::events;
     get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
     get  "/t/{tid:\\d+}/standings.csv"                     Public   => rounds::standings_csv_route;
     get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;

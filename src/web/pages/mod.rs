@@ -130,6 +130,19 @@ pub async fn stylesheet() -> HttpResponse {
         .body(include_str!("../../../static/kraal.css"))
 }
 
+/// The live pages' script, built into the binary.
+pub async fn script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(include_str!("../../../static/kraal.js"))
+}
+
+/// The time a page was built, as its "last updated" line shows it.
+pub fn updated_now() -> String {
+    chrono::Local::now().format("%H:%M:%S").to_string()
+}
+
 /// Renders a page with a chosen status (a form with errors, a refused sign-in).
 pub fn render<T: askama::Template>(
     page: &T,

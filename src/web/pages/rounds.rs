@@ -33,7 +33,10 @@ pub async fn pair_next(
 ) -> Result<Round, AppError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
         DirectorError::NotReady(m) => AppError::Conflict(m),
-        DirectorError::Pairing(p) => AppError::Conflict(format!("No valid pairing exists: {p}")),
+        DirectorError::Pairing(p) => AppError::Conflict(format!(
+            "No valid pairing exists: {}",
+            crate::pairing::explain::with_names(&p.to_string(), &data.name_of())
+        )),
     })?;
     let (tid, games, by) = (
         data.tournament.id,
@@ -103,6 +106,8 @@ pub struct PairingView {
     pub score: String,
     pub games: Vec<GameView>,
     pub explanation: Option<Explanation>,
+    /// The explanation as sentences naming the players.
+    pub why: Vec<String>,
     /// For a knock-out: who went through, once decided.
     pub winner: Option<String>,
 }
@@ -118,6 +123,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
             .unwrap_or_default()
     };
     let knockout = data.tournament.system() == crate::tournament::System::Knockout;
+    let name_of = data.name_of();
     data.pairings_of(round)
         .into_iter()
         .map(|p: &Pairing| {
@@ -155,6 +161,9 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                     })
                     .collect(),
                 explanation: serde_json::from_str(&p.explanation).ok(),
+                why: serde_json::from_str::<Explanation>(&p.explanation)
+                    .map(|e| e.lines(&name_of, show_points))
+                    .unwrap_or_default(),
                 winner: if knockout && p.second_player_id.is_some() {
                     data.knockout_winner(p).map(|w| name(Some(w)))
                 } else {
@@ -163,6 +172,44 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
             }
         })
         .collect()
+}
+
+/// Where a player sits in a round: the "where do I sit?" list.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    pub id: i32,
+    pub name: String,
+    pub table: i32,
+    /// The opponent's name; empty for a bye.
+    pub opponent: String,
+}
+
+/// Every player of the round with their table, in alphabetical order.
+pub fn seats(pairings: &[PairingView]) -> Vec<Seat> {
+    let mut list: Vec<Seat> = pairings
+        .iter()
+        .flat_map(|p| {
+            [
+                (p.first_id, &p.first, &p.second),
+                (p.second_id, &p.second, &p.first),
+            ]
+            .into_iter()
+            .filter_map(move |(id, name, other)| {
+                Some(Seat {
+                    id: id?,
+                    name: name.clone(),
+                    table: p.table,
+                    opponent: if p.second_id.is_some() {
+                        other.clone()
+                    } else {
+                        String::new()
+                    },
+                })
+            })
+        })
+        .collect();
+    list.sort_by_key(|s| (s.name.to_lowercase(), s.id));
+    list
 }
 
 #[derive(Template, WebTemplate)]
@@ -175,25 +222,84 @@ pub struct RoundPage {
     pairings: Vec<PairingView>,
     can_edit: bool,
     missing: usize,
+    updated: String,
+    /// The search box's text and the players it finds.
+    q: String,
+    found: Vec<Seat>,
+    seats: Vec<Seat>,
+    /// The date the sheet heading shows.
+    date: String,
+    /// The live page's address, and its QR code (SVG) for the printed sheet.
+    url: String,
+    qr: String,
 }
 
-impl RoundPage {
-    fn show_score(&self, p: &i64) -> String {
-        show_points(*p)
+/// A QR code, as SVG, that opens `url`.
+pub fn qr_svg(url: &str) -> String {
+    let Ok(code) = qrcode::QrCode::new(url.as_bytes()) else {
+        return String::new();
+    };
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(160, 160)
+        .quiet_zone(true)
+        .build();
+    // Inline in HTML: the XML prolog is not wanted there.
+    match svg.find("<svg") {
+        Some(i) => svg[i..].to_string(),
+        None => svg,
     }
+}
+
+/// The absolute address of `path` on this site, as the request reached it.
+pub fn absolute_url(req: &actix_web::HttpRequest, path: &str) -> String {
+    let info = req.connection_info();
+    format!("{}://{}{path}", info.scheme(), info.host())
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct Search {
+    q: String,
 }
 
 pub async fn show(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    query: web::Query<Search>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
     let round = data.round(n, can_edit)?;
+    let pairings = pairing_views(&data, &round);
+    let seats = seats(&pairings);
+    let q = query.into_inner().q.trim().to_string();
+    let needle = q.to_lowercase();
+    let found = if q.is_empty() {
+        Vec::new()
+    } else {
+        seats
+            .iter()
+            .filter(|s| s.name.to_lowercase().contains(&needle))
+            .cloned()
+            .collect()
+    };
+    let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
     let page = RoundPage {
-        pairings: pairing_views(&data, &round),
+        qr: qr_svg(&url),
+        url,
+        date: round
+            .published_at
+            .unwrap_or(round.created_at)
+            .format("%-d %B %Y")
+            .to_string(),
+        q,
+        found,
+        seats,
+        pairings,
         missing: data.missing_results(&round),
         rounds: data
             .rounds
@@ -205,6 +311,7 @@ pub async fn show(
         t: data.tournament,
         round,
         can_edit,
+        updated: super::updated_now(),
     };
     render(&page, StatusCode::OK)
 }
@@ -547,6 +654,7 @@ pub struct StandingsPage {
     rows: Vec<Standing>,
     clubs: HashMap<u32, String>,
     rounds_published: usize,
+    updated: String,
 }
 
 impl StandingsPage {
@@ -582,6 +690,7 @@ pub async fn standings(
                     .map(|p| (p.id as u32, p.club.clone()))
                     .collect(),
                 rounds_published: data.published().len(),
+                updated: super::updated_now(),
                 t: data.tournament,
             }
             .render()

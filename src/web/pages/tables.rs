@@ -100,6 +100,7 @@ pub struct CrosstablePage {
     t: Tournament,
     rounds: Vec<usize>,
     rows: Vec<CrossRow>,
+    updated: String,
 }
 
 pub async fn crosstable_page(
@@ -114,6 +115,7 @@ pub async fn crosstable_page(
             ctx,
             rounds: (1..=data.published().len()).collect(),
             rows,
+            updated: super::updated_now(),
             t: data.tournament,
         },
         StatusCode::OK,
@@ -233,6 +235,7 @@ pub struct PlayerPage {
     rank: Option<usize>,
     score: String,
     rounds: Vec<PlayerRound>,
+    updated: String,
 }
 
 pub async fn player_page(
@@ -284,6 +287,7 @@ pub async fn player_page(
             t: data.tournament,
             player,
             rounds,
+            updated: super::updated_now(),
         },
         StatusCode::OK,
     )
