@@ -204,6 +204,33 @@ impl TournamentData {
         )
     }
 
+    /// The standings as the public page shows them: the active players
+    /// ranked among themselves, then the withdrawn ones (unranked, in the
+    /// order their points give).
+    pub fn standings_split(&self) -> (Vec<Standing>, Vec<Standing>) {
+        let withdrawn: std::collections::HashSet<u32> = self
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_some())
+            .map(|p| pid(p.id))
+            .collect();
+        let (mut active, gone): (Vec<Standing>, Vec<Standing>) = self
+            .standings()
+            .into_iter()
+            .partition(|s| !withdrawn.contains(&s.id));
+        standings::rerank(&mut active, &self.tournament.tiebreak_list());
+        (active, gone)
+    }
+
+    /// Results still missing in published rounds: the standings are
+    /// provisional until there are none.
+    pub fn provisional(&self) -> usize {
+        self.published()
+            .iter()
+            .map(|r| self.missing_results(r))
+            .sum()
+    }
+
     /// The round each player joined: 1 plus the rounds paired before they were entered.
     fn entered_round(&self, p: &Player) -> u32 {
         1 + self

@@ -651,13 +651,64 @@ pub async fn save_results(
 pub struct StandingsPage {
     ctx: Ctx,
     t: crate::db::tournaments::Tournament,
+    /// Active players, ranked.
     rows: Vec<Standing>,
+    /// Withdrawn players, listed after, unranked.
+    withdrawn: Vec<Standing>,
     clubs: HashMap<u32, String>,
     rounds_published: usize,
+    /// Results still missing in published rounds.
+    missing: usize,
+    /// The tiebreak columns shown (none for a knock-out), and whether the
+    /// column is written with two decimals (some value needs more than
+    /// halves) rather than in halves.
+    columns: Vec<(crate::tournament::Tiebreak, bool)>,
     updated: String,
 }
 
 impl StandingsPage {
+    fn new(ctx: Ctx, data: TournamentData) -> StandingsPage {
+        let (rows, withdrawn) = data.standings_split();
+        let knockout = data.tournament.system() == crate::tournament::System::Knockout;
+        let columns = if knockout {
+            Vec::new()
+        } else {
+            data.tournament
+                .tiebreak_list()
+                .into_iter()
+                .enumerate()
+                .map(|(i, tb)| {
+                    let fine = rows
+                        .iter()
+                        .chain(&withdrawn)
+                        .any(|s| s.tiebreaks.get(i).is_some_and(|v| v.is_fine()));
+                    (tb, fine)
+                })
+                .collect()
+        };
+        StandingsPage {
+            ctx,
+            rows,
+            withdrawn,
+            clubs: data
+                .players
+                .iter()
+                .map(|p| (p.id as u32, p.club.clone()))
+                .collect(),
+            rounds_published: data.published().len(),
+            missing: data.provisional(),
+            columns,
+            updated: super::updated_now(),
+            t: data.tournament,
+        }
+    }
+    /// A tiebreak value in its column's format.
+    fn tb(&self, column: &usize, v: &crate::standings::TiebreakValue) -> String {
+        match self.columns.get(*column) {
+            Some((_, true)) => v.show_decimal(),
+            _ => v.show(),
+        }
+    }
     fn club(&self, id: &u32) -> &str {
         self.clubs.get(id).map(String::as_str).unwrap_or("")
     }
@@ -681,19 +732,8 @@ pub async fn standings(
         path.into_inner(),
         "standings",
         move |data| {
-            StandingsPage {
-                ctx,
-                rows: data.standings(),
-                clubs: data
-                    .players
-                    .iter()
-                    .map(|p| (p.id as u32, p.club.clone()))
-                    .collect(),
-                rounds_published: data.published().len(),
-                updated: super::updated_now(),
-                t: data.tournament,
-            }
-            .render()
+            StandingsPage::new(ctx, data)
+                .render()
             .map_err(|e| AppError::Internal(e.to_string()))
         },
     )
