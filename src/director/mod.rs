@@ -41,6 +41,45 @@ pub struct TournamentData {
     pub games: Vec<Game>,
 }
 
+/// Where a round stands, as the tournament page shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundState {
+    pub number: i32,
+    pub published: bool,
+    /// Tables with two players whose games all have a result.
+    pub done: usize,
+    /// Tables with two players.
+    pub tables: usize,
+    /// Games still without a result, of all the round's games.
+    pub missing: usize,
+    pub games: usize,
+}
+
+impl RoundState {
+    /// `draft`, `published` (no result yet), `results 3 of 8` (tables
+    /// complete of tables) or `complete`.
+    pub fn label(&self) -> String {
+        if !self.published {
+            "draft".into()
+        } else if self.missing == 0 {
+            "complete".into()
+        } else if self.missing == self.games {
+            "published".into()
+        } else {
+            format!("results {} of {}", self.done, self.tables)
+        }
+    }
+}
+
+/// What the referee does next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextStep {
+    Publish(i32),
+    EnterResults { round: i32, missing: usize },
+    Pair(i32),
+    Finished,
+}
+
 /// Why the next round cannot be paired.
 #[derive(Debug, thiserror::Error)]
 pub enum DirectorError {
@@ -90,6 +129,63 @@ impl TournamentData {
             .iter()
             .take_while(|p| p.round_id == round.id)
             .collect()
+    }
+
+    /// Every round's state, in order.
+    pub fn round_states(&self) -> Vec<RoundState> {
+        self.rounds
+            .iter()
+            .map(|r| {
+                let two: Vec<&Pairing> = self
+                    .pairings_of(r)
+                    .into_iter()
+                    .filter(|p| p.second_player_id.is_some())
+                    .collect();
+                let done = two
+                    .iter()
+                    .filter(|p| self.games_of(p.id).iter().all(|g| g.result.is_some()))
+                    .count();
+                RoundState {
+                    number: r.number,
+                    published: r.is_published(),
+                    done,
+                    tables: two.len(),
+                    missing: self.missing_results(r),
+                    games: self
+                        .pairings_of(r)
+                        .iter()
+                        .map(|p| self.games_of(p.id).len())
+                        .sum(),
+                }
+            })
+            .collect()
+    }
+
+    /// What to do next: publish the draft, enter the missing results, pair
+    /// the next round, or nothing (every round played).
+    pub fn next_step(&self) -> NextStep {
+        let Some(last) = self.rounds.last() else {
+            return NextStep::Pair(1);
+        };
+        if !last.is_published() {
+            return NextStep::Publish(last.number);
+        }
+        let missing = self.missing_results(last);
+        if missing > 0 {
+            return NextStep::EnterResults {
+                round: last.number,
+                missing,
+            };
+        }
+        let knockout_over = self.tournament.system() == System::Knockout
+            && self.pairings_of(last).len() == 1;
+        if knockout_over
+            || (self.tournament.system() != System::Knockout
+                && last.number >= self.tournament.rounds)
+        {
+            return NextStep::Finished;
+        }
+        NextStep::Pair(last.number + 1)
     }
 
     /// Names by pairing-engine id, for sentences that name players.
@@ -391,6 +487,9 @@ impl TournamentData {
                 self.tournament.rounds
             )));
         }
+        if self.tournament.system() != System::Knockout || next == 1 {
+            self.enough_players(next)?;
+        }
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
         let planned = match self.tournament.system() {
             System::Swiss => {
@@ -476,6 +575,35 @@ impl TournamentData {
             }
         };
         Ok((next, planned))
+    }
+
+    /// A round needs two players to pair: refuses, with a sentence, a
+    /// round with none or one.
+    fn enough_players(&self, round: i32) -> Result<(), DirectorError> {
+        let active: Vec<&Player> = self
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_none_or(|w| w > round))
+            .filter(|p| {
+                !self
+                    .byes
+                    .iter()
+                    .any(|b| b.player_id == p.id && b.round == round)
+            })
+            .collect();
+        match active.as_slice() {
+            [] if self.players.is_empty() => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: the tournament has no players yet; add at least two"
+            ))),
+            [] => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: no player is left to play it (all withdrawn or on a bye)"
+            ))),
+            [one] => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: {} is the only player to play it; add at least one more",
+                one.name
+            ))),
+            _ => Ok(()),
+        }
     }
 
     fn requested_byes_planned(&self, round: i32) -> Vec<Planned> {

@@ -94,6 +94,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/import"                           Referee  => players::import;
     post "/t/{tid:\\d+}/rounds"                            Referee  => rounds::create;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/slips"             Public   => rounds::slips;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/publish"           Referee  => rounds::publish;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/undo"              Referee  => rounds::undo;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;

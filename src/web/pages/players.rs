@@ -126,12 +126,50 @@ pub async fn update(
     }
 }
 
+/// Withdraws a player, after asking: without `confirm=yes` the page says
+/// what the withdrawal does.
 pub async fn withdraw(
     r: Referee,
+    ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    form: web::Form<super::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
+    if !form.given() {
+        let (p, paired) = state
+            .run(move |c| {
+                Ok((
+                    players::find(c, tid, pid)?,
+                    crate::db::rounds::list(c, tid)?.len(),
+                ))
+            })
+            .await?;
+        let next = paired + 1;
+        let page = super::ConfirmPage {
+            ctx,
+            question: format!("Withdraw {}?", p.name),
+            consequences: vec![
+                format!("{} is not paired from round {next} on.", p.name),
+                if paired > 0 {
+                    format!("Rounds 1 to {paired}, already paired, stand as they are.")
+                } else {
+                    "No round has been paired yet.".into()
+                },
+                format!(
+                    "The standings list {} after the active players, without a rank. A withdrawal can be undone (Reinstate).",
+                    p.name
+                ),
+            ],
+            action: format!("/t/{tid}/players/{pid}/withdraw"),
+            button: format!("Withdraw {}", p.name),
+            back: format!("/t/{tid}#players"),
+            back_label: r.tournament.name.clone(),
+            keep: format!("Keep {} in", p.name),
+            t: r.tournament,
+        };
+        return render(&page, StatusCode::OK);
+    }
     state
         .run(move |c| players::withdraw(c, tid, pid, &r.user))
         .await?;

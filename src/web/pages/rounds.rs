@@ -69,12 +69,42 @@ pub async fn publish(
     Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }
 
+/// Undoes the last round, after asking: without `confirm=yes` the page
+/// says what undoing will do.
 pub async fn undo(
     r: Referee,
+    ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    form: web::Form<super::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
+    if !form.given() {
+        let data = load_data(&state, tid).await?;
+        let round = data.round(n, true)?;
+        let tables = data.pairings_of(&round).len();
+        let mut consequences = vec![format!(
+            "The {tables} pairings of round {n} are deleted; round {n} can then be paired again."
+        )];
+        if round.is_published() {
+            consequences.push(format!(
+                "Round {n} is published: players who have seen its pairings will find them gone."
+            ));
+        }
+        consequences.push("The undo is recorded in the audit trail.".into());
+        let page = super::ConfirmPage {
+            ctx,
+            question: format!("Undo round {n}?"),
+            consequences,
+            action: format!("/t/{tid}/rounds/{n}/undo"),
+            button: format!("Undo round {n}"),
+            back: format!("/t/{tid}/rounds/{n}"),
+            back_label: format!("Round {n}"),
+            keep: format!("Keep round {n}"),
+            t: data.tournament,
+        };
+        return render(&page, StatusCode::OK);
+    }
     state.run(move |c| rounds::undo(c, tid, n, &r.user)).await?;
     Ok(see_other(&format!("/t/{tid}")))
 }
@@ -312,6 +342,45 @@ pub async fn show(
         round,
         can_edit,
         updated: super::updated_now(),
+    };
+    render(&page, StatusCode::OK)
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "slips.html")]
+pub struct SlipsPage {
+    ctx: Ctx,
+    t: crate::db::tournaments::Tournament,
+    round: Round,
+    /// The tables with two players (a bye needs no slip).
+    pairings: Vec<PairingView>,
+    date: String,
+}
+
+/// `GET /t/{tid}/rounds/{n}/slips`: one printable result slip per table.
+pub async fn slips(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let can_edit = can_edit(&state, &ctx, tid).await?;
+    let round = data.round(n, can_edit)?;
+    let pairings = pairing_views(&data, &round)
+        .into_iter()
+        .filter(|p| p.second_id.is_some())
+        .collect();
+    let page = SlipsPage {
+        ctx,
+        pairings,
+        date: round
+            .published_at
+            .unwrap_or(round.created_at)
+            .format("%-d %B %Y")
+            .to_string(),
+        t: data.tournament,
+        round,
     };
     render(&page, StatusCode::OK)
 }

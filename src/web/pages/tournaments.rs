@@ -172,11 +172,21 @@ pub struct TournamentPage {
     pub errors: FormErrors,
     /// Rounds paired so far; drafts are shown to referees only.
     pub rounds: Vec<crate::db::rounds::Round>,
+    /// Where each of those rounds stands.
+    pub states: Vec<crate::director::RoundState>,
+    pub next: crate::director::NextStep,
 }
 
 impl TournamentPage {
     fn next_round(&self) -> i32 {
         self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+    fn state_of(&self, n: &i32) -> String {
+        self.states
+            .iter()
+            .find(|s| s.number == *n)
+            .map(|s| s.label())
+            .unwrap_or_default()
     }
     fn is_knockout(&self) -> bool {
         self.t.system() == crate::tournament::System::Knockout
@@ -207,7 +217,7 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (t, players, relations, kept_apart, referees, all_users, assigned, rounds) = state
+    let (t, players, relations, kept_apart, referees, all_users, assigned, data) = state
         .run(move |c| {
             let t = tournaments::find(c, id)?;
             let assigned = match &viewer {
@@ -232,7 +242,7 @@ pub async fn load_page(
                 tournaments::referees(c, id)?,
                 all,
                 assigned,
-                crate::db::rounds::list(c, id)?,
+                crate::db::tournament_data(c, id)?,
             ))
         })
         .await?;
@@ -241,12 +251,16 @@ pub async fn load_page(
         .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
         .collect();
     let can_edit = ctx.is_admin() || assigned;
-    let rounds = rounds
-        .into_iter()
+    let rounds = data
+        .rounds
+        .iter()
         .filter(|r| r.is_published() || can_edit)
+        .cloned()
         .collect();
     Ok(TournamentPage {
         rounds,
+        states: data.round_states(),
+        next: data.next_step(),
         ctx,
         t,
         players,
