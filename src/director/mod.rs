@@ -177,8 +177,8 @@ impl TournamentData {
                 missing,
             };
         }
-        let knockout_over = self.tournament.system() == System::Knockout
-            && self.pairings_of(last).len() == 1;
+        let knockout_over =
+            self.tournament.system() == System::Knockout && self.pairings_of(last).len() == 1;
         if knockout_over
             || (self.tournament.system() != System::Knockout
                 && last.number >= self.tournament.rounds)

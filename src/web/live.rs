@@ -181,9 +181,8 @@ pub async fn events(
     if let Some(r) = known {
         first.extend_from_slice(&changed(r));
     }
-    let start = futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(
-        first,
-    ))));
+    let start =
+        futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(first))));
     let rest = futures_util::stream::unfold(sub, move |mut sub| async move {
         loop {
             match sub.rx.recv().await {

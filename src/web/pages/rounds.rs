@@ -803,7 +803,7 @@ pub async fn standings(
         move |data| {
             StandingsPage::new(ctx, data)
                 .render()
-            .map_err(|e| AppError::Internal(e.to_string()))
+                .map_err(|e| AppError::Internal(e.to_string()))
         },
     )
     .await

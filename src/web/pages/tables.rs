@@ -92,15 +92,15 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
                             },
                             format!("{}-{}", show_points(*points), show_points(*opponent_points)),
                         ),
-                        Outcome::ForfeitWin { opponent } => cell(rank(opponent), "+", String::new()),
+                        Outcome::ForfeitWin { opponent } => {
+                            cell(rank(opponent), "+", String::new())
+                        }
                         Outcome::ForfeitLoss { opponent } => {
                             cell(rank(opponent), "−", String::new())
                         }
-                        Outcome::AllocatedBye | Outcome::RequestedBye { .. } => cell(
-                            String::new(),
-                            "bye",
-                            show_points(scoring.round_score(o)),
-                        ),
+                        Outcome::AllocatedBye | Outcome::RequestedBye { .. } => {
+                            cell(String::new(), "bye", show_points(scoring.round_score(o)))
+                        }
                         Outcome::Absent => cell(String::new(), "–", String::new()),
                     }
                 })
