@@ -42,7 +42,7 @@ fn main() {
     }
     let mut seed: u64 = 9;
     for _ in 0..9 {
-        let data = db::tournament_data(&mut conn, t.id).expect("load");
+        let data = kraal::director::load(&mut conn, t.id).expect("load");
         let (n, planned) = data.pair_next().expect("pairing");
         rounds::create(
             &mut conn,

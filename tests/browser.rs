@@ -206,7 +206,7 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     );
     b.close().await.unwrap();
 
-    let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+    let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
     assert_eq!(
         data.games.iter().filter(|g| g.result.is_some()).count(),
         12,
@@ -253,7 +253,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
     let mut c = app.client_as(&admin);
     c.post(&format!("/t/{}/rounds", t.id), &[]);
     c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
-    let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+    let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
     let (p1, p2) = (&data.pairings[0], &data.pairings[1]);
     let game_of = |pid: i32, n: i32| {
         data.games
@@ -315,7 +315,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
         .unwrap();
     assert!(notice.contains("Saved 6 results"), "{notice}");
     let stored = |pid: i32| {
-        let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+        let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
         data.games_of(pid)
             .iter()
             .map(|g| g.result.clone())

@@ -53,7 +53,7 @@ fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
 
 /// Every game of the round, by table and game number.
 fn games(app: &TestApp, tid: i32) -> Vec<(i32, Game)> {
-    let data = kraal::db::tournament_data(&mut app.conn(), tid).unwrap();
+    let data = kraal::director::load(&mut app.conn(), tid).unwrap();
     let mut out = Vec::new();
     for p in &data.pairings {
         for g in data.games_of(p.id) {
@@ -64,7 +64,7 @@ fn games(app: &TestApp, tid: i32) -> Vec<(i32, Game)> {
 }
 
 fn pairing_id(app: &TestApp, tid: i32, table: i32) -> i32 {
-    let data = kraal::db::tournament_data(&mut app.conn(), tid).unwrap();
+    let data = kraal::director::load(&mut app.conn(), tid).unwrap();
     data.pairings
         .iter()
         .find(|p| p.table_no == table)
@@ -205,7 +205,7 @@ fn a_quick_entry_names_the_pairing_back_before_it_is_stored() {
     let (tid, a, _) = event(&app, "Polokwane Blitz", 8);
     let mut c = app.client_as(&a);
     let url = format!("/t/{tid}/rounds/1/results");
-    let data = kraal::db::tournament_data(&mut app.conn(), tid).unwrap();
+    let data = kraal::director::load(&mut app.conn(), tid).unwrap();
     let p3 = data.pairings.iter().find(|p| p.table_no == 3).unwrap();
     let first = data
         .players

@@ -146,7 +146,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         .unwrap();
                 }
                 if route.path.contains("{n:") || route.path.contains("{gid:") {
-                    let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+                    let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
                     kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin)
                         .unwrap();

@@ -315,7 +315,7 @@ fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
         );
         assert_eq!(bye.status, 303, "{}", bye.body);
         assert_eq!(a.post(&format!("{base}/rounds"), &[]).status, 303);
-        let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+        let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
         let round = &data.rounds[0];
         let zanele = data
             .pairings_of(round)
@@ -427,7 +427,7 @@ fn the_public_standings_follow_every_change() {
             visitor.get(&url).body.contains("Standings after round 1"),
             "a published round shows at once"
         );
-        let data = kraal::db::tournament_data(&mut app.conn(), t.id).unwrap();
+        let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
         let p = &data.pairings[0];
         let score = a.post(
             &format!("/t/{}/rounds/1/results", t.id),

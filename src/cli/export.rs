@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use super::serve::DatabaseArgs;
-use crate::db::{tournament_data, DbError};
+use crate::db::DbError;
+use crate::director;
 
 /// What to export.
 #[derive(Debug, clap::Subcommand)]
@@ -23,7 +24,7 @@ pub fn run(what: ExportWhat) -> i32 {
     let result = (|| -> Result<Vec<u8>, DbError> {
         let pool = db.open()?;
         let mut conn = pool.get()?;
-        let data = tournament_data(&mut conn, tournament).map_err(|e| match e {
+        let data = director::load(&mut conn, tournament).map_err(|e| match e {
             DbError::NotFound(_) => DbError::Setup(format!("no tournament with id {tournament}")),
             other => other,
         })?;

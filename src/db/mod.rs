@@ -46,6 +46,26 @@ pub enum DbError {
     Pool(#[from] diesel::r2d2::PoolError),
 }
 
+impl DbError {
+    /// SQLite refused the work because another writer holds the database
+    /// ("database is locked"): running it again will do.
+    pub fn is_busy(&self) -> bool {
+        matches!(self, DbError::Query(diesel::result::Error::DatabaseError(_, info))
+            if info.message().contains("database is locked"))
+    }
+}
+
+/// Runs `f` in one transaction: committed when it returns `Ok`, rolled back
+/// otherwise. Use cases outside this layer own their transactions through
+/// this, without knowing the database library.
+pub fn transaction<T>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, DbError>,
+) -> Result<T, DbError> {
+    use diesel::Connection;
+    conn.transaction(f)
+}
+
 /// Turns "no row" into [`DbError::NotFound`] naming `thing`, so the page
 /// or API says what is missing without each caller translating it.
 pub(crate) fn found(err: diesel::result::Error, thing: &'static str) -> DbError {
@@ -73,24 +93,4 @@ pub(crate) fn classify(err: diesel::result::Error, what: &str) -> DbError {
 pub fn now() -> NaiveDateTime {
     let t = Utc::now().naive_utc();
     t.with_nanosecond(0).unwrap_or(t)
-}
-
-/// A tournament with its players, relatives, kept-apart pairs, byes and
-/// every round.
-pub fn tournament_data(
-    conn: &mut DbConnection,
-    tid: i32,
-) -> Result<crate::director::TournamentData, DbError> {
-    let tournament = tournaments::find(conn, tid)?;
-    let (rounds, pairings, games) = rounds::everything(conn, tid)?;
-    Ok(crate::director::TournamentData {
-        tournament,
-        players: players::list(conn, tid)?,
-        relations: players::relations_of(conn, tid)?,
-        forbidden: forbidden::list(conn, tid)?,
-        byes: rounds::requested_byes(conn, tid)?,
-        rounds,
-        pairings,
-        games,
-    })
 }

@@ -470,31 +470,6 @@ pub fn request_bye(
     })
 }
 
-/// After results of a knock-out round change: every pairing left level
-/// after all its games gets its next tiebreak set (OGR 9.4). Returns the
-/// tables that got one.
-pub fn add_tiebreak_sets(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    number: i32,
-) -> Result<Vec<i32>, DbError> {
-    conn.transaction(|conn| {
-        let data = super::tournament_data(conn, tournament_id)?;
-        let Some(round) = data.rounds.iter().find(|x| x.number == number) else {
-            return Ok(Vec::new());
-        };
-        let mut tables = Vec::new();
-        for p in data.pairings_of(round) {
-            if let Some(games) = data.tiebreak_games_needed(p) {
-                add_games(conn, p.id, &games, true)?;
-                super::tournaments::bump_revision(conn, tournament_id)?;
-                tables.push(p.table_no);
-            }
-        }
-        Ok(tables)
-    })
-}
-
 /// Exchanges two players of a draft round (their places and the games they
 /// start), recording the swap and the rules it breaks.
 pub fn swap_players(

@@ -118,3 +118,22 @@ pub fn set_password(conn: &mut DbConnection, id: i32, password_hash: &str) -> Re
         .execute(conn)?;
     Ok(())
 }
+
+/// Creates the first admin of a new installation, once: the `setup`
+/// settings key is the lock, so two people setting up at the same moment
+/// cannot both become admin.
+pub fn create_first_admin(
+    conn: &mut DbConnection,
+    name: &str,
+    hash: &str,
+) -> Result<User, DbError> {
+    conn.transaction(|c| {
+        let marker = super::settings::get_or_insert(c, "setup", || name.to_string())?;
+        if marker != name || count(c)? > 0 {
+            return Err(DbError::Conflict(
+                "Kraal is already set up: sign in instead.".into(),
+            ));
+        }
+        create(c, name, Role::Admin, hash)
+    })
+}

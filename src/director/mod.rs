@@ -5,7 +5,10 @@
 //! `TournamentData` works on data already loaded; the use cases in the
 //! submodules own their transactions.
 
+mod load;
 pub mod results;
+
+pub use load::load;
 
 use std::collections::HashMap;
 

@@ -1,11 +1,9 @@
 //! Saving results: the one use case behind the results page, the quick
 //! entry box and `PUT /api/v1/games/{id}`.
 
-use diesel::Connection;
-
 use crate::db::rounds::{self, Conflict, EditOutcome, Game};
 use crate::db::users::User;
-use crate::db::{DbConnection, DbError};
+use crate::db::{self, tournaments, DbConnection, DbError};
 use crate::results::ResultEdit;
 
 /// What a save did.
@@ -30,7 +28,7 @@ pub fn save(
     edits: &[ResultEdit],
     by: &User,
 ) -> Result<SaveReport, DbError> {
-    conn.transaction(|conn| {
+    db::transaction(conn, |conn| {
         let mut report = SaveReport::default();
         let mut rounds_touched = Vec::new();
         for edit in edits {
@@ -58,8 +56,31 @@ pub fn save(
         for n in rounds_touched {
             report
                 .new_tiebreak_sets
-                .extend(rounds::add_tiebreak_sets(conn, tournament_id, n)?);
+                .extend(add_tiebreak_sets(conn, tournament_id, n)?);
         }
         Ok(report)
     })
+}
+
+/// After results of a knock-out round change: every pairing left level
+/// after all its games gets its next tiebreak set (OGR 9.4). Returns the
+/// tables that got one.
+fn add_tiebreak_sets(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+) -> Result<Vec<i32>, DbError> {
+    let data = super::load(conn, tournament_id)?;
+    let Some(round) = data.rounds.iter().find(|x| x.number == number) else {
+        return Ok(Vec::new());
+    };
+    let mut tables = Vec::new();
+    for p in data.pairings_of(round) {
+        if let Some(games) = data.tiebreak_games_needed(p) {
+            rounds::add_games(conn, p.id, &games, true)?;
+            tournaments::bump_revision(conn, tournament_id)?;
+            tables.push(p.table_no);
+        }
+    }
+    Ok(tables)
 }

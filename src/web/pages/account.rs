@@ -6,14 +6,13 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 use chrono::Duration;
-use diesel::Connection;
 use serde::Deserialize;
 
 use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::accounts;
+use crate::db;
 use crate::db::auth::{self as db_auth, ApiToken};
-use crate::db::users::{self, Role, User};
-use crate::db::{self, settings, DbError};
+use crate::db::users::{self, User};
 use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -90,18 +89,7 @@ pub async fn setup(
     };
     let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
     let admin = state
-        .run(move |c| {
-            c.transaction(|c| {
-                // The settings key is the lock: only the first setup inserts it.
-                let marker = settings::get_or_insert(c, "setup", || name.clone())?;
-                if marker != name || users::count(c)? > 0 {
-                    return Err(DbError::Conflict(
-                        "Kraal is already set up: sign in instead.".into(),
-                    ));
-                }
-                users::create(c, &name, Role::Admin, &hash)
-            })
-        })
+        .run(move |c| users::create_first_admin(c, &name, &hash))
         .await?;
     start_session(&state, &admin, None, "/").await
 }

@@ -22,7 +22,7 @@ use crate::web::error::AppError;
 use crate::web::AppState;
 
 pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, AppError> {
-    state.run(move |c| crate::db::tournament_data(c, tid)).await
+    state.run(move |c| crate::director::load(c, tid)).await
 }
 
 /// Pairs the next round and stores it as a draft.

@@ -161,19 +161,20 @@ pub async fn crosstable_csv(
 ) -> Result<HttpResponse, AppError> {
     let data = load_data(&state, path.into_inner()).await?;
     let rows = crosstable(&data);
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header = vec!["rank".to_string(), "name".into(), "points".into()];
-    header.extend((1..=data.published().len()).map(|r| format!("round {r}")));
-    let fail = |e: csv::Error| AppError::Internal(e.to_string());
-    w.write_record(&header).map_err(fail)?;
-    for r in &rows {
-        let mut rec = vec![r.rank.to_string(), r.name.clone(), r.score.clone()];
-        rec.extend(r.cells.iter().map(Cell::text));
-        w.write_record(&rec).map_err(fail)?;
-    }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let rounds: Vec<String> = (1..=data.published().len())
+        .map(|r| format!("round {r}"))
+        .collect();
+    let mut header = vec!["rank", "name", "points"];
+    header.extend(rounds.iter().map(String::as_str));
+    let bytes = crate::export::table(
+        &header,
+        rows.iter().map(|r| {
+            let mut rec = vec![r.rank.to_string(), r.name.clone(), r.score.clone()];
+            rec.extend(r.cells.iter().map(Cell::text));
+            rec
+        }),
+    )
+    .map_err(|e| AppError::Internal(e.to_string()))?;
     Ok(csv_response(
         bytes,
         &format!(
@@ -191,11 +192,7 @@ pub async fn pairings_csv(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, false)?;
-    let fail = |e: csv::Error| AppError::Internal(e.to_string());
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["table", "first", "second", "score", "games"])
-        .map_err(fail)?;
-    for p in pairing_views(&data, &round) {
+    let rows = pairing_views(&data, &round).into_iter().map(|p| {
         let games = p
             .games
             .iter()
@@ -213,17 +210,9 @@ pub async fn pairings_csv(
             (Some(b), None) => format!("bye ({b})"),
             _ => p.second.clone(),
         };
-        w.write_record([
-            p.table.to_string(),
-            p.first.clone(),
-            second,
-            p.score.clone(),
-            games,
-        ])
-        .map_err(fail)?;
-    }
-    let bytes = w
-        .into_inner()
+        vec![p.table.to_string(), p.first, second, p.score, games]
+    });
+    let bytes = crate::export::table(&["table", "first", "second", "score", "games"], rows)
         .map_err(|e| AppError::Internal(e.to_string()))?;
     Ok(csv_response(
         bytes,

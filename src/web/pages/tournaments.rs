@@ -242,7 +242,7 @@ pub async fn load_page(
                 tournaments::referees(c, id)?,
                 all,
                 assigned,
-                crate::db::tournament_data(c, id)?,
+                crate::director::load(c, id)?,
             ))
         })
         .await?;
