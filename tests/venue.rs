@@ -439,3 +439,63 @@ fn the_event_stream_announces_a_saved_result_within_a_second() {
         assert!(saved.elapsed() < Duration::from_secs(1));
     }
 }
+
+#[test]
+fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let thandi = app.user("thandi", Role::Referee);
+        let mut api = script_for(&app, &admin);
+        let (tid, ids) = event(&app, &mut api, "Brits Open", &NAMES[..4]);
+        kraal::db::tournaments::assign_referee(&mut app.conn(), tid as i32, &thandi, &admin)
+            .unwrap();
+        let mut web = app.client_as(&admin);
+        assert_eq!(web.post(&format!("/t/{tid}/rounds"), &[]).status, 303);
+        let (a, b) = (ids[0].to_string(), ids[1].to_string());
+        let swap = web.post(
+            &format!("/t/{tid}/rounds/1/swap"),
+            &[("a", &a), ("b", &b), ("confirm", "yes")],
+        );
+        assert_eq!(swap.status, 303, "{}", swap.body);
+        assert_eq!(web.post(&format!("/t/{tid}/rounds/1/publish"), &[]).status, 303);
+        let round = api.get(&format!("/api/v1/tournaments/{tid}/rounds/1")).json();
+        let p = &round["pairings"][0];
+        let name = |id: &serde_json::Value| NAMES[ids.iter().position(|i| id == i).unwrap()];
+        let mut referee = script_for(&app, &thandi);
+        put(&mut referee, &p["games"][1], "1-0");
+
+        let trail = web.get(&format!("/t/{tid}/audit")).body;
+        assert!(trail.contains("swap: round 1<"), "{trail}");
+        assert!(trail.contains("Kagiso Molefe and Refilwe Dube"), "swap names its players");
+        let game = format!(
+            "result: round 1, table {}, game 2 ({} – {})",
+            p["table"],
+            name(&p["first_id"]),
+            name(&p["second_id"])
+        );
+        assert!(trail.contains(&game), "{game} in {trail}");
+        assert!(!trail.contains(" #"), "no internal ids");
+
+        // Filters: by referee, by player, by round.
+        let by = web.get(&format!("/t/{tid}/audit?referee=thandi")).body;
+        assert!(by.contains("1 change.") && by.contains(&game), "{by}");
+        let other = ids
+            .iter()
+            .find(|i| p["first_id"] != **i && p["second_id"] != **i)
+            .unwrap();
+        let theirs = web.get(&format!("/t/{tid}/audit?player={other}")).body;
+        assert!(!theirs.contains(&game) && theirs.contains("add: "), "{theirs}");
+        let r1 = web.get(&format!("/t/{tid}/audit?round=1")).body;
+        assert!(r1.contains(&game) && !r1.contains("add: "));
+
+        // A hundred changes a page.
+        for i in 0..110 {
+            put(&mut referee, &p["games"][0], if i % 2 == 0 { "1-0" } else { "0-1" });
+        }
+        let first = web.get(&format!("/t/{tid}/audit?referee=thandi")).body;
+        assert!(first.contains("111 changes, page 1 of 2."), "{first}");
+        assert_eq!(first.matches("<td class=\"value\">").count(), 200);
+        let second = web.get(&format!("/t/{tid}/audit?referee=thandi&page=2")).body;
+        assert_eq!(second.matches("<td class=\"value\">").count(), 22);
+    }
+}

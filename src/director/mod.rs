@@ -6,6 +6,7 @@
 //! submodules own their transactions.
 
 mod load;
+pub mod audit;
 pub mod results;
 
 pub use load::load;

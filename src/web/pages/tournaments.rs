@@ -8,7 +8,6 @@ use askama_web::WebTemplate;
 use serde::Deserialize;
 
 use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
-use crate::db::audit::{self, AuditEntry};
 use crate::db::forbidden::{self, Forbidden};
 use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
@@ -339,19 +338,64 @@ pub async fn unassign_referee(
 pub struct AuditPage {
     ctx: Ctx,
     t: Tournament,
-    entries: Vec<AuditEntry>,
+    trail: crate::director::audit::Trail,
+    filter: AuditQuery,
+}
+
+/// The audit page's filters, as GET query parameters.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AuditQuery {
+    pub round: String,
+    pub player: String,
+    pub referee: String,
+    pub page: String,
+}
+
+impl AuditQuery {
+    fn filter(&self) -> crate::director::audit::TrailFilter {
+        crate::director::audit::TrailFilter {
+            round: self.round.trim().parse().ok(),
+            player: self.player.trim().parse().ok(),
+            referee: Some(self.referee.trim().to_string()).filter(|r| !r.is_empty()),
+            page: self.page.trim().parse().unwrap_or(1),
+        }
+    }
+}
+
+impl AuditPage {
+    /// The address of page `n` with the same filters.
+    fn page_url(&self, n: &usize) -> String {
+        let q = serde_urlencoded::to_string([
+            ("round", self.filter.round.as_str()),
+            ("player", self.filter.player.as_str()),
+            ("referee", self.filter.referee.as_str()),
+            ("page", &n.to_string()),
+        ])
+        .unwrap_or_default();
+        format!("/t/{}/audit?{q}", self.t.id)
+    }
+    fn is(&self, value: &str, chosen: &str) -> bool {
+        value == chosen
+    }
 }
 
 pub async fn audit_page(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
+    query: web::Query<AuditQuery>,
 ) -> Result<AuditPage, AppError> {
     let id = r.tournament.id;
-    let entries = state.run(move |c| audit::of_tournament(c, id)).await?;
+    let filter = query.into_inner();
+    let f = filter.filter();
+    let trail = state
+        .run(move |c| crate::director::audit::trail(c, id, &f))
+        .await?;
     Ok(AuditPage {
         ctx,
         t: r.tournament,
-        entries,
+        trail,
+        filter,
     })
 }
