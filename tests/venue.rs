@@ -457,8 +457,13 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
             &[("a", &a), ("b", &b), ("confirm", "yes")],
         );
         assert_eq!(swap.status, 303, "{}", swap.body);
-        assert_eq!(web.post(&format!("/t/{tid}/rounds/1/publish"), &[]).status, 303);
-        let round = api.get(&format!("/api/v1/tournaments/{tid}/rounds/1")).json();
+        assert_eq!(
+            web.post(&format!("/t/{tid}/rounds/1/publish"), &[]).status,
+            303
+        );
+        let round = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
         let p = &round["pairings"][0];
         let name = |id: &serde_json::Value| NAMES[ids.iter().position(|i| id == i).unwrap()];
         let mut referee = script_for(&app, &thandi);
@@ -466,7 +471,10 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
 
         let trail = web.get(&format!("/t/{tid}/audit")).body;
         assert!(trail.contains("swap: round 1<"), "{trail}");
-        assert!(trail.contains("Kagiso Molefe and Refilwe Dube"), "swap names its players");
+        assert!(
+            trail.contains("Kagiso Molefe and Refilwe Dube"),
+            "swap names its players"
+        );
         let game = format!(
             "result: round 1, table {}, game 2 ({} – {})",
             p["table"],
@@ -484,18 +492,186 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
             .find(|i| p["first_id"] != **i && p["second_id"] != **i)
             .unwrap();
         let theirs = web.get(&format!("/t/{tid}/audit?player={other}")).body;
-        assert!(!theirs.contains(&game) && theirs.contains("add: "), "{theirs}");
+        assert!(
+            !theirs.contains(&game) && theirs.contains("add: "),
+            "{theirs}"
+        );
         let r1 = web.get(&format!("/t/{tid}/audit?round=1")).body;
         assert!(r1.contains(&game) && !r1.contains("add: "));
 
         // A hundred changes a page.
         for i in 0..110 {
-            put(&mut referee, &p["games"][0], if i % 2 == 0 { "1-0" } else { "0-1" });
+            put(
+                &mut referee,
+                &p["games"][0],
+                if i % 2 == 0 { "1-0" } else { "0-1" },
+            );
         }
         let first = web.get(&format!("/t/{tid}/audit?referee=thandi")).body;
         assert!(first.contains("111 changes, page 1 of 2."), "{first}");
         assert_eq!(first.matches("<td class=\"value\">").count(), 200);
-        let second = web.get(&format!("/t/{tid}/audit?referee=thandi&page=2")).body;
+        let second = web
+            .get(&format!("/t/{tid}/audit?referee=thandi&page=2"))
+            .body;
         assert_eq!(second.matches("<td class=\"value\">").count(), 22);
+    }
+}
+
+#[test]
+fn the_import_names_file_lines_counts_problems_and_warns_of_same_names() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Mahikeng Open", &[]);
+        let mut web = app.client_as(&admin);
+        let url = format!("/t/{tid}/import");
+        // Line 3 has a bad rating; line 4 names a relative not in the file:
+        // both are reported on the first pass.
+        let csv = "name,club,rating,relatives\n\
+                   Kagiso Molefe,Mafikeng MC,1800,\n\
+                   Refilwe Dube,Mafikeng MC,18x0,\n\
+                   Tumelo Sithole,Upington MC,1700,Palesa Nkosi\n";
+        let r = web.post(&url, &[("csv", csv)]);
+        assert_eq!(r.status, 422);
+        assert!(r.body.contains("Fix these 2 problems"), "{}", r.body);
+        assert!(r.body.contains("line 3, column rating"), "{}", r.body);
+        assert!(
+            r.body.contains(
+                "line 4, column relatives: &#39;Palesa Nkosi&#39; is not a player in this file"
+            ),
+            "{}",
+            r.body
+        );
+        // A relative named on a bad line is still found by name.
+        let csv = "name,rating,relatives\nKagiso Molefe,18x0,\nRefilwe Dube,1700,Kagiso Molefe\n";
+        let r = web.post(&url, &[("csv", csv)]);
+        assert!(
+            r.body.contains("Fix this problem") && r.body.contains("1 problem;"),
+            "{}",
+            r.body
+        );
+        assert!(!r.body.contains("is not a player in this file"));
+        // Two lines with one name: imported, with a warning.
+        let csv =
+            "name,club\nKagiso Molefe,Mafikeng MC\nRefilwe Dube,\nkagiso  molefe,Upington MC\n";
+        let r = web.post(&url, &[("csv", csv)]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Imported 3 players."));
+        assert!(
+            r.body.contains("lines 2 and 4 have the same name"),
+            "{}",
+            r.body
+        );
+        let list = web.get(&format!("/t/{tid}")).body;
+        assert_eq!(list.to_lowercase().matches("molefe</a>").count(), 2);
+    }
+}
+
+#[test]
+fn forms_show_the_tiebreaks_and_byes_that_apply() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut web = app.client_as(&admin);
+        let form = web.get("/t/new").body;
+        assert!(!form.contains("(none)"));
+        let tb1 = &form[form.find("id=\"tb1\"").unwrap()..];
+        let tb1 = &tb1[..tb1.find("</select>").unwrap()];
+        assert!(tb1.contains("value=\"direct_encounter\" selected"), "{tb1}");
+
+        // A round robin's bye is worth nothing unless chosen otherwise.
+        let mut api = script_for(&app, &admin);
+        let r = web.post(
+            "/t",
+            &[
+                ("name", "Tlokwe Round Robin"),
+                ("system", "round_robin"),
+                ("rule_set", "official"),
+                ("rounds", "3"),
+                ("bye_value", ""),
+                ("tb1", "buchholz"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let tid: i64 = r
+            .location
+            .unwrap()
+            .trim_start_matches("/t/")
+            .parse()
+            .unwrap();
+        for n in &NAMES[..3] {
+            api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": n}),
+            );
+        }
+        let r1 = pair(&mut api, tid);
+        play(&mut api, &r1, 1);
+        let bye = r1.iter().find(|p| p["second_id"].is_null()).unwrap()["first_id"]
+            .as_i64()
+            .unwrap();
+        let data = kraal::director::load(&mut app.conn(), tid as i32).unwrap();
+        assert_eq!(data.tournament.bye_value, "none");
+        let row = data
+            .standings()
+            .into_iter()
+            .find(|s| s.id as i64 == bye)
+            .unwrap();
+        assert_eq!(row.score, 0, "the bye scores nothing: {row:?}");
+
+        // A knock-out shows no Buchholz.
+        let r = web.post(
+            "/t",
+            &[
+                ("name", "Ngaka Modiri Molema Cup"),
+                ("system", "knockout"),
+                ("rule_set", "official"),
+                ("rounds", "2"),
+                ("tb1", "buchholz"),
+            ],
+        );
+        let tid: i64 = r
+            .location
+            .unwrap()
+            .trim_start_matches("/t/")
+            .parse()
+            .unwrap();
+        for n in &NAMES[..4] {
+            api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": n}),
+            );
+        }
+        pair(&mut api, tid);
+        let standings = app.client().get(&format!("/t/{tid}/standings")).body;
+        assert!(!standings.contains("Buchholz"), "{standings}");
+        assert!(web
+            .get(&format!("/t/{tid}"))
+            .body
+            .contains("none: tiebreak sets decide"));
+    }
+}
+
+#[test]
+fn the_add_player_error_is_where_the_eye_is() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Taung Open", &NAMES[..2]);
+        let mut web = app.client_as(&admin);
+        let page = web.get(&format!("/t/{tid}")).body;
+        assert!(page.contains(&format!("action=\"/t/{tid}/players#add-player\"")));
+        let r = web.post(
+            &format!("/t/{tid}/players"),
+            &[("name", "Nandi Mthembu"), ("rating", "high")],
+        );
+        assert_eq!(r.status, 422);
+        let at = r.body.find("id=\"add-player\"").unwrap();
+        let alert = r
+            .body
+            .find("id=\"add-player-problems\"")
+            .expect("a message by the form");
+        assert!(alert > at && r.body[alert - 60..alert].contains("role=\"alert\""));
     }
 }

@@ -80,7 +80,11 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
     let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
     for e in &entries {
         if e.entity == "round" {
-            let said = e.new_value.as_deref().or(e.old_value.as_deref()).unwrap_or("");
+            let said = e
+                .new_value
+                .as_deref()
+                .or(e.old_value.as_deref())
+                .unwrap_or("");
             let number = said
                 .strip_prefix("round ")
                 .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
@@ -117,7 +121,8 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         match (e.entity.as_str(), id) {
             ("game", Some(g)) => match games.get(&g) {
                 Some(place) => {
-                    let who: Vec<String> = place.players.iter().flatten().map(|p| name(*p)).collect();
+                    let who: Vec<String> =
+                        place.players.iter().flatten().map(|p| name(*p)).collect();
                     (
                         format!(
                             "round {}, table {}, {}game {} ({})",
@@ -141,7 +146,10 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
             ("referee", _) => (
                 format!(
                     "referee {}",
-                    e.new_value.as_deref().or(e.old_value.as_deref()).unwrap_or("")
+                    e.new_value
+                        .as_deref()
+                        .or(e.old_value.as_deref())
+                        .unwrap_or("")
                 ),
                 None,
                 Vec::new(),
@@ -198,8 +206,11 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         .skip((page - 1) * PAGE)
         .take(PAGE)
         .collect();
-    let mut players: Vec<(i32, String)> =
-        data.players.iter().map(|p| (p.id, p.name.clone())).collect();
+    let mut players: Vec<(i32, String)> = data
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.clone()))
+        .collect();
     players.sort_by_key(|(_, n)| n.to_lowercase());
     Trail {
         lines,

@@ -5,8 +5,8 @@
 //! `TournamentData` works on data already loaded; the use cases in the
 //! submodules own their transactions.
 
-mod load;
 pub mod audit;
+mod load;
 pub mod results;
 
 pub use load::load;

@@ -253,6 +253,9 @@ pub struct ImportPage {
     t: Tournament,
     csv: String,
     problems: Vec<players_csv::ImportError>,
+    /// Players just imported, when the import has warnings to show.
+    imported: Option<usize>,
+    warnings: Vec<String>,
 }
 
 pub async fn import_form(r: Referee, ctx: Ctx) -> ImportPage {
@@ -261,6 +264,8 @@ pub async fn import_form(r: Referee, ctx: Ctx) -> ImportPage {
         t: r.tournament,
         csv: String::new(),
         problems: Vec::new(),
+        imported: None,
+        warnings: Vec::new(),
     }
 }
 
@@ -281,10 +286,26 @@ pub async fn import(
     let tid = r.tournament.id;
     match players_csv::read(&csv) {
         Ok(plan) => {
+            let warnings = plan.warnings.clone();
+            let count = plan.players.len();
+            let user = r.user.clone();
             state
-                .run(move |c| players::import(c, tid, &plan.players, &plan.relatives, &r.user))
+                .run(move |c| players::import(c, tid, &plan.players, &plan.relatives, &user))
                 .await?;
-            Ok(see_other(&format!("/t/{tid}#players")))
+            if warnings.is_empty() {
+                return Ok(see_other(&format!("/t/{tid}#players")));
+            }
+            render(
+                &ImportPage {
+                    ctx,
+                    t: r.tournament,
+                    csv: String::new(),
+                    problems: Vec::new(),
+                    imported: Some(count),
+                    warnings,
+                },
+                StatusCode::OK,
+            )
         }
         Err(problems) => render(
             &ImportPage {
@@ -292,6 +313,8 @@ pub async fn import(
                 t: r.tournament,
                 csv,
                 problems,
+                imported: None,
+                warnings: Vec::new(),
             },
             FORM_ERROR,
         ),

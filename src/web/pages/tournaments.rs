@@ -39,6 +39,13 @@ impl TournamentForm {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect();
+        // Show the tiebreaks that will apply, not blanks.
+        if chosen.is_empty() && raw.system != "knockout" {
+            chosen = crate::tournament::DEFAULT_TIEBREAKS
+                .iter()
+                .map(|t| t.as_str().to_string())
+                .collect();
+        }
         chosen.resize(TIEBREAK_SLOTS, String::new());
         TournamentForm {
             ctx,
