@@ -2,10 +2,23 @@
 //! spelling each: the same text is stored, typed in forms, sent in the API
 //! and given on the command line.
 
+/// `RuleSet` as "rule set".
+fn words(kind: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in kind.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
 /// A name that is not one of a set's values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{given}' is not one of {known}")]
+#[error("'{given}' is not a known {} ({known})", words(kind))]
 pub struct UnknownName {
+    /// The type's name (`RuleSet`), said in words in the message.
     pub kind: &'static str,
     pub given: String,
     pub known: String,
@@ -54,6 +67,16 @@ macro_rules! named_values {
                     given: s.trim().to_string(),
                     known: $name::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", "),
                 })
+            }
+        }
+
+        /// Reads a stored value (the database layer's `deserialize_as`):
+        /// a value that is not one of the set is an error naming it, never
+        /// a silent default.
+        impl TryFrom<String> for $name {
+            type Error = $crate::named::UnknownName;
+            fn try_from(s: String) -> Result<$name, Self::Error> {
+                s.parse()
             }
         }
 

@@ -9,8 +9,10 @@ use serde::Serialize;
 
 use crate::pairing::{Points, POINT};
 
-/// The result of one game.
+/// The result of one game; written (stored, exported, in JSON) as
+/// [`GameResult::as_str`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "&'static str")]
 pub enum GameResult {
     /// `1-0`: the starter won.
     StarterWon,
@@ -115,6 +117,29 @@ impl GameResult {
             self,
             GameResult::StarterByForfeit | GameResult::OtherByForfeit | GameResult::BothForfeit
         )
+    }
+}
+
+impl From<GameResult> for &'static str {
+    fn from(r: GameResult) -> &'static str {
+        r.as_str()
+    }
+}
+
+/// A result not written in its stored spelling.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a stored game result (1-0, 0-1, 1/2-1/2, +-, -+, --, np)")]
+pub struct UnknownResult(pub String);
+
+impl TryFrom<String> for GameResult {
+    type Error = UnknownResult;
+    /// Reads the stored spelling ([`GameResult::as_str`]) and nothing else.
+    fn try_from(s: String) -> Result<GameResult, UnknownResult> {
+        GameResult::ALL
+            .iter()
+            .copied()
+            .find(|r| r.as_str() == s)
+            .ok_or(UnknownResult(s))
     }
 }
 

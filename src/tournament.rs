@@ -22,6 +22,23 @@ named_values! {
 }
 
 named_values! {
+    /// Where a round stands: a draft only its referees see, or published.
+    RoundStatus {
+        Draft => "draft", "draft";
+        Published => "published", "published";
+    }
+}
+
+named_values! {
+    /// What a player without an opponent in a round has.
+    ByeKind {
+        Allocated => "allocated", "pairing-allocated bye";
+        Half => "half", "requested bye, half a pairing";
+        Zero => "zero", "requested bye, no points";
+    }
+}
+
+named_values! {
     /// What the standings rank by first.
     Ranking {
         GamePoints => "game_points", "Game points (1, ½, 0 per game)";
@@ -93,6 +110,32 @@ pub fn format_tiebreaks(list: &[Tiebreak]) -> String {
         .map(|t| t.as_str())
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// A tournament's tiebreaks in the order they apply, as stored: one text
+/// column, read once into values (an unknown stored name is an error).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(transparent)]
+pub struct Tiebreaks(pub Vec<Tiebreak>);
+
+impl std::ops::Deref for Tiebreaks {
+    type Target = [Tiebreak];
+    fn deref(&self) -> &[Tiebreak] {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for Tiebreaks {
+    type Error = String;
+    fn try_from(text: String) -> Result<Tiebreaks, String> {
+        parse_tiebreaks(&text).map(Tiebreaks)
+    }
+}
+
+impl std::fmt::Display for Tiebreaks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_tiebreaks(&self.0))
+    }
 }
 
 /// Everything an organiser sets about a tournament, checked.

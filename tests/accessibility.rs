@@ -159,20 +159,17 @@ fn script_for(app: &TestApp, user: &User) -> Client {
 
 /// A tournament with players, made through the API.
 fn tournament(api: &mut Client, body: serde_json::Value, names: &[&str]) -> (i64, Vec<i64>) {
-    let t = api.send_json("POST", "/api/v1/tournaments", body);
-    assert_eq!(t.status, 201, "{}", t.body);
-    let tid = t.json()["id"].as_i64().unwrap();
+    let tid = api.create("/api/v1/tournaments", body)["id"]
+        .as_i64()
+        .unwrap();
     let ids = names
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            let r = api.send_json(
-                "POST",
+            api.create(
                 &format!("/api/v1/tournaments/{tid}/players"),
                 json!({"name": name, "club": format!("Club {}", i % 3), "rating": 1900 - 40 * i as i64}),
-            );
-            assert_eq!(r.status, 201, "{}", r.body);
-            r.json()["id"].as_i64().unwrap()
+            )["id"].as_i64().unwrap()
         })
         .collect();
     (tid, ids)
@@ -181,13 +178,7 @@ fn tournament(api: &mut Client, body: serde_json::Value, names: &[&str]) -> (i64
 /// Pairs and publishes the next round through the API and enters results
 /// for the first `played` pairings (each game won by its starter).
 fn play_round(api: &mut Client, tid: i64, played: usize) {
-    let r = api.send_json(
-        "POST",
-        &format!("/api/v1/tournaments/{tid}/rounds"),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let round = r.json();
+    let round = api.create(&format!("/api/v1/tournaments/{tid}/rounds"), json!({}));
     let pairings = round["pairings"].as_array().unwrap();
     for p in pairings
         .iter()

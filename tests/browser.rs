@@ -318,7 +318,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
         let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
         data.games_of(pid)
             .iter()
-            .map(|g| g.result.clone())
+            .map(|g| g.result.map(|r| r.as_str().to_string()))
             .collect::<Vec<_>>()
     };
     assert!(stored(p1.id).iter().all(Option::is_some), "table 1 kept");

@@ -3,31 +3,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn kraal(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kraal"))
-        .args(args)
-        .env_remove("DATABASE_URL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::cli::kraal;
 
 #[test]
 fn bad_database_urls_stop_with_one_line_naming_the_problem() {
@@ -49,7 +25,7 @@ fn bad_database_urls_stop_with_one_line_naming_the_problem() {
         ),
     ];
     for (url, says) in cases {
-        let (code, _, err) = kraal(&["migrate", "--database", &url], "");
+        let (code, _, err) = kraal(&["migrate", "--database", &url]).run();
         assert_eq!(code, 2, "{url}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{url}: one line, got {err}");
         assert!(err.contains(says), "{url}: {err}");
@@ -66,37 +42,32 @@ fn scripted_installs_add_users_and_tokens() {
     for backend in common::backends() {
         let app = common::TestApp::start(backend);
         let url = app.database_url.clone();
-        let (code, out, err) = kraal(
-            &["user", "add", "zanele", "--admin", "--database", &url],
-            "zanele-pass\n",
-        );
+        let (code, out, err) = kraal(&["user", "add", "zanele", "--admin", "--database", &url])
+            .stdin("zanele-pass\n")
+            .run();
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("created admin zanele"));
-        let (code, _, err) = kraal(
-            &["user", "add", "zanele", "--referee", "--database", &url],
-            "another-pass\n",
-        );
+        let (code, _, err) = kraal(&["user", "add", "zanele", "--referee", "--database", &url])
+            .stdin("another-pass\n")
+            .run();
         assert_eq!(code, 1);
         assert!(err.contains("already exists"), "{err}");
-        let (code, _, err) = kraal(
-            &["user", "add", "bheki", "--referee", "--database", &url],
-            "short\n",
-        );
+        let (code, _, err) = kraal(&["user", "add", "bheki", "--referee", "--database", &url])
+            .stdin("short\n")
+            .run();
         assert_eq!(code, 2);
         assert!(err.contains("at least 8 characters"));
 
-        let (code, token, err) = kraal(
-            &[
-                "token",
-                "create",
-                "zanele",
-                "--label",
-                "league sync",
-                "--database",
-                &url,
-            ],
-            "",
-        );
+        let (code, token, err) = kraal(&[
+            "token",
+            "create",
+            "zanele",
+            "--label",
+            "league sync",
+            "--database",
+            &url,
+        ])
+        .run();
         assert_eq!(code, 0, "{err}");
         let me = app.script(token.trim()).get("/api/v1/me");
         assert_eq!(me.status, 200);
@@ -108,7 +79,7 @@ fn scripted_installs_add_users_and_tokens() {
             "[{backend}] the piped password signs in"
         );
 
-        let (code, _, err) = kraal(&["token", "create", "nobody", "--database", &url], "");
+        let (code, _, err) = kraal(&["token", "create", "nobody", "--database", &url]).run();
         assert_eq!(code, 1);
         assert!(err.contains("no user named 'nobody'"));
     }
@@ -119,11 +90,11 @@ fn a_new_sqlite_file_is_created_and_migrated() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("fresh.db");
     let url = format!("sqlite://{}", file.display());
-    let (code, out, err) = kraal(&["migrate", "--database", &url], "");
+    let (code, out, err) = kraal(&["migrate", "--database", &url]).run();
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("up to date"));
     assert!(file.exists());
     // Running again is harmless, and a bare path now works since the file exists.
-    let (code, _, _) = kraal(&["migrate", "--database", file.to_str().unwrap()], "");
+    let (code, _, _) = kraal(&["migrate", "--database", file.to_str().unwrap()]).run();
     assert_eq!(code, 0);
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::cli::kraal;
 use common::TestApp;
 use kraal::db::users::Role;
 
@@ -57,18 +58,12 @@ fn names_that_look_like_formulas_are_exported_as_text_and_imported_back() {
                 );
             }
         }
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraal"))
-            .args(["export", "standings", &t.id.to_string()])
-            .env("DATABASE_URL", &app.database_url)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let (code, out, err) = kraal(&["export", "standings", &t.id.to_string()])
+            .database_url(&app.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
         assert_eq!(
-            String::from_utf8(out.stdout).unwrap(),
+            out,
             a.get(&format!("/t/{}/standings.csv", t.id)).body,
             "kraal export standings prints the same bytes"
         );

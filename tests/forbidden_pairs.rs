@@ -27,22 +27,20 @@ fn script(app: &TestApp, user: &User) -> Client {
 /// play) with `n` players rated in entry order; returns its id and the
 /// players' ids.
 fn swiss_event(api: &mut Client, name: &str, n: usize) -> (i64, Vec<i64>) {
-    let t = api.send_json(
-        "POST",
+    let tid = api.create(
         "/api/v1/tournaments",
         json!({"name": name, "system": "swiss", "rules": "official", "rounds": 5}),
-    );
-    assert_eq!(t.status, 201, "{}", t.body);
-    let tid = t.json()["id"].as_i64().unwrap();
+    )["id"]
+        .as_i64()
+        .unwrap();
     let ids = (0..n)
         .map(|i| {
-            let r = api.send_json(
-                "POST",
+            api.create(
                 &format!("/api/v1/tournaments/{tid}/players"),
                 json!({"name": format!("Player {:02}", i + 1), "rating": 2000 - 50 * i as i64}),
-            );
-            assert_eq!(r.status, 201, "{}", r.body);
-            r.json()["id"].as_i64().unwrap()
+            )["id"]
+                .as_i64()
+                .unwrap()
         })
         .collect();
     (tid, ids)
@@ -138,13 +136,10 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
                 .status,
             303
         );
-        let ban = api.send_json(
-            "POST",
+        let ban = api.create(
             &format!("/api/v1/tournaments/{tid}/forbidden"),
             json!({"a": y, "b": x}),
         );
-        assert_eq!(ban.status, 201, "{}", ban.body);
-        let ban = ban.json();
         assert_eq!(
             ban,
             json!({"id": ban["id"], "a": x.min(y), "b": x.max(y), "from_round": null,
@@ -323,13 +318,12 @@ fn bad_input_is_named_by_field_on_the_page_and_in_the_api() {
             .is_empty());
 
         // Another tournament's pair is not found here.
-        let theirs = api.send_json(
-            "POST",
+        let fid = api.create(
             &format!("/api/v1/tournaments/{other}/forbidden"),
             json!({"a": other_ids[0], "b": other_ids[1]}),
-        );
-        assert_eq!(theirs.status, 201, "{}", theirs.body);
-        let fid = theirs.json()["id"].as_i64().unwrap();
+        )["id"]
+            .as_i64()
+            .unwrap();
         for (method, path, body) in [
             (
                 "DELETE",
@@ -379,13 +373,7 @@ fn a_swap_warning_names_a_forfeit_win_as_a_used_bye_and_the_kept_apart_pair() {
         let (tid, _) = swiss_event(&mut api, "Eastern Cape Open", 5);
 
         // Round 1: the first table is won by forfeit, the rest played.
-        let r = api.send_json(
-            "POST",
-            &format!("/api/v1/tournaments/{tid}/rounds"),
-            json!({}),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        let round = r.json();
+        let round = api.create(&format!("/api/v1/tournaments/{tid}/rounds"), json!({}));
         let mut winner = None;
         for p in round["pairings"].as_array().unwrap() {
             if p["second_id"].is_null() {
@@ -427,12 +415,10 @@ fn a_swap_warning_names_a_forfeit_win_as_a_used_bye_and_the_kept_apart_pair() {
                 _ => None,
             })
             .unwrap();
-        let ban = api.send_json(
-            "POST",
+        api.create(
             &format!("/api/v1/tournaments/{tid}/forbidden"),
             json!({"a": z, "b": o, "from_round": 2}),
         );
-        assert_eq!(ban.status, 201, "{}", ban.body);
 
         // Swapping the forfeit winner with the bye breaks both rules.
         let name = |id: i64| {

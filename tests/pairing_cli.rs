@@ -2,24 +2,21 @@
 //! constraint when no pairing exists, exit status 2 naming line and field on
 //! bad input.
 
-use std::process::Command;
+mod common;
 
+/// `kraal pair ARGS... FILE` on a file `name` holding `text`.
 fn run(name: &str, text: &str, args: &[&str]) -> (i32, String, String) {
     let dir = std::env::temp_dir().join(format!("kraal-pair-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(name);
     std::fs::write(&file, text).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kraal"))
-        .arg("pair")
-        .args(args)
-        .arg(&file)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let file = file.to_str().expect("a UTF-8 temporary path");
+    let all: Vec<&str> = ["pair"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .chain([file])
+        .collect();
+    common::cli::kraal(&all).run()
 }
 
 /// A TRF `001` line with the fields at their columns.
@@ -64,7 +61,7 @@ fn trf_round_two_prints_pairs_and_leaves_out_the_requested_bye() {
 fn trf_forbidden_group_is_honoured_and_json_carries_explanations() {
     let (code, out, err) = run("b.trf", &small_trf("XXP 1 3"), &["--json"]);
     assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = common::json(&out);
     let pairs = v["pairs"].as_array().unwrap();
     for p in pairs {
         let (a, b) = (p["first"].as_u64().unwrap(), p["second"].as_u64().unwrap());
@@ -166,5 +163,8 @@ fn the_rule_set_flag_is_spelled_rules_as_in_check_and_perft() {
     assert_eq!(new, old);
     let (code, _, err) = run("r.trf", &trf, &["--rules", "fide"]);
     assert_eq!(code, 2);
-    assert!(err.contains("'fide' is not one of official, gar"), "{err}");
+    assert!(
+        err.contains("'fide' is not a known rule set (official, gar)"),
+        "{err}"
+    );
 }

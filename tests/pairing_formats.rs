@@ -134,7 +134,7 @@ fn a_files_bye_value_is_spelled_as_the_tournament_settings_and_the_old_way_still
     assert_eq!(score_of_3("nothing"), 0);
     let err = parse_kraal_json(&file("lots")).unwrap_err().to_string();
     assert!(
-        err.contains("'lots' is not one of win, draw, none"),
+        err.contains("'lots' is not a known bye value (win, draw, none)"),
         "{err}"
     );
 }

@@ -9,6 +9,7 @@ use reference::cases;
 
 use kraal::pairing::format::parse_kraal_json;
 use kraal::pairing::swiss::{pair_round, SwissInput};
+use serde_json::json;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -42,40 +43,35 @@ impl Played {
     /// its pairing number is k. Total rounds are high enough that the
     /// `official` last-third rule never applies (and no clubs are given).
     fn json(&self) -> String {
-        let players: Vec<String> = (1..=self.players)
-            .map(|k| {
-                format!(
-                    "{{\"id\": {k}, \"name\": \"P{k:02}\", \"rating\": {}}}",
-                    2000 - 10 * k
-                )
-            })
+        let players: Vec<_> = (1..=self.players)
+            .map(|k| json!({"id": k, "name": format!("P{k:02}"), "rating": 2000 - 10 * k}))
             .collect();
-        let rounds: Vec<String> = self
+        let rounds: Vec<_> = self
             .rounds
             .iter()
             .map(|(pairs, bye)| {
-                let ps: Vec<String> = pairs
+                let pairings: Vec<_> = pairs
                     .iter()
                     .map(|(a, b, g)| {
-                        format!(
-                            "{{\"first\": {a}, \"second\": {b}, \"games\": [{}, {}]}}",
-                            g[0] as f64 / 2.0,
-                            g[1] as f64 / 2.0
-                        )
+                        json!({"first": a, "second": b,
+                               "games": [g[0] as f64 / 2.0, g[1] as f64 / 2.0]})
                     })
                     .collect();
-                let byes = bye.map_or(String::new(), |b| {
-                    format!("{{\"player\": {b}, \"kind\": \"allocated\"}}")
-                });
-                format!("{{\"pairings\": [{}], \"byes\": [{byes}]}}", ps.join(", "))
+                let byes: Vec<_> = bye
+                    .iter()
+                    .map(|b| json!({"player": b, "kind": "allocated"}))
+                    .collect();
+                json!({"pairings": pairings, "byes": byes})
             })
             .collect();
-        format!(
-            "{{\"rule_set\": \"official\", \"total_rounds\": 20, \"games_per_pairing\": 2, \
-             \"players\": [{}], \"rounds\": [{}]}}",
-            players.join(", "),
-            rounds.join(", ")
-        )
+        serde_json::to_string_pretty(&json!({
+            "rule_set": "official",
+            "total_rounds": 20,
+            "games_per_pairing": 2,
+            "players": players,
+            "rounds": rounds,
+        }))
+        .unwrap()
     }
 
     fn input(&self) -> SwissInput {

@@ -65,13 +65,10 @@ fn a_seven_round_gar_swiss_of_thirty_players() {
         let mut club_of = HashMap::new();
         for i in 0..30 {
             let club = CLUBS[i % 6];
-            let r = api.send_json(
-                "POST",
+            let id = api.create(
                 &format!("/api/v1/tournaments/{tid}/players"),
                 json!({"name": format!("Player {:02}", i + 1), "club": club, "rating": 2200 - 17 * i as i64}),
-            );
-            assert_eq!(r.status, 201, "{}", r.body);
-            let id = r.json()["id"].as_i64().unwrap();
+            )["id"].as_i64().unwrap();
             club_of.insert(id, club);
             ids.push(id);
         }
@@ -83,12 +80,10 @@ fn a_seven_round_gar_swiss_of_thirty_players() {
             (ids[20], ids[29]),
         ];
         for (a, b) in relatives {
-            let r = api.send_json(
-                "POST",
+            api.create(
                 &format!("/api/v1/tournaments/{tid}/relations"),
                 json!({"a": a, "b": b}),
             );
-            assert_eq!(r.status, 201, "{}", r.body);
         }
         let related: HashSet<(i64, i64)> = relatives
             .iter()

@@ -611,7 +611,10 @@ fn forms_show_the_tiebreaks_and_byes_that_apply() {
             .as_i64()
             .unwrap();
         let data = kraal::director::load(&mut app.conn(), tid as i32).unwrap();
-        assert_eq!(data.tournament.bye_value, "none");
+        assert_eq!(
+            data.tournament.bye_value,
+            kraal::tournament::ByeValue::Nothing
+        );
         let row = data
             .standings()
             .into_iter()

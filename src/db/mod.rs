@@ -35,6 +35,10 @@ pub enum DbError {
         field: &'static str,
         message: String,
     },
+    /// A stored value that is not one Kraal knows (a hand-edited or damaged
+    /// database): named with its row, never read as some default.
+    #[error("{row} holds a value that cannot be read: {message}")]
+    Unreadable { row: String, message: String },
     /// A uniqueness or concurrency conflict the user can act on.
     #[error("{0}")]
     Conflict(String),
@@ -66,12 +70,52 @@ pub fn transaction<T>(
     conn.transaction(f)
 }
 
+/// A nullable text column read as `Option<T>` of a named value
+/// (`#[diesel(deserialize_as = Stored<T>)]` on an `Option<T>` field): a
+/// stored spelling that is not one of `T`'s values is an error, as for the
+/// non-null columns read through `deserialize_as = String`.
+pub struct Stored<T>(Option<T>);
+
+impl<T, DB> diesel::deserialize::Queryable<diesel::sql_types::Nullable<diesel::sql_types::Text>, DB>
+    for Stored<T>
+where
+    DB: diesel::backend::Backend,
+    Option<String>: diesel::deserialize::FromStaticSqlRow<
+        diesel::sql_types::Nullable<diesel::sql_types::Text>,
+        DB,
+    >,
+    T: TryFrom<String>,
+    T::Error: std::error::Error + Send + Sync + 'static,
+{
+    type Row = Option<String>;
+    fn build(row: Option<String>) -> diesel::deserialize::Result<Self> {
+        Ok(Stored(row.map(T::try_from).transpose()?))
+    }
+}
+
+impl<T> From<Stored<T>> for Option<T> {
+    fn from(s: Stored<T>) -> Option<T> {
+        s.0
+    }
+}
+
 /// Turns "no row" into [`DbError::NotFound`] naming `thing`, so the page
 /// or API says what is missing without each caller translating it.
 pub(crate) fn found(err: diesel::result::Error, thing: &'static str) -> DbError {
     match err {
         diesel::result::Error::NotFound => DbError::NotFound(thing),
         other => DbError::Query(other),
+    }
+}
+
+/// As [`found`], and a stored value that cannot be read names its `row`.
+pub(crate) fn read_row(err: diesel::result::Error, thing: &'static str, row: &str) -> DbError {
+    match err {
+        diesel::result::Error::DeserializationError(e) => DbError::Unreadable {
+            row: format!("{thing} {row}"),
+            message: e.to_string(),
+        },
+        other => found(other, thing),
     }
 }
 

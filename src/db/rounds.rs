@@ -7,8 +7,10 @@ use serde::Serialize;
 use super::audit::{self, Change};
 use super::schema::{games, pairings, requested_byes, rounds, users};
 use super::users::User;
-use super::{classify, found, now, DbConnection, DbError};
+use super::{classify, found, now, read_row, DbConnection, DbError};
+use crate::pairing::explain::Explanation;
 use crate::results::{first_starts, GameResult, ResultEdit};
+use crate::tournament::RoundStatus;
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = rounds)]
@@ -16,7 +18,8 @@ pub struct Round {
     pub id: i32,
     pub tournament_id: i32,
     pub number: i32,
-    pub status: String,
+    #[diesel(deserialize_as = String)]
+    pub status: RoundStatus,
     pub explanation: String,
     pub created_at: NaiveDateTime,
     pub published_at: Option<NaiveDateTime>,
@@ -24,7 +27,7 @@ pub struct Round {
 
 impl Round {
     pub fn is_published(&self) -> bool {
-        self.status == "published"
+        self.status == RoundStatus::Published
     }
 }
 
@@ -51,18 +54,13 @@ pub struct Game {
     pub pairing_id: i32,
     pub number: i32,
     pub starter_player_id: Option<i32>,
-    pub result: Option<String>,
+    #[diesel(deserialize_as = super::Stored<GameResult>)]
+    pub result: Option<GameResult>,
     pub tiebreak: bool,
     pub scoresheet: Option<String>,
     pub version: i32,
     pub updated_at: Option<NaiveDateTime>,
     pub updated_by: Option<i32>,
-}
-
-impl Game {
-    pub fn result(&self) -> Option<GameResult> {
-        self.result.as_deref().and_then(GameResult::parse)
-    }
 }
 
 /// A pairing to store: two players, or one player with a bye of `bye` kind.
@@ -92,7 +90,7 @@ pub fn create(
             .values((
                 rounds::tournament_id.eq(tournament_id),
                 rounds::number.eq(number),
-                rounds::status.eq("draft"),
+                rounds::status.eq(RoundStatus::Draft.as_str()),
                 rounds::explanation.eq(explanation),
                 rounds::created_at.eq(now()),
             ))
@@ -186,7 +184,11 @@ pub type Everything = (Vec<Round>, Vec<Pairing>, Vec<Game>);
 /// Everything of a tournament's rounds: the rounds, their pairings (by table)
 /// and their games (by number).
 pub fn everything(conn: &mut DbConnection, tournament_id: i32) -> Result<Everything, DbError> {
-    let rs = list(conn, tournament_id)?;
+    let of = format!("of tournament {tournament_id}");
+    let rs = list(conn, tournament_id).map_err(|e| match e {
+        DbError::Query(e) => read_row(e, "a round", &of),
+        other => other,
+    })?;
     let ps: Vec<Pairing> = pairings::table
         .inner_join(rounds::table)
         .filter(rounds::tournament_id.eq(tournament_id))
@@ -217,7 +219,7 @@ pub fn publish(
         }
         diesel::update(rounds::table.find(r.id))
             .set((
-                rounds::status.eq("published"),
+                rounds::status.eq(RoundStatus::Published.as_str()),
                 rounds::published_at.eq(Some(now())),
             ))
             .execute(conn)?;
@@ -349,8 +351,8 @@ pub fn apply_edit(
     by: &User,
 ) -> Result<EditOutcome, DbError> {
     let ctx = game_context(conn, edit.game)?;
-    let old = ctx.game.result.clone();
-    let new = edit.wanted.map(|r| r.as_str().to_string());
+    let old = ctx.game.result;
+    let new = edit.wanted;
     if old == new {
         return Ok(EditOutcome::Unchanged(ctx.game));
     }
@@ -369,7 +371,7 @@ pub fn apply_edit(
             round: ctx.round.number,
             table: ctx.pairing.table_no,
             game: ctx.game.number,
-            now: now.result(),
+            now: now.result,
             by: who,
             wanted: edit.wanted,
         }))
@@ -383,7 +385,7 @@ pub fn apply_edit(
             .filter(games::version.eq(ctx.game.version)),
     )
     .set((
-        games::result.eq(&new),
+        games::result.eq(new.map(GameResult::as_str)),
         games::version.eq(ctx.game.version + 1),
         games::updated_at.eq(Some(now())),
         games::updated_by.eq(Some(by.id)),
@@ -400,8 +402,8 @@ pub fn apply_edit(
             action: "result",
             entity: "game",
             entity_id: Some(edit.game),
-            old_value: old,
-            new_value: new,
+            old_value: old.map(|r| r.as_str().to_string()),
+            new_value: new.map(|r| r.as_str().to_string()),
         },
     )?;
     Ok(EditOutcome::Saved(game_context(conn, edit.game)?.game))
@@ -492,10 +494,18 @@ pub fn swap_players(
             .filter(pairings::round_id.eq(r.id))
             .select(Pairing::as_select())
             .load(conn)?;
-        let holds = |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
+        let holds =
+            |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
         if a == b || !ps.iter().any(|p| holds(p, a)) || !ps.iter().any(|p| holds(p, b)) {
-            return Err(DbError::Conflict("choose two different players of this round".into()));
+            return Err(DbError::Conflict(
+                "choose two different players of this round".into(),
+            ));
         }
+        let by_hand = serde_json::to_string(&Explanation {
+            notes: vec!["changed by hand".into()],
+            ..Explanation::default()
+        })
+        .unwrap_or_default();
         let swap = |x: Option<i32>| match x {
             Some(x) if x == a => Some(b),
             Some(x) if x == b => Some(a),
@@ -506,7 +516,7 @@ pub fn swap_players(
                 .set((
                     pairings::first_player_id.eq(swap(p.first_player_id)),
                     pairings::second_player_id.eq(swap(p.second_player_id)),
-                    pairings::explanation.eq("{\"bracket\":null,\"floats\":[],\"bent\":[],\"waivers\":[],\"notes\":[\"changed by hand\"]}"),
+                    pairings::explanation.eq(&by_hand),
                 ))
                 .execute(conn)?;
             let gs: Vec<Game> = games::table

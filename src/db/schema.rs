@@ -1,31 +1,4 @@
-//! Diesel table definitions, written to match `migrations/` on both backends.
-
-diesel::table! {
-    settings (key) {
-        key -> Text,
-        value -> Text,
-    }
-}
-
-diesel::table! {
-    users (id) {
-        id -> Integer,
-        name -> Text,
-        role -> Text,
-        password_hash -> Text,
-        created_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    sessions (id) {
-        id -> Integer,
-        token_hash -> Text,
-        user_id -> Integer,
-        created_at -> Timestamp,
-        expires_at -> Timestamp,
-    }
-}
+// @generated automatically by Diesel CLI.
 
 diesel::table! {
     api_tokens (id) {
@@ -40,62 +13,16 @@ diesel::table! {
 }
 
 diesel::table! {
-    login_failures (id) {
+    audit_entries (id) {
         id -> Integer,
-        name -> Text,
+        tournament_id -> Nullable<Integer>,
+        user_id -> Nullable<Integer>,
         at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    tournaments (id) {
-        id -> Integer,
-        name -> Text,
-        venue -> Text,
-        starts_on -> Nullable<Date>,
-        ends_on -> Nullable<Date>,
-        system -> Text,
-        rule_set -> Text,
-        games_per_pairing -> Integer,
-        rounds -> Integer,
-        ranking -> Text,
-        tiebreaks -> Text,
-        bye_value -> Text,
-        created_by -> Nullable<Integer>,
-        created_at -> Timestamp,
-        updated_at -> Timestamp,
-        revision -> Integer,
-    }
-}
-
-diesel::table! {
-    tournament_referees (tournament_id, user_id) {
-        tournament_id -> Integer,
-        user_id -> Integer,
-    }
-}
-
-diesel::table! {
-    players (id) {
-        id -> Integer,
-        tournament_id -> Integer,
-        name -> Text,
-        club -> Text,
-        rating -> Nullable<Integer>,
-        seed -> Nullable<Integer>,
-        federation_id -> Text,
-        withdrawn_from_round -> Nullable<Integer>,
-        created_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    relations (id) {
-        id -> Integer,
-        tournament_id -> Integer,
-        player_a -> Integer,
-        player_b -> Integer,
-        created_at -> Timestamp,
+        action -> Text,
+        entity -> Text,
+        entity_id -> Nullable<Integer>,
+        old_value -> Nullable<Text>,
+        new_value -> Nullable<Text>,
     }
 }
 
@@ -111,53 +38,6 @@ diesel::table! {
         note -> Text,
         created_by -> Nullable<Integer>,
         created_at -> Timestamp,
-    }
-}
-
-diesel::table! {
-    teams (id) {
-        id -> Integer,
-        tournament_id -> Integer,
-        name -> Text,
-        club -> Text,
-    }
-}
-
-diesel::table! {
-    team_members (id) {
-        id -> Integer,
-        team_id -> Integer,
-        player_id -> Integer,
-        board -> Nullable<Integer>,
-        substitute -> Bool,
-    }
-}
-
-diesel::table! {
-    rounds (id) {
-        id -> Integer,
-        tournament_id -> Integer,
-        number -> Integer,
-        status -> Text,
-        explanation -> Text,
-        created_at -> Timestamp,
-        published_at -> Nullable<Timestamp>,
-    }
-}
-
-diesel::table! {
-    pairings (id) {
-        id -> Integer,
-        round_id -> Integer,
-        table_no -> Integer,
-        first_player_id -> Nullable<Integer>,
-        second_player_id -> Nullable<Integer>,
-        first_team_id -> Nullable<Integer>,
-        second_team_id -> Nullable<Integer>,
-        team_pairing_id -> Nullable<Integer>,
-        board -> Nullable<Integer>,
-        bye -> Nullable<Text>,
-        explanation -> Text,
     }
 }
 
@@ -188,45 +68,52 @@ diesel::table! {
 }
 
 diesel::table! {
-    audit_entries (id) {
+    login_failures (id) {
         id -> Integer,
-        tournament_id -> Nullable<Integer>,
-        user_id -> Nullable<Integer>,
+        name -> Text,
         at -> Timestamp,
-        action -> Text,
-        entity -> Text,
-        entity_id -> Nullable<Integer>,
-        old_value -> Nullable<Text>,
-        new_value -> Nullable<Text>,
     }
 }
 
-diesel::joinable!(sessions -> users (user_id));
-diesel::joinable!(api_tokens -> users (user_id));
-diesel::joinable!(tournament_referees -> tournaments (tournament_id));
-diesel::joinable!(tournament_referees -> users (user_id));
-diesel::joinable!(players -> tournaments (tournament_id));
+diesel::table! {
+    pairings (id) {
+        id -> Integer,
+        round_id -> Integer,
+        table_no -> Integer,
+        first_player_id -> Nullable<Integer>,
+        second_player_id -> Nullable<Integer>,
+        first_team_id -> Nullable<Integer>,
+        second_team_id -> Nullable<Integer>,
+        team_pairing_id -> Nullable<Integer>,
+        board -> Nullable<Integer>,
+        bye -> Nullable<Text>,
+        explanation -> Text,
+    }
+}
 
-diesel::allow_tables_to_appear_in_same_query!(
-    settings,
-    users,
-    sessions,
-    api_tokens,
-    login_failures,
-    tournaments,
-    tournament_referees,
-    players,
-    relations,
-    forbidden_pairs,
-    teams,
-    team_members,
-    rounds,
-    pairings,
-    games,
-    lineups,
-    audit_entries,
-);
-diesel::joinable!(audit_entries -> users (user_id));
+diesel::table! {
+    players (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        name -> Text,
+        club -> Text,
+        rating -> Nullable<Integer>,
+        seed -> Nullable<Integer>,
+        federation_id -> Text,
+        withdrawn_from_round -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    relations (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        player_a -> Integer,
+        player_b -> Integer,
+        created_at -> Timestamp,
+    }
+}
 
 diesel::table! {
     requested_byes (id) {
@@ -238,6 +125,133 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(requested_byes, players);
-diesel::joinable!(pairings -> rounds (round_id));
+diesel::table! {
+    rounds (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        number -> Integer,
+        status -> Text,
+        explanation -> Text,
+        created_at -> Timestamp,
+        published_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Integer,
+        token_hash -> Text,
+        user_id -> Integer,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::table! {
+    team_members (id) {
+        id -> Integer,
+        team_id -> Integer,
+        player_id -> Integer,
+        board -> Nullable<Integer>,
+        substitute -> Bool,
+    }
+}
+
+diesel::table! {
+    teams (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        name -> Text,
+        club -> Text,
+    }
+}
+
+diesel::table! {
+    tournament_referees (tournament_id, user_id) {
+        tournament_id -> Integer,
+        user_id -> Integer,
+    }
+}
+
+diesel::table! {
+    tournaments (id) {
+        id -> Integer,
+        name -> Text,
+        venue -> Text,
+        starts_on -> Nullable<Date>,
+        ends_on -> Nullable<Date>,
+        system -> Text,
+        rule_set -> Text,
+        games_per_pairing -> Integer,
+        rounds -> Integer,
+        ranking -> Text,
+        tiebreaks -> Text,
+        bye_value -> Text,
+        created_by -> Nullable<Integer>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        revision -> Integer,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Integer,
+        name -> Text,
+        role -> Text,
+        password_hash -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(audit_entries -> tournaments (tournament_id));
+diesel::joinable!(audit_entries -> users (user_id));
+diesel::joinable!(forbidden_pairs -> tournaments (tournament_id));
+diesel::joinable!(forbidden_pairs -> users (created_by));
 diesel::joinable!(games -> pairings (pairing_id));
+diesel::joinable!(games -> players (starter_player_id));
+diesel::joinable!(games -> users (updated_by));
+diesel::joinable!(lineups -> rounds (round_id));
+diesel::joinable!(lineups -> teams (team_id));
+diesel::joinable!(pairings -> rounds (round_id));
+diesel::joinable!(players -> tournaments (tournament_id));
+diesel::joinable!(relations -> tournaments (tournament_id));
+diesel::joinable!(requested_byes -> players (player_id));
+diesel::joinable!(requested_byes -> tournaments (tournament_id));
+diesel::joinable!(rounds -> tournaments (tournament_id));
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(team_members -> players (player_id));
+diesel::joinable!(team_members -> teams (team_id));
+diesel::joinable!(teams -> tournaments (tournament_id));
+diesel::joinable!(tournament_referees -> tournaments (tournament_id));
+diesel::joinable!(tournament_referees -> users (user_id));
+diesel::joinable!(tournaments -> users (created_by));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    api_tokens,
+    audit_entries,
+    forbidden_pairs,
+    games,
+    lineups,
+    login_failures,
+    pairings,
+    players,
+    relations,
+    requested_byes,
+    rounds,
+    sessions,
+    settings,
+    team_members,
+    teams,
+    tournament_referees,
+    tournaments,
+    users,
+);

@@ -7,14 +7,14 @@ use serde::Serialize;
 use super::audit::{self, Change};
 use super::schema::{rounds, tournament_referees, tournaments, users};
 use super::users::User;
-use super::{classify, found, now, DbConnection, DbError};
+use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::tournament::{
-    format_tiebreaks, parse_tiebreaks, ByeValue, Ranking, RuleSet, System, Tiebreak,
-    TournamentFields,
+    format_tiebreaks, ByeValue, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
 };
 
-/// A tournament row. The text columns hold the spellings of
-/// [`crate::tournament`]; use the accessors to read them as values.
+/// A tournament row. Its settings are stored in the spellings of
+/// [`crate::tournament`] and read back as those values; a stored spelling
+/// that is not one of them is an error, never a silent default.
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = tournaments)]
 pub struct Tournament {
@@ -23,13 +23,18 @@ pub struct Tournament {
     pub venue: String,
     pub starts_on: Option<NaiveDate>,
     pub ends_on: Option<NaiveDate>,
-    pub system: String,
-    pub rule_set: String,
+    #[diesel(deserialize_as = String)]
+    pub system: System,
+    #[diesel(deserialize_as = String)]
+    pub rule_set: RuleSet,
     pub games_per_pairing: i32,
     pub rounds: i32,
-    pub ranking: String,
-    pub tiebreaks: String,
-    pub bye_value: String,
+    #[diesel(deserialize_as = String)]
+    pub ranking: Ranking,
+    #[diesel(deserialize_as = String)]
+    pub tiebreaks: Tiebreaks,
+    #[diesel(deserialize_as = String)]
+    pub bye_value: ByeValue,
     pub created_by: Option<i32>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
@@ -38,21 +43,6 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    pub fn system(&self) -> System {
-        System::parse(&self.system).unwrap_or(System::Swiss)
-    }
-    pub fn rule_set(&self) -> RuleSet {
-        RuleSet::parse(&self.rule_set).unwrap_or(RuleSet::Gar)
-    }
-    pub fn ranking(&self) -> Ranking {
-        Ranking::parse(&self.ranking).unwrap_or(Ranking::GamePoints)
-    }
-    pub fn tiebreak_list(&self) -> Vec<Tiebreak> {
-        parse_tiebreaks(&self.tiebreaks).unwrap_or_default()
-    }
-    pub fn bye(&self) -> ByeValue {
-        ByeValue::parse(&self.bye_value).unwrap_or(ByeValue::Win)
-    }
     /// The fields as a referee would edit them.
     pub fn fields(&self) -> TournamentFields {
         TournamentFields {
@@ -60,13 +50,13 @@ impl Tournament {
             venue: self.venue.clone(),
             starts_on: self.starts_on,
             ends_on: self.ends_on,
-            system: self.system(),
-            rule_set: self.rule_set(),
+            system: self.system,
+            rule_set: self.rule_set,
             games_per_pairing: self.games_per_pairing,
             rounds: self.rounds,
-            ranking: self.ranking(),
-            tiebreaks: self.tiebreak_list(),
-            bye_value: self.bye(),
+            ranking: self.ranking,
+            tiebreaks: self.tiebreaks.to_vec(),
+            bye_value: self.bye_value,
         }
     }
 }
@@ -161,7 +151,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
         .find(id)
         .select(Tournament::as_select())
         .first(conn)
-        .map_err(|e| found(e, "tournament"))
+        .map_err(|e| read_row(e, "tournament", &id.to_string()))
 }
 
 /// All tournaments, the most recent first.

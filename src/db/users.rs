@@ -6,28 +6,11 @@ use serde::Serialize;
 use super::schema::users;
 use super::{classify, found, now, DbConnection, DbError};
 
-/// What an account may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Admin,
-    Referee,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Referee => "referee",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Role> {
-        match s {
-            "admin" => Some(Role::Admin),
-            "referee" => Some(Role::Referee),
-            _ => None,
-        }
+named_values! {
+    /// What an account may do.
+    Role {
+        Admin => "admin", "Admin";
+        Referee => "referee", "Referee";
     }
 }
 
@@ -37,7 +20,8 @@ impl Role {
 pub struct User {
     pub id: i32,
     pub name: String,
-    pub role: String,
+    #[diesel(deserialize_as = String)]
+    pub role: Role,
     #[serde(skip)]
     pub password_hash: String,
     pub created_at: chrono::NaiveDateTime,
@@ -45,7 +29,7 @@ pub struct User {
 
 impl User {
     pub fn is_admin(&self) -> bool {
-        self.role == Role::Admin.as_str()
+        self.role == Role::Admin
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod audit;
 mod load;
+pub mod pair;
 pub mod results;
 
 pub use load::load;
@@ -113,8 +114,8 @@ impl TournamentData {
     pub fn scoring(&self) -> Scoring {
         Scoring {
             games_per_pairing: self.tournament.games_per_pairing as u32,
-            ranking: self.tournament.ranking(),
-            bye: self.tournament.bye(),
+            ranking: self.tournament.ranking,
+            bye: self.tournament.bye_value,
         }
     }
 
@@ -182,10 +183,9 @@ impl TournamentData {
             };
         }
         let knockout_over =
-            self.tournament.system() == System::Knockout && self.pairings_of(last).len() == 1;
+            self.tournament.system == System::Knockout && self.pairings_of(last).len() == 1;
         if knockout_over
-            || (self.tournament.system() != System::Knockout
-                && last.number >= self.tournament.rounds)
+            || (self.tournament.system != System::Knockout && last.number >= self.tournament.rounds)
         {
             return NextStep::Finished;
         }
@@ -235,7 +235,7 @@ impl TournamentData {
             let main: Vec<&&Game> = games.iter().filter(|g| !g.tiebreak).collect();
             let t = tally(
                 main.iter()
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result())),
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
             if t.decided == 0 {
                 return Outcome::Absent;
@@ -300,7 +300,7 @@ impl TournamentData {
         standings::compute(
             &self.entrants(),
             &self.scoring(),
-            &self.tournament.tiebreak_list(),
+            &self.tournament.tiebreaks,
         )
     }
 
@@ -318,7 +318,7 @@ impl TournamentData {
             .standings()
             .into_iter()
             .partition(|s| !withdrawn.contains(&s.id));
-        standings::rerank(&mut active, &self.tournament.tiebreak_list());
+        standings::rerank(&mut active, &self.tournament.tiebreaks.to_vec());
         (active, gone)
     }
 
@@ -485,23 +485,23 @@ impl TournamentData {
                 )));
             }
         }
-        if next > self.tournament.rounds && self.tournament.system() != System::Knockout {
+        if next > self.tournament.rounds && self.tournament.system != System::Knockout {
             return Err(DirectorError::NotReady(format!(
                 "all {} rounds have been paired",
                 self.tournament.rounds
             )));
         }
-        if self.tournament.system() != System::Knockout || next == 1 {
+        if self.tournament.system != System::Knockout || next == 1 {
             self.enough_players(next)?;
         }
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
-        let planned = match self.tournament.system() {
+        let planned = match self.tournament.system {
             System::Swiss => {
                 let (forbidden, waivers) = self.kept_apart(Some(next));
                 let input = SwissInput {
                     round: next as u32,
                     total_rounds: self.tournament.rounds as u32,
-                    rule_set: self.tournament.rule_set(),
+                    rule_set: self.tournament.rule_set,
                     players: self.swiss_players(next as u32),
                     forbidden,
                     waivers,
@@ -539,7 +539,7 @@ impl TournamentData {
                 let input = RoundRobinInput {
                     players: self.ties(&players),
                     double: (self.tournament.rounds as usize) > games_per_cycle,
-                    rule_set: self.tournament.rule_set(),
+                    rule_set: self.tournament.rule_set,
                     forbidden,
                     waivers,
                 };
@@ -649,7 +649,7 @@ impl TournamentData {
         let score = |gs: &[&&Game]| {
             let t = tally(
                 gs.iter()
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result())),
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
             (
                 t.decided as usize == gs.len(),
@@ -685,7 +685,7 @@ impl TournamentData {
             let (forbidden, waivers) = self.kept_apart(Some(1));
             let bracket = knockout::bracket(&KnockoutInput {
                 seeds: self.ties(&players),
-                rule_set: self.tournament.rule_set(),
+                rule_set: self.tournament.rule_set,
                 forbidden,
                 waivers,
             })?;
@@ -733,7 +733,7 @@ impl TournamentData {
     /// For a knock-out pairing left level after all its games: the next
     /// tiebreak set's games as (number, starter).
     pub fn tiebreak_games_needed(&self, p: &Pairing) -> Option<Vec<(i32, i32)>> {
-        if self.tournament.system() != System::Knockout {
+        if self.tournament.system != System::Knockout {
             return None;
         }
         let (first, second) = (p.first_player_id?, p.second_player_id?);
@@ -775,7 +775,7 @@ impl TournamentData {
         let players: Vec<&Player> = self.players.iter().collect();
         let (forbidden, waivers) = self.kept_apart(Some(round.number));
         let avoid = crate::pairing::avoidance::Avoidance::new(
-            self.tournament.rule_set(),
+            self.tournament.rule_set,
             self.tournament.rounds as u32,
             &self.ties(&players),
             &forbidden,

@@ -14,7 +14,7 @@ pub fn csv(data: &TournamentData) -> Result<Vec<u8>, csv::Error> {
         .iter()
         .map(|p| (p.id as u32, p.club.as_str()))
         .collect();
-    let tbs = data.tournament.tiebreak_list();
+    let tbs = data.tournament.tiebreaks.to_vec();
     let mut header = vec!["rank", "name", "club", "points"];
     header.extend(tbs.iter().map(|t| t.as_str()));
     super::table(

@@ -12,6 +12,8 @@
 //! - [`matching`]: the weighted and unweighted matchings the Swiss engine uses.
 //! - [`explain`]: the record each pairing carries for referees and players.
 //! - [`format`]: Kraal's JSON tournament file and FIDE TRF, for the command line.
+//! - `sim` (feature `testing`): seeded synthetic tournaments for property
+//!   tests and benchmarks; not part of the product.
 
 pub mod avoidance;
 pub mod explain;
@@ -19,6 +21,7 @@ pub mod format;
 pub mod knockout;
 pub mod matching;
 pub mod round_robin;
+#[cfg(feature = "testing")]
 pub mod sim;
 pub mod swiss;
 pub mod teams;

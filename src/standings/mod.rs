@@ -115,9 +115,39 @@ pub struct Standing {
     pub score: Points,
     /// The values of the tournament's tiebreaks, in its order.
     pub tiebreaks: Vec<TiebreakValue>,
-    /// What put this player below the one above: `"score"`, a tiebreak's
-    /// stored name, or `None` for the first line and for a shared rank.
-    pub separated_by: Option<String>,
+    /// What put this player below the one above; `None` for the first line
+    /// and for a shared rank.
+    pub separated_by: Option<SeparatedBy>,
+}
+
+/// What put a player below the one above in the standings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeparatedBy {
+    Score,
+    Tiebreak(Tiebreak),
+}
+
+impl SeparatedBy {
+    /// The words a player reads.
+    pub fn label(self) -> &'static str {
+        match self {
+            SeparatedBy::Score => "score",
+            SeparatedBy::Tiebreak(t) => t.label(),
+        }
+    }
+    /// The spelling of exports and the API: `score` or the tiebreak's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeparatedBy::Score => "score",
+            SeparatedBy::Tiebreak(t) => t.as_str(),
+        }
+    }
+}
+
+impl Serialize for SeparatedBy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// Ranks the field: score, then each tiebreak in order, then pairing number.
@@ -164,7 +194,7 @@ pub fn rerank(rows: &mut [Standing], tiebreaks: &[Tiebreak]) {
             Some(prev) => {
                 let cur = &rows[pos];
                 if prev.score != cur.score {
-                    (pos + 1, Some("score".to_string()))
+                    (pos + 1, Some(SeparatedBy::Score))
                 } else {
                     match prev
                         .tiebreaks
@@ -173,7 +203,7 @@ pub fn rerank(rows: &mut [Standing], tiebreaks: &[Tiebreak]) {
                         .zip(tiebreaks)
                         .find(|((p, v), _)| p.raw != v.raw)
                     {
-                        Some((_, tb)) => (pos + 1, Some(tb.as_str().to_string())),
+                        Some((_, tb)) => (pos + 1, Some(SeparatedBy::Tiebreak(*tb))),
                         None => (prev.rank, None),
                     }
                 }

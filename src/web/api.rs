@@ -8,17 +8,17 @@ use serde::{Deserialize, Serialize};
 
 use super::auth;
 use super::error::{ApiError, AppError};
-use super::pages::rounds::{load_data, pair_next, pairing_views, PairingView};
+use super::pages::rounds::{load_data, pairing_views, GameView, PairingView};
 use super::AppState;
 use crate::db::forbidden::{self, Forbidden, NewForbidden};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{players, rounds};
-use crate::director;
+use crate::director::{self, pair::Then};
 use crate::results::{GameResult, ResultEdit};
 use crate::roster::PlayerFields;
 use crate::standings::show_points;
-use crate::tournament::RawTournament;
+use crate::tournament::{Ranking, RawTournament, RuleSet, System, Tiebreaks};
 
 /// The signed-in caller of an API route; comes first among a handler's
 /// arguments so that an anonymous call is refused before its body is read.
@@ -71,12 +71,12 @@ pub struct NewTournament {
 pub struct TournamentJson {
     id: i32,
     name: String,
-    system: String,
-    rules: String,
+    system: System,
+    rules: RuleSet,
     games_per_pairing: i32,
     rounds: i32,
-    ranking: String,
-    tiebreaks: Vec<String>,
+    ranking: Ranking,
+    tiebreaks: Tiebreaks,
 }
 
 impl From<&Tournament> for TournamentJson {
@@ -84,16 +84,12 @@ impl From<&Tournament> for TournamentJson {
         TournamentJson {
             id: t.id,
             name: t.name.clone(),
-            system: t.system.clone(),
-            rules: t.rule_set.clone(),
+            system: t.system,
+            rules: t.rule_set,
             games_per_pairing: t.games_per_pairing,
             rounds: t.rounds,
-            ranking: t.ranking.clone(),
-            tiebreaks: t
-                .tiebreak_list()
-                .iter()
-                .map(|x| x.as_str().to_string())
-                .collect(),
+            ranking: t.ranking,
+            tiebreaks: t.tiebreaks.clone(),
         }
     }
 }
@@ -307,11 +303,72 @@ pub async fn clear_forbidden_waiver(
     Ok(HttpResponse::Ok().json(ForbiddenJson::from(f)))
 }
 
+/// A round as the API gives it: its own types, so that a change to a page
+/// cannot change the API (docs/api.md).
 #[derive(Debug, Serialize)]
 pub struct RoundJson {
     round: i32,
     published: bool,
-    pairings: Vec<PairingView>,
+    pairings: Vec<PairingJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct PairingJson {
+    id: i32,
+    table: i32,
+    first_id: Option<i32>,
+    first: String,
+    second_id: Option<i32>,
+    second: String,
+    bye: Option<String>,
+    score: String,
+    games: Vec<GameJson>,
+    explanation: Option<crate::pairing::explain::Explanation>,
+    winner: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct GameJson {
+    id: i32,
+    number: i32,
+    starter: String,
+    first_started: bool,
+    /// The stored spelling, `""` until a result.
+    result: &'static str,
+    tiebreak: bool,
+    version: i32,
+}
+
+impl From<PairingView> for PairingJson {
+    fn from(p: PairingView) -> PairingJson {
+        PairingJson {
+            id: p.id,
+            table: p.table,
+            first_id: p.first_id,
+            first: p.first,
+            second_id: p.second_id,
+            second: p.second,
+            bye: p.bye,
+            score: p.score,
+            games: p.games.into_iter().map(GameJson::from).collect(),
+            explanation: p.explanation,
+            winner: p.winner,
+        }
+    }
+}
+
+impl From<GameView> for GameJson {
+    fn from(g: GameView) -> GameJson {
+        GameJson {
+            id: g.id,
+            number: g.number,
+            result: g.stored(),
+            starter: g.starter,
+            first_started: g.first_started,
+            tiebreak: g.tiebreak,
+            version: g.version,
+        }
+    }
 }
 
 /// `POST /api/v1/tournaments/{tid}/rounds`: pairs and publishes the next round.
@@ -320,14 +377,11 @@ pub async fn pair_round(
     state: web::Data<AppState>,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
-    let t = refereed(&state, &user, path.into_inner()).await?;
-    let data = load_data(&state, t.id).await?;
-    let round = pair_next(&state, &data, &user).await?;
-    let (tid, n) = (t.id, round.number);
-    state
-        .run(move |c| rounds::publish(c, tid, n, &user))
+    let tid = refereed(&state, &user, path.into_inner()).await?.id;
+    let round = state
+        .run(move |c| director::pair::pair_next(c, tid, Then::Publish, &user))
         .await?;
-    Ok(HttpResponse::Created().json(round_json(&state, tid, n, true).await?))
+    Ok(HttpResponse::Created().json(round_json(&state, tid, round.number, true).await?))
 }
 
 async fn round_json(
@@ -341,7 +395,10 @@ async fn round_json(
     Ok(RoundJson {
         round: n,
         published: round.is_published(),
-        pairings: pairing_views(&data, &round),
+        pairings: pairing_views(&data, &round)
+            .into_iter()
+            .map(PairingJson::from)
+            .collect(),
     })
 }
 
@@ -412,7 +469,7 @@ pub async fn standings(
     let data = load_data(&state, path.into_inner()).await?;
     let names: Vec<String> = data
         .tournament
-        .tiebreak_list()
+        .tiebreaks
         .iter()
         .map(|t| t.as_str().to_string())
         .collect();

@@ -6,6 +6,8 @@
 //! gets `CREATE DATABASE ... TEMPLATE` of one migrated template).
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::sync::{Mutex, OnceLock};
@@ -192,9 +194,17 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The body as JSON.
+    #[track_caller]
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+        json(&self.body)
     }
+}
+
+/// `text` read as JSON: a reply's body, a command's output.
+#[track_caller]
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 /// A minimal browser: keeps cookies, sends the CSRF token with every form.
@@ -276,6 +286,15 @@ impl Client {
     pub fn send_json(&mut self, method: &str, path: &str, body: serde_json::Value) -> Reply {
         let r = self.request(method, path).send_json(body);
         self.finish(r)
+    }
+
+    /// Posts `body` as JSON to a collection of the API, expects 201 Created
+    /// and returns what was created.
+    #[track_caller]
+    pub fn create(&mut self, path: &str, body: serde_json::Value) -> serde_json::Value {
+        let r = self.send_json("POST", path, body);
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()
     }
 
     /// Signs in through the form, as a person would.

@@ -12,8 +12,8 @@ use serde::Serialize;
 use super::{render, see_other, Ctx};
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::tournaments;
-use crate::director;
-use crate::director::{DirectorError, TournamentData};
+use crate::director::TournamentData;
+use crate::director::{self, pair::Then};
 use crate::pairing::explain::Explanation;
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::{show_points, Standing};
@@ -25,32 +25,11 @@ pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, App
     state.run(move |c| crate::director::load(c, tid)).await
 }
 
-/// Pairs the next round and stores it as a draft.
-pub async fn pair_next(
-    state: &AppState,
-    data: &TournamentData,
-    by: &crate::db::users::User,
-) -> Result<Round, AppError> {
-    let (number, planned) = data.pair_next().map_err(|e| match e {
-        DirectorError::NotReady(m) => AppError::Conflict(m),
-        DirectorError::Pairing(p) => AppError::Conflict(format!(
-            "No valid pairing exists: {}",
-            crate::pairing::explain::with_names(&p.to_string(), &data.name_of())
-        )),
-    })?;
-    let (tid, games, by) = (
-        data.tournament.id,
-        data.tournament.games_per_pairing,
-        by.clone(),
-    );
-    state
-        .run(move |c| rounds::create(c, tid, number, &planned, games, "", &by))
-        .await
-}
-
 pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let data = load_data(&state, r.tournament.id).await?;
-    let round = pair_next(&state, &data, &r.user).await?;
+    let tid = r.tournament.id;
+    let round = state
+        .run(move |c| director::pair::pair_next(c, tid, Then::Draft, &r.user))
+        .await?;
     Ok(see_other(&format!(
         "/t/{}/rounds/{}",
         round.tournament_id, round.number
@@ -116,7 +95,7 @@ pub struct GameView {
     pub number: i32,
     pub starter: String,
     pub first_started: bool,
-    pub result: String,
+    pub result: Option<GameResult>,
     pub tiebreak: bool,
     pub version: i32,
 }
@@ -152,7 +131,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
         id.and_then(|i| names.get(&i).map(|s| s.to_string()))
             .unwrap_or_default()
     };
-    let knockout = data.tournament.system() == crate::tournament::System::Knockout;
+    let knockout = data.tournament.system == crate::tournament::System::Knockout;
     let name_of = data.name_of();
     data.pairings_of(round)
         .into_iter()
@@ -162,7 +141,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                 games
                     .iter()
                     .filter(|g| !g.tiebreak)
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result())),
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
             let score = if t.decided > 0 {
                 format!("{}-{}", show_points(t.first), show_points(t.second))
@@ -185,7 +164,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                         number: g.number,
                         starter: name(g.starter_player_id),
                         first_started: g.starter_player_id == p.first_player_id,
-                        result: g.result.clone().unwrap_or_default(),
+                        result: g.result,
                         tiebreak: g.tiebreak,
                         version: g.version,
                     })
@@ -463,7 +442,7 @@ impl ResultsPage {
         self.typed
             .get(&format!("g{}", game.id))
             .cloned()
-            .unwrap_or_else(|| game.result.clone())
+            .unwrap_or_else(|| game.stored().to_string())
     }
     fn invalid(&self, field: &str) -> bool {
         self.problems.iter().any(|p| p.field == field)
@@ -482,16 +461,24 @@ impl ResultsPage {
     fn open_sets(&self) -> Vec<i32> {
         self.pairings
             .iter()
-            .filter(|p| p.games.iter().any(|g| g.tiebreak && g.result.is_empty()))
+            .filter(|p| p.games.iter().any(|g| g.tiebreak && g.result.is_none()))
             .map(|p| p.table)
             .collect()
+    }
+}
+
+impl GameView {
+    /// The stored spelling of the result (`1-0`, `1/2-1/2`), empty without
+    /// one: what the results form carries and compares.
+    pub fn stored(&self) -> &'static str {
+        self.result.map_or("", GameResult::as_str)
     }
 }
 
 impl PairingView {
     /// Some game of this pairing has no result yet.
     pub fn has_missing(&self) -> bool {
-        self.games.iter().any(|g| g.result.is_empty())
+        self.games.iter().any(|g| g.result.is_none())
     }
     /// The games of the last tiebreak set, once there is one.
     pub fn last_set(&self) -> Vec<&GameView> {
@@ -548,7 +535,7 @@ fn read_form(
         let seen = |g: &GameView| match form.get(&format!("o{}", g.id)) {
             Some(o) if o.is_empty() => None,
             Some(o) => GameResult::parse(o),
-            None => GameResult::parse(&g.result),
+            None => g.result,
         };
         let mut wanted: Vec<(i32, Option<GameResult>)> = Vec::new();
         let mut by_score = |field: String, games: Vec<&GameView>, n: u32| {
@@ -738,12 +725,13 @@ pub struct StandingsPage {
 impl StandingsPage {
     fn new(ctx: Ctx, data: TournamentData) -> StandingsPage {
         let (rows, withdrawn) = data.standings_split();
-        let knockout = data.tournament.system() == crate::tournament::System::Knockout;
+        let knockout = data.tournament.system == crate::tournament::System::Knockout;
         let columns = if knockout {
             Vec::new()
         } else {
             data.tournament
-                .tiebreak_list()
+                .tiebreaks
+                .to_vec()
                 .into_iter()
                 .enumerate()
                 .map(|(i, tb)| {
@@ -783,9 +771,6 @@ impl StandingsPage {
     }
     fn pts(&self, p: &i64) -> String {
         show_points(*p)
-    }
-    fn tb_label(&self, name: &str) -> &'static str {
-        crate::tournament::Tiebreak::parse(name).map_or("score", |t| t.label())
     }
 }
 

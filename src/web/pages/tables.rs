@@ -13,6 +13,7 @@ use super::{render, Ctx};
 use crate::db::players::Player;
 use crate::db::tournaments::Tournament;
 use crate::director::TournamentData;
+use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -201,7 +202,7 @@ pub async fn pairings_csv(
                     "{}{}:{}",
                     if g.tiebreak { "TB" } else { "" },
                     g.number,
-                    if g.result.is_empty() { "?" } else { &g.result }
+                    g.result.map_or("?", GameResult::as_str)
                 )
             })
             .collect::<Vec<_>>()
@@ -281,12 +282,12 @@ pub async fn player_page(
                 (p.first.clone(), p.first_id)
             };
             // The score from this player's side, from the games themselves.
-            let t = crate::results::tally(p.games.iter().filter(|g| !g.tiebreak).map(|g| {
-                (
-                    g.first_started == first,
-                    crate::results::GameResult::parse(&g.result),
-                )
-            }));
+            let t = crate::results::tally(
+                p.games
+                    .iter()
+                    .filter(|g| !g.tiebreak)
+                    .map(|g| (g.first_started == first, g.result)),
+            );
             let score = if t.decided > 0 {
                 format!("{}-{}", show_points(t.first), show_points(t.second))
             } else {

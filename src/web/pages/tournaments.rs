@@ -195,7 +195,7 @@ impl TournamentPage {
             .unwrap_or_default()
     }
     fn is_knockout(&self) -> bool {
-        self.t.system() == crate::tournament::System::Knockout
+        self.t.system == crate::tournament::System::Knockout
     }
     /// Why the waiver of kept-apart pair `id` was refused, if it was.
     fn waiver_error(&self, id: i32) -> Option<&str> {

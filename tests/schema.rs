@@ -1,0 +1,272 @@
+//! src/db/schema.rs is what `diesel print-schema` makes of the migrations
+//! (see diesel.toml): a freshly migrated database of each backend has
+//! exactly the file's tables, columns in order, types, nullability, primary
+//! keys and joins, and nothing more. A migration without the matching change
+//! to the file, or the reverse, fails here; the Diesel command line is not
+//! needed to find out.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::TestApp;
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Integer, Text};
+use kraal::db::DbConnection;
+
+/// What Diesel knows of the database: per table its key columns and its
+/// columns with their Diesel types, plus the joins between tables.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Schema {
+    tables: BTreeMap<String, Table>,
+    /// (child, parent, column): `diesel::joinable!(child -> parent (column))`.
+    joins: BTreeSet<(String, String, String)>,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Table {
+    key: Vec<String>,
+    /// (name, type) in declaration order; nullable types as `Nullable<T>`.
+    columns: Vec<(String, String)>,
+}
+
+/// Reads the `diesel::table!` and `diesel::joinable!` blocks of the file,
+/// and checks that every table may appear in one query with any other.
+fn schema_file() -> Schema {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/db/schema.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut schema = Schema::default();
+    for block in text.split("diesel::table! {").skip(1) {
+        let mut lines = block.lines().map(str::trim).filter(|l| !l.is_empty());
+        let head = lines.next().expect("a table name");
+        let (name, key) = head
+            .trim_end_matches('{')
+            .trim()
+            .split_once(" (")
+            .unwrap_or_else(|| panic!("a table with its key: {head}"));
+        let key = key
+            .trim_end_matches(')')
+            .split(',')
+            .map(|k| k.trim().to_string())
+            .collect();
+        let columns = lines
+            .take_while(|l| *l != "}")
+            .map(|l| {
+                let (column, ty) = l
+                    .trim_end_matches(',')
+                    .split_once(" -> ")
+                    .unwrap_or_else(|| panic!("{name}: a column as `name -> Type`: {l}"));
+                (column.to_string(), ty.to_string())
+            })
+            .collect();
+        let table = Table { key, columns };
+        assert!(
+            schema.tables.insert(name.to_string(), table).is_none(),
+            "{name} is declared twice"
+        );
+    }
+    for join in text.split("diesel::joinable!(").skip(1) {
+        let join = join.split(");").next().unwrap();
+        let (child, rest) = join.split_once(" -> ").expect("child -> parent");
+        let (parent, column) = rest.split_once(" (").expect("parent (column)");
+        schema.joins.insert((
+            child.to_string(),
+            parent.to_string(),
+            column.trim_end_matches(')').to_string(),
+        ));
+    }
+    let together = text
+        .split("diesel::allow_tables_to_appear_in_same_query!(")
+        .nth(1)
+        .expect("allow_tables_to_appear_in_same_query!")
+        .split(");")
+        .next()
+        .unwrap();
+    let together: BTreeSet<String> = together
+        .split(',')
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(
+        together,
+        schema.tables.keys().cloned().collect::<BTreeSet<_>>(),
+        "one allow_tables_to_appear_in_same_query! names every table"
+    );
+    schema
+}
+
+#[derive(QueryableByName)]
+struct ColumnRow {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    column_name: String,
+    #[diesel(sql_type = Text)]
+    column_type: String,
+    #[diesel(sql_type = Bool)]
+    nullable: bool,
+    /// Position in the primary key, from 1; 0 when not part of it.
+    #[diesel(sql_type = Integer)]
+    key: i32,
+}
+
+#[derive(QueryableByName)]
+struct ForeignKeyRow {
+    #[diesel(sql_type = Text)]
+    child: String,
+    #[diesel(sql_type = Text)]
+    parent: String,
+    #[diesel(sql_type = Text)]
+    column_name: String,
+    /// The referenced column; empty for SQLite's `REFERENCES t` (its key).
+    #[diesel(sql_type = Text)]
+    target: String,
+}
+
+const SQLITE_COLUMNS: &str = "
+    SELECT m.name AS table_name, p.name AS column_name, p.type AS column_type,
+           (p.\"notnull\" = 0 AND p.pk = 0) AS nullable, p.pk AS key
+    FROM sqlite_master m JOIN pragma_table_info(m.name) p
+    WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+      AND m.name <> '__diesel_schema_migrations'
+    ORDER BY m.name, p.cid";
+
+const SQLITE_FOREIGN_KEYS: &str = "
+    SELECT m.name AS child, f.\"table\" AS parent, f.\"from\" AS column_name,
+           COALESCE(f.\"to\", '') AS target
+    FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f
+    WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'";
+
+const POSTGRES_COLUMNS: &str = "
+    SELECT CAST(c.table_name AS TEXT) AS table_name,
+           CAST(c.column_name AS TEXT) AS column_name,
+           CAST(c.data_type AS TEXT) AS column_type,
+           c.is_nullable = 'YES' AS nullable,
+           COALESCE((
+               SELECT CAST(k.ordinal_position AS INTEGER)
+               FROM information_schema.table_constraints tc
+               JOIN information_schema.key_column_usage k
+                 ON k.constraint_name = tc.constraint_name
+                AND k.table_schema = tc.table_schema
+                AND k.table_name = tc.table_name
+               WHERE tc.constraint_type = 'PRIMARY KEY'
+                 AND tc.table_schema = c.table_schema
+                 AND tc.table_name = c.table_name
+                 AND k.column_name = c.column_name), 0) AS key
+    FROM information_schema.columns c
+    JOIN information_schema.tables t
+      ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+    WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+      AND c.table_name <> '__diesel_schema_migrations'
+    ORDER BY c.table_name, c.ordinal_position";
+
+const POSTGRES_FOREIGN_KEYS: &str = "
+    SELECT CAST(k.table_name AS TEXT) AS child,
+           CAST(u.table_name AS TEXT) AS parent,
+           CAST(k.column_name AS TEXT) AS column_name,
+           CAST(u.column_name AS TEXT) AS target
+    FROM information_schema.table_constraints tc
+    JOIN information_schema.key_column_usage k
+      ON k.constraint_name = tc.constraint_name AND k.table_schema = tc.table_schema
+    JOIN information_schema.constraint_column_usage u
+      ON u.constraint_name = tc.constraint_name AND u.table_schema = tc.table_schema
+    WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = 'public'";
+
+/// The Diesel type print-schema gives a column's declared type.
+fn diesel_type(backend: &str, declared: &str) -> &'static str {
+    let declared = declared.to_ascii_lowercase();
+    match (backend, declared.as_str()) {
+        ("sqlite", "integer") | ("postgres", "integer") => "Integer",
+        ("sqlite", "bigint") | ("postgres", "bigint") => "BigInt",
+        ("sqlite", "text") | ("postgres", "text") | ("postgres", "character varying") => "Text",
+        ("sqlite", "boolean") | ("postgres", "boolean") => "Bool",
+        ("sqlite", "timestamp") | ("postgres", "timestamp without time zone") => "Timestamp",
+        ("postgres", "timestamp with time zone") => "Timestamptz",
+        ("sqlite", "date") | ("postgres", "date") => "Date",
+        _ => panic!("{backend}: no Diesel type known here for {declared:?}; teach tests/schema.rs"),
+    }
+}
+
+/// What a migrated database holds, in the terms of the schema file.
+fn schema_of(conn: &mut DbConnection, backend: &str) -> Schema {
+    let (columns, foreign_keys) = match conn {
+        DbConnection::Sqlite(c) => (
+            diesel::sql_query(SQLITE_COLUMNS).load::<ColumnRow>(c),
+            diesel::sql_query(SQLITE_FOREIGN_KEYS).load::<ForeignKeyRow>(c),
+        ),
+        DbConnection::Postgres(c) => (
+            diesel::sql_query(POSTGRES_COLUMNS).load::<ColumnRow>(c),
+            diesel::sql_query(POSTGRES_FOREIGN_KEYS).load::<ForeignKeyRow>(c),
+        ),
+    };
+    let mut schema = Schema::default();
+    let mut keys: BTreeMap<String, Vec<(i32, String)>> = BTreeMap::new();
+    for row in columns.unwrap() {
+        let ty = diesel_type(backend, &row.column_type);
+        let ty = if row.nullable {
+            format!("Nullable<{ty}>")
+        } else {
+            ty.to_string()
+        };
+        let table = schema.tables.entry(row.table_name.clone()).or_default();
+        table.columns.push((row.column_name.clone(), ty));
+        if row.key > 0 {
+            keys.entry(row.table_name)
+                .or_default()
+                .push((row.key, row.column_name));
+        }
+    }
+    for (name, table) in schema.tables.iter_mut() {
+        let mut key = keys.remove(name).unwrap_or_default();
+        key.sort();
+        table.key = key.into_iter().map(|(_, c)| c).collect();
+    }
+    // print-schema writes a join for a foreign key of one column onto its
+    // parent's one-column key, unless the two tables have more than one
+    // foreign key between them (either way) or the key points at its own table.
+    let foreign_keys = foreign_keys.unwrap();
+    let pair = |f: &ForeignKeyRow| {
+        let mut p = [f.child.clone(), f.parent.clone()];
+        p.sort();
+        p
+    };
+    for f in &foreign_keys {
+        let parent_key = &schema.tables[&f.parent].key;
+        let onto_key = parent_key.len() == 1 && (f.target.is_empty() || f.target == parent_key[0]);
+        let alone = foreign_keys.iter().filter(|g| pair(g) == pair(f)).count() == 1;
+        if f.child != f.parent && onto_key && alone {
+            schema
+                .joins
+                .insert((f.child.clone(), f.parent.clone(), f.column_name.clone()));
+        }
+    }
+    schema
+}
+
+#[test]
+fn the_schema_file_matches_the_migrations_of_each_backend() {
+    let file = schema_file();
+    assert!(file.tables.contains_key("tournaments"), "{file:?}");
+    for app in TestApp::all() {
+        let migrated = schema_of(&mut app.conn(), app.backend);
+        let names = |s: &Schema| s.tables.keys().cloned().collect::<Vec<_>>();
+        assert_eq!(
+            names(&migrated),
+            names(&file),
+            "[{}] the tables of the migrations and of src/db/schema.rs",
+            app.backend
+        );
+        for (name, table) in &file.tables {
+            assert_eq!(
+                &migrated.tables[name], table,
+                "[{}] table {name}: the migrations (left) and src/db/schema.rs (right)",
+                app.backend
+            );
+        }
+        assert_eq!(
+            migrated.joins, file.joins,
+            "[{}] the joins of the migrations' foreign keys (left) and of src/db/schema.rs (right)",
+            app.backend
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! Stored settings are read as the values they name; a value Kraal does
+//! not know (a damaged or hand-edited database) is an error that names the
+//! row, never a silent default such as "Swiss, GAR". The schema's CHECK
+//! constraints already refuse such values; the test switches them off on
+//! SQLite to play a damaged file.
+
+mod common;
+
+use common::TestApp;
+use diesel::RunQueryDsl;
+use kraal::db::users::Role;
+use kraal::tournament::{RuleSet, System};
+
+#[test]
+fn a_stored_setting_kraal_does_not_know_is_named_not_defaulted() {
+    {
+        let app = TestApp::start("sqlite");
+        let damage = |sql: &str| {
+            let mut conn = app.conn();
+            diesel::sql_query("PRAGMA ignore_check_constraints = ON")
+                .execute(&mut conn)
+                .unwrap();
+            diesel::sql_query(sql).execute(&mut conn).unwrap();
+            diesel::sql_query("PRAGMA ignore_check_constraints = OFF")
+                .execute(&mut conn)
+                .unwrap();
+        };
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Kimberley Open");
+        let read = kraal::db::tournaments::find(&mut app.conn(), t.id).unwrap();
+        assert_eq!((read.system, read.rule_set), (System::Swiss, RuleSet::Gar));
+
+        damage(&format!(
+            "UPDATE tournaments SET rule_set = 'fide' WHERE id = {}",
+            t.id
+        ));
+        let err = kraal::db::tournaments::find(&mut app.conn(), t.id)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!(
+                "tournament {} holds a value that cannot be read",
+                t.id
+            )) && err.contains("'fide' is not a known rule set (official, gar)"),
+            "{err}"
+        );
+        let page = app.client().get(&format!("/t/{}", t.id));
+        assert_eq!(page.status, 500, "{}", page.body);
+        let api = app
+            .client()
+            .get(&format!("/api/v1/tournaments/{}/standings", t.id));
+        assert_eq!(api.status, 500);
+
+        // A round whose status is unknown is named with its tournament.
+        damage(&format!(
+            "UPDATE tournaments SET rule_set = 'official' WHERE id = {}",
+            t.id
+        ));
+        for (i, n) in ["Sipho Dlamini", "Thabo Mokoena"].iter().enumerate() {
+            common::player(&app, t.id, &admin, n, "", &(1700 - i).to_string());
+        }
+        app.client_as(&admin)
+            .post(&format!("/t/{}/rounds", t.id), &[]);
+        damage("UPDATE rounds SET status = 'finished'");
+        let err = kraal::director::load(&mut app.conn(), t.id)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("a round of tournament {}", t.id))
+                && err.contains("'finished' is not a known round status (draft, published)"),
+            "{err}"
+        );
+    }
+}
