@@ -85,13 +85,16 @@ async fn an_open_round_page_shows_a_result_saved_elsewhere_within_two_seconds() 
     };
     navigate(&b, Go::To(&format!("{}/t/{tid}/rounds/1", app.base))).await;
     let first_row = "table.pairings tbody tr:first-child td:nth-child(3)";
+    // Read in one script: the page may swap its content at any moment.
     let score = || async {
-        b.find(Locator::Css(first_row))
+        let v = b
+            .execute(
+                "var c = document.querySelector(arguments[0]); return c ? c.textContent.trim() : '';",
+                vec![json!(first_row)],
+            )
             .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
+            .unwrap();
+        v.as_str().unwrap_or("").to_string()
     };
     assert_eq!(score().await, "", "no result yet");
     // Give the page its event stream, then save a result elsewhere.
