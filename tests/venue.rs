@@ -470,13 +470,13 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
         put(&mut referee, &p["games"][1], "1-0");
 
         let trail = web.get(&format!("/t/{tid}/audit")).body;
-        assert!(trail.contains("swap: round 1<"), "{trail}");
+        assert!(trail.contains("swap round 1<"), "{trail}");
         assert!(
             trail.contains("Kagiso Molefe and Refilwe Dube"),
             "swap names its players"
         );
         let game = format!(
-            "result: round 1, table {}, game 2 ({} – {})",
+            "result round 1, table {}, game 2 ({} – {})",
             p["table"],
             name(&p["first_id"]),
             name(&p["second_id"])
@@ -493,11 +493,11 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
             .unwrap();
         let theirs = web.get(&format!("/t/{tid}/audit?player={other}")).body;
         assert!(
-            !theirs.contains(&game) && theirs.contains("add: "),
+            !theirs.contains(&game) && theirs.contains("add player "),
             "{theirs}"
         );
         let r1 = web.get(&format!("/t/{tid}/audit?round=1")).body;
-        assert!(r1.contains(&game) && !r1.contains("add: "));
+        assert!(r1.contains(&game) && !r1.contains("add player "));
 
         // A hundred changes a page.
         for i in 0..110 {

@@ -142,7 +142,23 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 Some(n) => (format!("round {n}"), Some(*n), Vec::new()),
                 None => ("a round".into(), None, Vec::new()),
             },
-            ("player", Some(p)) => (name(p), None, vec![p]),
+            ("player", Some(p)) => (format!("player {}", name(p)), None, vec![p]),
+            ("relation", Some(r)) => match data.relations.iter().find(|x| x.id == r) {
+                Some(x) => (
+                    format!("relation {} – {}", x.a_name, x.b_name),
+                    None,
+                    vec![x.a, x.b],
+                ),
+                None => ("relation".into(), None, Vec::new()),
+            },
+            ("kept-apart pair", Some(f)) => match data.forbidden.iter().find(|x| x.id == f) {
+                Some(x) => (
+                    format!("kept-apart pair {} – {}", x.a_name, x.b_name),
+                    None,
+                    vec![x.a, x.b],
+                ),
+                None => ("kept-apart pair".into(), None, Vec::new()),
+            },
             ("referee", _) => (
                 format!(
                     "referee {}",
@@ -154,7 +170,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 None,
                 Vec::new(),
             ),
-            ("tournament", _) => ("the tournament".into(), None, Vec::new()),
+            ("tournament", _) => ("tournament".into(), None, Vec::new()),
             (other, _) => (other.to_string(), None, Vec::new()),
         }
     };
