@@ -318,7 +318,7 @@ impl TournamentData {
             .standings()
             .into_iter()
             .partition(|s| !withdrawn.contains(&s.id));
-        standings::rerank(&mut active, &self.tournament.tiebreaks.to_vec());
+        standings::rerank(&mut active, &self.tournament.tiebreaks);
         (active, gone)
     }
 

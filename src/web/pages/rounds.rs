@@ -731,8 +731,8 @@ impl StandingsPage {
         } else {
             data.tournament
                 .tiebreaks
-                .to_vec()
-                .into_iter()
+                .iter()
+                .copied()
                 .enumerate()
                 .map(|(i, tb)| {
                     let fine = rows
