@@ -191,7 +191,15 @@ pub async fn events(
                     revision,
                 }) if tournament == tid => return Some((Ok(changed(revision)), sub)),
                 Ok(Event::Ping) => return Some((Ok(Bytes::from_static(b": ping\n\n")), sub)),
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Ok(_) => continue,
+                // Too slow to read every event: whatever was missed, the
+                // latest revision is what counts.
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let known = sub.live.watched().get(&tid).and_then(|w| w.revision);
+                    if let Some(r) = known {
+                        return Some((Ok(changed(r)), sub));
+                    }
+                }
                 Err(broadcast::error::RecvError::Closed) => return None,
             }
         }
