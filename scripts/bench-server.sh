@@ -26,6 +26,8 @@ trap 'kill $kpid 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/ngi
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$kport/" >/dev/null && break; sleep 0.1; done
 
 mkdir -p "$work/www"
+# nginx workers run as an unprivileged user: let them read the copy.
+chmod 755 "$work" "$work/www"
 curl -sf "http://127.0.0.1:$kport/t/$tid/standings" >"$work/www/standings.html"
 echo "page: $(wc -c <"$work/www/standings.html") bytes"
 cat >"$work/nginx.conf" <<CONF
