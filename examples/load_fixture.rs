@@ -22,7 +22,7 @@ fn main() {
     let admin = db::users::create(&mut conn, "bench", Role::Admin, &hash).expect("admin");
     let fields = RawTournament {
         name: "National Open (load test)".into(),
-        rule_set: "official".into(),
+        rules: "official".into(),
         rounds: "9".into(),
         ..Default::default()
     }

@@ -146,7 +146,7 @@ pub struct TournamentFields {
     pub starts_on: Option<NaiveDate>,
     pub ends_on: Option<NaiveDate>,
     pub system: System,
-    pub rule_set: RuleSet,
+    pub rules: RuleSet,
     pub games_per_pairing: i32,
     pub rounds: i32,
     pub ranking: Ranking,
@@ -163,7 +163,9 @@ pub struct RawTournament {
     pub starts_on: String,
     pub ends_on: String,
     pub system: String,
-    pub rule_set: String,
+    /// `rule_set` is the older name of the form field, still read.
+    #[serde(alias = "rule_set")]
+    pub rules: String,
     pub games_per_pairing: String,
     pub rounds: String,
     pub ranking: String,
@@ -184,7 +186,7 @@ impl RawTournament {
             starts_on: date(f.starts_on),
             ends_on: date(f.ends_on),
             system: f.system.as_str().into(),
-            rule_set: f.rule_set.as_str().into(),
+            rules: f.rules.as_str().into(),
             games_per_pairing: f.games_per_pairing.to_string(),
             rounds: f.rounds.to_string(),
             ranking: f.ranking.as_str().into(),
@@ -250,12 +252,9 @@ impl RawTournament {
         let system = pick("system", &self.system, Some("swiss")).and_then(|t| {
             System::parse(&t).ok_or_else(|| FieldError::new("system", format!("unknown system '{t}' (swiss, round_robin, knockout, team_league, team_swiss)")))
         });
-        let rule_set = pick("rule_set", &self.rule_set, Some("gar")).and_then(|t| {
+        let rules = pick("rules", &self.rules, Some("gar")).and_then(|t| {
             RuleSet::parse(&t).ok_or_else(|| {
-                FieldError::new(
-                    "rule_set",
-                    format!("unknown rule set '{t}' (official or gar)"),
-                )
+                FieldError::new("rules", format!("unknown rule set '{t}' (official or gar)"))
             })
         });
         let ranking = pick("ranking", &self.ranking, Some("game_points")).and_then(|t| {
@@ -281,7 +280,7 @@ impl RawTournament {
                 )
             })
         });
-        let games = match (self.games_per_pairing.trim(), &rule_set) {
+        let games = match (self.games_per_pairing.trim(), &rules) {
             ("", Ok(r)) => Ok(r.default_games_per_pairing()),
             ("", Err(_)) => Ok(2),
             ("2", _) => Ok(2),
@@ -316,21 +315,19 @@ impl RawTournament {
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
-        let (system, rule_set, ranking, bye_value, games, rounds, tiebreaks) = (
+        let (system, rules, ranking, bye_value, games, rounds, tiebreaks) = (
             take(&mut errors, system),
-            take(&mut errors, rule_set),
+            take(&mut errors, rules),
             take(&mut errors, ranking),
             take(&mut errors, bye_value),
             take(&mut errors, games),
             take(&mut errors, rounds),
             take(&mut errors, tiebreaks),
         );
-        match (
-            system, rule_set, ranking, bye_value, games, rounds, tiebreaks,
-        ) {
+        match (system, rules, ranking, bye_value, games, rounds, tiebreaks) {
             (
                 Some(system),
-                Some(rule_set),
+                Some(rules),
                 Some(ranking),
                 Some(bye_value),
                 Some(games_per_pairing),
@@ -342,7 +339,7 @@ impl RawTournament {
                 starts_on,
                 ends_on,
                 system,
-                rule_set,
+                rules,
                 games_per_pairing,
                 rounds,
                 ranking,
@@ -389,7 +386,7 @@ mod tests {
     fn a_gar_tournament_defaults_to_six_games_and_the_usual_tiebreaks() {
         let raw = RawTournament {
             name: " Gauteng  Open ".into(),
-            rule_set: "gar".into(),
+            rules: "gar".into(),
             rounds: "7".into(),
             ..Default::default()
         };

@@ -56,7 +56,7 @@ async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
     let rounds = b.find(Locator::Id("rounds")).await.unwrap();
     rounds.clear().await.unwrap();
     rounds.send_keys("7").await.unwrap();
-    b.find(Locator::Css("#rule_set option[value=official]"))
+    b.find(Locator::Css("#rules option[value=official]"))
         .await
         .unwrap()
         .click()

@@ -30,7 +30,7 @@ fn field(input: &SwissInput) -> Field {
         })
         .collect();
     let avoid = Avoidance::new(
-        input.rule_set,
+        input.rules,
         input.total_rounds,
         &ties,
         &input.forbidden,
@@ -119,7 +119,7 @@ fn engine_agrees_with_brute_force_on_small_gar_fields() {
     let mut bent = 0;
     for seed in 0..400u64 {
         let mut cfg = SimConfig::plain(4 + (seed % 7) as usize, 1 + (seed % 2) as u32, seed);
-        cfg.rule_set = RuleSet::Gar;
+        cfg.rules = RuleSet::Gar;
         cfg.total_rounds = 5;
         cfg.clubs = 2 + (seed % 2) as usize;
         cfg.forbidden_pairs = (seed % 3) as usize;

@@ -92,7 +92,7 @@ fn trf_unknown_opponent_and_bad_result_code_are_reported() {
 }
 
 const JSON: &str = r#"{
-  "rule_set": "gar",
+  "rules": "gar",
   "total_rounds": 3,
   "games_per_pairing": 2,
   "players": [

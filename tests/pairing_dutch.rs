@@ -61,7 +61,7 @@ fn pair(players: &[SwissPlayer], forbidden: Vec<ForbiddenPair>) -> (Vec<(u32, u3
     let input = SwissInput {
         round: players[0].history.len() as u32 + 1,
         total_rounds: 9,
-        rule_set: RuleSet::Official,
+        rules: RuleSet::Official,
         players: players.to_vec(),
         forbidden,
         waivers: vec![],
@@ -259,7 +259,7 @@ fn a_heterogeneous_bracket_pairs_its_moved_down_player_then_its_remainder() {
     let input = SwissInput {
         round: 2,
         total_rounds: 5,
-        rule_set: RuleSet::Official,
+        rules: RuleSet::Official,
         players: p,
         forbidden: vec![],
         waivers: vec![],

@@ -56,7 +56,7 @@ fn first_round_relatives_are_separated_under_gar_where_seeding_allows() {
     s[0].relatives = vec![8];
     let b = bracket(&KnockoutInput {
         seeds: s,
-        rule_set: RuleSet::Gar,
+        rules: RuleSet::Gar,
         ..Default::default()
     })
     .unwrap();

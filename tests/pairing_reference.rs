@@ -65,7 +65,7 @@ impl Played {
             })
             .collect();
         serde_json::to_string_pretty(&json!({
-            "rule_set": "official",
+            "rules": "official",
             "total_rounds": 20,
             "games_per_pairing": 2,
             "players": players,

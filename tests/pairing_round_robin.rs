@@ -96,7 +96,7 @@ fn official_rules_seat_club_mates_so_they_meet_before_the_last_third() {
     let players = field(10, |id| [1, 2, 8, 5].contains(&id).then_some("Alex"));
     let s = schedule(&RoundRobinInput {
         players: players.clone(),
-        rule_set: RuleSet::Official,
+        rules: RuleSet::Official,
         ..Default::default()
     })
     .unwrap();
@@ -131,7 +131,7 @@ fn gar_relatives_in_one_group_are_refused_with_the_pair_named() {
     players[2].relatives = vec![5];
     let err = schedule(&RoundRobinInput {
         players,
-        rule_set: RuleSet::Gar,
+        rules: RuleSet::Gar,
         ..Default::default()
     })
     .unwrap_err();

@@ -39,7 +39,7 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
         })
         .collect();
     let avoid = Avoidance::new(
-        input.rule_set,
+        input.rules,
         input.total_rounds,
         &ties,
         &input.forbidden,
@@ -108,7 +108,7 @@ proptest! {
             players,
             played_rounds: played,
             total_rounds: played + 1 + (seed % 3) as u32,
-            rule_set: if gar { RuleSet::Gar } else { RuleSet::Official },
+            rules: if gar { RuleSet::Gar } else { RuleSet::Official },
             games: if seed % 2 == 0 { 2 } else { 6 },
             withdraw_chance: withdraw,
             requested_bye_chance: requested,

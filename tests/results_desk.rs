@@ -19,7 +19,7 @@ fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
     let b = app.user(&format!("sipho-{name}"), Role::Referee);
     let fields = kraal::tournament::RawTournament {
         name: name.into(),
-        rule_set: "official".into(),
+        rules: "official".into(),
         rounds: "5".into(),
         ..Default::default()
     }
@@ -120,6 +120,14 @@ fn a_colleagues_results_survive_a_form_opened_before_they_were_saved() {
             results_of_table(&app, tid, 2),
             vec![Some("1-0".into()), Some("1/2-1/2".into())]
         );
+
+        // Each player reads the pairing from their own side.
+        let data = kraal::director::load(&mut app.conn(), tid).unwrap();
+        let p1 = data.pairings.iter().find(|p| p.table_no == 1).unwrap();
+        let (first, second) = (p1.first_player_id.unwrap(), p1.second_player_id.unwrap());
+        let page = |id: i32| app.client().get(&format!("/t/{tid}/players/{id}")).body;
+        assert!(page(first).contains(">2-0<"), "{}", page(first));
+        assert!(page(second).contains(">0-2<"), "{}", page(second));
 
         // B, on the same stale page, changes table 1's first game: that is a
         // conflict, named with who saved what, and the page shows the
@@ -405,7 +413,7 @@ fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
     let fields = kraal::tournament::RawTournament {
         name: "Bloemfontein Knock-out".into(),
         system: "knockout".into(),
-        rule_set: "official".into(),
+        rules: "official".into(),
         rounds: "1".into(),
         ..Default::default()
     }

@@ -28,10 +28,10 @@ fn a_stored_setting_kraal_does_not_know_is_named_not_defaulted() {
         let admin = app.user("admin", Role::Admin);
         let t = common::tournament(&app, &admin, "Kimberley Open");
         let read = kraal::db::tournaments::find(&mut app.conn(), t.id).unwrap();
-        assert_eq!((read.system, read.rule_set), (System::Swiss, RuleSet::Gar));
+        assert_eq!((read.system, read.rules), (System::Swiss, RuleSet::Gar));
 
         damage(&format!(
-            "UPDATE tournaments SET rule_set = 'fide' WHERE id = {}",
+            "UPDATE tournaments SET rules = 'fide' WHERE id = {}",
             t.id
         ));
         let err = kraal::db::tournaments::find(&mut app.conn(), t.id)
@@ -53,7 +53,7 @@ fn a_stored_setting_kraal_does_not_know_is_named_not_defaulted() {
 
         // A round whose status is unknown is named with its tournament.
         damage(&format!(
-            "UPDATE tournaments SET rule_set = 'official' WHERE id = {}",
+            "UPDATE tournaments SET rules = 'official' WHERE id = {}",
             t.id
         ));
         for (i, n) in ["Sipho Dlamini", "Thabo Mokoena"].iter().enumerate() {

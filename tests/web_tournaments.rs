@@ -42,7 +42,7 @@ fn a_tournament_is_created_edited_and_listed() {
                 ("starts_on", "2026-12-05"),
                 ("ends_on", "2026-12-06"),
                 ("system", "swiss"),
-                ("rule_set", "official"),
+                ("rules", "official"),
                 ("rounds", "7"),
                 ("tb1", "sonneborn_berger"),
                 ("tb2", "wins"),
@@ -62,7 +62,7 @@ fn a_tournament_is_created_edited_and_listed() {
             &format!("{url}/edit"),
             &[
                 ("name", "KZN Open 2026"),
-                ("rule_set", "gar"),
+                ("rules", "gar"),
                 ("games_per_pairing", "6"),
                 ("rounds", "9"),
                 ("system", "round_robin"),
@@ -322,7 +322,7 @@ fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
             .into_iter()
             .find(|p| p.first_player_id == Some(ps[4].id))
             .unwrap();
-        assert_eq!(zanele.bye.as_deref(), Some("half"));
+        assert_eq!(zanele.bye, Some(kraal::tournament::ByeKind::Half));
         assert!(zanele.second_player_id.is_none());
         // Put the two Ndlovus (relatives: never under GAR) against each other.
         let partner_of_0 = data

@@ -28,11 +28,11 @@ pub struct PairArgs {
 
 /// Reads a tournament file's text as Kraal JSON or TRF (by its content:
 /// JSON starts with `{`).
-pub fn read_input(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatError> {
+pub fn read_input(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> {
     if text.trim_start().starts_with('{') {
         format::parse_kraal_json(text)
     } else {
-        format::parse_trf(text, rule_set)
+        format::parse_trf(text, rules)
     }
 }
 
@@ -57,8 +57,8 @@ pub fn run(args: PairArgs) -> i32 {
             return 2;
         }
     };
-    let rule_set = args.rules;
-    let input = match read_input(&text, rule_set) {
+    let rules = args.rules;
+    let input = match read_input(&text, rules) {
         Ok(i) => i,
         Err(e) => {
             eprintln!("kraal pair: {}: {e}", args.file.display());

@@ -10,7 +10,7 @@ use super::users::User;
 use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::pairing::explain::Explanation;
 use crate::results::{first_starts, GameResult, ResultEdit};
-use crate::tournament::RoundStatus;
+use crate::tournament::{ByeKind, RoundStatus};
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = rounds)]
@@ -43,7 +43,8 @@ pub struct Pairing {
     pub second_team_id: Option<i32>,
     pub team_pairing_id: Option<i32>,
     pub board: Option<i32>,
-    pub bye: Option<String>,
+    #[diesel(deserialize_as = super::Stored<ByeKind>)]
+    pub bye: Option<ByeKind>,
     pub explanation: String,
 }
 
@@ -68,8 +69,8 @@ pub struct Game {
 pub struct Planned {
     pub first: i32,
     pub second: Option<i32>,
-    /// `allocated`, `half` or `zero` for a player without an opponent.
-    pub bye: Option<&'static str>,
+    /// What a player without an opponent has.
+    pub bye: Option<ByeKind>,
     /// The explanation as JSON, shown on the round page.
     pub explanation: String,
 }
@@ -104,7 +105,7 @@ pub fn create(
                     pairings::table_no.eq(i as i32 + 1),
                     pairings::first_player_id.eq(Some(p.first)),
                     pairings::second_player_id.eq(p.second),
-                    pairings::bye.eq(p.bye),
+                    pairings::bye.eq(p.bye.map(ByeKind::as_str)),
                     pairings::explanation.eq(&p.explanation),
                 ))
                 .returning(pairings::id)

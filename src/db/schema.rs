@@ -188,7 +188,7 @@ diesel::table! {
         starts_on -> Nullable<Date>,
         ends_on -> Nullable<Date>,
         system -> Text,
-        rule_set -> Text,
+        rules -> Text,
         games_per_pairing -> Integer,
         rounds -> Integer,
         ranking -> Text,

@@ -26,7 +26,7 @@ pub struct Tournament {
     #[diesel(deserialize_as = String)]
     pub system: System,
     #[diesel(deserialize_as = String)]
-    pub rule_set: RuleSet,
+    pub rules: RuleSet,
     pub games_per_pairing: i32,
     pub rounds: i32,
     #[diesel(deserialize_as = String)]
@@ -51,7 +51,7 @@ impl Tournament {
             starts_on: self.starts_on,
             ends_on: self.ends_on,
             system: self.system,
-            rule_set: self.rule_set,
+            rules: self.rules,
             games_per_pairing: self.games_per_pairing,
             rounds: self.rounds,
             ranking: self.ranking,
@@ -75,7 +75,7 @@ pub fn create(
                 tournaments::starts_on.eq(f.starts_on),
                 tournaments::ends_on.eq(f.ends_on),
                 tournaments::system.eq(f.system.as_str()),
-                tournaments::rule_set.eq(f.rule_set.as_str()),
+                tournaments::rules.eq(f.rules.as_str()),
                 tournaments::games_per_pairing.eq(f.games_per_pairing),
                 tournaments::rounds.eq(f.rounds),
                 tournaments::ranking.eq(f.ranking.as_str()),
@@ -121,7 +121,7 @@ pub fn update(
                 tournaments::starts_on.eq(f.starts_on),
                 tournaments::ends_on.eq(f.ends_on),
                 tournaments::system.eq(f.system.as_str()),
-                tournaments::rule_set.eq(f.rule_set.as_str()),
+                tournaments::rules.eq(f.rules.as_str()),
                 tournaments::games_per_pairing.eq(f.games_per_pairing),
                 tournaments::rounds.eq(f.rounds),
                 tournaments::ranking.eq(f.ranking.as_str()),

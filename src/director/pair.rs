@@ -1,10 +1,21 @@
 //! Pairing a round: the use case behind the "Pair round N" button and
 //! `POST /api/v1/tournaments/{id}/rounds`.
 
-use super::{DirectorError, TournamentData};
-use crate::db::rounds::{self, Round};
+use std::collections::HashMap;
+
+use crate::db::players::Player;
+use crate::db::rounds::{self, Planned, Round};
 use crate::db::users::User;
 use crate::db::{self, tournaments, DbConnection, DbError};
+use crate::pairing::avoidance::Ties;
+use crate::pairing::explain::Explanation;
+use crate::pairing::round_robin::{self, RoundRobinInput};
+use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
+use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
+use crate::tournament::ByeKind;
+use crate::tournament::System;
+
+use super::{pid, DirectorError, TournamentData};
 
 /// What to do with the round once paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,4 +81,304 @@ pub fn pair_loaded(
         }
         Ok(round)
     })
+}
+
+/// Building the engines' inputs from what is stored, and storing their answer.
+impl TournamentData {
+    /// The round each player joined: 1 plus the rounds paired before they were entered.
+    pub(super) fn entered_round(&self, p: &Player) -> u32 {
+        1 + self
+            .rounds
+            .iter()
+            .filter(|r| r.created_at < p.created_at)
+            .count() as u32
+    }
+
+    /// Seeded players first by seed, then the others by rating, as the
+    /// Swiss engine orders by rating: a seed becomes a rating above all.
+    pub(super) fn ordering_rating(p: &Player) -> Option<i32> {
+        match p.seed {
+            Some(s) => Some(1_000_000 - s),
+            None => p.rating,
+        }
+    }
+
+    pub(super) fn swiss_players(&self, round: u32) -> Vec<SwissPlayer> {
+        let done: Vec<&Round> = self
+            .rounds
+            .iter()
+            .filter(|r| (r.number as u32) < round)
+            .collect();
+        let scoring = self.scoring();
+        self.players
+            .iter()
+            .map(|p| {
+                let history = done
+                    .iter()
+                    .map(|r| {
+                        let o = self.outcome(p.id, r);
+                        let points = scoring.round_score(&o);
+                        let (kind, opponent) = EntryKind::of(&o);
+                        RoundEntry {
+                            kind,
+                            opponent,
+                            points,
+                        }
+                    })
+                    .collect();
+                let status = if p.withdrawn_from_round.is_some_and(|w| w as u32 <= round) {
+                    Status::Withdrawn
+                } else if self
+                    .byes
+                    .iter()
+                    .any(|b| b.player_id == p.id && b.round as u32 == round)
+                {
+                    Status::RequestedBye
+                } else {
+                    Status::Active
+                };
+                SwissPlayer {
+                    id: pid(p.id),
+                    name: p.name.clone(),
+                    rating: Self::ordering_rating(p),
+                    club: Some(p.club.clone()).filter(|c| !c.is_empty()),
+                    team: None,
+                    relatives: self.relatives_of(p.id),
+                    entered_round: self.entered_round(p),
+                    history,
+                    status,
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn relatives_of(&self, id: i32) -> Vec<PlayerId> {
+        self.relations
+            .iter()
+            .filter_map(|r| {
+                if r.a == id {
+                    Some(pid(r.b))
+                } else if r.b == id {
+                    Some(pid(r.a))
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The referee's kept-apart pairs as the engines take them: every ban
+    /// is a forbidden pair, and a waived one is a waiver as well, so that the
+    /// pairing relying on it names the waiver and its reason. With `round`,
+    /// only waivers of bans covering that round (a waiver lifts every rule
+    /// for its pair, so it must not reach rounds its ban does not cover).
+    pub(super) fn kept_apart(&self, round: Option<i32>) -> (Vec<ForbiddenPair>, Vec<Waiver>) {
+        let forbidden = self
+            .forbidden
+            .iter()
+            .map(|f| ForbiddenPair {
+                a: pid(f.a),
+                b: pid(f.b),
+                from_round: f.from_round.map(|n| n as u32),
+                to_round: f.to_round.map(|n| n as u32),
+            })
+            .collect();
+        let waivers = self
+            .forbidden
+            .iter()
+            .filter(|f| f.waived && round.is_none_or(|n| f.covers(n)))
+            .map(|f| Waiver {
+                a: pid(f.a),
+                b: pid(f.b),
+                reason: f.note.clone(),
+            })
+            .collect();
+        (forbidden, waivers)
+    }
+
+    /// Pairing numbers as the Swiss engine gives them.
+    pub fn pairing_numbers(&self) -> HashMap<PlayerId, u32> {
+        swiss::pairing_numbers(&self.swiss_players(1))
+    }
+
+    pub(super) fn ties(&self, active: &[&Player]) -> Vec<Ties> {
+        active
+            .iter()
+            .map(|p| Ties {
+                id: pid(p.id),
+                club: Some(p.club.clone()).filter(|c| !c.is_empty()),
+                team: None,
+                relatives: self.relatives_of(p.id),
+            })
+            .collect()
+    }
+
+    /// Players in pairing-number order.
+    pub(super) fn by_number(&self) -> Vec<&Player> {
+        let numbers = self.pairing_numbers();
+        let mut list: Vec<&Player> = self.players.iter().collect();
+        list.sort_by_key(|p| numbers.get(&pid(p.id)).copied().unwrap_or(u32::MAX));
+        list
+    }
+
+    /// Pairs the next round, or says why it cannot be paired yet.
+    pub fn pair_next(&self) -> Result<(i32, Vec<Planned>), DirectorError> {
+        let next = self.rounds.last().map_or(1, |r| r.number + 1);
+        if let Some(last) = self.rounds.last() {
+            if !last.is_published() {
+                return Err(DirectorError::NotReady(format!(
+                    "round {} is not published yet: publish or undo it first",
+                    last.number
+                )));
+            }
+            let missing = self.missing_results(last);
+            if missing > 0 {
+                return Err(DirectorError::NotReady(format!(
+                    "round {} still has {missing} games without a result",
+                    last.number
+                )));
+            }
+        }
+        if next > self.tournament.rounds && self.tournament.system != System::Knockout {
+            return Err(DirectorError::NotReady(format!(
+                "all {} rounds have been paired",
+                self.tournament.rounds
+            )));
+        }
+        if self.tournament.system != System::Knockout || next == 1 {
+            self.enough_players(next)?;
+        }
+        let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
+        let planned = match self.tournament.system {
+            System::Swiss => {
+                let (forbidden, waivers) = self.kept_apart(Some(next));
+                let input = SwissInput {
+                    round: next as u32,
+                    total_rounds: self.tournament.rounds as u32,
+                    rules: self.tournament.rules,
+                    players: self.swiss_players(next as u32),
+                    forbidden,
+                    waivers,
+                };
+                let out = swiss::pair_round(&input)?;
+                let mut planned: Vec<Planned> = out
+                    .pairs
+                    .iter()
+                    .map(|p| Planned {
+                        first: p.first as i32,
+                        second: Some(p.second as i32),
+                        bye: None,
+                        explanation: explained(&p.explanation),
+                    })
+                    .collect();
+                if let Some(b) = &out.bye {
+                    planned.push(Planned {
+                        first: b.player as i32,
+                        second: None,
+                        bye: Some(ByeKind::Allocated),
+                        explanation: explained(&b.explanation),
+                    });
+                }
+                planned.extend(self.requested_byes_planned(next));
+                planned
+            }
+            System::RoundRobin => {
+                let players = self.by_number();
+                let games_per_cycle = if players.len() % 2 == 0 {
+                    players.len() - 1
+                } else {
+                    players.len()
+                };
+                let (forbidden, waivers) = self.kept_apart(None);
+                let input = RoundRobinInput {
+                    players: self.ties(&players),
+                    double: (self.tournament.rounds as usize) > games_per_cycle,
+                    rules: self.tournament.rules,
+                    forbidden,
+                    waivers,
+                };
+                let schedule = round_robin::schedule(&input)?;
+                let round = schedule
+                    .rounds
+                    .iter()
+                    .find(|r| r.round == next as u32)
+                    .ok_or_else(|| {
+                        DirectorError::NotReady(format!("the round robin has no round {next}"))
+                    })?;
+                let mut planned: Vec<Planned> = round
+                    .pairs
+                    .iter()
+                    .map(|p| Planned {
+                        first: p.first as i32,
+                        second: Some(p.second as i32),
+                        bye: None,
+                        explanation: explained(&p.explanation),
+                    })
+                    .collect();
+                if let Some(b) = round.bye {
+                    planned.push(Planned {
+                        first: b as i32,
+                        second: None,
+                        bye: Some(ByeKind::Allocated),
+                        explanation: String::new(),
+                    });
+                }
+                planned
+            }
+            System::Knockout => self.knockout_next(next)?,
+            System::TeamLeague | System::TeamSwiss => {
+                return Err(DirectorError::NotReady(
+                    "team events are paired by team, which this page does not do yet".into(),
+                ))
+            }
+        };
+        Ok((next, planned))
+    }
+
+    /// A round needs two players to pair: refuses, with a sentence, a
+    /// round with none or one.
+    fn enough_players(&self, round: i32) -> Result<(), DirectorError> {
+        let active: Vec<&Player> = self
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_none_or(|w| w > round))
+            .filter(|p| {
+                !self
+                    .byes
+                    .iter()
+                    .any(|b| b.player_id == p.id && b.round == round)
+            })
+            .collect();
+        match active.as_slice() {
+            [] if self.players.is_empty() => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: the tournament has no players yet; add at least two"
+            ))),
+            [] => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: no player is left to play it (all withdrawn or on a bye)"
+            ))),
+            [one] => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: {} is the only player to play it; add at least one more",
+                one.name
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) fn requested_byes_planned(&self, round: i32) -> Vec<Planned> {
+        self.byes
+            .iter()
+            .filter(|b| b.round == round)
+            .filter(|b| {
+                self.players.iter().any(|p| {
+                    p.id == b.player_id && p.withdrawn_from_round.is_none_or(|w| w > round)
+                })
+            })
+            .map(|b| Planned {
+                first: b.player_id,
+                second: None,
+                bye: Some(if b.half { ByeKind::Half } else { ByeKind::Zero }),
+                explanation: String::new(),
+            })
+            .collect()
+    }
 }

@@ -47,7 +47,7 @@ fn key(a: PlayerId, b: PlayerId) -> (PlayerId, PlayerId) {
 /// any round.
 #[derive(Debug, Clone)]
 pub struct Avoidance {
-    rule_set: RuleSet,
+    rules: RuleSet,
     total_rounds: u32,
     club: HashMap<PlayerId, usize>,
     team: HashMap<PlayerId, usize>,
@@ -61,7 +61,7 @@ pub type Reason = String;
 
 impl Avoidance {
     pub fn new(
-        rule_set: RuleSet,
+        rules: RuleSet,
         total_rounds: u32,
         ties: &[Ties],
         forbidden: &[ForbiddenPair],
@@ -96,7 +96,7 @@ impl Avoidance {
         }
         let waivers = waivers.iter().map(|w| (key(w.a, w.b), w.clone())).collect();
         Avoidance {
-            rule_set,
+            rules,
             total_rounds,
             club,
             team,
@@ -114,8 +114,7 @@ impl Avoidance {
         let mut out: Vec<(PlayerId, PlayerId)> =
             self.forbidden.keys().filter(|k| both(k)).copied().collect();
         out.extend(self.relatives.iter().filter(|k| both(k)).copied());
-        if self.rule_set == RuleSet::Official && round >= Self::last_third_start(self.total_rounds)
-        {
+        if self.rules == RuleSet::Official && round >= Self::last_third_start(self.total_rounds) {
             for map in [&self.club, &self.team] {
                 let mut groups: HashMap<usize, Vec<PlayerId>> = HashMap::new();
                 for &id in ids {
@@ -139,12 +138,12 @@ impl Avoidance {
 
     /// Whether the GAR club/team preference can matter at all.
     pub fn has_gar_mates(&self) -> bool {
-        self.rule_set == RuleSet::Gar && (!self.club.is_empty() || !self.team.is_empty())
+        self.rules == RuleSet::Gar && (!self.club.is_empty() || !self.team.is_empty())
     }
 
     /// The rule set in force.
-    pub fn rule_set(&self) -> RuleSet {
-        self.rule_set
+    pub fn rules(&self) -> RuleSet {
+        self.rules
     }
 
     /// First round of the "last third" under `official`: `floor(2T/3) + 1`.
@@ -182,7 +181,7 @@ impl Avoidance {
             }
         }
         let related = self.related(a, b);
-        match self.rule_set {
+        match self.rules {
             RuleSet::Official => {
                 if round >= Self::last_third_start(self.total_rounds) {
                     if related {
@@ -217,7 +216,7 @@ impl Avoidance {
     /// The "where possible" rule that would rather keep `a` and `b` apart in
     /// `round` (GAR: club or team mates in rounds 1-3), unless waived.
     pub fn prefers_apart(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Reason> {
-        if self.rule_set != RuleSet::Gar
+        if self.rules != RuleSet::Gar
             || round > 3
             || self.waivers.contains_key(&key(a, b))
             || !self.mates(a, b)
@@ -232,7 +231,7 @@ impl Avoidance {
     pub fn waiver_used(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<(&Waiver, Reason)> {
         let w = self.waivers.get(&key(a, b))?;
         let rule = self.rule_forbidding(a, b, round).or_else(|| {
-            (self.rule_set == RuleSet::Gar && round <= 3 && self.mates(a, b))
+            (self.rules == RuleSet::Gar && round <= 3 && self.mates(a, b))
                 .then(|| "club or team mates in rounds 1-3 (GAR)".to_string())
         })?;
         Some((w, rule))

@@ -56,9 +56,10 @@ fn official() -> RuleSet {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KraalFile {
-    /// `kraal pair` files without a rule set have always meant `official`.
-    #[serde(default = "official")]
-    rule_set: RuleSet,
+    /// `kraal pair` files without a rule set have always meant `official`;
+    /// `rule_set` is the older name of the field, still read.
+    #[serde(default = "official", alias = "rule_set")]
+    rules: RuleSet,
     total_rounds: u32,
     #[serde(default = "two")]
     games_per_pairing: u32,
@@ -343,7 +344,7 @@ pub fn parse_kraal_json(text: &str) -> Result<SwissInput, FormatError> {
     Ok(SwissInput {
         round,
         total_rounds: file.total_rounds,
-        rule_set: file.rule_set,
+        rules: file.rules,
         players,
         forbidden: file.forbidden,
         waivers: file.waivers,
@@ -438,7 +439,7 @@ fn cols(line: &str, from: usize, to: usize) -> &str {
 /// rounds, `XXP` forbidden groups (all rounds), `260 FROM TO ids...`
 /// forbidden groups for a range of rounds, and the point system `BBW`,
 /// `BBD`, `BBL`, `BBZ`, `BBF`, `BBU`. Other lines are skipped.
-pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatError> {
+pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> {
     let mut ps = PointSystem {
         win: POINT,
         draw: POINT / 2,
@@ -678,7 +679,7 @@ pub fn parse_trf(text: &str, rule_set: RuleSet) -> Result<SwissInput, FormatErro
     Ok(SwissInput {
         round,
         total_rounds,
-        rule_set,
+        rules,
         players,
         forbidden,
         waivers: Vec::new(),

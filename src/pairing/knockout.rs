@@ -20,7 +20,7 @@ use super::{ForbiddenPair, PairingError, PlayerId, Points, RuleSet, Waiver};
 pub struct KnockoutInput {
     pub seeds: Vec<Ties>,
     #[serde(default)]
-    pub rule_set: RuleSet,
+    pub rules: RuleSet,
     #[serde(default)]
     pub forbidden: Vec<ForbiddenPair>,
     #[serde(default)]
@@ -70,7 +70,7 @@ pub fn bracket(input: &KnockoutInput) -> Result<Bracket, PairingError> {
     let size = n.next_power_of_two();
     let rounds = size.trailing_zeros();
     let avoid = Avoidance::new(
-        input.rule_set,
+        input.rules,
         rounds,
         &input.seeds,
         &input.forbidden,

@@ -61,7 +61,7 @@ pub struct RoundRobinInput {
     #[serde(default)]
     pub double: bool,
     #[serde(default)]
-    pub rule_set: RuleSet,
+    pub rules: RuleSet,
     #[serde(default)]
     pub forbidden: Vec<ForbiddenPair>,
     #[serde(default)]
@@ -125,7 +125,7 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
     let table = berger_table(n);
     let total = table.len() as u32 * if input.double { 2 } else { 1 };
     let avoid = Avoidance::new(
-        input.rule_set,
+        input.rules,
         total,
         &input.players,
         &input.forbidden,

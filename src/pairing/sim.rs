@@ -16,7 +16,7 @@ pub struct SimConfig {
     /// Rounds already played when the returned input is built.
     pub played_rounds: u32,
     pub total_rounds: u32,
-    pub rule_set: RuleSet,
+    pub rules: RuleSet,
     /// Games per pairing (2 or 6).
     pub games: u32,
     /// Per round, chance that an active player withdraws.
@@ -39,7 +39,7 @@ impl SimConfig {
             players,
             played_rounds: played,
             total_rounds: played + 1,
-            rule_set: RuleSet::Official,
+            rules: RuleSet::Official,
             games: 2,
             withdraw_chance: 0.0,
             requested_bye_chance: 0.0,
@@ -91,7 +91,7 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
     let mut input = SwissInput {
         round: 1,
         total_rounds: cfg.total_rounds,
-        rule_set: cfg.rule_set,
+        rules: cfg.rules,
         players,
         forbidden,
         waivers: Vec::new(),

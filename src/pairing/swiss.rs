@@ -36,6 +36,7 @@ use super::avoidance::{Avoidance, Ties};
 use super::explain::{Bent, Explanation, Float, FloatDirection};
 use super::matching;
 use super::{ForbiddenPair, PairingError, PlayerId, Points, RuleSet, Waiver, POINT};
+use crate::standings::Outcome;
 
 /// What happened to a player in one past round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +61,21 @@ impl EntryKind {
     /// pairing-allocated bye itself, or a forfeit win, which scored like one.
     pub fn uses_bye(self) -> bool {
         matches!(self, EntryKind::AllocatedBye | EntryKind::ForfeitWin)
+    }
+
+    /// A round's outcome as a player's history records it (with the
+    /// opponent, if any). The engine keeps its own, coarser kind because its
+    /// history also comes from files (TRF, Kraal JSON) that carry no games,
+    /// only what each round was; this is the one translation.
+    pub fn of(o: &Outcome) -> (EntryKind, Option<PlayerId>) {
+        match *o {
+            Outcome::Played { opponent, .. } => (EntryKind::Played, Some(opponent)),
+            Outcome::ForfeitWin { opponent } => (EntryKind::ForfeitWin, Some(opponent)),
+            Outcome::ForfeitLoss { opponent } => (EntryKind::ForfeitLoss, Some(opponent)),
+            Outcome::AllocatedBye => (EntryKind::AllocatedBye, None),
+            Outcome::RequestedBye { .. } => (EntryKind::RequestedBye, None),
+            Outcome::Absent => (EntryKind::Absent, None),
+        }
     }
 }
 
@@ -121,7 +137,7 @@ pub struct SwissInput {
     pub round: u32,
     pub total_rounds: u32,
     #[serde(default)]
-    pub rule_set: RuleSet,
+    pub rules: RuleSet,
     pub players: Vec<SwissPlayer>,
     #[serde(default)]
     pub forbidden: Vec<ForbiddenPair>,
@@ -302,7 +318,7 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
         })
         .collect();
     let avoid = Avoidance::new(
-        input.rule_set,
+        input.rules,
         input.total_rounds,
         &ties,
         &input.forbidden,

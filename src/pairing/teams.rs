@@ -108,7 +108,7 @@ pub fn pair_swiss(input: &TeamSwissInput) -> Result<RoundPairing, PairingError> 
     swiss::pair_round(&SwissInput {
         round: input.round,
         total_rounds: input.total_rounds,
-        rule_set: RuleSet::Official,
+        rules: RuleSet::Official,
         players,
         forbidden: input.forbidden.clone(),
         waivers: input.waivers.clone(),

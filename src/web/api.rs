@@ -85,7 +85,7 @@ impl From<&Tournament> for TournamentJson {
             id: t.id,
             name: t.name.clone(),
             system: t.system,
-            rules: t.rule_set,
+            rules: t.rules,
             games_per_pairing: t.games_per_pairing,
             rounds: t.rounds,
             ranking: t.ranking,
@@ -107,7 +107,7 @@ pub async fn create_tournament(
         starts_on: b.starts_on.unwrap_or_default(),
         ends_on: b.ends_on.unwrap_or_default(),
         system: b.system.unwrap_or_default(),
-        rule_set: b.rules.unwrap_or_default(),
+        rules: b.rules.unwrap_or_default(),
         games_per_pairing: b
             .games_per_pairing
             .map(|g| g.to_string())
@@ -320,7 +320,7 @@ struct PairingJson {
     first: String,
     second_id: Option<i32>,
     second: String,
-    bye: Option<String>,
+    bye: Option<&'static str>,
     score: String,
     games: Vec<GameJson>,
     explanation: Option<crate::pairing::explain::Explanation>,
@@ -348,7 +348,7 @@ impl From<PairingView> for PairingJson {
             first: p.first,
             second_id: p.second_id,
             second: p.second,
-            bye: p.bye,
+            bye: p.bye.map(|b| b.as_str()),
             score: p.score,
             games: p.games.into_iter().map(GameJson::from).collect(),
             explanation: p.explanation,

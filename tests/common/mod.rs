@@ -308,7 +308,7 @@ impl Client {
 pub fn tournament(app: &TestApp, creator: &User, name: &str) -> kraal::db::tournaments::Tournament {
     let fields = kraal::tournament::RawTournament {
         name: name.into(),
-        rule_set: "gar".into(),
+        rules: "gar".into(),
         rounds: "5".into(),
         ..Default::default()
     }

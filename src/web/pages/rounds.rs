@@ -13,10 +13,13 @@ use super::{render, see_other, Ctx};
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::tournaments;
 use crate::director::TournamentData;
-use crate::director::{self, pair::Then};
+use crate::director::{self, pair::Then, swap::Swap};
 use crate::pairing::explain::Explanation;
-use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
+use crate::results::{
+    fill_from_first, parse_pairing_score, tally, GameResult, PairingTally, ResultEdit,
+};
 use crate::standings::{show_points, Standing};
+use crate::tournament::ByeKind;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -109,10 +112,11 @@ pub struct PairingView {
     pub first: String,
     pub second_id: Option<i32>,
     pub second: String,
-    /// `allocated`, `half` or `zero` for a bye.
-    pub bye: Option<String>,
+    pub bye: Option<ByeKind>,
     /// The score from the first player's side, `1½-½`; empty until a result.
     pub score: String,
+    /// The main games added up, from the first player's side.
+    pub tally: PairingTally,
     pub games: Vec<GameView>,
     pub explanation: Option<Explanation>,
     /// The explanation as sentences naming the players.
@@ -143,20 +147,16 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                     .filter(|g| !g.tiebreak)
                     .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
             );
-            let score = if t.decided > 0 {
-                format!("{}-{}", show_points(t.first), show_points(t.second))
-            } else {
-                String::new()
-            };
-            PairingView {
+            let mut view = PairingView {
                 id: p.id,
                 table: p.table_no,
                 first_id: p.first_player_id,
                 first: name(p.first_player_id),
                 second_id: p.second_player_id,
                 second: name(p.second_player_id),
-                bye: p.bye.clone(),
-                score,
+                bye: p.bye,
+                score: String::new(),
+                tally: t,
                 games: games
                     .iter()
                     .map(|g| GameView {
@@ -178,7 +178,9 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                 } else {
                     None
                 },
-            }
+            };
+            view.score = view.score_from(true);
+            view
         })
         .collect()
 }
@@ -476,6 +478,21 @@ impl GameView {
 }
 
 impl PairingView {
+    /// The score from one player's side (`first`: the first-listed player),
+    /// empty until a result.
+    pub fn score_from(&self, first: bool) -> String {
+        let t = &self.tally;
+        if t.decided == 0 {
+            return String::new();
+        }
+        let (mine, theirs) = if first {
+            (t.first, t.second)
+        } else {
+            (t.second, t.first)
+        };
+        format!("{}-{}", show_points(mine), show_points(theirs))
+    }
+
     /// Some game of this pairing has no result yet.
     pub fn has_missing(&self) -> bool {
         self.games.iter().any(|g| g.result.is_none())
@@ -839,24 +856,26 @@ pub async fn swap(
             .map_err(|_| AppError::invalid(field, "choose a player"))
     };
     let (a, b) = (parse("a", &form.a)?, parse("b", &form.b)?);
-    let data = load_data(&state, tid).await?;
-    let round = data.round(n, true)?;
-    let broken = data.swap_warnings(&round, a, b);
-    if !broken.is_empty() && form.confirm != "yes" {
-        let page = SwapPage {
-            ctx,
-            t: data.tournament.clone(),
-            round,
-            a,
-            b,
-            broken,
-        };
-        return render(&page, StatusCode::OK);
-    }
-    state
-        .run(move |c| rounds::swap_players(c, tid, n, a, b, &broken, &r.user))
+    let confirmed = form.confirm == "yes";
+    let user = r.user.clone();
+    let outcome = state
+        .run(move |c| director::swap::swap(c, tid, n, (a, b), confirmed, &user))
         .await?;
-    Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
+    match outcome {
+        Swap::Done => Ok(see_other(&format!("/t/{tid}/rounds/{n}"))),
+        Swap::NeedsConfirmation(broken) => {
+            let data = load_data(&state, tid).await?;
+            let page = SwapPage {
+                ctx,
+                round: data.round(n, true)?,
+                t: data.tournament,
+                a,
+                b,
+                broken,
+            };
+            render(&page, StatusCode::OK)
+        }
+    }
 }
 
 #[derive(Template, WebTemplate)]

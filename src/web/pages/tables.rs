@@ -281,18 +281,7 @@ pub async fn player_page(
             } else {
                 (p.first.clone(), p.first_id)
             };
-            // The score from this player's side, from the games themselves.
-            let t = crate::results::tally(
-                p.games
-                    .iter()
-                    .filter(|g| !g.tiebreak)
-                    .map(|g| (g.first_started == first, g.result)),
-            );
-            let score = if t.decided > 0 {
-                format!("{}-{}", show_points(t.first), show_points(t.second))
-            } else {
-                String::new()
-            };
+            let score = p.score_from(first);
             rounds.push(PlayerRound {
                 round: r.number,
                 pairing: p,

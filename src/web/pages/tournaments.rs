@@ -102,7 +102,7 @@ impl TournamentPost {
 pub async fn new_form(_who: SignedIn, ctx: Ctx) -> TournamentForm {
     let raw = RawTournament {
         system: "swiss".into(),
-        rule_set: "gar".into(),
+        rules: "gar".into(),
         ranking: "game_points".into(),
         bye_value: "win".into(),
         rounds: "7".into(),

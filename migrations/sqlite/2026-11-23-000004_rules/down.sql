@@ -1,0 +1,1 @@
+ALTER TABLE tournaments RENAME COLUMN rules TO rule_set;

@@ -1,0 +1,125 @@
+//! The standings: what each player got out of each round, and the ranking
+//! the core computes from it.
+
+use crate::db::rounds::{Game, Round};
+use crate::results::tally;
+use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
+use crate::tournament::ByeKind;
+
+use super::{pid, TournamentData};
+
+impl TournamentData {
+    pub fn scoring(&self) -> Scoring {
+        Scoring {
+            games_per_pairing: self.tournament.games_per_pairing as u32,
+            ranking: self.tournament.ranking,
+            bye: self.tournament.bye_value,
+        }
+    }
+
+    /// What `player` got out of `round`, counting the main games only (a
+    /// knock-out's tiebreak games decide who goes through, not the score).
+    pub fn outcome(&self, player: i32, round: &Round) -> Outcome {
+        for p in self.pairings_of(round) {
+            let first = p.first_player_id == Some(player);
+            let second = p.second_player_id == Some(player);
+            if !first && !second {
+                continue;
+            }
+            let Some(other) = (if first {
+                p.second_player_id
+            } else {
+                p.first_player_id
+            }) else {
+                return match p.bye {
+                    Some(ByeKind::Half) => Outcome::RequestedBye { half: true },
+                    Some(ByeKind::Zero) => Outcome::RequestedBye { half: false },
+                    Some(ByeKind::Allocated) | None => Outcome::AllocatedBye,
+                };
+            };
+            let games = self.games_of(p.id);
+            let main: Vec<&&Game> = games.iter().filter(|g| !g.tiebreak).collect();
+            let t = tally(
+                main.iter()
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
+            );
+            if t.decided == 0 {
+                return Outcome::Absent;
+            }
+            let (mine, theirs, won) = if first {
+                (t.first, t.second, t.first_wins)
+            } else {
+                (t.second, t.first, t.second_wins)
+            };
+            if t.forfeits == t.decided && t.decided as usize == main.len() {
+                if mine > theirs {
+                    return Outcome::ForfeitWin {
+                        opponent: pid(other),
+                    };
+                }
+                if theirs > mine {
+                    return Outcome::ForfeitLoss {
+                        opponent: pid(other),
+                    };
+                }
+            }
+            return Outcome::Played {
+                opponent: pid(other),
+                points: mine,
+                opponent_points: theirs,
+                games_won: won,
+            };
+        }
+        Outcome::Absent
+    }
+
+    /// The players as the standings see them, over published rounds.
+    pub fn entrants(&self) -> Vec<Entrant> {
+        let numbers = self.pairing_numbers();
+        let published = self.published();
+        self.players
+            .iter()
+            .map(|p| Entrant {
+                id: pid(p.id),
+                name: p.name.clone(),
+                order: numbers.get(&pid(p.id)).copied().unwrap_or(u32::MAX),
+                rounds: published.iter().map(|r| self.outcome(p.id, r)).collect(),
+            })
+            .collect()
+    }
+
+    pub fn standings(&self) -> Vec<Standing> {
+        standings::compute(
+            &self.entrants(),
+            &self.scoring(),
+            &self.tournament.tiebreaks,
+        )
+    }
+
+    /// The standings as the public page shows them: the active players
+    /// ranked among themselves, then the withdrawn ones (unranked, in the
+    /// order their points give).
+    pub fn standings_split(&self) -> (Vec<Standing>, Vec<Standing>) {
+        let withdrawn: std::collections::HashSet<u32> = self
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_some())
+            .map(|p| pid(p.id))
+            .collect();
+        let (mut active, gone): (Vec<Standing>, Vec<Standing>) = self
+            .standings()
+            .into_iter()
+            .partition(|s| !withdrawn.contains(&s.id));
+        standings::rerank(&mut active, &self.tournament.tiebreaks);
+        (active, gone)
+    }
+
+    /// Results still missing in published rounds: the standings are
+    /// provisional until there are none.
+    pub fn provisional(&self) -> usize {
+        self.published()
+            .iter()
+            .map(|r| self.missing_results(r))
+            .sum()
+    }
+}
