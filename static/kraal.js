@@ -28,8 +28,17 @@
       })
       .catch(function () { busy = false; setTimeout(refresh, 2000); });
   }
+  // A page with a form being filled in is not swapped under the person
+  // typing: it says that something changed and offers the fresh page.
+  var noticeOnly = main.getAttribute("data-live-mode") === "notice";
   new EventSource(url).addEventListener("changed", function (e) {
     wanted = Number(e.data);
-    if (wanted !== shown) refresh();
+    if (wanted === shown) return;
+    if (noticeOnly) {
+      var note = document.querySelector("#live-notice > p");
+      if (note) note.hidden = false;
+    } else {
+      refresh();
+    }
   });
 })();

@@ -291,6 +291,9 @@ fn the_round_page_says_where_each_player_sits() {
             "{mine}"
         );
         assert!(!mine.contains("now-playing"), "the round is over for them");
+        // One way to write a half, the sheet's CSV included.
+        let sheet = web.get(&format!("/t/{tid}/rounds/1/pairings.csv")).body;
+        assert!(sheet.contains("2:½-½") && !sheet.contains("1/2"), "{sheet}");
     }
 }
 

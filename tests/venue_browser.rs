@@ -247,3 +247,70 @@ async fn wide_tables_fold_to_a_360_px_phone() {
         .unwrap();
     assert_eq!(shown, json!(["Rank", "Name", "Points", "Direct encounter"]));
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("admin", Role::Admin);
+    let mut api = script_for(&app, &admin);
+    let names: Vec<String> = [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+    ]
+    .map(String::from)
+    .to_vec();
+    let tid = tournament(
+        &mut api,
+        json!({"name": "Mafikeng Open", "system": "swiss", "rules": "official", "rounds": 3}),
+        &names,
+    );
+    let r1 = pair(&mut api, tid);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    web_browser::fill_sign_in(&b, "admin").await;
+    navigate(
+        &b,
+        Go::To(&format!("{}/t/{tid}/rounds/1/results", app.base)),
+    )
+    .await;
+    let box2 = format!("s{}", r1[1]["id"]);
+    b.find(Locator::Id(&box2))
+        .await
+        .unwrap()
+        .send_keys("2-0")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let games = r1[0]["games"].as_array().unwrap();
+    put(&mut api, &games[0], "1-0");
+    let saved = Instant::now();
+    loop {
+        let shown = b
+            .execute(
+                "var n = document.querySelector('#live-notice > p'); return !!n && !n.hidden;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if shown == json!(true) {
+            break;
+        }
+        assert!(
+            saved.elapsed() < Duration::from_secs(2),
+            "no notice after two seconds"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let typed = b
+        .find(Locator::Id(&box2))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(typed.as_deref(), Some("2-0"), "what was typed stays");
+}

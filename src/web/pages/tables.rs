@@ -202,7 +202,7 @@ pub async fn pairings_csv(
                     "{}{}:{}",
                     if g.tiebreak { "TB" } else { "" },
                     g.number,
-                    g.result.map_or("?", GameResult::as_str)
+                    g.result.map_or("?", GameResult::short)
                 )
             })
             .collect::<Vec<_>>()
