@@ -567,6 +567,13 @@ fn the_import_names_file_lines_counts_problems_and_warns_of_same_names() {
         );
         let list = web.get(&format!("/t/{tid}")).body;
         assert_eq!(list.to_lowercase().matches("molefe</a>").count(), 2);
+        // A name already entered: imported, with a warning.
+        let r = web.post(&url, &[("csv", "name\nRefilwe Dube\nTumelo Sithole\n")]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r
+            .body
+            .contains("Refilwe Dube is already a player of this tournament"));
+        assert!(!r.body.contains("Tumelo Sithole is already"));
     }
 }
 

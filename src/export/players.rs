@@ -212,6 +212,22 @@ fn name_key(name: &str) -> String {
         .to_lowercase()
 }
 
+/// Players of the plan whose name is already entered in the tournament
+/// (`existing`): allowed, but worth a second look.
+pub fn already_entered(plan: &ImportPlan, existing: &[&str]) -> Vec<String> {
+    let known: std::collections::HashSet<String> = existing.iter().map(|n| name_key(n)).collect();
+    plan.players
+        .iter()
+        .filter(|p| known.contains(&name_key(&p.name)))
+        .map(|p| {
+            format!(
+                "{} is already a player of this tournament: check this is someone else",
+                p.name
+            )
+        })
+        .collect()
+}
+
 /// Names that appear on more than one line: allowed (two people may share
 /// a name) but worth a second look.
 fn duplicates(rows: &[(u64, String, Option<usize>)]) -> Vec<String> {

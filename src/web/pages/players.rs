@@ -286,7 +286,10 @@ pub async fn import(
     let tid = r.tournament.id;
     match players_csv::read(&csv) {
         Ok(plan) => {
-            let warnings = plan.warnings.clone();
+            let existing = state.run(move |c| players::list(c, tid)).await?;
+            let names: Vec<&str> = existing.iter().map(|p| p.name.as_str()).collect();
+            let mut warnings = plan.warnings.clone();
+            warnings.extend(players_csv::already_entered(&plan, &names));
             let count = plan.players.len();
             let user = r.user.clone();
             state
