@@ -68,12 +68,6 @@ named_values! {
     }
 }
 
-impl System {
-    pub fn is_team(self) -> bool {
-        matches!(self, System::TeamLeague | System::TeamSwiss)
-    }
-}
-
 /// The tiebreak order most organisers want when they do not say.
 pub const DEFAULT_TIEBREAKS: &[Tiebreak] = &[
     Tiebreak::DirectEncounter,

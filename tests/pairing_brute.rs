@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 
-use kraal::pairing::avoidance::{Avoidance, Ties};
 use kraal::pairing::sim::{self, SimConfig};
 use kraal::pairing::swiss::{self, EntryKind, Status, SwissInput};
 use kraal::pairing::{PairingError, Points, RuleSet};
@@ -19,23 +18,7 @@ struct Field {
 }
 
 fn field(input: &SwissInput) -> Field {
-    let ties: Vec<Ties> = input
-        .players
-        .iter()
-        .map(|p| Ties {
-            id: p.id,
-            club: p.club.clone(),
-            team: p.team.clone(),
-            relatives: p.relatives.clone(),
-        })
-        .collect();
-    let avoid = Avoidance::new(
-        input.rules,
-        input.total_rounds,
-        &ties,
-        &input.forbidden,
-        &input.waivers,
-    );
+    let avoid = input.avoidance();
     let round = input.round;
     let mut ids: Vec<u32> = input
         .players

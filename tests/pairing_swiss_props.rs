@@ -5,7 +5,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kraal::pairing::avoidance::{Avoidance, Ties};
 use kraal::pairing::sim::{self, SimConfig};
 use kraal::pairing::swiss::{self, EntryKind, Status, SwissInput};
 use kraal::pairing::{PairingError, RuleSet};
@@ -28,23 +27,7 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
         .filter(|p| p.status == Status::Active)
         .map(|p| p.id)
         .collect();
-    let ties: Vec<Ties> = input
-        .players
-        .iter()
-        .map(|p| Ties {
-            id: p.id,
-            club: p.club.clone(),
-            team: p.team.clone(),
-            relatives: p.relatives.clone(),
-        })
-        .collect();
-    let avoid = Avoidance::new(
-        input.rules,
-        input.total_rounds,
-        &ties,
-        &input.forbidden,
-        &input.waivers,
-    );
+    let avoid = input.avoidance();
     let by_id: HashMap<u32, &swiss::SwissPlayer> =
         input.players.iter().map(|p| (p.id, p)).collect();
     let mut seen = HashSet::new();

@@ -75,6 +75,28 @@ pub struct Planned {
     pub explanation: String,
 }
 
+impl Planned {
+    /// Two players at one table.
+    pub fn pairing(first: i32, second: i32, explanation: String) -> Planned {
+        Planned {
+            first,
+            second: Some(second),
+            bye: None,
+            explanation,
+        }
+    }
+
+    /// A player without an opponent.
+    pub fn bye(player: i32, kind: ByeKind, explanation: String) -> Planned {
+        Planned {
+            first: player,
+            second: None,
+            bye: Some(kind),
+            explanation,
+        }
+    }
+}
+
 /// Stores a new round as a draft, tables numbered in the given order, each
 /// pairing with its `games` games (the first-listed player starts game 1).
 pub fn create(

@@ -264,20 +264,16 @@ impl TournamentData {
                 let mut planned: Vec<Planned> = out
                     .pairs
                     .iter()
-                    .map(|p| Planned {
-                        first: p.first as i32,
-                        second: Some(p.second as i32),
-                        bye: None,
-                        explanation: explained(&p.explanation),
+                    .map(|p| {
+                        Planned::pairing(p.first as i32, p.second as i32, explained(&p.explanation))
                     })
                     .collect();
                 if let Some(b) = &out.bye {
-                    planned.push(Planned {
-                        first: b.player as i32,
-                        second: None,
-                        bye: Some(ByeKind::Allocated),
-                        explanation: explained(&b.explanation),
-                    });
+                    planned.push(Planned::bye(
+                        b.player as i32,
+                        ByeKind::Allocated,
+                        explained(&b.explanation),
+                    ));
                 }
                 planned.extend(self.requested_byes_planned(next));
                 planned
@@ -308,20 +304,12 @@ impl TournamentData {
                 let mut planned: Vec<Planned> = round
                     .pairs
                     .iter()
-                    .map(|p| Planned {
-                        first: p.first as i32,
-                        second: Some(p.second as i32),
-                        bye: None,
-                        explanation: explained(&p.explanation),
+                    .map(|p| {
+                        Planned::pairing(p.first as i32, p.second as i32, explained(&p.explanation))
                     })
                     .collect();
                 if let Some(b) = round.bye {
-                    planned.push(Planned {
-                        first: b as i32,
-                        second: None,
-                        bye: Some(ByeKind::Allocated),
-                        explanation: String::new(),
-                    });
+                    planned.push(Planned::bye(b as i32, ByeKind::Allocated, String::new()));
                 }
                 planned
             }
@@ -373,11 +361,9 @@ impl TournamentData {
                     p.id == b.player_id && p.withdrawn_from_round.is_none_or(|w| w > round)
                 })
             })
-            .map(|b| Planned {
-                first: b.player_id,
-                second: None,
-                bye: Some(if b.half { ByeKind::Half } else { ByeKind::Zero }),
-                explanation: String::new(),
+            .map(|b| {
+                let kind = if b.half { ByeKind::Half } else { ByeKind::Zero };
+                Planned::bye(b.player_id, kind, String::new())
             })
             .collect()
     }

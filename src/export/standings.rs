@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::director::TournamentData;
+use crate::standings::decimal;
 
 /// The standings as CSV: rank, name, club, points, then each tiebreak under
 /// its name. The same bytes as `kraal export standings`.
@@ -30,13 +31,4 @@ pub fn csv(data: &TournamentData) -> Result<Vec<u8>, csv::Error> {
             rec
         }),
     )
-}
-
-/// A value as a plain decimal a spreadsheet reads: `4.5`, `3`, `3.75`.
-fn decimal(raw: i64, denom: i64) -> String {
-    if raw % denom == 0 {
-        return (raw / denom).to_string();
-    }
-    let s = format!("{:.4}", raw as f64 / denom as f64);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

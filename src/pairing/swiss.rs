@@ -145,6 +145,31 @@ pub struct SwissInput {
     pub waivers: Vec<Waiver>,
 }
 
+impl SwissInput {
+    /// Who must not meet whom, and who should not, for this field: the
+    /// rule set's table over the players' clubs, teams and relatives, with
+    /// the referee's forbidden pairs and waivers.
+    pub fn avoidance(&self) -> Avoidance {
+        let ties: Vec<Ties> = self
+            .players
+            .iter()
+            .map(|p| Ties {
+                id: p.id,
+                club: p.club.clone(),
+                team: p.team.clone(),
+                relatives: p.relatives.clone(),
+            })
+            .collect();
+        Avoidance::new(
+            self.rules,
+            self.total_rounds,
+            &ties,
+            &self.forbidden,
+            &self.waivers,
+        )
+    }
+}
+
 /// One pairing of the round. `first` starts game 1.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pair {
@@ -307,23 +332,7 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
             (p.id, v)
         })
         .collect();
-    let ties: Vec<Ties> = input
-        .players
-        .iter()
-        .map(|p| Ties {
-            id: p.id,
-            club: p.club.clone(),
-            team: p.team.clone(),
-            relatives: p.relatives.clone(),
-        })
-        .collect();
-    let avoid = Avoidance::new(
-        input.rules,
-        input.total_rounds,
-        &ties,
-        &input.forbidden,
-        &input.waivers,
-    );
+    let avoid = input.avoidance();
 
     let mut seats: Vec<Seat> = input
         .players

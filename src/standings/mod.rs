@@ -214,6 +214,17 @@ pub fn rerank(rows: &mut [Standing], tiebreaks: &[Tiebreak]) {
     }
 }
 
+/// An exact value (`raw / denom`) as a plain decimal a spreadsheet reads:
+/// `4.5`, `3`, `3.75`. Points and tiebreaks are written this way in CSV;
+/// pages use [`show_points`] and [`TiebreakValue::show`].
+pub fn decimal(raw: i64, denom: i64) -> String {
+    if raw % denom == 0 {
+        return (raw / denom).to_string();
+    }
+    let s = format!("{:.4}", raw as f64 / denom as f64);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Writes tenths of a point the way players read them: `4½`, `3`, `0`.
 pub fn show_points(p: Points) -> String {
     let whole = p / POINT;
