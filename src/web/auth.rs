@@ -9,7 +9,7 @@
 
 use std::future::{ready, Ready};
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method};
@@ -45,26 +45,51 @@ pub struct Caller {
     pub issued_csrf: Option<String>,
 }
 
-/// Runs around every request; see the module documentation.
+/// Runs around every request; see the module documentation. Its own
+/// refusals (a bad `Authorization` header, a revoked token, a form without
+/// its CSRF token) are answered here as responses, so that they pass
+/// through the outer middleware (security headers, compression) like any
+/// page.
 pub async fn guard(
-    req: ServiceRequest,
+    mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let api = req.path().starts_with("/api/");
-    guard_inner(req, next, api).await.map_err(|e| {
-        if api {
-            super::error::ApiError(e).into()
-        } else {
-            e.into()
+    let (state, caller, changes_state) = match admit(&mut req, api).await {
+        Ok(admitted) => admitted,
+        Err(e) => {
+            let e: actix_web::Error = if api {
+                super::error::ApiError(e).into()
+            } else {
+                e.into()
+            };
+            return Ok(req.error_response(e).map_into_right_body());
         }
-    })
+    };
+    req.extensions_mut().insert(caller);
+    let mut res = next.call(req).await?;
+    if changes_state {
+        // Whatever it changed, this process's cached pages must not outlive it.
+        state.pages.clear();
+    }
+    let issued = res
+        .request()
+        .extensions()
+        .get::<Caller>()
+        .and_then(|c| c.issued_csrf.clone());
+    if let Some(token) = issued {
+        let cookie = security_cookie(CSRF_COOKIE, token, state.secure_cookies);
+        res.response_mut().add_cookie(&cookie)?;
+    }
+    Ok(res.map_into_left_body())
 }
 
-async fn guard_inner(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
+/// Who is calling, checked: the bearer token or the session, and for a
+/// browser's state-changing request its CSRF token.
+async fn admit(
+    req: &mut ServiceRequest,
     api: bool,
-) -> Result<ServiceResponse<impl MessageBody>, AppError> {
+) -> Result<(web::Data<AppState>, Caller, bool), AppError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .cloned()
@@ -108,36 +133,14 @@ async fn guard_inner(
             .filter(|v| v.len() == 64);
     }
 
-    let mut req = req;
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     // An anonymous API call carries no credentials a forged request could
     // borrow; it is answered 401 by the route itself.
     let ambient = caller.user.is_some() || !api;
     if changes_state && !caller.by_token && ambient {
-        check_csrf(&mut req, caller.csrf.as_deref()).await?;
+        check_csrf(req, caller.csrf.as_deref()).await?;
     }
-
-    req.extensions_mut().insert(caller);
-    let mut res = next
-        .call(req)
-        .await
-        .map_err(|e| AppError::Internal(e.to_string()))?;
-    if changes_state {
-        // Whatever it changed, this process's cached pages must not outlive it.
-        state.pages.clear();
-    }
-    let issued = res
-        .request()
-        .extensions()
-        .get::<Caller>()
-        .and_then(|c| c.issued_csrf.clone());
-    if let Some(token) = issued {
-        let cookie = security_cookie(CSRF_COOKIE, token, state.secure_cookies);
-        res.response_mut()
-            .add_cookie(&cookie)
-            .map_err(|e| AppError::Internal(e.to_string()))?;
-    }
-    Ok(res)
+    Ok((state, caller, changes_state))
 }
 
 /// Reads the body of a browser's state-changing request and compares its

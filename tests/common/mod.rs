@@ -188,6 +188,8 @@ impl Drop for TestApp {
 #[derive(Debug)]
 pub struct Reply {
     pub status: u16,
+    /// Every header, by lower-case name.
+    pub headers: BTreeMap<String, String>,
     pub location: Option<String>,
     pub content_type: String,
     pub body: String,
@@ -252,11 +254,20 @@ impl Client {
             }
         }
         let status = resp.status();
+        let headers = resp
+            .headers_names()
+            .into_iter()
+            .filter_map(|n| {
+                let v = resp.header(&n)?.to_string();
+                Some((n.to_ascii_lowercase(), v))
+            })
+            .collect();
         let location = resp.header("location").map(str::to_string);
         let content_type = resp.content_type().to_string();
         let body = resp.into_string().unwrap_or_default();
         Reply {
             status,
+            headers,
             location,
             content_type,
             body,
@@ -265,6 +276,12 @@ impl Client {
 
     pub fn get(&mut self, path: &str) -> Reply {
         let r = self.request("GET", path).call();
+        self.finish(r)
+    }
+
+    /// A GET with one more header, as given.
+    pub fn get_with_header(&mut self, path: &str, name: &str, value: &str) -> Reply {
+        let r = self.request("GET", path).set(name, value).call();
         self.finish(r)
     }
 

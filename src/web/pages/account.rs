@@ -127,8 +127,17 @@ pub async fn login_form(
 }
 
 /// Only a path on this site may follow a sign-in, never another site.
+/// Where to go after signing in: a path of this site made of the
+/// characters a URL path and query use, nothing else (no second slash or
+/// backslash that a browser reads as another host, no tab, no line break,
+/// which could never go into a header); anything else goes home.
 fn safe_next(next: &str) -> String {
-    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
+    let safe_char = |c: char| c.is_ascii_alphanumeric() || "-._~/?=&%+:@,;".contains(c);
+    let mut chars = next.chars();
+    let ok = chars.next() == Some('/')
+        && !matches!(chars.next(), Some('/' | '\\'))
+        && next.chars().all(safe_char);
+    if ok {
         next.to_string()
     } else {
         "/".to_string()
