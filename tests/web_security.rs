@@ -102,3 +102,39 @@ fn every_refusal_carries_the_security_headers() {
         }
     }
 }
+
+#[test]
+fn an_api_path_with_an_impossible_id_answers_in_json() {
+    let app = TestApp::start("sqlite");
+    for path in [
+        "/api/v1/tournaments/99999999999999999999/standings",
+        "/api/v1/tournaments/99999999999999999999/rounds/1",
+    ] {
+        let reply = app.client().get(path);
+        assert_eq!(reply.status, 404, "{path}");
+        assert!(
+            reply.content_type.contains("json"),
+            "{path}: {}",
+            reply.content_type
+        );
+        assert_eq!(reply.json()["error"], "No such page.");
+    }
+    let page = app.client().get("/t/99999999999999999999");
+    assert_eq!(page.status, 404);
+    assert!(page.content_type.contains("html"));
+}
+
+#[test]
+fn the_page_that_shows_a_new_token_is_never_cached() {
+    let app = TestApp::start("sqlite");
+    let sipho = app.user("sipho", Role::Referee);
+    let mut c = app.client_as(&sipho);
+    let reply = c.post("/account/tokens", &[("label", "results uploader")]);
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.headers.get("cache-control").map(String::as_str),
+        Some("no-store")
+    );
+    let refused = c.post("/account/tokens", &[("label", "")]);
+    assert_eq!(refused.status, 422, "{}", refused.body);
+}

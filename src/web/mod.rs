@@ -162,7 +162,16 @@ pub fn server(
             .app_data(web::JsonConfig::default().limit(1024 * 1024).error_handler(|e, _| {
                 ApiError(AppError::BadRequest(format!("the JSON body could not be read: {e}"))).into()
             }))
-            .app_data(web::PathConfig::default().error_handler(|_, _| AppError::not_found("page").into()))
+            .app_data(web::PathConfig::default().error_handler(|_, req| {
+                // An id too long for a number is a page that does not exist;
+                // the API says so in JSON, as it says everything.
+                let e = AppError::not_found("page");
+                if req.path().starts_with("/api/") {
+                    ApiError(e).into()
+                } else {
+                    e.into()
+                }
+            }))
             .wrap(middleware::from_fn(auth::guard))
             .wrap(middleware::Compress::default())
             .wrap(

@@ -295,7 +295,7 @@ pub async fn create_token(
     ctx: Ctx,
     state: web::Data<AppState>,
     form: web::Form<TokenForm>,
-) -> Result<AccountPage, AppError> {
+) -> Result<HttpResponse, AppError> {
     let label = form.label.trim().to_string();
     if label.is_empty() || label.chars().count() > 60 {
         let mut errors = FormErrors::default();
@@ -303,7 +303,8 @@ pub async fn create_token(
             "label",
             "give the token a name of 1 to 60 characters (what script uses it)",
         );
-        return account_page(&state, ctx, String::new(), errors, "").await;
+        let page = account_page(&state, ctx, String::new(), errors, "").await?;
+        return render(&page, FORM_ERROR);
     }
     let token = accounts::new_token();
     let digest = accounts::token_digest(&token);
@@ -311,7 +312,14 @@ pub async fn create_token(
     state
         .run(move |c| db_auth::create_token(c, uid, &label, &digest))
         .await?;
-    account_page(&state, ctx, token, FormErrors::default(), "").await
+    let page = account_page(&state, ctx, token, FormErrors::default(), "").await?;
+    // The token is shown this once: no cache may keep the page.
+    let mut res = render(&page, actix_web::http::StatusCode::OK)?;
+    res.headers_mut().insert(
+        actix_web::http::header::CACHE_CONTROL,
+        actix_web::http::header::HeaderValue::from_static("no-store"),
+    );
+    Ok(res)
 }
 
 pub async fn revoke_token(
