@@ -259,7 +259,14 @@ impl RawTournament {
                 )
             })
         });
-        let bye_value = pick("bye_value", &self.bye_value, Some("win")).and_then(|t| {
+        // A round robin's bye is sitting out a pairing of the schedule: worth
+        // nothing unless the organiser says otherwise. A Swiss bye is a win.
+        let bye_default = if matches!(system, Ok(System::RoundRobin)) {
+            "none"
+        } else {
+            "win"
+        };
+        let bye_value = pick("bye_value", &self.bye_value, Some(bye_default)).and_then(|t| {
             ByeValue::parse(&t).ok_or_else(|| {
                 FieldError::new(
                     "bye_value",
@@ -291,7 +298,10 @@ impl RawTournament {
                 format!("'{}' is not a whole number", self.rounds.trim()),
             )),
         };
+        let knockout = matches!(system, Ok(System::Knockout));
         let tiebreaks = match parse_tiebreaks(&self.tiebreaks) {
+            // A knock-out is decided by tiebreak sets: no standings tiebreaks.
+            Ok(_) if knockout => Ok(Vec::new()),
             Ok(list) if list.is_empty() => Ok(DEFAULT_TIEBREAKS.to_vec()),
             Ok(list) => Ok(list),
             Err(m) => Err(FieldError::new("tiebreaks", m)),

@@ -93,6 +93,9 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
     let v = match route {
         "/" => vec!["/".to_string()],
         "/static/kraal.css" => vec!["/static/kraal.css".into()],
+        "/static/kraal.js" => vec!["/static/kraal.js".into()],
+        // An event stream, not a page: it never ends, so it is not fetched.
+        "/t/{tid:\\d+}/events" => vec![],
         "/setup" => vec!["/setup".into()],
         "/login" => vec!["/login".into()],
         "/account" => vec!["/account".into()],
@@ -100,12 +103,16 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/t/new" => vec!["/t/new".into()],
         "/t/{tid:\\d+}" => vec![format!("/t/{s}"), format!("/t/{k}")],
         "/t/{tid:\\d+}/edit" => vec![format!("/t/{s}/edit")],
-        "/t/{tid:\\d+}/audit" => vec![format!("/t/{s}/audit")],
+        "/t/{tid:\\d+}/audit" => vec![
+            format!("/t/{s}/audit"),
+            format!("/t/{s}/audit?round=1&referee=admin"),
+        ],
         "/t/{tid:\\d+}/players.csv" => vec![format!("/t/{s}/players.csv")],
         "/t/{tid:\\d+}/players/{pid:\\d+}/edit" => vec![format!("/t/{s}/players/{p}/edit")],
         "/t/{tid:\\d+}/import" => vec![format!("/t/{s}/import")],
         "/t/{tid:\\d+}/rounds/{n:\\d+}" => vec![
             format!("/t/{s}/rounds/2"),
+            format!("/t/{s}/rounds/2?q=a"),
             format!("/t/{s}/rounds/3"),
             format!("/t/{k}/rounds/1"),
         ],
@@ -115,6 +122,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
                 format!("/t/{k}/rounds/1/results"),
             ]
         }
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/slips" => vec![format!("/t/{s}/rounds/2/slips")],
         "/t/{tid:\\d+}/standings" => vec![format!("/t/{s}/standings")],
         "/t/{tid:\\d+}/standings.csv" => vec![format!("/t/{s}/standings.csv")],
         "/t/{tid:\\d+}/crosstable" => vec![format!("/t/{s}/crosstable")],

@@ -85,7 +85,9 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
         let free = pairs(&app, tid, 1);
         let (x, y) = (free[0].0, free[0].1.unwrap());
         assert_eq!(
-            browser.post(&format!("{base}/rounds/1/undo"), &[]).status,
+            browser
+                .post(&format!("{base}/rounds/1/undo"), &[("confirm", "yes")])
+                .status,
             303
         );
 
@@ -107,7 +109,9 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
         assert_eq!(browser.post(&format!("{base}/rounds"), &[]).status, 303);
         assert_eq!(pairs(&app, tid, 1), free, "a ban from round 2 on");
         assert_eq!(
-            browser.post(&format!("{base}/rounds/1/undo"), &[]).status,
+            browser
+                .post(&format!("{base}/rounds/1/undo"), &[("confirm", "yes")])
+                .status,
             303
         );
 
@@ -147,7 +151,9 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
         assert!(!meet(&banned, x, y), "the banned pair met: {banned:?}");
         assert_eq!(banned.len(), 4, "everyone is still paired");
         assert_eq!(
-            browser.post(&format!("{base}/rounds/1/undo"), &[]).status,
+            browser
+                .post(&format!("{base}/rounds/1/undo"), &[("confirm", "yes")])
+                .status,
             303
         );
 
@@ -175,7 +181,9 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
             "{round}"
         );
         assert_eq!(
-            browser.post(&format!("{base}/rounds/1/undo"), &[]).status,
+            browser
+                .post(&format!("{base}/rounds/1/undo"), &[("confirm", "yes")])
+                .status,
             303
         );
 

@@ -44,7 +44,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/players/{pid:\\d+}/edit" => {
             s(&[("name", "Zodwa Mthembu"), ("rating", "1700")])
         }
-        "/t/{tid:\\d+}/players/{pid:\\d+}/withdraw" => s(&[]),
+        "/t/{tid:\\d+}/players/{pid:\\d+}/withdraw" => s(&[("confirm", "yes")]),
         "/t/{tid:\\d+}/players/{pid:\\d+}/reinstate" => s(&[]),
         "/t/{tid:\\d+}/relations" => Some(vec![]), // a and b filled in by the caller
         "/t/{tid:\\d+}/relations/{rid:\\d+}/remove" => s(&[]),
@@ -67,7 +67,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/api/v1/tournaments/{tid:\\d+}/rounds" => s(&[]),
         "/api/v1/games/{gid:\\d+}" => s(&[("result", "1-0")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
-        "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[("confirm", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
         _ => None,
     }

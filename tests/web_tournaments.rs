@@ -155,14 +155,22 @@ fn players_are_added_edited_withdrawn_and_reinstated() {
         assert_eq!(own.status, 422);
 
         assert_eq!(
-            a.post(&format!("{base}/players/{p2}/withdraw"), &[]).status,
+            a.post(
+                &format!("{base}/players/{p2}/withdraw"),
+                &[("confirm", "yes")]
+            )
+            .status,
             303
         );
         let page = a.get(&base).body;
         assert!(page.contains("withdrawn from round 1"));
         assert!(page.contains("Players (1)"));
         assert_eq!(
-            a.post(&format!("{base}/players/{p2}/withdraw"), &[]).status,
+            a.post(
+                &format!("{base}/players/{p2}/withdraw"),
+                &[("confirm", "yes")]
+            )
+            .status,
             409
         );
         assert_eq!(
@@ -176,8 +184,11 @@ fn players_are_added_edited_withdrawn_and_reinstated() {
         let other = common::tournament(&app, &admin, "Other Open");
         let stranger = common::player(&app, other.id, &admin, "Sipho Dlamini", "", "");
         assert_eq!(
-            a.post(&format!("{base}/players/{}/withdraw", stranger.id), &[])
-                .status,
+            a.post(
+                &format!("{base}/players/{}/withdraw", stranger.id),
+                &[("confirm", "yes")]
+            )
+            .status,
             404
         );
         assert_eq!(

@@ -77,11 +77,7 @@ pub fn serve(args: ServeArgs) -> i32 {
             args.bind
         );
     }
-    let state = web::AppState {
-        pool,
-        secure_cookies: args.secure_cookies,
-        pages: Default::default(),
-    };
+    let state = web::AppState::new(pool, args.secure_cookies);
     let result = actix_web::rt::System::new().block_on(async move {
         match web::server(state, listener, workers) {
             Ok(server) => server.await,

@@ -271,3 +271,12 @@ pub fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
         .execute(conn)?;
     Ok(())
 }
+
+/// The revisions of several tournaments in one read (the live pages'
+/// watcher asks for every tournament someone is looking at).
+pub fn revisions(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<(i32, i32)>, DbError> {
+    Ok(tournaments::table
+        .filter(tournaments::id.eq_any(ids))
+        .select((tournaments::id, tournaments::revision))
+        .load(conn)?)
+}

@@ -5,6 +5,7 @@
 //! `TournamentData` works on data already loaded; the use cases in the
 //! submodules own their transactions.
 
+pub mod audit;
 mod bracket;
 mod load;
 pub mod pair;
@@ -38,6 +39,45 @@ pub struct TournamentData {
     pub games: Vec<Game>,
 }
 
+/// Where a round stands, as the tournament page shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundState {
+    pub number: i32,
+    pub published: bool,
+    /// Tables with two players whose games all have a result.
+    pub done: usize,
+    /// Tables with two players.
+    pub tables: usize,
+    /// Games still without a result, of all the round's games.
+    pub missing: usize,
+    pub games: usize,
+}
+
+impl RoundState {
+    /// `draft`, `published` (no result yet), `results 3 of 8` (tables
+    /// complete of tables) or `complete`.
+    pub fn label(&self) -> String {
+        if !self.published {
+            "draft".into()
+        } else if self.missing == 0 {
+            "complete".into()
+        } else if self.missing == self.games {
+            "published".into()
+        } else {
+            format!("results {} of {}", self.done, self.tables)
+        }
+    }
+}
+
+/// What the referee does next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextStep {
+    Publish(i32),
+    EnterResults { round: i32, missing: usize },
+    Pair(i32),
+    Finished,
+}
+
 /// Why the next round cannot be paired.
 #[derive(Debug, thiserror::Error)]
 pub enum DirectorError {
@@ -67,6 +107,73 @@ impl TournamentData {
             .iter()
             .take_while(|p| p.round_id == round.id)
             .collect()
+    }
+
+    /// Every round's state, in order.
+    pub fn round_states(&self) -> Vec<RoundState> {
+        self.rounds
+            .iter()
+            .map(|r| {
+                let two: Vec<&Pairing> = self
+                    .pairings_of(r)
+                    .into_iter()
+                    .filter(|p| p.second_player_id.is_some())
+                    .collect();
+                let done = two
+                    .iter()
+                    .filter(|p| self.games_of(p.id).iter().all(|g| g.result.is_some()))
+                    .count();
+                RoundState {
+                    number: r.number,
+                    published: r.is_published(),
+                    done,
+                    tables: two.len(),
+                    missing: self.missing_results(r),
+                    games: self
+                        .pairings_of(r)
+                        .iter()
+                        .map(|p| self.games_of(p.id).len())
+                        .sum(),
+                }
+            })
+            .collect()
+    }
+
+    /// What to do next: publish the draft, enter the missing results, pair
+    /// the next round, or nothing (every round played).
+    pub fn next_step(&self) -> NextStep {
+        let Some(last) = self.rounds.last() else {
+            return NextStep::Pair(1);
+        };
+        if !last.is_published() {
+            return NextStep::Publish(last.number);
+        }
+        let missing = self.missing_results(last);
+        if missing > 0 {
+            return NextStep::EnterResults {
+                round: last.number,
+                missing,
+            };
+        }
+        let knockout_over = self.tournament.system == crate::tournament::System::Knockout
+            && self.pairings_of(last).len() == 1;
+        if knockout_over
+            || (self.tournament.system != crate::tournament::System::Knockout
+                && last.number >= self.tournament.rounds)
+        {
+            return NextStep::Finished;
+        }
+        NextStep::Pair(last.number + 1)
+    }
+
+    /// Names by pairing-engine id, for sentences that name players.
+    pub fn name_of(&self) -> impl Fn(PlayerId) -> Option<String> + '_ {
+        |id| {
+            self.players
+                .iter()
+                .find(|p| pid(p.id) == id)
+                .map(|p| p.name.clone())
+        }
     }
 
     /// Games of `round` still without a result.

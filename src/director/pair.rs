@@ -59,7 +59,14 @@ pub fn pair_loaded(
     then: Then,
     by: &User,
 ) -> Result<Round, DbError> {
-    let (number, planned) = data.pair_next()?;
+    let (number, planned) = data.pair_next().map_err(|e| match e {
+        // The engines speak of player ids: the referee reads names.
+        DirectorError::Pairing(p) => DbError::Conflict(format!(
+            "No valid pairing exists: {}",
+            crate::pairing::explain::with_names(&p.to_string(), &data.name_of())
+        )),
+        other => DbError::from(other),
+    })?;
     let t = &data.tournament;
     db::transaction(conn, |conn| {
         if tournaments::revision(conn, t.id)? != t.revision {
@@ -238,6 +245,9 @@ impl TournamentData {
                 self.tournament.rounds
             )));
         }
+        if self.tournament.system != System::Knockout || next == 1 {
+            self.enough_players(next)?;
+        }
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
         let planned = match self.tournament.system {
             System::Swiss => {
@@ -311,6 +321,35 @@ impl TournamentData {
             }
         };
         Ok((next, planned))
+    }
+
+    /// A round needs two players to pair: refuses, with a sentence, a
+    /// round with none or one.
+    fn enough_players(&self, round: i32) -> Result<(), DirectorError> {
+        let active: Vec<&Player> = self
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_none_or(|w| w > round))
+            .filter(|p| {
+                !self
+                    .byes
+                    .iter()
+                    .any(|b| b.player_id == p.id && b.round == round)
+            })
+            .collect();
+        match active.as_slice() {
+            [] if self.players.is_empty() => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: the tournament has no players yet; add at least two"
+            ))),
+            [] => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: no player is left to play it (all withdrawn or on a bye)"
+            ))),
+            [one] => Err(DirectorError::NotReady(format!(
+                "round {round} cannot be paired: {} is the only player to play it; add at least one more",
+                one.name
+            ))),
+            _ => Ok(()),
+        }
     }
 
     pub(super) fn requested_byes_planned(&self, round: i32) -> Vec<Planned> {

@@ -95,4 +95,31 @@ impl TournamentData {
             &self.tournament.tiebreaks,
         )
     }
+
+    /// The standings as the public page shows them: the active players
+    /// ranked among themselves, then the withdrawn ones (unranked, in the
+    /// order their points give).
+    pub fn standings_split(&self) -> (Vec<Standing>, Vec<Standing>) {
+        let withdrawn: std::collections::HashSet<u32> = self
+            .players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_some())
+            .map(|p| pid(p.id))
+            .collect();
+        let (mut active, gone): (Vec<Standing>, Vec<Standing>) = self
+            .standings()
+            .into_iter()
+            .partition(|s| !withdrawn.contains(&s.id));
+        standings::rerank(&mut active, &self.tournament.tiebreaks);
+        (active, gone)
+    }
+
+    /// Results still missing in published rounds: the standings are
+    /// provisional until there are none.
+    pub fn provisional(&self) -> usize {
+        self.published()
+            .iter()
+            .map(|r| self.missing_results(r))
+            .sum()
+    }
 }

@@ -39,6 +39,9 @@ impl std::fmt::Display for ImportError {
 pub struct ImportPlan {
     pub players: Vec<PlayerFields>,
     pub relatives: Vec<(usize, usize)>,
+    /// Things worth a second look that do not stop the import (two lines
+    /// with the same name).
+    pub warnings: Vec<String>,
 }
 
 const COLUMNS: &[&str] = &[
@@ -91,7 +94,10 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
         return Err(errors);
     }
 
+    // Every row's name is known before relatives are looked up, even a row
+    // with other problems: one pass reports them all together.
     let mut players = Vec::new();
+    let mut rows: Vec<(u64, String, Option<usize>)> = Vec::new();
     let mut wanted: Vec<(u64, usize, String)> = Vec::new();
     for record in reader.records() {
         let record = match record {
@@ -122,6 +128,14 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
                 .map(super::uncell)
                 .unwrap_or("")
         };
+        let row = rows.len();
+        for name in get("relatives")
+            .split(';')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+        {
+            wanted.push((line, row, name.to_string()));
+        }
         match PlayerFields::parse(
             get("name"),
             get("club"),
@@ -130,45 +144,39 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
             get("federation_id"),
         ) {
             Ok(p) => {
-                for name in get("relatives")
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                {
-                    wanted.push((line, players.len(), name.to_string()));
-                }
+                rows.push((line, name_key(&p.name), Some(players.len())));
                 players.push(p);
             }
             Err(field_errors) => {
+                rows.push((line, name_key(get("name")), None));
                 for fe in field_errors {
                     errors.push(err(line, fe.field, fe.message));
                 }
             }
         }
     }
-    if players.is_empty() && errors.is_empty() {
+    if rows.is_empty() && errors.is_empty() {
         errors.push(err(2, "", "the file lists no players".into()));
     }
 
-    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, p) in players.iter().enumerate() {
-        by_name.entry(p.name.to_lowercase()).or_default().push(i);
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, (_, key, _)) in rows.iter().enumerate() {
+        if !key.is_empty() {
+            by_name.entry(key.as_str()).or_default().push(i);
+        }
     }
     let mut relatives = Vec::new();
     for (line, who, name) in wanted {
-        let key = name
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
-        match by_name.get(&key).map(Vec::as_slice) {
+        match by_name.get(name_key(&name).as_str()).map(Vec::as_slice) {
             Some([other]) if *other == who => {
                 errors.push(err(line, "relatives", format!("'{name}' is this player")));
             }
             Some([other]) => {
-                let pair = (who.min(*other), who.max(*other));
-                if !relatives.contains(&pair) {
-                    relatives.push(pair);
+                if let (Some(a), Some(b)) = (rows[who].2, rows[*other].2) {
+                    let pair = (a.min(b), a.max(b));
+                    if !relatives.contains(&pair) {
+                        relatives.push(pair);
+                    }
                 }
             }
             Some(many) if many.len() > 1 => errors.push(err(
@@ -184,11 +192,63 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
         }
     }
     if errors.is_empty() {
-        Ok(ImportPlan { players, relatives })
+        let warnings = duplicates(&rows);
+        Ok(ImportPlan {
+            players,
+            relatives,
+            warnings,
+        })
     } else {
         errors.sort_by_key(|e| e.line);
         Err(errors)
     }
+}
+
+/// A name as compared for sameness: spaces collapsed, case ignored.
+fn name_key(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Players of the plan whose name is already entered in the tournament
+/// (`existing`): allowed, but worth a second look.
+pub fn already_entered(plan: &ImportPlan, existing: &[&str]) -> Vec<String> {
+    let known: std::collections::HashSet<String> = existing.iter().map(|n| name_key(n)).collect();
+    plan.players
+        .iter()
+        .filter(|p| known.contains(&name_key(&p.name)))
+        .map(|p| {
+            format!(
+                "{} is already a player of this tournament: check this is someone else",
+                p.name
+            )
+        })
+        .collect()
+}
+
+/// Names that appear on more than one line: allowed (two people may share
+/// a name) but worth a second look.
+fn duplicates(rows: &[(u64, String, Option<usize>)]) -> Vec<String> {
+    let mut seen: Vec<(&str, Vec<u64>)> = Vec::new();
+    for (line, key, _) in rows {
+        match seen.iter_mut().find(|(k, _)| k == key) {
+            Some((_, lines)) => lines.push(*line),
+            None => seen.push((key, vec![*line])),
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, lines)| lines.len() > 1)
+        .map(|(_, lines)| {
+            let (last, rest) = lines.split_last().expect("two lines or more");
+            let rest: Vec<String> = rest.iter().map(u64::to_string).collect();
+            format!(
+                "lines {} and {last} have the same name: check that they are different people",
+                rest.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// One row of the exported list.

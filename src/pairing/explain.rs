@@ -47,3 +47,85 @@ pub struct Explanation {
     /// Anything else worth showing (e.g. "Berger table round 3, table 2").
     pub notes: Vec<String>,
 }
+
+/// Replaces every `player N` of an engine's sentence with the name `name`
+/// gives for N (the engines speak of ids; people read names).
+pub fn with_names(text: &str, name: &dyn Fn(PlayerId) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("player ") {
+        let after = &rest[i + 7..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let named = after[..digits].parse().ok().and_then(name);
+        out.push_str(&rest[..i]);
+        match named {
+            Some(n) => {
+                out.push_str(&n);
+                rest = &after[digits..];
+            }
+            None => {
+                out.push_str("player ");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Explanation {
+    /// The explanation as sentences, players named by `name`, scores shown
+    /// by `show`.
+    pub fn lines(
+        &self,
+        name: &dyn Fn(PlayerId) -> Option<String>,
+        show: fn(Points) -> String,
+    ) -> Vec<String> {
+        let who = |id: PlayerId| name(id).unwrap_or_else(|| format!("player {id}"));
+        let mut out = Vec::new();
+        if let Some(b) = self.bracket {
+            out.push(format!("Score bracket {}", show(b)));
+        }
+        for f in &self.floats {
+            let dir = match f.direction {
+                FloatDirection::Down => "Floated down",
+                FloatDirection::Up => "Floated up",
+            };
+            out.push(format!(
+                "{dir}: {} from {} to {}",
+                who(f.player),
+                show(f.from_score),
+                show(f.to_score)
+            ));
+        }
+        for b in &self.bent {
+            out.push(format!(
+                "{} did not hold: {}",
+                with_names(&b.rule, name),
+                with_names(&b.why, name)
+            ));
+        }
+        for w in &self.waivers {
+            out.push(format!("Waiver: {}", with_names(w, name)));
+        }
+        for n in &self.notes {
+            out.push(with_names(n, name));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod named_tests {
+    use super::*;
+
+    #[test]
+    fn engine_sentences_name_the_players() {
+        let name = |id: PlayerId| (id == 12).then(|| "Kagiso Molefe".to_string());
+        assert_eq!(
+            with_names("player 12 moved down; player 7 did not", &name),
+            "Kagiso Molefe moved down; player 7 did not"
+        );
+        assert_eq!(with_names("no player here", &name), "no player here");
+    }
+}

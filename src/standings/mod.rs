@@ -169,18 +169,37 @@ pub fn compute(entrants: &[Entrant], scoring: &Scoring, tiebreaks: &[Tiebreak]) 
             .cmp(&key(a))
             .then(entrants[*a].order.cmp(&entrants[*b].order))
     });
-    let mut out: Vec<Standing> = Vec::with_capacity(order.len());
-    for (pos, &i) in order.iter().enumerate() {
-        let (rank, separated_by) = match out.last() {
+    let mut out: Vec<Standing> = order
+        .iter()
+        .map(|&i| Standing {
+            rank: 0,
+            id: entrants[i].id,
+            name: entrants[i].name.clone(),
+            score: scores[i],
+            tiebreaks: values[i].clone(),
+            separated_by: None,
+        })
+        .collect();
+    rerank(&mut out, tiebreaks);
+    out
+}
+
+/// Gives ranks and "separated by" to standings already in order: players
+/// level on score and every tiebreak share a rank. Used again on a part of
+/// the field (the active players, the withdrawn listed after).
+pub fn rerank(rows: &mut [Standing], tiebreaks: &[Tiebreak]) {
+    for pos in 0..rows.len() {
+        let (rank, separated_by) = match pos.checked_sub(1).map(|p| &rows[p]) {
             None => (1, None),
             Some(prev) => {
-                if prev.score != scores[i] {
+                let cur = &rows[pos];
+                if prev.score != cur.score {
                     (pos + 1, Some(SeparatedBy::Score))
                 } else {
                     match prev
                         .tiebreaks
                         .iter()
-                        .zip(&values[i])
+                        .zip(&cur.tiebreaks)
                         .zip(tiebreaks)
                         .find(|((p, v), _)| p.raw != v.raw)
                     {
@@ -190,16 +209,9 @@ pub fn compute(entrants: &[Entrant], scoring: &Scoring, tiebreaks: &[Tiebreak]) 
                 }
             }
         };
-        out.push(Standing {
-            rank,
-            id: entrants[i].id,
-            name: entrants[i].name.clone(),
-            score: scores[i],
-            tiebreaks: values[i].clone(),
-            separated_by,
-        });
+        rows[pos].rank = rank;
+        rows[pos].separated_by = separated_by;
     }
-    out
 }
 
 /// An exact value (`raw / denom`) as a plain decimal a spreadsheet reads:

@@ -22,6 +22,16 @@ impl TiebreakValue {
         TiebreakValue { raw, denom: POINT }
     }
 
+    /// Whether the value needs more than halves to be written exactly.
+    pub fn is_fine(&self) -> bool {
+        self.denom != 1 && (self.raw * 2) % self.denom != 0
+    }
+
+    /// The value with two decimals, for a column where some value needs them.
+    pub fn show_decimal(&self) -> String {
+        format!("{:.2}", self.raw as f64 / self.denom as f64)
+    }
+
     /// The value as players read it: whole numbers plain, halves as `½`,
     /// anything finer to two decimals.
     pub fn show(&self) -> String {

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod auth;
 pub mod error;
+pub mod live;
 pub mod pages;
 pub mod routes;
 
@@ -25,6 +26,8 @@ pub struct AppState {
     /// Public pages as anonymous visitors see them, by tournament and page,
     /// with the tournament revision they were built from.
     pub pages: PageCache,
+    /// The watcher behind the live pages' events.
+    pub live: live::Live,
 }
 
 /// Rendered public pages, valid while their tournament's revision stands.
@@ -97,6 +100,15 @@ impl PageCache {
 }
 
 impl AppState {
+    pub fn new(pool: Pool, secure_cookies: bool) -> AppState {
+        AppState {
+            pool,
+            secure_cookies,
+            pages: PageCache::default(),
+            live: live::Live::default(),
+        }
+    }
+
     /// Runs database work on the blocking pool with one pooled connection.
     ///
     /// SQLite refuses a transaction that read before another writer

@@ -109,11 +109,7 @@ impl TestApp {
             .expect("open the test database");
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = kraal::web::AppState {
-            pool: pool.clone(),
-            secure_cookies: false,
-            pages: Default::default(),
-        };
+        let state = kraal::web::AppState::new(pool.clone(), false);
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {

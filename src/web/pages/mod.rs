@@ -104,6 +104,35 @@ impl From<Vec<FieldError>> for FormErrors {
     }
 }
 
+/// A question asked before an action that cannot simply be taken back:
+/// what will happen, a button that does it (`confirm=yes`), and a way back.
+#[derive(askama::Template)]
+#[template(path = "confirm.html")]
+pub struct ConfirmPage {
+    pub ctx: Ctx,
+    pub t: crate::db::tournaments::Tournament,
+    pub question: String,
+    pub consequences: Vec<String>,
+    pub action: String,
+    pub button: String,
+    pub back: String,
+    pub back_label: String,
+    pub keep: String,
+}
+
+/// The form field that says the person has read the question.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct Confirm {
+    pub confirm: String,
+}
+
+impl Confirm {
+    pub fn given(&self) -> bool {
+        self.confirm == "yes"
+    }
+}
+
 /// After a successful POST: go to `to` with a GET (so a reload does not post again).
 pub fn see_other(to: &str) -> HttpResponse {
     HttpResponse::SeeOther()
@@ -128,6 +157,19 @@ pub async fn stylesheet() -> HttpResponse {
         .content_type("text/css; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(include_str!("../../../static/kraal.css"))
+}
+
+/// The live pages' script, built into the binary.
+pub async fn script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(include_str!("../../../static/kraal.js"))
+}
+
+/// The time a page was built, as its "last updated" line shows it.
+pub fn updated_now() -> String {
+    chrono::Local::now().format("%H:%M:%S").to_string()
 }
 
 /// Renders a page with a chosen status (a form with errors, a refused sign-in).

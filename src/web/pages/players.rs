@@ -126,12 +126,50 @@ pub async fn update(
     }
 }
 
+/// Withdraws a player, after asking: without `confirm=yes` the page says
+/// what the withdrawal does.
 pub async fn withdraw(
     r: Referee,
+    ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    form: web::Form<super::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
+    if !form.given() {
+        let (p, paired) = state
+            .run(move |c| {
+                Ok((
+                    players::find(c, tid, pid)?,
+                    crate::db::rounds::list(c, tid)?.len(),
+                ))
+            })
+            .await?;
+        let next = paired + 1;
+        let page = super::ConfirmPage {
+            ctx,
+            question: format!("Withdraw {}?", p.name),
+            consequences: vec![
+                format!("{} is not paired from round {next} on.", p.name),
+                if paired > 0 {
+                    format!("Rounds 1 to {paired}, already paired, stand as they are.")
+                } else {
+                    "No round has been paired yet.".into()
+                },
+                format!(
+                    "The standings list {} after the active players, without a rank. A withdrawal can be undone (Reinstate).",
+                    p.name
+                ),
+            ],
+            action: format!("/t/{tid}/players/{pid}/withdraw"),
+            button: format!("Withdraw {}", p.name),
+            back: format!("/t/{tid}#players"),
+            back_label: r.tournament.name.clone(),
+            keep: format!("Keep {} in", p.name),
+            t: r.tournament,
+        };
+        return render(&page, StatusCode::OK);
+    }
     state
         .run(move |c| players::withdraw(c, tid, pid, &r.user))
         .await?;
@@ -215,6 +253,9 @@ pub struct ImportPage {
     t: Tournament,
     csv: String,
     problems: Vec<players_csv::ImportError>,
+    /// Players just imported, when the import has warnings to show.
+    imported: Option<usize>,
+    warnings: Vec<String>,
 }
 
 pub async fn import_form(r: Referee, ctx: Ctx) -> ImportPage {
@@ -223,6 +264,8 @@ pub async fn import_form(r: Referee, ctx: Ctx) -> ImportPage {
         t: r.tournament,
         csv: String::new(),
         problems: Vec::new(),
+        imported: None,
+        warnings: Vec::new(),
     }
 }
 
@@ -243,10 +286,29 @@ pub async fn import(
     let tid = r.tournament.id;
     match players_csv::read(&csv) {
         Ok(plan) => {
+            let existing = state.run(move |c| players::list(c, tid)).await?;
+            let names: Vec<&str> = existing.iter().map(|p| p.name.as_str()).collect();
+            let mut warnings = plan.warnings.clone();
+            warnings.extend(players_csv::already_entered(&plan, &names));
+            let count = plan.players.len();
+            let user = r.user.clone();
             state
-                .run(move |c| players::import(c, tid, &plan.players, &plan.relatives, &r.user))
+                .run(move |c| players::import(c, tid, &plan.players, &plan.relatives, &user))
                 .await?;
-            Ok(see_other(&format!("/t/{tid}#players")))
+            if warnings.is_empty() {
+                return Ok(see_other(&format!("/t/{tid}#players")));
+            }
+            render(
+                &ImportPage {
+                    ctx,
+                    t: r.tournament,
+                    csv: String::new(),
+                    problems: Vec::new(),
+                    imported: Some(count),
+                    warnings,
+                },
+                StatusCode::OK,
+            )
         }
         Err(problems) => render(
             &ImportPage {
@@ -254,6 +316,8 @@ pub async fn import(
                 t: r.tournament,
                 csv,
                 problems,
+                imported: None,
+                warnings: Vec::new(),
             },
             FORM_ERROR,
         ),

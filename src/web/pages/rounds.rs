@@ -51,12 +51,42 @@ pub async fn publish(
     Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }
 
+/// Undoes the last round, after asking: without `confirm=yes` the page
+/// says what undoing will do.
 pub async fn undo(
     r: Referee,
+    ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    form: web::Form<super::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
+    if !form.given() {
+        let data = load_data(&state, tid).await?;
+        let round = data.round(n, true)?;
+        let tables = data.pairings_of(&round).len();
+        let mut consequences = vec![format!(
+            "The {tables} pairings of round {n} are deleted; round {n} can then be paired again."
+        )];
+        if round.is_published() {
+            consequences.push(format!(
+                "Round {n} is published: players who have seen its pairings will find them gone."
+            ));
+        }
+        consequences.push("The undo is recorded in the audit trail.".into());
+        let page = super::ConfirmPage {
+            ctx,
+            question: format!("Undo round {n}?"),
+            consequences,
+            action: format!("/t/{tid}/rounds/{n}/undo"),
+            button: format!("Undo round {n}"),
+            back: format!("/t/{tid}/rounds/{n}"),
+            back_label: format!("Round {n}"),
+            keep: format!("Keep round {n}"),
+            t: data.tournament,
+        };
+        return render(&page, StatusCode::OK);
+    }
     state.run(move |c| rounds::undo(c, tid, n, &r.user)).await?;
     Ok(see_other(&format!("/t/{tid}")))
 }
@@ -89,6 +119,8 @@ pub struct PairingView {
     pub tally: PairingTally,
     pub games: Vec<GameView>,
     pub explanation: Option<Explanation>,
+    /// The explanation as sentences naming the players.
+    pub why: Vec<String>,
     /// For a knock-out: who went through, once decided.
     pub winner: Option<String>,
 }
@@ -104,6 +136,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
             .unwrap_or_default()
     };
     let knockout = data.tournament.system == crate::tournament::System::Knockout;
+    let name_of = data.name_of();
     data.pairings_of(round)
         .into_iter()
         .map(|p: &Pairing| {
@@ -137,6 +170,9 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                     })
                     .collect(),
                 explanation: serde_json::from_str(&p.explanation).ok(),
+                why: serde_json::from_str::<Explanation>(&p.explanation)
+                    .map(|e| e.lines(&name_of, show_points))
+                    .unwrap_or_default(),
                 winner: if knockout && p.second_player_id.is_some() {
                     data.knockout_winner(p).map(|w| name(Some(w)))
                 } else {
@@ -149,6 +185,44 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
         .collect()
 }
 
+/// Where a player sits in a round: the "where do I sit?" list.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    pub id: i32,
+    pub name: String,
+    pub table: i32,
+    /// The opponent's name; empty for a bye.
+    pub opponent: String,
+}
+
+/// Every player of the round with their table, in alphabetical order.
+pub fn seats(pairings: &[PairingView]) -> Vec<Seat> {
+    let mut list: Vec<Seat> = pairings
+        .iter()
+        .flat_map(|p| {
+            [
+                (p.first_id, &p.first, &p.second),
+                (p.second_id, &p.second, &p.first),
+            ]
+            .into_iter()
+            .filter_map(move |(id, name, other)| {
+                Some(Seat {
+                    id: id?,
+                    name: name.clone(),
+                    table: p.table,
+                    opponent: if p.second_id.is_some() {
+                        other.clone()
+                    } else {
+                        String::new()
+                    },
+                })
+            })
+        })
+        .collect();
+    list.sort_by_key(|s| (s.name.to_lowercase(), s.id));
+    list
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "round.html")]
 pub struct RoundPage {
@@ -159,25 +233,84 @@ pub struct RoundPage {
     pairings: Vec<PairingView>,
     can_edit: bool,
     missing: usize,
+    updated: String,
+    /// The search box's text and the players it finds.
+    q: String,
+    found: Vec<Seat>,
+    seats: Vec<Seat>,
+    /// The date the sheet heading shows.
+    date: String,
+    /// The live page's address, and its QR code (SVG) for the printed sheet.
+    url: String,
+    qr: String,
 }
 
-impl RoundPage {
-    fn show_score(&self, p: &i64) -> String {
-        show_points(*p)
+/// A QR code, as SVG, that opens `url`.
+pub fn qr_svg(url: &str) -> String {
+    let Ok(code) = qrcode::QrCode::new(url.as_bytes()) else {
+        return String::new();
+    };
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(160, 160)
+        .quiet_zone(true)
+        .build();
+    // Inline in HTML: the XML prolog is not wanted there.
+    match svg.find("<svg") {
+        Some(i) => svg[i..].to_string(),
+        None => svg,
     }
+}
+
+/// The absolute address of `path` on this site, as the request reached it.
+pub fn absolute_url(req: &actix_web::HttpRequest, path: &str) -> String {
+    let info = req.connection_info();
+    format!("{}://{}{path}", info.scheme(), info.host())
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct Search {
+    q: String,
 }
 
 pub async fn show(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
+    query: web::Query<Search>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
     let round = data.round(n, can_edit)?;
+    let pairings = pairing_views(&data, &round);
+    let seats = seats(&pairings);
+    let q = query.into_inner().q.trim().to_string();
+    let needle = q.to_lowercase();
+    let found = if q.is_empty() {
+        Vec::new()
+    } else {
+        seats
+            .iter()
+            .filter(|s| s.name.to_lowercase().contains(&needle))
+            .cloned()
+            .collect()
+    };
+    let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
     let page = RoundPage {
-        pairings: pairing_views(&data, &round),
+        qr: qr_svg(&url),
+        url,
+        date: round
+            .published_at
+            .unwrap_or(round.created_at)
+            .format("%-d %B %Y")
+            .to_string(),
+        q,
+        found,
+        seats,
+        pairings,
         missing: data.missing_results(&round),
         rounds: data
             .rounds
@@ -189,6 +322,46 @@ pub async fn show(
         t: data.tournament,
         round,
         can_edit,
+        updated: super::updated_now(),
+    };
+    render(&page, StatusCode::OK)
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "slips.html")]
+pub struct SlipsPage {
+    ctx: Ctx,
+    t: crate::db::tournaments::Tournament,
+    round: Round,
+    /// The tables with two players (a bye needs no slip).
+    pairings: Vec<PairingView>,
+    date: String,
+}
+
+/// `GET /t/{tid}/rounds/{n}/slips`: one printable result slip per table.
+pub async fn slips(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let can_edit = can_edit(&state, &ctx, tid).await?;
+    let round = data.round(n, can_edit)?;
+    let pairings = pairing_views(&data, &round)
+        .into_iter()
+        .filter(|p| p.second_id.is_some())
+        .collect();
+    let page = SlipsPage {
+        ctx,
+        pairings,
+        date: round
+            .published_at
+            .unwrap_or(round.created_at)
+            .format("%-d %B %Y")
+            .to_string(),
+        t: data.tournament,
+        round,
     };
     render(&page, StatusCode::OK)
 }
@@ -551,12 +724,65 @@ pub async fn save_results(
 pub struct StandingsPage {
     ctx: Ctx,
     t: crate::db::tournaments::Tournament,
+    /// Active players, ranked.
     rows: Vec<Standing>,
+    /// Withdrawn players, listed after, unranked.
+    withdrawn: Vec<Standing>,
     clubs: HashMap<u32, String>,
     rounds_published: usize,
+    /// Results still missing in published rounds.
+    missing: usize,
+    /// The tiebreak columns shown (none for a knock-out), and whether the
+    /// column is written with two decimals (some value needs more than
+    /// halves) rather than in halves.
+    columns: Vec<(crate::tournament::Tiebreak, bool)>,
+    updated: String,
 }
 
 impl StandingsPage {
+    fn new(ctx: Ctx, data: TournamentData) -> StandingsPage {
+        let (rows, withdrawn) = data.standings_split();
+        let knockout = data.tournament.system == crate::tournament::System::Knockout;
+        let columns = if knockout {
+            Vec::new()
+        } else {
+            data.tournament
+                .tiebreaks
+                .iter()
+                .copied()
+                .enumerate()
+                .map(|(i, tb)| {
+                    let fine = rows
+                        .iter()
+                        .chain(&withdrawn)
+                        .any(|s| s.tiebreaks.get(i).is_some_and(|v| v.is_fine()));
+                    (tb, fine)
+                })
+                .collect()
+        };
+        StandingsPage {
+            ctx,
+            rows,
+            withdrawn,
+            clubs: data
+                .players
+                .iter()
+                .map(|p| (p.id as u32, p.club.clone()))
+                .collect(),
+            rounds_published: data.published().len(),
+            missing: data.provisional(),
+            columns,
+            updated: super::updated_now(),
+            t: data.tournament,
+        }
+    }
+    /// A tiebreak value in its column's format.
+    fn tb(&self, column: &usize, v: &crate::standings::TiebreakValue) -> String {
+        match self.columns.get(*column) {
+            Some((_, true)) => v.show_decimal(),
+            _ => v.show(),
+        }
+    }
     fn club(&self, id: &u32) -> &str {
         self.clubs.get(id).map(String::as_str).unwrap_or("")
     }
@@ -577,19 +803,9 @@ pub async fn standings(
         path.into_inner(),
         "standings",
         move |data| {
-            StandingsPage {
-                ctx,
-                rows: data.standings(),
-                clubs: data
-                    .players
-                    .iter()
-                    .map(|p| (p.id as u32, p.club.clone()))
-                    .collect(),
-                rounds_published: data.published().len(),
-                t: data.tournament,
-            }
-            .render()
-            .map_err(|e| AppError::Internal(e.to_string()))
+            StandingsPage::new(ctx, data)
+                .render()
+                .map_err(|e| AppError::Internal(e.to_string()))
         },
     )
     .await

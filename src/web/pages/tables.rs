@@ -18,13 +18,30 @@ use crate::standings::{show_points, Outcome};
 use crate::web::error::AppError;
 use crate::web::AppState;
 
-/// One cell of the crosstable: what a player did in one round.
+/// One cell of the crosstable: what a player did in one round, written so
+/// it cannot be misread: the opponent's rank, then `W`, `½` or `L` for the
+/// mini-match (`+`/`−` for a forfeit), then the games' score from this
+/// player's side.
 #[derive(Debug, Clone)]
 pub struct Cell {
-    /// `12` (the opponent's rank), `bye`, `-`, `+`/`-` for forfeits.
+    /// The opponent's rank; empty for a bye or a round not played.
     pub opponent: String,
-    /// Points scored that round, `1½`; empty when nothing was played.
-    pub points: String,
+    /// `W`, `½`, `L`, `+`, `−`, `bye`, or `–` (not played).
+    pub mark: String,
+    /// The score from this player's side, `4-2`; for a bye its points.
+    pub score: String,
+}
+
+impl Cell {
+    /// The cell as one piece of text (the CSV's).
+    pub fn text(&self) -> String {
+        [&self.opponent, &self.mark, &self.score]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -47,6 +64,7 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
     let scoring = data.scoring();
     let entrants: HashMap<u32, crate::standings::Entrant> =
         data.entrants().into_iter().map(|e| (e.id, e)).collect();
+    let rank = |id: &u32| rank_of.get(id).map(|r| r.to_string()).unwrap_or_default();
     standings
         .iter()
         .enumerate()
@@ -55,31 +73,36 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
                 .rounds
                 .iter()
                 .map(|o| {
-                    let pts = show_points(scoring.round_score(o));
+                    let cell = |opponent: String, mark: &str, score: String| Cell {
+                        opponent,
+                        mark: mark.to_string(),
+                        score,
+                    };
                     match o {
-                        Outcome::Played { opponent, .. } => Cell {
-                            opponent: rank_of
-                                .get(opponent)
-                                .map(|r| r.to_string())
-                                .unwrap_or_default(),
-                            points: pts,
-                        },
-                        Outcome::ForfeitWin { opponent } => Cell {
-                            opponent: format!("{}+", rank_of.get(opponent).copied().unwrap_or(0)),
-                            points: pts,
-                        },
-                        Outcome::ForfeitLoss { opponent } => Cell {
-                            opponent: format!("{}-", rank_of.get(opponent).copied().unwrap_or(0)),
-                            points: pts,
-                        },
-                        Outcome::AllocatedBye | Outcome::RequestedBye { .. } => Cell {
-                            opponent: "bye".into(),
-                            points: pts,
-                        },
-                        Outcome::Absent => Cell {
-                            opponent: "-".into(),
-                            points: String::new(),
-                        },
+                        Outcome::Played {
+                            opponent,
+                            points,
+                            opponent_points,
+                            ..
+                        } => cell(
+                            rank(opponent),
+                            match points.cmp(opponent_points) {
+                                std::cmp::Ordering::Greater => "W",
+                                std::cmp::Ordering::Equal => "½",
+                                std::cmp::Ordering::Less => "L",
+                            },
+                            format!("{}-{}", show_points(*points), show_points(*opponent_points)),
+                        ),
+                        Outcome::ForfeitWin { opponent } => {
+                            cell(rank(opponent), "+", String::new())
+                        }
+                        Outcome::ForfeitLoss { opponent } => {
+                            cell(rank(opponent), "−", String::new())
+                        }
+                        Outcome::AllocatedBye | Outcome::RequestedBye { .. } => {
+                            cell(String::new(), "bye", show_points(scoring.round_score(o)))
+                        }
+                        Outcome::Absent => cell(String::new(), "–", String::new()),
                     }
                 })
                 .collect();
@@ -101,6 +124,7 @@ pub struct CrosstablePage {
     t: Tournament,
     rounds: Vec<usize>,
     rows: Vec<CrossRow>,
+    updated: String,
 }
 
 pub async fn crosstable_page(
@@ -115,6 +139,7 @@ pub async fn crosstable_page(
             ctx,
             rounds: (1..=data.published().len()).collect(),
             rows,
+            updated: super::updated_now(),
             t: data.tournament,
         },
         StatusCode::OK,
@@ -146,13 +171,7 @@ pub async fn crosstable_csv(
         &header,
         rows.iter().map(|r| {
             let mut rec = vec![r.rank.to_string(), r.name.clone(), r.score.clone()];
-            rec.extend(r.cells.iter().map(|c| {
-                if c.points.is_empty() {
-                    c.opponent.clone()
-                } else {
-                    format!("{} {}", c.opponent, c.points)
-                }
-            }));
+            rec.extend(r.cells.iter().map(Cell::text));
             rec
         }),
     )
@@ -183,7 +202,7 @@ pub async fn pairings_csv(
                     "{}{}:{}",
                     if g.tiebreak { "TB" } else { "" },
                     g.number,
-                    g.result.map_or("?", GameResult::as_str)
+                    g.result.map_or("?", GameResult::short)
                 )
             })
             .collect::<Vec<_>>()
@@ -223,6 +242,16 @@ pub struct PlayerPage {
     rank: Option<usize>,
     score: String,
     rounds: Vec<PlayerRound>,
+    /// The round being played now (published, this player's results
+    /// missing): where to sit.
+    pending: Option<usize>,
+    updated: String,
+}
+
+impl PlayerPage {
+    fn now_playing(&self) -> Option<&PlayerRound> {
+        self.pending.and_then(|i| self.rounds.get(i))
+    }
 }
 
 pub async fn player_page(
@@ -262,14 +291,19 @@ pub async fn player_page(
             });
         }
     }
+    let pending = rounds
+        .iter()
+        .rposition(|r| r.opponent_id.is_some() && r.pairing.has_missing());
     render(
         &PlayerPage {
             ctx,
+            pending,
             rank: me.map(|s| s.rank),
             score: me.map(|s| show_points(s.score)).unwrap_or_default(),
             t: data.tournament,
             player,
             rounds,
+            updated: super::updated_now(),
         },
         StatusCode::OK,
     )

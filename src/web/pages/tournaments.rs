@@ -8,7 +8,6 @@ use askama_web::WebTemplate;
 use serde::Deserialize;
 
 use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
-use crate::db::audit::{self, AuditEntry};
 use crate::db::forbidden::{self, Forbidden};
 use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
@@ -40,6 +39,13 @@ impl TournamentForm {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect();
+        // Show the tiebreaks that will apply, not blanks.
+        if chosen.is_empty() && raw.system != "knockout" {
+            chosen = crate::tournament::DEFAULT_TIEBREAKS
+                .iter()
+                .map(|t| t.as_str().to_string())
+                .collect();
+        }
         chosen.resize(TIEBREAK_SLOTS, String::new());
         TournamentForm {
             ctx,
@@ -172,11 +178,21 @@ pub struct TournamentPage {
     pub errors: FormErrors,
     /// Rounds paired so far; drafts are shown to referees only.
     pub rounds: Vec<crate::db::rounds::Round>,
+    /// Where each of those rounds stands.
+    pub states: Vec<crate::director::RoundState>,
+    pub next: crate::director::NextStep,
 }
 
 impl TournamentPage {
     fn next_round(&self) -> i32 {
         self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+    fn state_of(&self, n: &i32) -> String {
+        self.states
+            .iter()
+            .find(|s| s.number == *n)
+            .map(|s| s.label())
+            .unwrap_or_default()
     }
     fn is_knockout(&self) -> bool {
         self.t.system == crate::tournament::System::Knockout
@@ -207,7 +223,7 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (t, players, relations, kept_apart, referees, all_users, assigned, rounds) = state
+    let (t, players, relations, kept_apart, referees, all_users, assigned, data) = state
         .run(move |c| {
             let t = tournaments::find(c, id)?;
             let assigned = match &viewer {
@@ -232,7 +248,7 @@ pub async fn load_page(
                 tournaments::referees(c, id)?,
                 all,
                 assigned,
-                crate::db::rounds::list(c, id)?,
+                crate::director::load(c, id)?,
             ))
         })
         .await?;
@@ -241,12 +257,16 @@ pub async fn load_page(
         .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
         .collect();
     let can_edit = ctx.is_admin() || assigned;
-    let rounds = rounds
-        .into_iter()
+    let rounds = data
+        .rounds
+        .iter()
         .filter(|r| r.is_published() || can_edit)
+        .cloned()
         .collect();
     Ok(TournamentPage {
         rounds,
+        states: data.round_states(),
+        next: data.next_step(),
         ctx,
         t,
         players,
@@ -325,19 +345,64 @@ pub async fn unassign_referee(
 pub struct AuditPage {
     ctx: Ctx,
     t: Tournament,
-    entries: Vec<AuditEntry>,
+    trail: crate::director::audit::Trail,
+    filter: AuditQuery,
+}
+
+/// The audit page's filters, as GET query parameters.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AuditQuery {
+    pub round: String,
+    pub player: String,
+    pub referee: String,
+    pub page: String,
+}
+
+impl AuditQuery {
+    fn filter(&self) -> crate::director::audit::TrailFilter {
+        crate::director::audit::TrailFilter {
+            round: self.round.trim().parse().ok(),
+            player: self.player.trim().parse().ok(),
+            referee: Some(self.referee.trim().to_string()).filter(|r| !r.is_empty()),
+            page: self.page.trim().parse().unwrap_or(1),
+        }
+    }
+}
+
+impl AuditPage {
+    /// The address of page `n` with the same filters.
+    fn page_url(&self, n: &usize) -> String {
+        let q = serde_urlencoded::to_string([
+            ("round", self.filter.round.as_str()),
+            ("player", self.filter.player.as_str()),
+            ("referee", self.filter.referee.as_str()),
+            ("page", &n.to_string()),
+        ])
+        .unwrap_or_default();
+        format!("/t/{}/audit?{q}", self.t.id)
+    }
+    fn is(&self, value: &str, chosen: &str) -> bool {
+        value == chosen
+    }
 }
 
 pub async fn audit_page(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
+    query: web::Query<AuditQuery>,
 ) -> Result<AuditPage, AppError> {
     let id = r.tournament.id;
-    let entries = state.run(move |c| audit::of_tournament(c, id)).await?;
+    let filter = query.into_inner();
+    let f = filter.filter();
+    let trail = state
+        .run(move |c| crate::director::audit::trail(c, id, &f))
+        .await?;
     Ok(AuditPage {
         ctx,
         t: r.tournament,
-        entries,
+        trail,
+        filter,
     })
 }

@@ -1,0 +1,240 @@
+//! The audit trail as referees read it: what each change was about in the
+//! tournament's own words (round, table, game and the players' names, not
+//! internal ids), filtered by round, player and referee, a page at a time.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+
+use super::TournamentData;
+use crate::db::audit::AuditEntry;
+use crate::db::{DbConnection, DbError};
+
+/// Which changes to show.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrailFilter {
+    /// Changes to this round: the round itself and its games.
+    pub round: Option<i32>,
+    /// Changes to this player: the player and the games they play.
+    pub player: Option<i32>,
+    /// Changes made by this account (by name).
+    pub referee: Option<String>,
+    /// 1-based page.
+    pub page: usize,
+}
+
+/// One change, described.
+#[derive(Debug, Clone)]
+pub struct TrailLine {
+    pub at: NaiveDateTime,
+    pub user: Option<String>,
+    pub action: String,
+    /// What it was about: "round 1, table 3, game 2 (Kagiso Molefe – Refilwe Dube)".
+    pub subject: String,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+}
+
+/// A page of the trail.
+#[derive(Debug, Clone)]
+pub struct Trail {
+    pub lines: Vec<TrailLine>,
+    /// Changes matching the filter, over all pages.
+    pub total: usize,
+    pub page: usize,
+    pub pages: usize,
+    /// Everyone who changed something, for the referee filter.
+    pub people: Vec<String>,
+    /// The rounds and players to filter by.
+    pub rounds: Vec<i32>,
+    pub players: Vec<(i32, String)>,
+}
+
+/// Changes shown on one page.
+pub const PAGE: usize = 100;
+
+/// The trail of tournament `tid` as `filter` asks.
+pub fn trail(conn: &mut DbConnection, tid: i32, filter: &TrailFilter) -> Result<Trail, DbError> {
+    let data = super::load(conn, tid)?;
+    let entries = crate::db::audit::of_tournament(conn, tid)?;
+    Ok(describe(&data, entries, filter))
+}
+
+/// Where a game is: its round, table and number, and the pairing's players.
+struct GamePlace {
+    round: i32,
+    table: i32,
+    number: i32,
+    tiebreak: bool,
+    players: [Option<i32>; 2],
+}
+
+fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilter) -> Trail {
+    let name = |id: i32| {
+        data.players
+            .iter()
+            .find(|p| p.id == id)
+            .map_or_else(|| format!("player {id}"), |p| p.name.clone())
+    };
+    // Round numbers by id, undone rounds included (their entries say which).
+    let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
+    for e in &entries {
+        if e.entity == "round" {
+            let said = e
+                .new_value
+                .as_deref()
+                .or(e.old_value.as_deref())
+                .unwrap_or("");
+            let number = said
+                .strip_prefix("round ")
+                .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse().ok());
+            if let (Some(id), Some(n)) = (e.entity_id, number) {
+                rounds.entry(id).or_insert(n);
+            }
+        }
+    }
+    let round_of_pairing: HashMap<i32, (i32, &crate::db::rounds::Pairing)> = data
+        .pairings
+        .iter()
+        .map(|p| (p.id, (rounds.get(&p.round_id).copied().unwrap_or(0), p)))
+        .collect();
+    let games: HashMap<i32, GamePlace> = data
+        .games
+        .iter()
+        .filter_map(|g| {
+            let (round, p) = round_of_pairing.get(&g.pairing_id)?;
+            Some((
+                g.id,
+                GamePlace {
+                    round: *round,
+                    table: p.table_no,
+                    number: g.number,
+                    tiebreak: g.tiebreak,
+                    players: [p.first_player_id, p.second_player_id],
+                },
+            ))
+        })
+        .collect();
+    let subject = |e: &AuditEntry| -> (String, Option<i32>, Vec<i32>) {
+        let id = e.entity_id;
+        match (e.entity.as_str(), id) {
+            ("game", Some(g)) => match games.get(&g) {
+                Some(place) => {
+                    let who: Vec<String> =
+                        place.players.iter().flatten().map(|p| name(*p)).collect();
+                    (
+                        format!(
+                            "round {}, table {}, {}game {} ({})",
+                            place.round,
+                            place.table,
+                            if place.tiebreak { "tiebreak " } else { "" },
+                            place.number,
+                            who.join(" – ")
+                        ),
+                        Some(place.round),
+                        place.players.iter().flatten().copied().collect(),
+                    )
+                }
+                None => ("a game of a round since undone".into(), None, Vec::new()),
+            },
+            ("round", Some(r)) => match rounds.get(&r) {
+                Some(n) => (format!("round {n}"), Some(*n), Vec::new()),
+                None => ("a round".into(), None, Vec::new()),
+            },
+            ("player", Some(p)) => (format!("player {}", name(p)), None, vec![p]),
+            ("relation", Some(r)) => match data.relations.iter().find(|x| x.id == r) {
+                Some(x) => (
+                    format!("relation {} – {}", x.a_name, x.b_name),
+                    None,
+                    vec![x.a, x.b],
+                ),
+                None => ("relation".into(), None, Vec::new()),
+            },
+            ("kept-apart pair", Some(f)) => match data.forbidden.iter().find(|x| x.id == f) {
+                Some(x) => (
+                    format!("kept-apart pair {} – {}", x.a_name, x.b_name),
+                    None,
+                    vec![x.a, x.b],
+                ),
+                None => ("kept-apart pair".into(), None, Vec::new()),
+            },
+            ("referee", _) => (
+                format!(
+                    "referee {}",
+                    e.new_value
+                        .as_deref()
+                        .or(e.old_value.as_deref())
+                        .unwrap_or("")
+                ),
+                None,
+                Vec::new(),
+            ),
+            ("tournament", _) => ("tournament".into(), None, Vec::new()),
+            (other, _) => (other.to_string(), None, Vec::new()),
+        }
+    };
+    let mut people: Vec<String> = entries.iter().filter_map(|e| e.user.clone()).collect();
+    people.sort();
+    people.dedup();
+    let matching: Vec<TrailLine> = entries
+        .into_iter()
+        .filter_map(|e| {
+            let (text, round, players) = subject(&e);
+            if filter.round.is_some_and(|n| round != Some(n)) {
+                return None;
+            }
+            if filter.player.is_some_and(|p| !players.contains(&p)) {
+                return None;
+            }
+            if filter
+                .referee
+                .as_ref()
+                .is_some_and(|r| e.user.as_deref() != Some(r.as_str()))
+            {
+                return None;
+            }
+            // A swap names its players by id: name them.
+            let old_value = match (e.action.as_str(), e.old_value) {
+                ("swap", Some(v)) => Some(
+                    v.strip_prefix("players ")
+                        .and_then(|r| r.split_once(" and "))
+                        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                        .map_or(v.clone(), |(a, b)| format!("{} and {}", name(a), name(b))),
+                ),
+                (_, v) => v,
+            };
+            Some(TrailLine {
+                at: e.at,
+                user: e.user,
+                action: e.action,
+                subject: text,
+                old_value,
+                new_value: e.new_value,
+            })
+        })
+        .collect();
+    let total = matching.len();
+    let pages = total.div_ceil(PAGE).max(1);
+    let page = filter.page.clamp(1, pages);
+    let lines = matching
+        .into_iter()
+        .skip((page - 1) * PAGE)
+        .take(PAGE)
+        .collect();
+    let mut players: Vec<(i32, String)> = data
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.clone()))
+        .collect();
+    players.sort_by_key(|(_, n)| n.to_lowercase());
+    Trail {
+        lines,
+        total,
+        page,
+        pages,
+        people,
+        rounds: data.rounds.iter().map(|r| r.number).collect(),
+        players,
+    }
+}

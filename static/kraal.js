@@ -1,0 +1,44 @@
+// Live pages: when the tournament changes, fetch the page again and swap
+// its main part in. Without JavaScript (or EventSource) the page is a
+// plain page that a reload brings up to date.
+(function () {
+  "use strict";
+  var main = document.getElementById("main");
+  var url = main && main.getAttribute("data-live");
+  if (!url || !window.EventSource || !window.fetch || !window.DOMParser) return;
+  var shown = Number(main.getAttribute("data-revision"));
+  var wanted = shown;
+  var busy = false;
+  function refresh() {
+    if (busy) return;
+    busy = true;
+    fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        busy = false;
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+        if (!fresh) return;
+        var active = document.activeElement && document.activeElement.id;
+        main.replaceWith(fresh);
+        main = fresh;
+        shown = Number(fresh.getAttribute("data-revision"));
+        if (active && document.getElementById(active)) document.getElementById(active).focus();
+        // A cache may answer with the page just before the change: ask again.
+        if (shown < wanted) setTimeout(refresh, 300);
+      })
+      .catch(function () { busy = false; setTimeout(refresh, 2000); });
+  }
+  // A page with a form being filled in is not swapped under the person
+  // typing: it says that something changed and offers the fresh page.
+  var noticeOnly = main.getAttribute("data-live-mode") === "notice";
+  new EventSource(url).addEventListener("changed", function (e) {
+    wanted = Number(e.data);
+    if (wanted === shown) return;
+    if (noticeOnly) {
+      var note = document.querySelector("#live-notice > p");
+      if (note) note.hidden = false;
+    } else {
+      refresh();
+    }
+  });
+})();

@@ -1,0 +1,690 @@
+//! Pages players read at a glance at a venue: confirmations, round states,
+//! the round page's "where do I sit?", standings that say what they are,
+//! crosstable cells, result slips, and the live pages' event stream.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::time::{Duration, Instant};
+
+use common::{Client, TestApp};
+use kraal::db::users::{Role, User};
+use serde_json::json;
+
+const NAMES: [&str; 8] = [
+    "Kagiso Molefe",
+    "Refilwe Dube",
+    "Tumelo Sithole",
+    "Palesa Nkosi",
+    "Lindiwe Zulu",
+    "Bongani Khumalo",
+    "Nandi Mthembu",
+    "Sifiso Ngcobo",
+];
+
+fn script_for(app: &TestApp, user: &User) -> Client {
+    let token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut app.conn(),
+        user.id,
+        "venue",
+        &kraal::accounts::token_digest(&token),
+    )
+    .unwrap();
+    app.script(&token)
+}
+
+/// A Swiss event under the official rules (two games a pairing) with the
+/// given players, through the API.
+fn event(app: &TestApp, api: &mut Client, name: &str, players: &[&str]) -> (i64, Vec<i64>) {
+    let t = api.send_json(
+        "POST",
+        "/api/v1/tournaments",
+        json!({"name": name, "system": "swiss", "rules": "official", "rounds": 4,
+               "venue": "Mmabatho Civic Centre"}),
+    );
+    assert_eq!(t.status, 201, "{}", t.body);
+    let tid = t.json()["id"].as_i64().unwrap();
+    let _ = app;
+    let ids = players
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let r = api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": n, "club": format!("Club {}", i % 3), "rating": 1900 - 40 * i as i64}),
+            );
+            assert_eq!(r.status, 201, "{}", r.body);
+            r.json()["id"].as_i64().unwrap()
+        })
+        .collect();
+    (tid, ids)
+}
+
+/// Pairs and publishes the next round; returns its pairings as JSON.
+fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
+    let r = api.send_json(
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/rounds"),
+        json!({}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["pairings"].as_array().unwrap().clone()
+}
+
+fn put(api: &mut Client, game: &serde_json::Value, result: &str) {
+    let r = api.send_json(
+        "PUT",
+        &format!("/api/v1/games/{}", game["id"]),
+        json!({ "result": result }),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+/// Enters results for the first `tables` two-player pairings: game 1 to its
+/// starter, game 2 drawn (1½-½ to the first player).
+fn play(api: &mut Client, pairings: &[serde_json::Value], tables: usize) {
+    for p in pairings
+        .iter()
+        .filter(|p| !p["second_id"].is_null())
+        .take(tables)
+    {
+        let games = p["games"].as_array().unwrap();
+        put(api, &games[0], "1-0");
+        put(api, &games[1], "½-½");
+    }
+}
+
+#[test]
+fn undo_and_withdrawal_ask_first_and_say_what_happens() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, ids) = event(&app, &mut api, "Rustenburg Open", &NAMES[..4]);
+        pair(&mut api, tid);
+        let mut web = app.client_as(&admin);
+
+        let ask = web.post(&format!("/t/{tid}/rounds/1/undo"), &[]);
+        assert_eq!(ask.status, 200, "{}", ask.body);
+        assert!(ask.body.contains("Undo round 1?"), "{}", ask.body);
+        assert!(ask.body.contains("The 2 pairings of round 1 are deleted"));
+        assert!(ask.body.contains("name=\"confirm\" value=\"yes\""));
+        assert!(
+            web.get(&format!("/t/{tid}/rounds/1")).status == 200,
+            "still there"
+        );
+        let done = web.post(&format!("/t/{tid}/rounds/1/undo"), &[("confirm", "yes")]);
+        assert_eq!(done.status, 303);
+        assert_eq!(web.get(&format!("/t/{tid}/rounds/1")).status, 404);
+
+        let p = ids[1];
+        let ask = web.post(&format!("/t/{tid}/players/{p}/withdraw"), &[]);
+        assert_eq!(ask.status, 200);
+        assert!(ask.body.contains("Withdraw Refilwe Dube?"), "{}", ask.body);
+        assert!(ask
+            .body
+            .contains("Refilwe Dube is not paired from round 1 on."));
+        let player = web.get(&format!("/t/{tid}/players/{p}"));
+        assert!(!player.body.contains("Withdrawn"), "asking changes nothing");
+        let done = web.post(
+            &format!("/t/{tid}/players/{p}/withdraw"),
+            &[("confirm", "yes")],
+        );
+        assert_eq!(done.status, 303);
+        assert!(web
+            .get(&format!("/t/{tid}/players/{p}"))
+            .body
+            .contains("Withdrawn"));
+    }
+}
+
+#[test]
+fn a_round_without_two_players_is_refused_with_a_sentence() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Empty Open", &[]);
+        let mut web = app.client_as(&admin);
+        let r = web.post(&format!("/t/{tid}/rounds"), &[]);
+        assert_eq!(r.status, 409);
+        assert!(
+            r.body
+                .contains("the tournament has no players yet; add at least two"),
+            "{}",
+            r.body
+        );
+        api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"name": "Kagiso Molefe"}),
+        );
+        let r = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/rounds"),
+            json!({}),
+        );
+        assert_eq!(r.status, 409);
+        assert!(
+            r.body.contains("Kagiso Molefe is the only player"),
+            "{}",
+            r.body
+        );
+        assert!(
+            web.get(&format!("/t/{tid}/rounds/1")).status == 404,
+            "no empty draft"
+        );
+    }
+}
+
+#[test]
+fn the_tournament_page_shows_each_rounds_state_and_the_next_step() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Potchefstroom Open", &NAMES);
+        let mut web = app.client_as(&admin);
+        assert!(web.get(&format!("/t/{tid}")).body.contains("Pair round 1"));
+        let r1 = pair(&mut api, tid);
+        let page = web.get(&format!("/t/{tid}")).body;
+        assert!(
+            page.contains("<span class=\"tag\">published</span>"),
+            "{page}"
+        );
+        assert!(page.contains("Enter 8 missing results"), "{page}");
+        play(&mut api, &r1, 3);
+        let page = web.get(&format!("/t/{tid}")).body;
+        assert!(page.contains("results 3 of 4"), "{page}");
+        assert!(page.contains("Enter 2 missing results"), "{page}");
+        play(&mut api, &r1[3..], 1);
+        let page = web.get(&format!("/t/{tid}")).body;
+        assert!(
+            page.contains("<span class=\"tag\">complete</span>"),
+            "{page}"
+        );
+        assert!(page.contains("Pair round 2"), "{page}");
+        assert_eq!(web.post(&format!("/t/{tid}/rounds"), &[]).status, 303);
+        let page = web.get(&format!("/t/{tid}")).body;
+        assert!(page.contains("<span class=\"tag\">draft</span>"), "{page}");
+        assert!(page.contains("Publish round 2"), "{page}");
+        // Anonymous visitors see the states but no actions, and no draft.
+        let public = app.client().get(&format!("/t/{tid}")).body;
+        assert!(public.contains("complete") && !public.contains("Publish round 2"));
+    }
+}
+
+#[test]
+fn the_round_page_says_where_each_player_sits() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, ids) = event(&app, &mut api, "Klerksdorp Open", &NAMES[..5]);
+        let r1 = pair(&mut api, tid);
+        let table_of = |id: i64| {
+            r1.iter()
+                .find(|p| p["first_id"] == id || p["second_id"] == id)
+                .map(|p| p["table"].as_i64().unwrap())
+                .unwrap()
+        };
+        let web = &mut app.client();
+        let found = web.get(&format!("/t/{tid}/rounds/1?q=dube"));
+        assert_eq!(found.status, 200);
+        let t = table_of(ids[1]);
+        assert!(
+            found
+                .body
+                .contains(&format!("Refilwe Dube</a>: <strong>table {t}</strong>")),
+            "{}",
+            found.body
+        );
+        let none = web.get(&format!("/t/{tid}/rounds/1?q=Zwane")).body;
+        assert!(none.contains("No player of round 1 is called “Zwane”"));
+        // The A–Z list: alphabetical, each with a table or the bye.
+        let page = web.get(&format!("/t/{tid}/rounds/1")).body;
+        let list = &page[page.find("seat-list").unwrap()..];
+        let order: Vec<usize> = [
+            "Kagiso Molefe",
+            "Lindiwe Zulu",
+            "Palesa Nkosi",
+            "Refilwe Dube",
+            "Tumelo Sithole",
+        ]
+        .iter()
+        .map(|n| list.find(n).unwrap())
+        .collect();
+        assert!(
+            order.windows(2).all(|w| w[0] < w[1]),
+            "alphabetical: {order:?}"
+        );
+        assert!(list.contains("bye"), "five players: one has the bye");
+        // One "why" per pairing, folded, and no row of its own.
+        assert!(!page.contains("<tr class=\"why\">"));
+        assert!(page.contains("<details><summary>why"));
+        // The printed sheet's heading and QR code.
+        assert!(page.contains("Klerksdorp Open · Mmabatho Civic Centre · "));
+        assert!(page.contains("<svg"), "QR code");
+        assert!(page.contains(&format!(
+            "Live pairings and results: {}/t/{tid}/rounds/1",
+            app.base
+        )));
+
+        // A player's page: table for the round being played, own-side scores.
+        let me = ids[1];
+        let mine = web.get(&format!("/t/{tid}/players/{me}")).body;
+        assert!(
+            mine.contains(&format!("<strong>table {t}</strong>")),
+            "{mine}"
+        );
+        play(&mut api, &r1, 2);
+        let mine = web.get(&format!("/t/{tid}/players/{me}")).body;
+        let p = r1
+            .iter()
+            .find(|p| p["second_id"] == me || p["first_id"] == me)
+            .unwrap();
+        let expected = if p["first_id"] == me {
+            "1½-½"
+        } else {
+            "½-1½"
+        };
+        assert!(
+            mine.contains(&format!("<span class=\"score\">{expected}</span>")),
+            "{mine}"
+        );
+        assert!(!mine.contains("now-playing"), "the round is over for them");
+        // One way to write a half, the sheet's CSV included.
+        let sheet = web.get(&format!("/t/{tid}/rounds/1/pairings.csv")).body;
+        assert!(sheet.contains("2:½-½") && !sheet.contains("1/2"), "{sheet}");
+    }
+}
+
+#[test]
+fn standings_say_provisional_and_list_withdrawn_players_after_unranked() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, ids) = event(&app, &mut api, "Vryburg Open", &NAMES);
+        let r1 = pair(&mut api, tid);
+        play(&mut api, &r1, 3);
+        let web = &mut app.client();
+        let page = web.get(&format!("/t/{tid}/standings")).body;
+        assert!(page.contains("provisional"), "{page}");
+        assert!(page.contains("Provisional: 2 results are still missing."));
+        play(&mut api, &r1[3..], 1);
+        let page = web.get(&format!("/t/{tid}/standings")).body;
+        assert!(!page.contains("provisional"));
+
+        // The round 1 winner withdraws: listed last, without a rank.
+        let winner = r1[0]["first_id"].as_i64().unwrap();
+        let name = NAMES[ids.iter().position(|i| *i == winner).unwrap()];
+        let mut a = app.client_as(&admin);
+        a.post(
+            &format!("/t/{tid}/players/{winner}/withdraw"),
+            &[("confirm", "yes")],
+        );
+        let page = web.get(&format!("/t/{tid}/standings")).body;
+        let rows: Vec<&str> = page.split("<tr").skip(2).collect();
+        assert_eq!(rows.len(), 8);
+        assert!(
+            rows[7].contains(name) && rows[7].contains("withdrawn"),
+            "{}",
+            rows[7]
+        );
+        assert!(rows[7].starts_with(" class=\"withdrawn\"><td>–</td>"));
+        assert!(rows[0].starts_with("><td>1</td>"), "{}", rows[0]);
+        assert!(!rows[..7].iter().any(|r| r.contains(name)));
+
+        // Crosstable cells: rank, W/½/L and the score from the player's side.
+        let cross = web.get(&format!("/t/{tid}/crosstable")).body;
+        assert!(
+            cross.contains("<strong>W</strong> <span class=\"pts\">1½-½</span>"),
+            "{cross}"
+        );
+        assert!(cross.contains("<strong>L</strong> <span class=\"pts\">½-1½</span>"));
+        assert!(cross.contains("won by forfeit"), "a legend");
+    }
+}
+
+#[test]
+fn one_number_format_per_tiebreak_column() {
+    let v = |raw, denom| kraal::standings::TiebreakValue { raw, denom };
+    assert!(!v(145, 10).is_fine());
+    assert!(v(1942, 100).is_fine());
+    assert_eq!(v(145, 10).show_decimal(), "14.50");
+    assert_eq!(v(145, 10).show(), "14½");
+}
+
+#[test]
+fn result_slips_carry_one_slip_per_table() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Lichtenburg Open", &NAMES[..7]);
+        pair(&mut api, tid);
+        let page = app.client().get(&format!("/t/{tid}/rounds/1/slips"));
+        assert_eq!(page.status, 200);
+        assert_eq!(
+            page.body.matches("<section class=\"slip\"").count(),
+            3,
+            "no slip for the bye"
+        );
+        assert!(page.body.contains("Table 1 · round 1"));
+        assert!(page
+            .body
+            .contains("Lichtenburg Open · Mmabatho Civic Centre · "));
+        assert_eq!(
+            page.body.matches("<td class=\"box\">").count(),
+            6,
+            "two games a table"
+        );
+        assert_eq!(
+            page.body.matches("Referee: <span class=\"line\">").count(),
+            3
+        );
+    }
+}
+
+/// Reads server-sent events until `want` is seen or the time is up.
+fn read_until(reader: &mut impl BufRead, want: &str, within: Duration) -> bool {
+    let start = Instant::now();
+    let mut line = String::new();
+    while start.elapsed() < within {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => return false,
+            Ok(_) if line.trim_end() == want => return true,
+            Ok(_) => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    false
+}
+
+#[test]
+fn the_event_stream_announces_a_saved_result_within_a_second() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Zeerust Open", &NAMES[..4]);
+        let r1 = pair(&mut api, tid);
+        let addr = app.base.trim_start_matches("http://").to_string();
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+        write!(s, "GET /t/{tid}/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nAccept-Encoding: gzip\r\n\r\n").unwrap();
+        let mut reader = BufReader::new(s);
+        assert!(read_until(
+            &mut reader,
+            "HTTP/1.1 200 OK",
+            Duration::from_secs(2)
+        ));
+        let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
+        assert!(
+            read_until(
+                &mut reader,
+                &format!("data: {revision}"),
+                Duration::from_secs(2)
+            ),
+            "the current revision first"
+        );
+        let saved = Instant::now();
+        put(&mut api, &r1[0]["games"][0], "1-0");
+        assert!(
+            read_until(
+                &mut reader,
+                &format!("data: {}", revision + 1),
+                Duration::from_secs(1)
+            ),
+            "a saved result reaches the stream within a second"
+        );
+        assert!(saved.elapsed() < Duration::from_secs(1));
+    }
+}
+
+#[test]
+fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let thandi = app.user("thandi", Role::Referee);
+        let mut api = script_for(&app, &admin);
+        let (tid, ids) = event(&app, &mut api, "Brits Open", &NAMES[..4]);
+        kraal::db::tournaments::assign_referee(&mut app.conn(), tid as i32, &thandi, &admin)
+            .unwrap();
+        let mut web = app.client_as(&admin);
+        assert_eq!(web.post(&format!("/t/{tid}/rounds"), &[]).status, 303);
+        let (a, b) = (ids[0].to_string(), ids[1].to_string());
+        let swap = web.post(
+            &format!("/t/{tid}/rounds/1/swap"),
+            &[("a", &a), ("b", &b), ("confirm", "yes")],
+        );
+        assert_eq!(swap.status, 303, "{}", swap.body);
+        assert_eq!(
+            web.post(&format!("/t/{tid}/rounds/1/publish"), &[]).status,
+            303
+        );
+        let round = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        let p = &round["pairings"][0];
+        let name = |id: &serde_json::Value| NAMES[ids.iter().position(|i| id == i).unwrap()];
+        let mut referee = script_for(&app, &thandi);
+        put(&mut referee, &p["games"][1], "1-0");
+
+        let trail = web.get(&format!("/t/{tid}/audit")).body;
+        assert!(trail.contains("swap round 1<"), "{trail}");
+        assert!(
+            trail.contains("Kagiso Molefe and Refilwe Dube"),
+            "swap names its players"
+        );
+        let game = format!(
+            "result round 1, table {}, game 2 ({} – {})",
+            p["table"],
+            name(&p["first_id"]),
+            name(&p["second_id"])
+        );
+        assert!(trail.contains(&game), "{game} in {trail}");
+        assert!(!trail.contains(" #"), "no internal ids");
+
+        // Filters: by referee, by player, by round.
+        let by = web.get(&format!("/t/{tid}/audit?referee=thandi")).body;
+        assert!(by.contains("1 change.") && by.contains(&game), "{by}");
+        let other = ids
+            .iter()
+            .find(|i| p["first_id"] != **i && p["second_id"] != **i)
+            .unwrap();
+        let theirs = web.get(&format!("/t/{tid}/audit?player={other}")).body;
+        assert!(
+            !theirs.contains(&game) && theirs.contains("add player "),
+            "{theirs}"
+        );
+        let r1 = web.get(&format!("/t/{tid}/audit?round=1")).body;
+        assert!(r1.contains(&game) && !r1.contains("add player "));
+
+        // A hundred changes a page.
+        for i in 0..110 {
+            put(
+                &mut referee,
+                &p["games"][0],
+                if i % 2 == 0 { "1-0" } else { "0-1" },
+            );
+        }
+        let first = web.get(&format!("/t/{tid}/audit?referee=thandi")).body;
+        assert!(first.contains("111 changes, page 1 of 2."), "{first}");
+        assert_eq!(first.matches("<td class=\"value\">").count(), 200);
+        let second = web
+            .get(&format!("/t/{tid}/audit?referee=thandi&page=2"))
+            .body;
+        assert_eq!(second.matches("<td class=\"value\">").count(), 22);
+    }
+}
+
+#[test]
+fn the_import_names_file_lines_counts_problems_and_warns_of_same_names() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Mahikeng Open", &[]);
+        let mut web = app.client_as(&admin);
+        let url = format!("/t/{tid}/import");
+        // Line 3 has a bad rating; line 4 names a relative not in the file:
+        // both are reported on the first pass.
+        let csv = "name,club,rating,relatives\n\
+                   Kagiso Molefe,Mafikeng MC,1800,\n\
+                   Refilwe Dube,Mafikeng MC,18x0,\n\
+                   Tumelo Sithole,Upington MC,1700,Palesa Nkosi\n";
+        let r = web.post(&url, &[("csv", csv)]);
+        assert_eq!(r.status, 422);
+        assert!(r.body.contains("Fix these 2 problems"), "{}", r.body);
+        assert!(r.body.contains("line 3, column rating"), "{}", r.body);
+        assert!(
+            r.body.contains(
+                "line 4, column relatives: &#39;Palesa Nkosi&#39; is not a player in this file"
+            ),
+            "{}",
+            r.body
+        );
+        // A relative named on a bad line is still found by name.
+        let csv = "name,rating,relatives\nKagiso Molefe,18x0,\nRefilwe Dube,1700,Kagiso Molefe\n";
+        let r = web.post(&url, &[("csv", csv)]);
+        assert!(
+            r.body.contains("Fix this problem") && r.body.contains("1 problem;"),
+            "{}",
+            r.body
+        );
+        assert!(!r.body.contains("is not a player in this file"));
+        // Two lines with one name: imported, with a warning.
+        let csv =
+            "name,club\nKagiso Molefe,Mafikeng MC\nRefilwe Dube,\nkagiso  molefe,Upington MC\n";
+        let r = web.post(&url, &[("csv", csv)]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Imported 3 players."));
+        assert!(
+            r.body.contains("lines 2 and 4 have the same name"),
+            "{}",
+            r.body
+        );
+        let list = web.get(&format!("/t/{tid}")).body;
+        assert_eq!(list.to_lowercase().matches("molefe</a>").count(), 2);
+        // A name already entered: imported, with a warning.
+        let r = web.post(&url, &[("csv", "name\nRefilwe Dube\nTumelo Sithole\n")]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r
+            .body
+            .contains("Refilwe Dube is already a player of this tournament"));
+        assert!(!r.body.contains("Tumelo Sithole is already"));
+    }
+}
+
+#[test]
+fn forms_show_the_tiebreaks_and_byes_that_apply() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut web = app.client_as(&admin);
+        let form = web.get("/t/new").body;
+        assert!(!form.contains("(none)"));
+        let tb1 = &form[form.find("id=\"tb1\"").unwrap()..];
+        let tb1 = &tb1[..tb1.find("</select>").unwrap()];
+        assert!(tb1.contains("value=\"direct_encounter\" selected"), "{tb1}");
+
+        // A round robin's bye is worth nothing unless chosen otherwise.
+        let mut api = script_for(&app, &admin);
+        let r = web.post(
+            "/t",
+            &[
+                ("name", "Tlokwe Round Robin"),
+                ("system", "round_robin"),
+                ("rule_set", "official"),
+                ("rounds", "3"),
+                ("bye_value", ""),
+                ("tb1", "buchholz"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let tid: i64 = r
+            .location
+            .unwrap()
+            .trim_start_matches("/t/")
+            .parse()
+            .unwrap();
+        for n in &NAMES[..3] {
+            api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": n}),
+            );
+        }
+        let r1 = pair(&mut api, tid);
+        play(&mut api, &r1, 1);
+        let bye = r1.iter().find(|p| p["second_id"].is_null()).unwrap()["first_id"]
+            .as_i64()
+            .unwrap();
+        let data = kraal::director::load(&mut app.conn(), tid as i32).unwrap();
+        assert_eq!(
+            data.tournament.bye_value,
+            kraal::tournament::ByeValue::Nothing
+        );
+        let row = data
+            .standings()
+            .into_iter()
+            .find(|s| s.id as i64 == bye)
+            .unwrap();
+        assert_eq!(row.score, 0, "the bye scores nothing: {row:?}");
+
+        // A knock-out shows no Buchholz.
+        let r = web.post(
+            "/t",
+            &[
+                ("name", "Ngaka Modiri Molema Cup"),
+                ("system", "knockout"),
+                ("rule_set", "official"),
+                ("rounds", "2"),
+                ("tb1", "buchholz"),
+            ],
+        );
+        let tid: i64 = r
+            .location
+            .unwrap()
+            .trim_start_matches("/t/")
+            .parse()
+            .unwrap();
+        for n in &NAMES[..4] {
+            api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": n}),
+            );
+        }
+        pair(&mut api, tid);
+        let standings = app.client().get(&format!("/t/{tid}/standings")).body;
+        assert!(!standings.contains("Buchholz"), "{standings}");
+        assert!(web
+            .get(&format!("/t/{tid}"))
+            .body
+            .contains("none: tiebreak sets decide"));
+    }
+}
+
+#[test]
+fn the_add_player_error_is_where_the_eye_is() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let mut api = script_for(&app, &admin);
+        let (tid, _) = event(&app, &mut api, "Taung Open", &NAMES[..2]);
+        let mut web = app.client_as(&admin);
+        let page = web.get(&format!("/t/{tid}")).body;
+        assert!(page.contains(&format!("action=\"/t/{tid}/players#add-player\"")));
+        let r = web.post(
+            &format!("/t/{tid}/players"),
+            &[("name", "Nandi Mthembu"), ("rating", "high")],
+        );
+        assert_eq!(r.status, 422);
+        let at = r.body.find("id=\"add-player\"").unwrap();
+        let alert = r
+            .body
+            .find("id=\"add-player-problems\"")
+            .expect("a message by the form");
+        assert!(alert > at && r.body[alert - 60..alert].contains("role=\"alert\""));
+    }
+}

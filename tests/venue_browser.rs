@@ -1,0 +1,316 @@
+//! The venue pages in a real browser: a round page that follows a result
+//! saved elsewhere without anyone reloading it, and wide tables that fold
+//! to a 360-px phone instead of running off its edge.
+
+mod common;
+#[path = "common/browser.rs"]
+mod web_browser;
+
+use std::time::{Duration, Instant};
+
+use common::{Client, TestApp};
+use fantoccini::Locator;
+use kraal::db::users::{Role, User};
+use serde_json::json;
+use web_browser::{browser, navigate, Go};
+
+fn script_for(app: &TestApp, user: &User) -> Client {
+    let token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut app.conn(),
+        user.id,
+        "venue",
+        &kraal::accounts::token_digest(&token),
+    )
+    .unwrap();
+    app.script(&token)
+}
+
+fn tournament(api: &mut Client, body: serde_json::Value, names: &[String]) -> i64 {
+    let t = api.send_json("POST", "/api/v1/tournaments", body);
+    assert_eq!(t.status, 201, "{}", t.body);
+    let tid = t.json()["id"].as_i64().unwrap();
+    for (i, n) in names.iter().enumerate() {
+        let r = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"name": n, "club": format!("Letlhabile Morabaraba Club {}", i % 4),
+                   "rating": 2000 - 10 * i as i64}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    tid
+}
+
+fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
+    let r = api.send_json(
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/rounds"),
+        json!({}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["pairings"].as_array().unwrap().clone()
+}
+
+fn put(api: &mut Client, game: &serde_json::Value, result: &str) {
+    let r = api.send_json(
+        "PUT",
+        &format!("/api/v1/games/{}", game["id"]),
+        json!({ "result": result }),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_open_round_page_shows_a_result_saved_elsewhere_within_two_seconds() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("admin", Role::Admin);
+    let mut api = script_for(&app, &admin);
+    let names: Vec<String> = [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+    ]
+    .map(String::from)
+    .to_vec();
+    let tid = tournament(
+        &mut api,
+        json!({"name": "Mafikeng Open", "system": "swiss", "rules": "official", "rounds": 3}),
+        &names,
+    );
+    let r1 = pair(&mut api, tid);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/t/{tid}/rounds/1", app.base))).await;
+    let first_row = "table.pairings tbody tr:first-child td:nth-child(3)";
+    // Read in one script: the page may swap its content at any moment.
+    let score = || async {
+        let v = b
+            .execute(
+                "var c = document.querySelector(arguments[0]); return c ? c.textContent.trim() : '';",
+                vec![json!(first_row)],
+            )
+            .await
+            .unwrap();
+        v.as_str().unwrap_or("").to_string()
+    };
+    assert_eq!(score().await, "", "no result yet");
+    // Give the page its event stream, then save a result elsewhere.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    b.execute("window.notReloaded = true;", vec![])
+        .await
+        .unwrap();
+    let games = r1[0]["games"].as_array().unwrap();
+    put(&mut api, &games[0], "1-0");
+    put(&mut api, &games[1], "½-½");
+    let saved = Instant::now();
+    loop {
+        let now = score().await;
+        if now == "1½-½" {
+            break;
+        }
+        assert!(
+            saved.elapsed() < Duration::from_secs(2),
+            "the page still shows '{now}' two seconds after the result was saved"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let same = b
+        .execute("return window.notReloaded === true;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        same,
+        json!(true),
+        "the page updated itself without a reload"
+    );
+    let updated = b
+        .find(Locator::Css("p.updated time"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(updated.len(), 8, "a HH:MM:SS time: {updated}");
+}
+
+/// The document and every table region fit a 360-px viewport.
+async fn fits(b: &fantoccini::Client, what: &str) {
+    let r = b
+        .execute(
+            "var w = window.innerWidth, d = document.documentElement.scrollWidth;\
+             var wide = Array.from(document.querySelectorAll('.table-wrap'))\
+               .filter(function (t) { return t.scrollWidth > t.clientWidth + 1; })\
+               .map(function (t) { return t.getAttribute('aria-label') + ' ' + t.scrollWidth + '>' + t.clientWidth; });\
+             return [w, d, wide];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (w, d) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+    assert_eq!(w, 360, "{what}: the viewport");
+    assert!(d <= w, "{what}: the page is {d} px wide on a {w}-px screen");
+    assert_eq!(r[2], json!([]), "{what}: tables cut off on a phone");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn wide_tables_fold_to_a_360_px_phone() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("admin", Role::Admin);
+    let mut api = script_for(&app, &admin);
+    let names: Vec<String> = [
+        "Kgomotso Mmabatho Letlhogonolo Mokgosi-Ramokgopa",
+        "Refilwe Nomathemba Dube-Sithebe",
+        "Tumelo Itumeleng Sithole",
+        "Palesa Dineo Nkosi",
+        "Lindiwe Zanele Zulu-Mkhize",
+        "Bongani Sibusiso Khumalo",
+        "Nandi Thandeka Mthembu",
+        "Sifiso Mandla Ngcobo",
+        "Onthatile Keabetswe Motshegwa",
+        "Thabiso Kabelo Mahlangu",
+    ]
+    .map(String::from)
+    .to_vec();
+    let tid = tournament(
+        &mut api,
+        json!({"name": "Bophirima Provincial Morabaraba Championship for Open and Junior Players",
+               "system": "swiss", "rules": "official", "rounds": 5,
+               "venue": "Mmabatho Convention Centre, Great Hall and Annexe",
+               "tiebreaks": ["direct_encounter", "buchholz", "buchholz_cut1", "median_buchholz",
+                             "sonneborn_berger", "progressive"]}),
+        &names,
+    );
+    for _ in 0..2 {
+        for p in pair(&mut api, tid)
+            .iter()
+            .filter(|p| !p["second_id"].is_null())
+        {
+            let games = p["games"].as_array().unwrap();
+            put(&mut api, &games[0], "1-0");
+            put(&mut api, &games[1], "½-½");
+        }
+    }
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    b.set_window_size(360, 740).await.unwrap();
+    let inner = b
+        .execute("return window.innerWidth;", vec![])
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap() as u32;
+    if inner != 360 {
+        b.set_window_size(360 + 360 - inner.min(360), 740)
+            .await
+            .unwrap();
+    }
+    // Anonymous pages: home, standings (six tiebreaks), crosstable aside.
+    for (what, path) in [
+        ("home", "/".to_string()),
+        ("standings", format!("/t/{tid}/standings")),
+        ("players", format!("/t/{tid}")),
+        ("round", format!("/t/{tid}/rounds/2")),
+    ] {
+        navigate(&b, Go::To(&format!("{}{path}", app.base))).await;
+        fits(&b, what).await;
+    }
+    // A referee's players list: the actions are reachable without scrolling.
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    web_browser::fill_sign_in(&b, "admin").await;
+    navigate(&b, Go::To(&format!("{}/t/{tid}", app.base))).await;
+    fits(&b, "players, signed in").await;
+    let right = b
+        .execute(
+            "return Math.max.apply(null, Array.from(document.querySelectorAll('table.players td.actions button, table.players td.actions a')).map(function (e) { return e.getBoundingClientRect().right; }));",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(
+        right <= 360.0,
+        "withdraw and edit within the screen: {right}"
+    );
+    // The standings still show rank, name, points and the first tiebreak.
+    navigate(&b, Go::To(&format!("{}/t/{tid}/standings", app.base))).await;
+    let shown = b
+        .execute(
+            "return Array.from(document.querySelectorAll('table.standings thead th')).filter(function (t) { return t.offsetParent !== null; }).map(function (t) { return t.textContent; });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown, json!(["Rank", "Name", "Points", "Direct encounter"]));
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("admin", Role::Admin);
+    let mut api = script_for(&app, &admin);
+    let names: Vec<String> = [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+    ]
+    .map(String::from)
+    .to_vec();
+    let tid = tournament(
+        &mut api,
+        json!({"name": "Mafikeng Open", "system": "swiss", "rules": "official", "rounds": 3}),
+        &names,
+    );
+    let r1 = pair(&mut api, tid);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    web_browser::fill_sign_in(&b, "admin").await;
+    navigate(
+        &b,
+        Go::To(&format!("{}/t/{tid}/rounds/1/results", app.base)),
+    )
+    .await;
+    let box2 = format!("s{}", r1[1]["id"]);
+    b.find(Locator::Id(&box2))
+        .await
+        .unwrap()
+        .send_keys("2-0")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let games = r1[0]["games"].as_array().unwrap();
+    put(&mut api, &games[0], "1-0");
+    let saved = Instant::now();
+    loop {
+        let shown = b
+            .execute(
+                "var n = document.querySelector('#live-notice > p'); return !!n && !n.hidden;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if shown == json!(true) {
+            break;
+        }
+        assert!(
+            saved.elapsed() < Duration::from_secs(2),
+            "no notice after two seconds"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let typed = b
+        .find(Locator::Id(&box2))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(typed.as_deref(), Some("2-0"), "what was typed stays");
+}
