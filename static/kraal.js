@@ -32,8 +32,11 @@
   // typing: it says that something changed and offers the fresh page.
   var noticeOnly = main.getAttribute("data-live-mode") === "notice";
   new EventSource(url).addEventListener("changed", function (e) {
-    wanted = Number(e.data);
-    if (wanted === shown) return;
+    // Revisions only grow: an older one (a watcher that has not yet seen
+    // the change this page already shows) is no reason to fetch again.
+    var revision = Number(e.data);
+    if (revision <= shown) return;
+    wanted = revision;
     if (noticeOnly) {
       var note = document.querySelector("#live-notice > p");
       if (note) note.hidden = false;
