@@ -10,6 +10,19 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// Text fields hold printable text: a control character (a NUL byte, a
+/// bell, an escape) cannot be stored by every database and shows as nothing
+/// on a page, so it is refused, naming the field and the character.
+pub fn check_printable(field: &'static str, what: &str, value: &str) -> Result<(), FieldError> {
+    match value.chars().find(|c| c.is_control()) {
+        Some(c) => Err(FieldError::new(
+            field,
+            format!("the {what} holds a control character (U+{:04X})", c as u32),
+        )),
+        None => Ok(()),
+    }
+}
+
 impl FieldError {
     pub fn new(field: &'static str, message: impl Into<String>) -> FieldError {
         FieldError {
@@ -51,7 +64,9 @@ impl PlayerFields {
                 "the name is longer than 100 characters",
             ));
         }
+        errors.extend(check_printable("name", "name", &name).err());
         let club = collapse_spaces(club);
+        errors.extend(check_printable("club", "club", &club).err());
         if club.chars().count() > 100 {
             errors.push(FieldError::new(
                 "club",
@@ -97,6 +112,7 @@ impl PlayerFields {
             }
         };
         let federation_id = federation_id.trim().to_string();
+        errors.extend(check_printable("federation_id", "federation id", &federation_id).err());
         if federation_id.chars().count() > 32 {
             errors.push(FieldError::new(
                 "federation_id",

@@ -167,3 +167,74 @@ fn sixty_simultaneous_wrong_passwords_get_at_most_five_checks() {
         assert_eq!(app.client().sign_in("nomsa", common::PASSWORD).status, 429);
     }
 }
+
+#[test]
+fn a_control_character_in_a_text_field_is_refused_by_name_on_both_backends() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let token = kraal::accounts::new_token();
+        kraal::db::auth::create_token(
+            &mut app.conn(),
+            admin.id,
+            "script",
+            &kraal::accounts::token_digest(&token),
+        )
+        .unwrap();
+        let mut api = app.script(&token);
+        let t = common::tournament(&app, &admin, "Control Open");
+        for (path, body, field) in [
+            (
+                format!("/api/v1/tournaments/{}/players", t.id),
+                serde_json::json!({"name": "nul\u{0}byte"}),
+                "name",
+            ),
+            (
+                format!("/api/v1/tournaments/{}/players", t.id),
+                serde_json::json!({"name": "Sipho Dlamini", "club": "bell\u{7}club"}),
+                "club",
+            ),
+            (
+                "/api/v1/tournaments".to_string(),
+                serde_json::json!({"name": "Open\u{1b}[31m", "rounds": 5}),
+                "name",
+            ),
+        ] {
+            let reply = api.send_json("POST", &path, body);
+            assert_eq!(
+                reply.status, 422,
+                "[{}] {path}: {}",
+                app.backend, reply.body
+            );
+            let json = reply.json();
+            assert_eq!(json["field"], field, "[{}] {}", app.backend, reply.body);
+            assert!(
+                json["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("control character"),
+                "{}",
+                reply.body
+            );
+        }
+        assert!(kraal::db::players::list(&mut app.conn(), t.id)
+            .unwrap()
+            .is_empty());
+        // The sign-in form with a NUL in the name is a wrong sign-in, not a 500.
+        let mut c = app.client();
+        c.get("/login");
+        let reply = c.post("/login", &[("name", "a\u{0}b"), ("password", "whatever1")]);
+        assert_eq!(reply.status, 401, "[{}] {}", app.backend, reply.body);
+        // A form says it by the field too.
+        let mut page = app.client_as(&admin);
+        let reply = page.post(
+            &format!("/t/{}/players", t.id),
+            &[("name", "Thabo\u{0}Mokoena")],
+        );
+        assert_eq!(reply.status, 422, "[{}] {}", app.backend, reply.body);
+        assert!(
+            reply.body.contains("control character (U+0000)"),
+            "{}",
+            reply.body
+        );
+    }
+}

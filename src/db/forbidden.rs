@@ -278,6 +278,9 @@ pub fn waive(
     by: &User,
 ) -> Result<Forbidden, DbError> {
     let reason = reason.trim().to_string();
+    if let Err(e) = crate::roster::check_printable("reason", "reason", &reason) {
+        return Err(invalid(e.field, e.message));
+    }
     conn.transaction(|conn| {
         let old = find(conn, tournament_id, id)?;
         if reason.is_empty() {

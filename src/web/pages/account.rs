@@ -144,6 +144,18 @@ fn safe_next(next: &str) -> String {
     }
 }
 
+/// The sign-in page again, saying only that the name or the password was
+/// wrong (never which).
+fn wrong_sign_in(req: &HttpRequest, name: String, next: &str) -> Result<HttpResponse, AppError> {
+    let page = LoginPage {
+        ctx: Ctx::with_csrf(req),
+        name,
+        next: safe_next(next),
+        error: "Wrong user name or password.".into(),
+    };
+    render(&page, StatusCode::UNAUTHORIZED)
+}
+
 pub async fn login(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -157,6 +169,13 @@ pub async fn login(
     // then counted: of any number of simultaneous attempts, only those
     // whose record lands among the first MAX_FAILURES are checked, on every
     // process, without a lock. A success clears the record.
+    if users::check_name(&name).is_err() {
+        // No account can have this name (and some databases cannot even
+        // look for it, a NUL byte say): a wrong sign-in, at the same cost.
+        let password = form.password.clone();
+        web::block(move || accounts::verify_unknown(&password)).await?;
+        return wrong_sign_in(&req, name, &form.next);
+    }
     let (attempts, user) = state
         .run(move |c| {
             db_auth::record_login_failure(c, &lookup)?;
@@ -183,13 +202,7 @@ pub async fn login(
     })
     .await?;
     let Some(user) = verified else {
-        let page = LoginPage {
-            ctx: Ctx::with_csrf(&req),
-            name,
-            next: safe_next(&form.next),
-            error: "Wrong user name or password.".into(),
-        };
-        return render(&page, StatusCode::UNAUTHORIZED);
+        return wrong_sign_in(&req, name, &form.next);
     };
     let uname = user.name.clone();
     state
@@ -305,7 +318,7 @@ pub async fn create_token(
     form: web::Form<TokenForm>,
 ) -> Result<HttpResponse, AppError> {
     let label = form.label.trim().to_string();
-    if label.is_empty() || label.chars().count() > 60 {
+    if label.is_empty() || label.chars().count() > 60 || label.chars().any(char::is_control) {
         let mut errors = FormErrors::default();
         errors.add(
             "label",
