@@ -7,7 +7,7 @@ mod common;
 use std::io::{BufRead, BufReader, Write};
 use std::time::{Duration, Instant};
 
-use common::{Client, TestApp};
+use common::{pair, put, Client, TestApp};
 use kraal::db::users::{Role, User};
 use serde_json::json;
 
@@ -60,26 +60,6 @@ fn event(app: &TestApp, api: &mut Client, name: &str, players: &[&str]) -> (i64,
         })
         .collect();
     (tid, ids)
-}
-
-/// Pairs and publishes the next round; returns its pairings as JSON.
-fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
-    let r = api.send_json(
-        "POST",
-        &format!("/api/v1/tournaments/{tid}/rounds"),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.json()["pairings"].as_array().unwrap().clone()
-}
-
-fn put(api: &mut Client, game: &serde_json::Value, result: &str) {
-    let r = api.send_json(
-        "PUT",
-        &format!("/api/v1/games/{}", game["id"]),
-        json!({ "result": result }),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
 }
 
 /// Enters results for the first `tables` two-player pairings: game 1 to its

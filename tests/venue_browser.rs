@@ -8,7 +8,7 @@ mod web_browser;
 
 use std::time::{Duration, Instant};
 
-use common::{Client, TestApp};
+use common::{pair, put, Client, TestApp};
 use fantoccini::Locator;
 use kraal::db::users::{Role, User};
 use serde_json::json;
@@ -40,25 +40,6 @@ fn tournament(api: &mut Client, body: serde_json::Value, names: &[String]) -> i6
         assert_eq!(r.status, 201, "{}", r.body);
     }
     tid
-}
-
-fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
-    let r = api.send_json(
-        "POST",
-        &format!("/api/v1/tournaments/{tid}/rounds"),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.json()["pairings"].as_array().unwrap().clone()
-}
-
-fn put(api: &mut Client, game: &serde_json::Value, result: &str) {
-    let r = api.send_json(
-        "PUT",
-        &format!("/api/v1/games/{}", game["id"]),
-        json!({ "result": result }),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
 }
 
 #[tokio::test(flavor = "current_thread")]

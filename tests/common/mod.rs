@@ -409,3 +409,24 @@ pub fn set_field(fields: &mut [(String, String)], name: &str, value: &str) {
         .unwrap_or_else(|| panic!("no field {name}"));
     f.1 = value.to_string();
 }
+
+/// Pairs and publishes the next round through the API; its pairings as JSON.
+pub fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
+    let r = api.send_json(
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/rounds"),
+        serde_json::json!({}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["pairings"].as_array().unwrap().clone()
+}
+
+/// Sets one game's result through the API (from the starter's side).
+pub fn put(api: &mut Client, game: &serde_json::Value, result: &str) {
+    let r = api.send_json(
+        "PUT",
+        &format!("/api/v1/games/{}", game["id"]),
+        serde_json::json!({ "result": result }),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+}
