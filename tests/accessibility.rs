@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use common::{Client, TestApp};
 use fantoccini::Locator;
-use kraal::db::users::{Role, User};
+use kraal::db::users::Role;
 use kraal::web::routes::{Access, ROUTES};
 use serde_json::json;
 use web_browser::{browser, fill_sign_in, navigate, path, Go};
@@ -145,17 +145,6 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
 }
 
 /// A signed-in script client for the API.
-fn script_for(app: &TestApp, user: &User) -> Client {
-    let token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut app.conn(),
-        user.id,
-        "scoreboard",
-        &kraal::accounts::token_digest(&token),
-    )
-    .unwrap();
-    app.script(&token)
-}
 
 /// A tournament with players, made through the API.
 fn tournament(api: &mut Client, body: serde_json::Value, names: &[&str]) -> (i64, Vec<i64>) {
@@ -304,8 +293,8 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
     let app = TestApp::start("sqlite");
     let admin = app.user("thandi", Role::Admin);
     let referee = app.user("nomsa", Role::Referee);
-    let mut api = script_for(&app, &admin);
-    script_for(&app, &referee); // the referee's account page lists a token
+    let mut api = app.script_for(&admin);
+    app.script_for(&referee); // the referee's account page lists a token
 
     let (swiss, players) = tournament(
         &mut api,

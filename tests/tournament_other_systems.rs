@@ -11,15 +11,7 @@ use serde_json::json;
 
 fn setup(app: &TestApp, body: serde_json::Value, players: usize) -> (Client, i64, Vec<i64>) {
     let admin = app.user("director", Role::Admin);
-    let token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut app.conn(),
-        admin.id,
-        "t",
-        &kraal::accounts::token_digest(&token),
-    )
-    .unwrap();
-    let mut api = app.script(&token);
+    let mut api = app.script_for(&admin);
     let tid = api.create("/api/v1/tournaments", body)["id"]
         .as_i64()
         .unwrap();

@@ -41,15 +41,7 @@ impl Results {
 fn a_seven_round_gar_swiss_of_thirty_players() {
     for app in TestApp::all() {
         let admin = app.user("federation", Role::Admin);
-        let token = kraal::accounts::new_token();
-        kraal::db::auth::create_token(
-            &mut app.conn(),
-            admin.id,
-            "league",
-            &kraal::accounts::token_digest(&token),
-        )
-        .unwrap();
-        let mut api = app.script(&token);
+        let mut api = app.script_for(&admin);
 
         let t = api.send_json(
             "POST",

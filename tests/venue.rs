@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::time::{Duration, Instant};
 
 use common::{pair, put, Client, TestApp};
-use kraal::db::users::{Role, User};
+use kraal::db::users::Role;
 use serde_json::json;
 
 const NAMES: [&str; 8] = [
@@ -21,18 +21,6 @@ const NAMES: [&str; 8] = [
     "Nandi Mthembu",
     "Sifiso Ngcobo",
 ];
-
-fn script_for(app: &TestApp, user: &User) -> Client {
-    let token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut app.conn(),
-        user.id,
-        "venue",
-        &kraal::accounts::token_digest(&token),
-    )
-    .unwrap();
-    app.script(&token)
-}
 
 /// A Swiss event under the official rules (two games a pairing) with the
 /// given players, through the API.
@@ -80,7 +68,7 @@ fn play(api: &mut Client, pairings: &[serde_json::Value], tables: usize) {
 fn undo_and_withdrawal_ask_first_and_say_what_happens() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, ids) = event(&app, &mut api, "Rustenburg Open", &NAMES[..4]);
         pair(&mut api, tid);
         let mut web = app.client_as(&admin);
@@ -123,7 +111,7 @@ fn undo_and_withdrawal_ask_first_and_say_what_happens() {
 fn a_round_without_two_players_is_refused_with_a_sentence() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Empty Open", &[]);
         let mut web = app.client_as(&admin);
         let r = web.post(&format!("/t/{tid}/rounds"), &[]);
@@ -161,7 +149,7 @@ fn a_round_without_two_players_is_refused_with_a_sentence() {
 fn the_tournament_page_shows_each_rounds_state_and_the_next_step() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Potchefstroom Open", &NAMES);
         let mut web = app.client_as(&admin);
         assert!(web.get(&format!("/t/{tid}")).body.contains("Pair round 1"));
@@ -197,7 +185,7 @@ fn the_tournament_page_shows_each_rounds_state_and_the_next_step() {
 fn the_round_page_says_where_each_player_sits() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, ids) = event(&app, &mut api, "Klerksdorp Open", &NAMES[..5]);
         let r1 = pair(&mut api, tid);
         let table_of = |id: i64| {
@@ -281,7 +269,7 @@ fn the_round_page_says_where_each_player_sits() {
 fn standings_say_provisional_and_list_withdrawn_players_after_unranked() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, ids) = event(&app, &mut api, "Vryburg Open", &NAMES);
         let r1 = pair(&mut api, tid);
         play(&mut api, &r1, 3);
@@ -337,7 +325,7 @@ fn one_number_format_per_tiebreak_column() {
 fn result_slips_carry_one_slip_per_table() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Lichtenburg Open", &NAMES[..7]);
         pair(&mut api, tid);
         let page = app.client().get(&format!("/t/{tid}/rounds/1/slips"));
@@ -386,7 +374,7 @@ fn read_until(reader: &mut impl BufRead, want: &str, within: Duration) -> bool {
 fn the_event_stream_announces_a_saved_result_within_a_second() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Zeerust Open", &NAMES[..4]);
         let r1 = pair(&mut api, tid);
         let addr = app.base.trim_start_matches("http://").to_string();
@@ -428,7 +416,7 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
         let thandi = app.user("thandi", Role::Referee);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, ids) = event(&app, &mut api, "Brits Open", &NAMES[..4]);
         kraal::db::tournaments::assign_referee(&mut app.conn(), tid as i32, &thandi, &admin)
             .unwrap();
@@ -449,7 +437,7 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
             .json();
         let p = &round["pairings"][0];
         let name = |id: &serde_json::Value| NAMES[ids.iter().position(|i| id == i).unwrap()];
-        let mut referee = script_for(&app, &thandi);
+        let mut referee = app.script_for(&thandi);
         put(&mut referee, &p["games"][1], "1-0");
 
         let trail = web.get(&format!("/t/{tid}/audit")).body;
@@ -504,7 +492,7 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
 fn the_import_names_file_lines_counts_problems_and_warns_of_same_names() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Mahikeng Open", &[]);
         let mut web = app.client_as(&admin);
         let url = format!("/t/{tid}/import");
@@ -569,7 +557,7 @@ fn forms_show_the_tiebreaks_and_byes_that_apply() {
         assert!(tb1.contains("value=\"direct_encounter\" selected"), "{tb1}");
 
         // A round robin's bye is worth nothing unless chosen otherwise.
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let r = web.post(
             "/t",
             &[
@@ -650,7 +638,7 @@ fn forms_show_the_tiebreaks_and_byes_that_apply() {
 fn the_add_player_error_is_where_the_eye_is() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let mut api = script_for(&app, &admin);
+        let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Taung Open", &NAMES[..2]);
         let mut web = app.client_as(&admin);
         let page = web.get(&format!("/t/{tid}")).body;

@@ -10,21 +10,9 @@ use std::time::{Duration, Instant};
 
 use common::{pair, put, Client, TestApp};
 use fantoccini::Locator;
-use kraal::db::users::{Role, User};
+use kraal::db::users::Role;
 use serde_json::json;
 use web_browser::{browser, navigate, Go};
-
-fn script_for(app: &TestApp, user: &User) -> Client {
-    let token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut app.conn(),
-        user.id,
-        "venue",
-        &kraal::accounts::token_digest(&token),
-    )
-    .unwrap();
-    app.script(&token)
-}
 
 fn tournament(api: &mut Client, body: serde_json::Value, names: &[String]) -> i64 {
     let t = api.send_json("POST", "/api/v1/tournaments", body);
@@ -42,11 +30,12 @@ fn tournament(api: &mut Client, body: serde_json::Value, names: &[String]) -> i6
     tid
 }
 
-#[tokio::test(flavor = "current_thread")]
-async fn an_open_round_page_shows_a_result_saved_elsewhere_within_two_seconds() {
+/// Four players of an official-rules Swiss, round 1 paired and published:
+/// the app, the admin's script client, the tournament and its pairings.
+fn four_players_paired() -> (TestApp, Client, i64, Vec<serde_json::Value>) {
     let app = TestApp::start("sqlite");
     let admin = app.user("admin", Role::Admin);
-    let mut api = script_for(&app, &admin);
+    let mut api = app.script_for(&admin);
     let names: Vec<String> = [
         "Kagiso Molefe",
         "Refilwe Dube",
@@ -61,6 +50,12 @@ async fn an_open_round_page_shows_a_result_saved_elsewhere_within_two_seconds() 
         &names,
     );
     let r1 = pair(&mut api, tid);
+    (app, api, tid, r1)
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_open_round_page_shows_a_result_saved_elsewhere_within_two_seconds() {
+    let (app, mut api, tid, r1) = four_players_paired();
     let Some((b, _driver)) = browser().await else {
         return;
     };
@@ -140,7 +135,7 @@ async fn fits(b: &fantoccini::Client, what: &str) {
 async fn wide_tables_fold_to_a_360_px_phone() {
     let app = TestApp::start("sqlite");
     let admin = app.user("admin", Role::Admin);
-    let mut api = script_for(&app, &admin);
+    let mut api = app.script_for(&admin);
     let names: Vec<String> = [
         "Kgomotso Mmabatho Letlhogonolo Mokgosi-Ramokgopa",
         "Refilwe Nomathemba Dube-Sithebe",
@@ -231,23 +226,7 @@ async fn wide_tables_fold_to_a_360_px_phone() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed() {
-    let app = TestApp::start("sqlite");
-    let admin = app.user("admin", Role::Admin);
-    let mut api = script_for(&app, &admin);
-    let names: Vec<String> = [
-        "Kagiso Molefe",
-        "Refilwe Dube",
-        "Tumelo Sithole",
-        "Palesa Nkosi",
-    ]
-    .map(String::from)
-    .to_vec();
-    let tid = tournament(
-        &mut api,
-        json!({"name": "Mafikeng Open", "system": "swiss", "rules": "official", "rounds": 3}),
-        &names,
-    );
-    let r1 = pair(&mut api, tid);
+    let (app, mut api, tid, r1) = four_players_paired();
     let Some((b, _driver)) = browser().await else {
         return;
     };

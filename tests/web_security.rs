@@ -172,15 +172,7 @@ fn sixty_simultaneous_wrong_passwords_get_at_most_five_checks() {
 fn a_control_character_in_a_text_field_is_refused_by_name_on_both_backends() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
-        let token = kraal::accounts::new_token();
-        kraal::db::auth::create_token(
-            &mut app.conn(),
-            admin.id,
-            "script",
-            &kraal::accounts::token_digest(&token),
-        )
-        .unwrap();
-        let mut api = app.script(&token);
+        let mut api = app.script_for(&admin);
         let t = common::tournament(&app, &admin, "Control Open");
         for (path, body, field) in [
             (

@@ -170,6 +170,19 @@ impl TestApp {
         }
     }
 
+    /// A script's client with a new API token of `user`.
+    pub fn script_for(&self, user: &User) -> Client {
+        let token = kraal::accounts::new_token();
+        db::auth::create_token(
+            &mut self.conn(),
+            user.id,
+            "script",
+            &kraal::accounts::token_digest(&token),
+        )
+        .unwrap();
+        self.script(&token)
+    }
+
     /// A script's client sending `Authorization: Bearer TOKEN`.
     pub fn script(&self, token: &str) -> Client {
         let mut c = self.client();
