@@ -144,8 +144,6 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
     Some(v)
 }
 
-/// A signed-in script client for the API.
-
 /// A tournament with players, made through the API.
 fn tournament(api: &mut Client, body: serde_json::Value, names: &[&str]) -> (i64, Vec<i64>) {
     let tid = api.create("/api/v1/tournaments", body)["id"]
