@@ -65,6 +65,68 @@ named_values! {
         SonnebornBerger => "sonneborn_berger", "Sonneborn-Berger";
         Wins => "wins", "Number of wins";
         Progressive => "progressive", "Progressive score";
+        MatchPoints => "match_points", "Match points";
+        GamePoints => "game_points", "Game points";
+        Board1 => "board_1", "Board 1 points";
+        Board2 => "board_2", "Board 2 points";
+        Board3 => "board_3", "Board 3 points";
+        Board4 => "board_4", "Board 4 points";
+    }
+}
+
+impl Tiebreak {
+    /// Tiebreaks that only mean something between teams: a player's match
+    /// and game points are already their score, and has no boards.
+    pub fn teams_only(self) -> bool {
+        matches!(
+            self,
+            Tiebreak::MatchPoints
+                | Tiebreak::GamePoints
+                | Tiebreak::Board1
+                | Tiebreak::Board2
+                | Tiebreak::Board3
+                | Tiebreak::Board4
+        )
+    }
+
+    /// The board a board-points tiebreak counts (1-4).
+    pub fn board(self) -> Option<usize> {
+        match self {
+            Tiebreak::Board1 => Some(1),
+            Tiebreak::Board2 => Some(2),
+            Tiebreak::Board3 => Some(3),
+            Tiebreak::Board4 => Some(4),
+            _ => None,
+        }
+    }
+}
+
+/// A team event's tiebreaks when the organiser does not say (OGR 10.6 and
+/// what it leaves open): head-to-head first, as 10.6 demands; then the
+/// other measure of points (a team that won its matches narrowly against
+/// one that won them big, or the reverse); then board points from board 1
+/// down, which rewards the stronger boards as team events usually do; then
+/// matches won.
+pub fn team_tiebreaks(ranking: Ranking) -> Vec<Tiebreak> {
+    let other = match ranking {
+        Ranking::GamePoints => Tiebreak::MatchPoints,
+        Ranking::MatchPoints => Tiebreak::GamePoints,
+    };
+    vec![
+        Tiebreak::DirectEncounter,
+        other,
+        Tiebreak::Board1,
+        Tiebreak::Board2,
+        Tiebreak::Board3,
+        Tiebreak::Board4,
+        Tiebreak::Wins,
+    ]
+}
+
+impl System {
+    /// Team events pair teams and rank teams (OGR 10).
+    pub fn is_team(self) -> bool {
+        matches!(self, System::TeamLeague | System::TeamSwiss)
     }
 }
 
@@ -301,11 +363,27 @@ impl RawTournament {
             )),
         };
         let knockout = matches!(system, Ok(System::Knockout));
+        let teams = system.as_ref().is_ok_and(|s| s.is_team());
+        let team_default = team_tiebreaks(*ranking.as_ref().unwrap_or(&Ranking::GamePoints));
         let tiebreaks = match parse_tiebreaks(&self.tiebreaks) {
             // A knock-out is decided by tiebreak sets: no standings tiebreaks.
             Ok(_) if knockout => Ok(Vec::new()),
+            Ok(list) if list.is_empty() && teams => Ok(team_default),
             Ok(list) if list.is_empty() => Ok(DEFAULT_TIEBREAKS.to_vec()),
-            Ok(list) => Ok(list),
+            Ok(list) if !teams => match list.iter().find(|t| t.teams_only()) {
+                Some(t) => Err(FieldError::new(
+                    "tiebreaks",
+                    format!(
+                        "'{}' separates teams, and this is an individual event",
+                        t.as_str()
+                    ),
+                )),
+                None => Ok(list),
+            },
+            // OGR 10.6: head-to-head comes first between teams level on points.
+            Ok(list) => Ok(std::iter::once(Tiebreak::DirectEncounter)
+                .chain(list.into_iter().filter(|t| *t != Tiebreak::DirectEncounter))
+                .collect()),
             Err(m) => Err(FieldError::new("tiebreaks", m)),
         };
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {

@@ -19,6 +19,7 @@ fn entrant(id: PlayerId, name: &str, rounds: Vec<Outcome>) -> Entrant {
         name: name.into(),
         order: id,
         rounds,
+        boards: Vec::new(),
     }
 }
 

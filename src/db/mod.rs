@@ -12,6 +12,7 @@ pub mod players;
 pub mod rounds;
 pub mod schema;
 pub mod settings;
+pub mod teams;
 pub mod tournaments;
 pub mod users;
 
@@ -48,6 +49,15 @@ pub enum DbError {
     /// No connection could be taken from the pool in time.
     #[error("database unavailable: {0}")]
     Pool(#[from] diesel::r2d2::PoolError),
+}
+
+impl From<crate::roster::FieldError> for DbError {
+    fn from(e: crate::roster::FieldError) -> DbError {
+        DbError::Invalid {
+            field: e.field,
+            message: e.message,
+        }
+    }
 }
 
 impl DbError {

@@ -46,6 +46,9 @@ pub struct Pairing {
     #[diesel(deserialize_as = super::Stored<ByeKind>)]
     pub bye: Option<ByeKind>,
     pub explanation: String,
+    /// Marked by the referee: the board's players can no longer be
+    /// substituted (OGR 10.3.1), even before a result.
+    pub started: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
@@ -97,13 +100,99 @@ impl Planned {
     }
 }
 
+/// A team match to store: two teams and their boards (first player,
+/// second player; the first starts game 1), or one team with a bye.
+#[derive(Debug, Clone)]
+pub struct PlannedMatch {
+    pub first_team: i32,
+    pub second_team: Option<i32>,
+    pub bye: Option<ByeKind>,
+    pub boards: Vec<(i32, i32)>,
+    pub explanation: String,
+}
+
+/// A round to store: pairings of players, or matches of teams.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    Pairings(Vec<Planned>),
+    Matches(Vec<PlannedMatch>),
+}
+
+impl Plan {
+    /// Tables (or matches) the plan fills.
+    pub fn len(&self) -> usize {
+        match self {
+            Plan::Pairings(p) => p.len(),
+            Plan::Matches(m) => m.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One pairing row to insert.
+#[derive(Default)]
+struct Row<'a> {
+    table: i32,
+    first_player: Option<i32>,
+    second_player: Option<i32>,
+    first_team: Option<i32>,
+    second_team: Option<i32>,
+    team_pairing: Option<i32>,
+    board: Option<i32>,
+    bye: Option<ByeKind>,
+    explanation: &'a str,
+}
+
+fn insert_pairing(
+    conn: &mut DbConnection,
+    round_id: i32,
+    row: Row<'_>,
+    games_per_pairing: i32,
+) -> Result<i32, DbError> {
+    let pid: i32 = diesel::insert_into(pairings::table)
+        .values((
+            pairings::round_id.eq(round_id),
+            pairings::table_no.eq(row.table),
+            pairings::first_player_id.eq(row.first_player),
+            pairings::second_player_id.eq(row.second_player),
+            pairings::first_team_id.eq(row.first_team),
+            pairings::second_team_id.eq(row.second_team),
+            pairings::team_pairing_id.eq(row.team_pairing),
+            pairings::board.eq(row.board),
+            pairings::bye.eq(row.bye.map(ByeKind::as_str)),
+            pairings::explanation.eq(row.explanation),
+        ))
+        .returning(pairings::id)
+        .get_result(conn)?;
+    if let (Some(first), Some(second)) = (row.first_player, row.second_player) {
+        let starts: Vec<(i32, i32)> = (1..=games_per_pairing)
+            .map(|n| {
+                (
+                    n,
+                    if first_starts(n as u32) {
+                        first
+                    } else {
+                        second
+                    },
+                )
+            })
+            .collect();
+        add_games(conn, pid, &starts, false)?;
+    }
+    Ok(pid)
+}
+
 /// Stores a new round as a draft, tables numbered in the given order, each
 /// pairing with its `games` games (the first-listed player starts game 1).
+/// Match `k` of a team round plays its boards on tables `4k-3` to `4k`.
 pub fn create(
     conn: &mut DbConnection,
     tournament_id: i32,
     number: i32,
-    planned: &[Planned],
+    plan: &Plan,
     games_per_pairing: i32,
     explanation: &str,
     by: &User,
@@ -120,32 +209,53 @@ pub fn create(
             .returning(rounds::id)
             .get_result(conn)
             .map_err(|e| classify(e, &format!("round {number} has already been paired")))?;
-        for (i, p) in planned.iter().enumerate() {
-            let pid: i32 = diesel::insert_into(pairings::table)
-                .values((
-                    pairings::round_id.eq(round_id),
-                    pairings::table_no.eq(i as i32 + 1),
-                    pairings::first_player_id.eq(Some(p.first)),
-                    pairings::second_player_id.eq(p.second),
-                    pairings::bye.eq(p.bye.map(ByeKind::as_str)),
-                    pairings::explanation.eq(&p.explanation),
-                ))
-                .returning(pairings::id)
-                .get_result(conn)?;
-            if let Some(second) = p.second {
-                let starts: Vec<(i32, i32)> = (1..=games_per_pairing)
-                    .map(|n| {
-                        (
-                            n,
-                            if first_starts(n as u32) {
-                                p.first
-                            } else {
-                                second
-                            },
-                        )
-                    })
-                    .collect();
-                add_games(conn, pid, &starts, false)?;
+        match plan {
+            Plan::Pairings(planned) => {
+                for (i, p) in planned.iter().enumerate() {
+                    let row = Row {
+                        table: i as i32 + 1,
+                        first_player: Some(p.first),
+                        second_player: p.second,
+                        bye: p.bye,
+                        explanation: &p.explanation,
+                        ..Row::default()
+                    };
+                    insert_pairing(conn, round_id, row, games_per_pairing)?;
+                }
+            }
+            Plan::Matches(matches) => {
+                for (i, m) in matches.iter().enumerate() {
+                    let k = i as i32 + 1;
+                    let row = Row {
+                        table: k,
+                        first_team: Some(m.first_team),
+                        second_team: m.second_team,
+                        bye: m.bye,
+                        explanation: &m.explanation,
+                        ..Row::default()
+                    };
+                    let match_id = insert_pairing(conn, round_id, row, games_per_pairing)?;
+                    let second_team = m.second_team;
+                    for (b, &(first, second)) in m.boards.iter().enumerate() {
+                        // The first team starts game 1 on odd boards.
+                        let (t1, t2) = if b % 2 == 0 {
+                            (Some(m.first_team), second_team)
+                        } else {
+                            (second_team, Some(m.first_team))
+                        };
+                        let row = Row {
+                            table: (k - 1) * 4 + b as i32 + 1,
+                            first_player: Some(first),
+                            second_player: Some(second),
+                            first_team: t1,
+                            second_team: t2,
+                            team_pairing: Some(match_id),
+                            board: Some(b as i32 + 1),
+                            ..Row::default()
+                        };
+                        insert_pairing(conn, round_id, row, games_per_pairing)?;
+                    }
+                }
             }
         }
         audit::record(
@@ -157,11 +267,54 @@ pub fn create(
                 entity: "round",
                 entity_id: Some(round_id),
                 old_value: None,
-                new_value: Some(format!("round {number}: {} pairings", planned.len())),
+                new_value: Some(match plan {
+                    Plan::Pairings(p) => format!("round {number}: {} pairings", p.len()),
+                    Plan::Matches(m) => format!("round {number}: {} matches", m.len()),
+                }),
             },
         )?;
         find(conn, tournament_id, number)
     })
+}
+
+/// Puts `new` in `old`'s place on one board (a line-up change): the seat
+/// and the games `old` was to start.
+pub fn replace_player(
+    conn: &mut DbConnection,
+    pairing_id: i32,
+    old: i32,
+    new: i32,
+) -> Result<(), DbError> {
+    diesel::update(
+        pairings::table
+            .find(pairing_id)
+            .filter(pairings::first_player_id.eq(old)),
+    )
+    .set(pairings::first_player_id.eq(new))
+    .execute(conn)?;
+    diesel::update(
+        pairings::table
+            .find(pairing_id)
+            .filter(pairings::second_player_id.eq(old)),
+    )
+    .set(pairings::second_player_id.eq(new))
+    .execute(conn)?;
+    diesel::update(
+        games::table
+            .filter(games::pairing_id.eq(pairing_id))
+            .filter(games::starter_player_id.eq(old)),
+    )
+    .set(games::starter_player_id.eq(new))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Marks boards as started (OGR 10.3.1).
+pub fn mark_started(conn: &mut DbConnection, pairing_ids: &[i32]) -> Result<(), DbError> {
+    diesel::update(pairings::table.filter(pairings::id.eq_any(pairing_ids)))
+        .set(pairings::started.eq(true))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// Adds games to a pairing: (game number, who starts it).

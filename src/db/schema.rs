@@ -88,6 +88,7 @@ diesel::table! {
         board -> Nullable<Integer>,
         bye -> Nullable<Text>,
         explanation -> Text,
+        started -> Bool,
     }
 }
 
@@ -170,6 +171,7 @@ diesel::table! {
         tournament_id -> Integer,
         name -> Text,
         club -> Text,
+        captain_token -> Nullable<Text>,
     }
 }
 

@@ -170,6 +170,34 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 None,
                 Vec::new(),
             ),
+            ("team", Some(t)) => {
+                // A line-up says its round first: "round 3: 1 Thabo Nkosi, …".
+                let round = e
+                    .new_value
+                    .as_deref()
+                    .and_then(|v| v.strip_prefix("round "))
+                    .and_then(|v| v.split(':').next())
+                    .and_then(|n| n.parse().ok());
+                let members: Vec<i32> = data
+                    .members
+                    .iter()
+                    .filter(|m| m.team_id == t)
+                    .map(|m| m.player_id)
+                    .collect();
+                let team = data.team(t).map_or("a team", |x| x.name.as_str());
+                (format!("team {team}"), round, members)
+            }
+            ("match", Some(m)) => {
+                let round = round_of_pairing.get(&m).map(|(r, _)| *r);
+                (
+                    format!(
+                        "match{}",
+                        round.map(|r| format!(" of round {r}")).unwrap_or_default()
+                    ),
+                    round,
+                    Vec::new(),
+                )
+            }
             ("tournament", _) => ("tournament".into(), None, Vec::new()),
             (other, _) => (other.to_string(), None, Vec::new()),
         }

@@ -1,7 +1,7 @@
 //! Loading a tournament with everything stored about it, in one read.
 
 use super::TournamentData;
-use crate::db::{forbidden, players, rounds, tournaments, DbConnection, DbError};
+use crate::db::{forbidden, players, rounds, teams, tournaments, DbConnection, DbError};
 
 /// A tournament with its players, relatives, kept-apart pairs, byes and
 /// every round.
@@ -17,5 +17,8 @@ pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError
         rounds,
         pairings,
         games,
+        teams: teams::list(conn, tid)?,
+        members: teams::members(conn, tid)?,
+        lineups: teams::lineups(conn, tid)?,
     })
 }

@@ -12,12 +12,14 @@ pub mod pair;
 mod ranking;
 pub mod results;
 pub mod swap;
+pub mod teams;
 
 pub use load::load;
 
 use crate::db::forbidden::Forbidden;
 use crate::db::players::{Player, Relation};
 use crate::db::rounds::{Game, Pairing, RequestedBye, Round};
+use crate::db::teams::{LineupEntry, Member, Team};
 use crate::db::tournaments::Tournament;
 use crate::pairing::{PairingError, PlayerId};
 
@@ -37,6 +39,10 @@ pub struct TournamentData {
     /// Sorted by pairing, then game number (same source): a standings page
     /// of thousands of games must not scan them all once per pairing.
     pub games: Vec<Game>,
+    /// Team events: the teams, their members and the line-ups given.
+    pub teams: Vec<Team>,
+    pub members: Vec<Member>,
+    pub lineups: Vec<LineupEntry>,
 }
 
 /// Where a round stands, as the tournament page shows it.

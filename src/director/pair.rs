@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::db::players::Player;
-use crate::db::rounds::{self, Planned, Round};
+use crate::db::rounds::{self, Plan, Planned, Round};
 use crate::db::users::User;
 use crate::db::{self, tournaments, DbConnection, DbError};
 use crate::pairing::avoidance::Ties;
@@ -222,7 +222,7 @@ impl TournamentData {
     }
 
     /// Pairs the next round, or says why it cannot be paired yet.
-    pub fn pair_next(&self) -> Result<(i32, Vec<Planned>), DirectorError> {
+    pub fn pair_next(&self) -> Result<(i32, Plan), DirectorError> {
         let next = self.rounds.last().map_or(1, |r| r.number + 1);
         if let Some(last) = self.rounds.last() {
             if !last.is_published() {
@@ -245,7 +245,7 @@ impl TournamentData {
                 self.tournament.rounds
             )));
         }
-        if self.tournament.system != System::Knockout || next == 1 {
+        if !self.is_team_event() && (self.tournament.system != System::Knockout || next == 1) {
             self.enough_players(next)?;
         }
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
@@ -315,12 +315,10 @@ impl TournamentData {
             }
             System::Knockout => self.knockout_next(next)?,
             System::TeamLeague | System::TeamSwiss => {
-                return Err(DirectorError::NotReady(
-                    "team events are paired by team, which this page does not do yet".into(),
-                ))
+                return Ok((next, Plan::Matches(self.pair_teams(next)?)))
             }
         };
-        Ok((next, planned))
+        Ok((next, Plan::Pairings(planned)))
     }
 
     /// A round needs two players to pair: refuses, with a sentence, a

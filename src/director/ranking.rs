@@ -73,8 +73,22 @@ impl TournamentData {
         Outcome::Absent
     }
 
-    /// The players as the standings see them, over published rounds.
+    /// How the standings count: a team event's rounds are matches of four
+    /// boards' games.
+    pub fn standings_scoring(&self) -> Scoring {
+        if self.is_team_event() {
+            self.team_scoring()
+        } else {
+            self.scoring()
+        }
+    }
+
+    /// Who the standings rank, over published rounds: the players, or in
+    /// a team event the teams.
     pub fn entrants(&self) -> Vec<Entrant> {
+        if self.is_team_event() {
+            return self.team_entrants();
+        }
         let numbers = self.pairing_numbers();
         let published = self.published();
         self.players
@@ -84,6 +98,7 @@ impl TournamentData {
                 name: p.name.clone(),
                 order: numbers.get(&pid(p.id)).copied().unwrap_or(u32::MAX),
                 rounds: published.iter().map(|r| self.outcome(p.id, r)).collect(),
+                boards: Vec::new(),
             })
             .collect()
     }
@@ -91,7 +106,7 @@ impl TournamentData {
     pub fn standings(&self) -> Vec<Standing> {
         standings::compute(
             &self.entrants(),
-            &self.scoring(),
+            &self.standings_scoring(),
             &self.tournament.tiebreaks,
         )
     }
@@ -100,6 +115,9 @@ impl TournamentData {
     /// ranked among themselves, then the withdrawn ones (unranked, in the
     /// order their points give).
     pub fn standings_split(&self) -> (Vec<Standing>, Vec<Standing>) {
+        if self.is_team_event() {
+            return (self.standings(), Vec::new());
+        }
         let withdrawn: std::collections::HashSet<u32> = self
             .players
             .iter()
@@ -112,6 +130,27 @@ impl TournamentData {
             .partition(|s| !withdrawn.contains(&s.id));
         standings::rerank(&mut active, &self.tournament.tiebreaks);
         (active, gone)
+    }
+
+    /// The club of a line of the standings (a player's, or a team's).
+    pub fn club_of(&self, id: u32) -> &str {
+        if self.is_team_event() {
+            return self.team(id as i32).map_or("", |t| t.club.as_str());
+        }
+        self.players
+            .iter()
+            .find(|p| pid(p.id) == id)
+            .map_or("", |p| p.club.as_str())
+    }
+
+    /// The page of a line of the standings: the player's, or the team's.
+    pub fn entrant_path(&self, id: u32) -> String {
+        let kind = if self.is_team_event() {
+            "teams"
+        } else {
+            "players"
+        };
+        format!("/t/{}/{kind}/{id}", self.tournament.id)
     }
 
     /// Results still missing in published rounds: the standings are

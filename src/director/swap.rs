@@ -118,6 +118,11 @@ pub fn swap(
     by: &User,
 ) -> Result<Swap, DbError> {
     let data = super::load(conn, tid)?;
+    if data.is_team_event() {
+        return Err(DbError::Conflict(
+            "in a team event the boards follow the line-ups: change a team's line-up instead of swapping players".into(),
+        ));
+    }
     let round = data.round(n, true)?;
     let broken = data.swap_warnings(&round, a, b);
     if !broken.is_empty() && !confirmed {

@@ -3,6 +3,7 @@
 
 pub mod players;
 pub mod standings;
+pub mod teams;
 
 /// Writes a CSV table: a header row, then one record per row. Every CSV
 /// Kraal serves or prints is written here, so every one of them is

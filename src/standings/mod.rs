@@ -103,6 +103,9 @@ pub struct Entrant {
     pub order: u32,
     /// One outcome per round, round 1 first.
     pub rounds: Vec<Outcome>,
+    /// A team's game points on each board over all rounds, board 1 first;
+    /// empty for a player.
+    pub boards: Vec<Points>,
 }
 
 /// One line of the standings.

@@ -118,6 +118,29 @@ pub fn compute_all(
                     denom: 1,
                 })
                 .collect(),
+            Tiebreak::MatchPoints | Tiebreak::GamePoints => {
+                let other = Scoring {
+                    ranking: if *tb == Tiebreak::MatchPoints {
+                        crate::tournament::Ranking::MatchPoints
+                    } else {
+                        crate::tournament::Ranking::GamePoints
+                    },
+                    ..*scoring
+                };
+                entrants
+                    .iter()
+                    .map(|e| {
+                        TiebreakValue::points(e.rounds.iter().map(|o| other.round_score(o)).sum())
+                    })
+                    .collect()
+            }
+            Tiebreak::Board1 | Tiebreak::Board2 | Tiebreak::Board3 | Tiebreak::Board4 => {
+                let board = tb.board().unwrap_or(1) - 1;
+                entrants
+                    .iter()
+                    .map(|e| TiebreakValue::points(e.boards.get(board).copied().unwrap_or(0)))
+                    .collect()
+            }
             Tiebreak::Progressive => entrants
                 .iter()
                 .map(|e| {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::auth;
 use super::error::{ApiError, AppError};
 use super::pages::rounds::{load_data, pairing_views, GameView, PairingView};
+use super::pages::teams::{match_views, MatchView};
 use super::AppState;
 use crate::db::forbidden::{self, Forbidden, NewForbidden};
 use crate::db::tournaments::{self, Tournament};
@@ -310,6 +311,66 @@ pub struct RoundJson {
     round: i32,
     published: bool,
     pairings: Vec<PairingJson>,
+    /// Team events: each match with its boards (the same pairings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matches: Option<Vec<MatchJson>>,
+}
+
+#[derive(Debug, Serialize)]
+struct MatchJson {
+    id: i32,
+    table: i32,
+    first_team_id: i32,
+    first_team: String,
+    second_team_id: Option<i32>,
+    second_team: String,
+    bye: bool,
+    /// From the first team's side, `5½-2½`; empty until a result.
+    score: String,
+    boards: Vec<BoardJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct BoardJson {
+    board: i32,
+    table: i32,
+    pairing_id: i32,
+    first_id: Option<i32>,
+    first: String,
+    second_id: Option<i32>,
+    second: String,
+    score: String,
+    games: Vec<GameJson>,
+}
+
+impl From<MatchView> for MatchJson {
+    fn from(m: MatchView) -> MatchJson {
+        MatchJson {
+            id: m.id,
+            table: m.table,
+            first_team_id: m.first_team_id,
+            first_team: m.first_team.clone(),
+            bye: m.is_bye(),
+            second_team_id: m.second_team_id,
+            second_team: m.second_team,
+            score: m.score,
+            boards: m
+                .boards
+                .into_iter()
+                .map(|p| BoardJson {
+                    board: p.board.unwrap_or_default(),
+                    table: p.table,
+                    pairing_id: p.id,
+                    first_id: p.first_id,
+                    first: p.first,
+                    second_id: p.second_id,
+                    second: p.second,
+                    score: p.score,
+                    games: p.games.into_iter().map(GameJson::from).collect(),
+                })
+                .collect(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -392,13 +453,18 @@ async fn round_json(
 ) -> Result<RoundJson, ApiError> {
     let data = load_data(state, tid).await?;
     let round = data.round(n, may_see_drafts)?;
+    let views = pairing_views(&data, &round);
+    let matches = data.is_team_event().then(|| {
+        match_views(&data, &round, &views)
+            .into_iter()
+            .map(MatchJson::from)
+            .collect()
+    });
     Ok(RoundJson {
         round: n,
         published: round.is_published(),
-        pairings: pairing_views(&data, &round)
-            .into_iter()
-            .map(PairingJson::from)
-            .collect(),
+        pairings: views.into_iter().map(PairingJson::from).collect(),
+        matches,
     })
 }
 
@@ -478,6 +544,7 @@ pub async fn standings(
         .iter()
         .map(|p| (p.id as u32, p.club.as_str()))
         .collect();
+    let totals = data.team_totals();
     let rows: Vec<serde_json::Value> = data
         .standings()
         .iter()
@@ -487,6 +554,17 @@ pub async fn standings(
                 .zip(&s.tiebreaks)
                 .map(|(n, v)| (n.clone(), number(v.raw, v.denom)))
                 .collect();
+            if let Some(&(match_points, game_points)) = totals.get(&s.id) {
+                return serde_json::json!({
+                    "rank": s.rank, "team": s.id, "name": s.name,
+                    "club": data.club_of(s.id),
+                    "points": number(s.score, crate::pairing::POINT),
+                    "points_text": show_points(s.score),
+                    "match_points": number(match_points, crate::pairing::POINT),
+                    "game_points": number(game_points, crate::pairing::POINT),
+                    "tiebreaks": tbs, "separated_by": s.separated_by,
+                });
+            }
             serde_json::json!({
                 "rank": s.rank, "player": s.id, "name": s.name,
                 "club": clubs.get(&s.id).copied().unwrap_or(""),
@@ -512,4 +590,117 @@ fn number(raw: i64, denom: i64) -> serde_json::Value {
     } else {
         serde_json::json!(raw as f64 / denom as f64)
     }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTeamBody {
+    name: String,
+    #[serde(default)]
+    club: String,
+    members: Vec<i32>,
+    #[serde(default)]
+    substitutes: Vec<i32>,
+}
+
+/// A team as the API shows it.
+#[derive(Debug, Serialize)]
+pub struct TeamJson {
+    id: i32,
+    name: String,
+    club: String,
+    /// Roster players, board 1 first.
+    members: Vec<i32>,
+    substitutes: Vec<i32>,
+}
+
+/// `POST /api/v1/tournaments/{tid}/teams`: enters a team of four players
+/// of the tournament (board order) and its substitutes.
+pub async fn add_team(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<NewTeamBody>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    if !t.system.is_team() {
+        return Err(AppError::Conflict(format!(
+            "{} is an individual event: teams belong to a team league or a team Swiss",
+            t.name
+        ))
+        .into());
+    }
+    let b = body.into_inner();
+    let new = crate::db::teams::NewTeam {
+        name: b.name,
+        club: b.club,
+        members: b.members.clone(),
+        substitutes: b.substitutes.clone(),
+    };
+    let tid = t.id;
+    let team = state
+        .run(move |c| crate::db::teams::create(c, tid, &new, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(TeamJson {
+        id: team.id,
+        name: team.name,
+        club: team.club,
+        members: b.members,
+        substitutes: b.substitutes,
+    }))
+}
+
+/// `GET /api/v1/tournaments/{tid}/teams`
+pub async fn list_teams(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&state, path.into_inner()).await?;
+    let teams: Vec<TeamJson> = data
+        .teams
+        .iter()
+        .map(|t| TeamJson {
+            id: t.id,
+            name: t.name.clone(),
+            club: t.club.clone(),
+            members: data.roster(t.id),
+            substitutes: data.substitutes(t.id),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "teams": teams })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineupBody {
+    boards: Vec<i32>,
+}
+
+/// `PUT /api/v1/tournaments/{tid}/rounds/{n}/lineups/{team}`: who plays
+/// boards 1-4; 409 when a player to be replaced has started (OGR 10.3.1).
+pub async fn put_lineup(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32, i32)>,
+    body: web::Json<LineupBody>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n, team) = path.into_inner();
+    let tid = refereed(&state, &user, tid).await?.id;
+    let boards = body.into_inner().boards;
+    let wanted = boards.clone();
+    let change = state
+        .run(move |c| {
+            director::teams::set_lineup(
+                c,
+                tid,
+                n,
+                team,
+                &wanted,
+                crate::db::teams::Actor::Referee(&user),
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "team": team, "name": change.team, "round": n, "boards": boards, "changed": change.changed,
+    })))
 }

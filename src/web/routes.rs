@@ -7,7 +7,7 @@
 use actix_web::{web, Route};
 
 use super::api;
-use super::pages::{account, admin, forbidden, home, players, rounds, tables, tournaments};
+use super::pages::{account, admin, forbidden, home, players, rounds, tables, teams, tournaments};
 
 /// Who may use a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +108,18 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/t/{tid:\\d+}/bracket"                           Public   => tables::bracket_page;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/pairings.csv"      Public   => tables::pairings_csv;
     get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
+    get  "/t/{tid:\\d+}/teams"                           Public   => teams::list;
+    post "/t/{tid:\\d+}/teams"                           Referee  => teams::add;
+    post "/t/{tid:\\d+}/teams/import"                    Referee  => teams::import;
+    get  "/t/{tid:\\d+}/teams/{team:\\d+}"              Public   => teams::show;
+    post "/t/{tid:\\d+}/teams/{team:\\d+}/captain-link" Referee  => teams::renew_link;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" Referee => teams::lineup_form;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" Referee => teams::lineup_save;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/matches/{mid:\\d+}/start" Referee => teams::start;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/cards"             Public   => teams::cards;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/matches.csv"       Public   => teams::matches_csv_route;
+    get  "/captain/{token}"                               Public   => teams::captain;
+    post "/captain/{token}"                               Public   => teams::captain_save;
     get  "/api/v1/me"                                     SignedIn => account::api_me;
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
@@ -116,6 +128,9 @@ pub static ROUTES: &[RouteSpec] = routes! {
     delete "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}" Referee => api::remove_forbidden;
     put  "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}/waiver" Referee => api::waive_forbidden;
     delete "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}/waiver" Referee => api::clear_forbidden_waiver;
+    post "/api/v1/tournaments/{tid:\\d+}/teams"            Referee  => api::add_team;
+    get  "/api/v1/tournaments/{tid:\\d+}/teams"            Public   => api::list_teams;
+    put  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" Referee => api::put_lineup;
     post "/api/v1/tournaments/{tid:\\d+}/rounds"           Referee  => api::pair_round;
     get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}"  Public   => api::get_round;
     get  "/api/v1/tournaments/{tid:\\d+}/standings"        Public   => api::standings;

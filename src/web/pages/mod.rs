@@ -7,6 +7,7 @@ pub mod home;
 pub mod players;
 pub mod rounds;
 pub mod tables;
+pub mod teams;
 pub mod tournaments;
 
 use std::collections::BTreeMap;

@@ -123,6 +123,9 @@ pub struct PairingView {
     pub why: Vec<String>,
     /// For a knock-out: who went through, once decided.
     pub winner: Option<String>,
+    /// For a board of a team match: the board (1-4) and the match's id.
+    pub board: Option<i32>,
+    pub match_id: Option<i32>,
 }
 
 pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
@@ -139,6 +142,9 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
     let name_of = data.name_of();
     data.pairings_of(round)
         .into_iter()
+        // A team match's own row holds teams, not players: its boards are
+        // the pairings.
+        .filter(|p| p.first_player_id.is_some())
         .map(|p: &Pairing| {
             let games: Vec<&Game> = data.games_of(p.id);
             let t = tally(
@@ -178,6 +184,8 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                 } else {
                     None
                 },
+                board: p.board,
+                match_id: p.team_pairing_id,
             };
             view.score = view.score_from(true);
             view
@@ -231,6 +239,8 @@ pub struct RoundPage {
     round: Round,
     rounds: Vec<i32>,
     pairings: Vec<PairingView>,
+    /// A team round's matches, each with its boards (the same pairings).
+    matches: Vec<super::teams::MatchView>,
     can_edit: bool,
     missing: usize,
     updated: String,
@@ -310,6 +320,7 @@ pub async fn show(
         q,
         found,
         seats,
+        matches: super::teams::match_views(&data, &round, &pairings),
         pairings,
         missing: data.missing_results(&round),
         rounds: data
@@ -366,7 +377,7 @@ pub async fn slips(
     render(&page, StatusCode::OK)
 }
 
-async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppError> {
+pub async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppError> {
     match &ctx.user {
         None => Ok(false),
         Some(u) if u.is_admin() => Ok(true),
@@ -729,6 +740,8 @@ pub struct StandingsPage {
     /// Withdrawn players, listed after, unranked.
     withdrawn: Vec<Standing>,
     clubs: HashMap<u32, String>,
+    /// `players` or `teams`: whose pages the names link to.
+    kind: &'static str,
     rounds_published: usize,
     /// Results still missing in published rounds.
     missing: usize,
@@ -737,6 +750,14 @@ pub struct StandingsPage {
     /// halves) rather than in halves.
     columns: Vec<(crate::tournament::Tiebreak, bool)>,
     updated: String,
+}
+
+/// The club of every line the standings can show.
+fn rows_clubs(data: &TournamentData) -> HashMap<u32, String> {
+    data.entrants()
+        .iter()
+        .map(|e| (e.id, data.club_of(e.id).to_string()))
+        .collect()
 }
 
 impl StandingsPage {
@@ -764,11 +785,12 @@ impl StandingsPage {
             ctx,
             rows,
             withdrawn,
-            clubs: data
-                .players
-                .iter()
-                .map(|p| (p.id as u32, p.club.clone()))
-                .collect(),
+            clubs: rows_clubs(&data),
+            kind: if data.is_team_event() {
+                "teams"
+            } else {
+                "players"
+            },
             rounds_published: data.published().len(),
             missing: data.provisional(),
             columns,

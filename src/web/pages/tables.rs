@@ -61,7 +61,7 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
         .enumerate()
         .map(|(i, s)| (s.id, i + 1))
         .collect();
-    let scoring = data.scoring();
+    let scoring = data.standings_scoring();
     let entrants: HashMap<u32, crate::standings::Entrant> =
         data.entrants().into_iter().map(|e| (e.id, e)).collect();
     let rank = |id: &u32| rank_of.get(id).map(|r| r.to_string()).unwrap_or_default();

@@ -1,0 +1,330 @@
+//! Teams of a team event (OGR 10): rosters with their board order and
+//! substitutes, each team's captain link, and the line-ups given per round.
+
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::audit::{self, Change};
+use super::schema::{lineups, players, team_members, teams};
+use super::users::User;
+use super::{classify, found, DbConnection, DbError};
+
+/// Players on a team's roster (OGR 10.1); substitutes come on top.
+pub const BOARDS: usize = 4;
+
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = teams)]
+pub struct Team {
+    pub id: i32,
+    pub tournament_id: i32,
+    pub name: String,
+    pub club: String,
+    /// The secret of the captain's link; never shown to the public.
+    #[serde(skip)]
+    pub captain_token: Option<String>,
+}
+
+/// A player on a team: a roster player with a board (1-4), or a substitute.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = team_members)]
+pub struct Member {
+    pub id: i32,
+    pub team_id: i32,
+    pub player_id: i32,
+    pub board: Option<i32>,
+    pub substitute: bool,
+}
+
+/// One board of a line-up as given for a round; `replaces` names the roster
+/// player a substitute stands in for (OGR 10.3).
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = lineups)]
+pub struct LineupEntry {
+    pub id: i32,
+    pub round_id: i32,
+    pub team_id: i32,
+    pub board: i32,
+    pub player_id: i32,
+    #[diesel(column_name = replaces_player_id)]
+    pub replaces: Option<i32>,
+}
+
+/// A team to enter: its name, club, the four roster players in board order
+/// and any substitutes, all players of the tournament.
+#[derive(Debug, Clone, Default)]
+pub struct NewTeam {
+    pub name: String,
+    pub club: String,
+    pub members: Vec<i32>,
+    pub substitutes: Vec<i32>,
+}
+
+/// Who changes a line-up: a referee, or a team's captain by their link.
+#[derive(Debug, Clone)]
+pub enum Actor<'a> {
+    Referee(&'a User),
+    Captain { team: &'a str },
+}
+
+impl Actor<'_> {
+    pub fn user_id(&self) -> Option<i32> {
+        match self {
+            Actor::Referee(u) => Some(u.id),
+            Actor::Captain { .. } => None,
+        }
+    }
+}
+
+/// Checks a new team against the tournament's players and teams; every
+/// problem names its field.
+fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, String), DbError> {
+    let invalid = |field: &'static str, message: String| DbError::Invalid { field, message };
+    let name = t.name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return Err(invalid("name", "the team has no name".into()));
+    }
+    if name.chars().count() > 80 {
+        return Err(invalid(
+            "name",
+            "the name is longer than 80 characters".into(),
+        ));
+    }
+    crate::roster::check_printable("name", "name", &name).map_err(DbError::from)?;
+    let club = t.club.trim().to_string();
+    crate::roster::check_printable("club", "club", &club).map_err(DbError::from)?;
+    if t.members.len() != BOARDS {
+        return Err(invalid(
+            "members",
+            format!(
+                "a team has four players in board order (OGR 10.1), not {}",
+                t.members.len()
+            ),
+        ));
+    }
+    let all: Vec<(&'static str, i32)> = t
+        .members
+        .iter()
+        .map(|&p| ("members", p))
+        .chain(t.substitutes.iter().map(|&p| ("substitutes", p)))
+        .collect();
+    let known: Vec<(i32, String)> = players::table
+        .filter(players::tournament_id.eq(tid))
+        .select((players::id, players::name))
+        .load(conn)?;
+    let taken: Vec<(i32, String)> = team_members::table
+        .inner_join(teams::table)
+        .filter(teams::tournament_id.eq(tid))
+        .select((team_members::player_id, teams::name))
+        .load(conn)?;
+    for (i, &(field, p)) in all.iter().enumerate() {
+        let Some((_, pname)) = known.iter().find(|(id, _)| *id == p) else {
+            return Err(invalid(
+                field,
+                format!("player {p} is not a player of this tournament"),
+            ));
+        };
+        if all[..i].iter().any(|&(_, q)| q == p) {
+            return Err(invalid(field, format!("{pname} is listed twice")));
+        }
+        if let Some((_, team)) = taken.iter().find(|(id, _)| *id == p) {
+            return Err(invalid(
+                field,
+                format!("{pname} already plays for {team}: a player belongs to one team"),
+            ));
+        }
+    }
+    Ok((name, club))
+}
+
+/// Enters a team with its roster and substitutes and a fresh captain link.
+pub fn create(conn: &mut DbConnection, tid: i32, t: &NewTeam, by: &User) -> Result<Team, DbError> {
+    super::transaction(conn, |conn| {
+        let (name, club) = check(conn, tid, t)?;
+        let id: i32 = diesel::insert_into(teams::table)
+            .values((
+                teams::tournament_id.eq(tid),
+                teams::name.eq(&name),
+                teams::club.eq(&club),
+                teams::captain_token.eq(Some(crate::accounts::new_token())),
+            ))
+            .returning(teams::id)
+            .get_result(conn)
+            .map_err(|e| classify(e, &format!("a team called {name} is already entered")))
+            .map_err(|e| match e {
+                DbError::Conflict(m) => DbError::Invalid {
+                    field: "name",
+                    message: m,
+                },
+                other => other,
+            })?;
+        for (k, &p) in t.members.iter().enumerate() {
+            diesel::insert_into(team_members::table)
+                .values((
+                    team_members::team_id.eq(id),
+                    team_members::player_id.eq(p),
+                    team_members::board.eq(Some(k as i32 + 1)),
+                    team_members::substitute.eq(false),
+                ))
+                .execute(conn)?;
+        }
+        for &p in &t.substitutes {
+            diesel::insert_into(team_members::table)
+                .values((
+                    team_members::team_id.eq(id),
+                    team_members::player_id.eq(p),
+                    team_members::board.eq(None::<i32>),
+                    team_members::substitute.eq(true),
+                ))
+                .execute(conn)?;
+        }
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tid),
+                action: "add",
+                entity: "team",
+                entity_id: Some(id),
+                old_value: None,
+                new_value: Some(format!(
+                    "{name}: {} roster players, {} substitutes",
+                    t.members.len(),
+                    t.substitutes.len()
+                )),
+            },
+        )?;
+        find(conn, tid, id)
+    })
+}
+
+pub fn find(conn: &mut DbConnection, tid: i32, id: i32) -> Result<Team, DbError> {
+    teams::table
+        .filter(teams::tournament_id.eq(tid))
+        .filter(teams::id.eq(id))
+        .select(Team::as_select())
+        .first(conn)
+        .map_err(|e| found(e, "team"))
+}
+
+/// The team a captain's link opens; `None` for a link that is not (or no
+/// longer) any team's.
+pub fn by_captain_token(conn: &mut DbConnection, token: &str) -> Result<Option<Team>, DbError> {
+    Ok(teams::table
+        .filter(teams::captain_token.eq(token))
+        .select(Team::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Gives a team a new captain link; the old one stops working at once.
+pub fn renew_captain_link(
+    conn: &mut DbConnection,
+    tid: i32,
+    id: i32,
+    by: &User,
+) -> Result<Team, DbError> {
+    super::transaction(conn, |conn| {
+        let team = find(conn, tid, id)?;
+        diesel::update(teams::table.find(id))
+            .set(teams::captain_token.eq(Some(crate::accounts::new_token())))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tid),
+                action: "renew captain link",
+                entity: "team",
+                entity_id: Some(id),
+                old_value: None,
+                new_value: Some(team.name),
+            },
+        )?;
+        find(conn, tid, id)
+    })
+}
+
+pub fn list(conn: &mut DbConnection, tid: i32) -> Result<Vec<Team>, DbError> {
+    Ok(teams::table
+        .filter(teams::tournament_id.eq(tid))
+        .order(teams::id)
+        .select(Team::as_select())
+        .load(conn)?)
+}
+
+/// Every team member of the tournament: by team, roster boards first.
+pub fn members(conn: &mut DbConnection, tid: i32) -> Result<Vec<Member>, DbError> {
+    let mut list: Vec<Member> = team_members::table
+        .inner_join(teams::table)
+        .filter(teams::tournament_id.eq(tid))
+        .select(Member::as_select())
+        .load(conn)?;
+    list.sort_by_key(|m| (m.team_id, m.substitute, m.board, m.id));
+    Ok(list)
+}
+
+/// Every line-up given in the tournament.
+pub fn lineups(conn: &mut DbConnection, tid: i32) -> Result<Vec<LineupEntry>, DbError> {
+    use super::schema::rounds;
+    Ok(lineups::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tid))
+        .order((lineups::round_id, lineups::team_id, lineups::board))
+        .select(LineupEntry::as_select())
+        .load(conn)?)
+}
+
+/// Stores a round's line-up of one team, replacing what was given before.
+pub fn store_lineup(
+    conn: &mut DbConnection,
+    round_id: i32,
+    team_id: i32,
+    boards: &[(i32, Option<i32>)],
+) -> Result<(), DbError> {
+    diesel::delete(
+        lineups::table
+            .filter(lineups::round_id.eq(round_id))
+            .filter(lineups::team_id.eq(team_id)),
+    )
+    .execute(conn)?;
+    for (k, &(player, replaces)) in boards.iter().enumerate() {
+        diesel::insert_into(lineups::table)
+            .values((
+                lineups::round_id.eq(round_id),
+                lineups::team_id.eq(team_id),
+                lineups::board.eq(k as i32 + 1),
+                lineups::player_id.eq(player),
+                lineups::replaces_player_id.eq(replaces),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Enters every player and team of a CSV import, or nothing.
+pub fn import(
+    conn: &mut DbConnection,
+    tid: i32,
+    plan: &crate::export::teams::TeamImport,
+    by: &User,
+) -> Result<Vec<Team>, DbError> {
+    super::transaction(conn, |conn| {
+        let ids = super::players::import(conn, tid, &plan.players, &[], by)?;
+        plan.teams
+            .iter()
+            .map(|t| {
+                create(
+                    conn,
+                    tid,
+                    &NewTeam {
+                        name: t.name.clone(),
+                        club: t.club.clone(),
+                        members: t.members.iter().map(|&i| ids[i]).collect(),
+                        substitutes: t.substitutes.iter().map(|&i| ids[i]).collect(),
+                    },
+                    by,
+                )
+            })
+            .collect()
+    })
+}

@@ -1,0 +1,613 @@
+//! Team events (OGR 10): pairing teams, the board pairings of each match,
+//! match scores, team standings, and the line-up changes of referees and
+//! captains.
+//!
+//! A match is stored as a pairing row with the two teams and no players;
+//! its boards are pairing rows pointing at it (`team_pairing_id`), each
+//! with its two players and its games, so that results, the results desk
+//! and the players' own pages treat a board exactly like an individual
+//! pairing. Match `k` of a round plays on tables `4k-3` to `4k`, one
+//! table per board, which is what the results desk's quick entry reads.
+
+use std::collections::HashMap;
+
+use crate::db::rounds::{Pairing, PlannedMatch, Round};
+use crate::db::teams::{self, Actor, Member, Team, BOARDS};
+use crate::db::{self, audit, DbConnection, DbError};
+use crate::pairing::teams::{self as core, Lineup, TeamMatch, TeamScoring, TeamSwissInput};
+use crate::pairing::{PlayerId, Points, POINT};
+use crate::results::tally;
+use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
+use crate::tournament::{ByeKind, ByeValue, Ranking, System};
+
+use super::{pid, DirectorError, TournamentData};
+
+/// A team match's score so far, from the first team's side.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MatchScore {
+    pub first: Points,
+    pub second: Points,
+    /// Game points per board, board 1 first: (first team, second team).
+    pub boards: Vec<(Points, Points)>,
+    /// Games with a result, of all the match's games.
+    pub decided: usize,
+    pub games: usize,
+}
+
+impl MatchScore {
+    /// Every game of every board has a result.
+    pub fn complete(&self) -> bool {
+        self.games > 0 && self.decided == self.games
+    }
+}
+
+impl TournamentData {
+    pub fn is_team_event(&self) -> bool {
+        self.tournament.system.is_team()
+    }
+
+    pub fn team(&self, id: i32) -> Option<&Team> {
+        self.teams.iter().find(|t| t.id == id)
+    }
+
+    /// The team a player plays for.
+    pub fn team_of(&self, player: i32) -> Option<&Team> {
+        let m = self.members.iter().find(|m| m.player_id == player)?;
+        self.team(m.team_id)
+    }
+
+    /// A team's roster players in board order.
+    pub fn roster(&self, team: i32) -> Vec<i32> {
+        self.members_of(team)
+            .filter(|m| !m.substitute)
+            .map(|m| m.player_id)
+            .collect()
+    }
+
+    /// A team's substitutes, in the order they were entered.
+    pub fn substitutes(&self, team: i32) -> Vec<i32> {
+        self.members_of(team)
+            .filter(|m| m.substitute)
+            .map(|m| m.player_id)
+            .collect()
+    }
+
+    fn members_of(&self, team: i32) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(move |m| m.team_id == team)
+    }
+
+    /// The team matches of a round (and team byes), by table.
+    pub fn matches_of(&self, round: &Round) -> Vec<&Pairing> {
+        self.pairings_of(round)
+            .into_iter()
+            .filter(|p| p.first_team_id.is_some() && p.team_pairing_id.is_none())
+            .collect()
+    }
+
+    /// The boards of a match, board 1 first.
+    pub fn boards_of(&self, round: &Round, match_id: i32) -> Vec<&Pairing> {
+        let mut list: Vec<&Pairing> = self
+            .pairings_of(round)
+            .into_iter()
+            .filter(|p| p.team_pairing_id == Some(match_id))
+            .collect();
+        list.sort_by_key(|p| p.board);
+        list
+    }
+
+    /// A match's game points, board by board (main games only).
+    pub fn match_score(&self, round: &Round, m: &Pairing) -> MatchScore {
+        let mut s = MatchScore::default();
+        for b in self.boards_of(round, m.id) {
+            let games = self.games_of(b.id);
+            let t = tally(
+                games
+                    .iter()
+                    .filter(|g| !g.tiebreak)
+                    .map(|g| (g.starter_player_id == b.first_player_id, g.result)),
+            );
+            // The board's first player may belong to either team.
+            let (f, sec) = if b.first_team_id == m.first_team_id {
+                (t.first, t.second)
+            } else {
+                (t.second, t.first)
+            };
+            s.first += f;
+            s.second += sec;
+            s.boards.push((f, sec));
+            s.decided += t.decided as usize;
+            s.games += games.len();
+        }
+        s
+    }
+
+    /// Whether a board has started: a game has a result or the referee
+    /// marked it (OGR 10.3.1: its players can no longer be replaced).
+    pub fn board_started(&self, board: &Pairing) -> bool {
+        board.started || self.games_of(board.id).iter().any(|g| g.result.is_some())
+    }
+
+    /// The match a team plays in a round (or its bye).
+    pub fn match_of(&self, round: &Round, team: i32) -> Option<&Pairing> {
+        self.matches_of(round)
+            .into_iter()
+            .find(|m| m.first_team_id == Some(team) || m.second_team_id == Some(team))
+    }
+
+    /// Who plays each board for `team` in `round`, board 1 first (empty
+    /// for a bye).
+    pub fn lineup(&self, round: &Round, team: i32) -> Vec<i32> {
+        let Some(m) = self.match_of(round, team) else {
+            return Vec::new();
+        };
+        self.boards_of(round, m.id)
+            .iter()
+            .filter_map(|b| {
+                if b.first_team_id == Some(team) {
+                    b.first_player_id
+                } else {
+                    b.second_player_id
+                }
+            })
+            .collect()
+    }
+
+    /// Team scores as the standings count them: a match is a mini-match
+    /// of all its boards' games.
+    pub fn team_scoring(&self) -> Scoring {
+        Scoring {
+            games_per_pairing: (self.tournament.games_per_pairing as u32) * BOARDS as u32,
+            ranking: self.tournament.ranking,
+            bye: self.tournament.bye_value,
+        }
+    }
+
+    /// What `team` got out of `round`, with its game points per board.
+    pub fn team_outcome(&self, team: i32, round: &Round) -> (Outcome, Vec<Points>) {
+        let Some(m) = self.match_of(round, team) else {
+            return (Outcome::Absent, Vec::new());
+        };
+        let Some(other) = (if m.first_team_id == Some(team) {
+            m.second_team_id
+        } else {
+            m.first_team_id
+        }) else {
+            return (Outcome::AllocatedBye, Vec::new());
+        };
+        let s = self.match_score(round, m);
+        if s.decided == 0 {
+            return (Outcome::Absent, Vec::new());
+        }
+        let first = m.first_team_id == Some(team);
+        let (mine, theirs) = if first {
+            (s.first, s.second)
+        } else {
+            (s.second, s.first)
+        };
+        let boards = s
+            .boards
+            .iter()
+            .map(|&(f, sec)| if first { f } else { sec })
+            .collect();
+        (
+            Outcome::Played {
+                opponent: pid(other),
+                points: mine,
+                opponent_points: theirs,
+                // For a team, "wins" counts matches won.
+                games_won: u32::from(mine > theirs),
+            },
+            boards,
+        )
+    }
+
+    /// The teams as the standings see them, over published rounds.
+    pub fn team_entrants(&self) -> Vec<Entrant> {
+        let published = self.published();
+        self.teams
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let mut boards = vec![0; BOARDS];
+                let rounds = published
+                    .iter()
+                    .map(|r| {
+                        let (o, per_board) = self.team_outcome(t.id, r);
+                        for (sum, p) in boards.iter_mut().zip(per_board) {
+                            *sum += p;
+                        }
+                        o
+                    })
+                    .collect();
+                Entrant {
+                    id: pid(t.id),
+                    name: t.name.clone(),
+                    order: k as u32 + 1,
+                    rounds,
+                    boards,
+                }
+            })
+            .collect()
+    }
+
+    /// The team standings (OGR 10.6): points, then head-to-head, then the
+    /// tournament's other tiebreaks in its order.
+    pub fn team_standings(&self) -> Vec<Standing> {
+        standings::compute(
+            &self.team_entrants(),
+            &self.team_scoring(),
+            &self.tournament.tiebreaks,
+        )
+    }
+
+    /// Each team's match points and game points over published rounds,
+    /// by team id (empty for an individual event).
+    pub fn team_totals(&self) -> HashMap<u32, (Points, Points)> {
+        if !self.is_team_event() {
+            return HashMap::new();
+        }
+        let scoring = self.team_scoring();
+        let by = |ranking| Scoring { ranking, ..scoring };
+        self.team_entrants()
+            .iter()
+            .map(|e| {
+                let sum = |s: Scoring| e.rounds.iter().map(|o| s.round_score(o)).sum::<Points>();
+                (
+                    e.id,
+                    (sum(by(Ranking::MatchPoints)), sum(by(Ranking::GamePoints))),
+                )
+            })
+            .collect()
+    }
+
+    /// Each team's past matches as the team Swiss engine reads them.
+    fn team_history(&self, team: i32, before: i32) -> Vec<TeamMatch> {
+        let full = Points::from(self.tournament.games_per_pairing) * BOARDS as Points * POINT;
+        self.rounds
+            .iter()
+            .filter(|r| r.number < before)
+            .map(|r| match self.team_outcome(team, r).0 {
+                Outcome::Played {
+                    opponent,
+                    points,
+                    opponent_points,
+                    ..
+                } => TeamMatch {
+                    opponent: Some(opponent),
+                    game_points: points,
+                    game_points_against: opponent_points,
+                },
+                _ => {
+                    let got = match self.tournament.bye_value {
+                        ByeValue::Win => full,
+                        ByeValue::Draw => full / 2,
+                        ByeValue::Nothing => 0,
+                    };
+                    TeamMatch {
+                        opponent: None,
+                        game_points: got,
+                        game_points_against: full - got,
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Pairs the next round of a team event: teams by the Dutch engine
+    /// (team Swiss) or the Berger tables (team league), then each match's
+    /// boards from the teams' rosters (line-ups are given afterwards).
+    pub(super) fn pair_teams(&self, next: i32) -> Result<Vec<PlannedMatch>, DirectorError> {
+        if self.teams.len() < 2 {
+            return Err(DirectorError::NotReady(format!(
+                "round {next} cannot be paired: a team event needs at least two teams, and {} entered",
+                match self.teams.len() {
+                    0 => "none is".to_string(),
+                    n => format!("{n} is"),
+                }
+            )));
+        }
+        for t in &self.teams {
+            let n = self.roster(t.id).len();
+            if n != BOARDS {
+                return Err(DirectorError::NotReady(format!(
+                    "{} has {n} roster players: a team lines up four (OGR 10.1)",
+                    t.name
+                )));
+            }
+        }
+        let explained =
+            |e: &crate::pairing::explain::Explanation| serde_json::to_string(e).unwrap_or_default();
+        let mut pairs: Vec<(i32, Option<i32>, String)> = Vec::new();
+        match self.tournament.system {
+            System::TeamSwiss => {
+                let input = TeamSwissInput {
+                    round: next as u32,
+                    total_rounds: self.tournament.rounds as u32,
+                    teams: self
+                        .teams
+                        .iter()
+                        .map(|t| core::Team {
+                            id: pid(t.id),
+                            name: t.name.clone(),
+                            seed: None,
+                            history: self.team_history(t.id, next),
+                            withdrawn: false,
+                        })
+                        .collect(),
+                    scoring: match self.tournament.ranking {
+                        Ranking::GamePoints => TeamScoring::GamePoints,
+                        Ranking::MatchPoints => TeamScoring::MatchPoints,
+                    },
+                    forbidden: Vec::new(),
+                    waivers: Vec::new(),
+                };
+                let out = core::pair_swiss(&input)?;
+                for p in &out.pairs {
+                    pairs.push((
+                        p.first as i32,
+                        Some(p.second as i32),
+                        explained(&p.explanation),
+                    ));
+                }
+                if let Some(b) = &out.bye {
+                    pairs.push((b.player as i32, None, explained(&b.explanation)));
+                }
+            }
+            _ => {
+                let ids: Vec<PlayerId> = self.teams.iter().map(|t| pid(t.id)).collect();
+                let cycle = if ids.len() % 2 == 0 {
+                    ids.len() - 1
+                } else {
+                    ids.len()
+                };
+                let schedule = core::round_robin(&ids, self.tournament.rounds as usize > cycle)?;
+                let round = schedule
+                    .rounds
+                    .iter()
+                    .find(|r| r.round == next as u32)
+                    .ok_or_else(|| {
+                        DirectorError::NotReady(format!("the league has no round {next}"))
+                    })?;
+                for p in &round.pairs {
+                    pairs.push((p.first as i32, Some(p.second as i32), String::new()));
+                }
+                if let Some(b) = round.bye {
+                    pairs.push((b as i32, None, String::new()));
+                }
+            }
+        }
+        pairs
+            .into_iter()
+            .map(|(first, second, explanation)| {
+                let boards = match second {
+                    None => Vec::new(),
+                    Some(second) => core::board_pairings(
+                        &Lineup {
+                            team: pid(first),
+                            boards: self.roster(first).into_iter().map(pid).collect(),
+                        },
+                        &Lineup {
+                            team: pid(second),
+                            boards: self.roster(second).into_iter().map(pid).collect(),
+                        },
+                    )?
+                    .into_iter()
+                    .map(|b| (b.first as i32, b.second as i32))
+                    .collect(),
+                };
+                Ok(PlannedMatch {
+                    first_team: first,
+                    second_team: second,
+                    bye: second.is_none().then_some(ByeKind::Allocated),
+                    boards,
+                    explanation,
+                })
+            })
+            .collect()
+    }
+
+    /// The substitutes of a line-up and whom each stands in for (OGR
+    /// 10.3): the roster players left out, taken in board order, against
+    /// the substitutes in the order of the boards they play.
+    pub fn replacements(&self, team: i32, boards: &[i32]) -> Vec<Option<i32>> {
+        let roster = self.roster(team);
+        let mut out_of_lineup = roster.iter().filter(|p| !boards.contains(p));
+        boards
+            .iter()
+            .map(|p| {
+                if roster.contains(p) {
+                    None
+                } else {
+                    out_of_lineup.next().copied()
+                }
+            })
+            .collect()
+    }
+}
+
+/// What a line-up change did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineupChange {
+    pub team: String,
+    pub round: i32,
+    /// Boards whose player changed (1-based).
+    pub changed: Vec<i32>,
+}
+
+/// Sets who plays boards 1-4 for `team` in round `n` (OGR 10.2-10.3.1).
+///
+/// A player may be any of the team's roster players or substitutes, once
+/// each. A board whose player changes must not have started (a result, or
+/// the referee's mark): then the player to be replaced has begun playing,
+/// and 10.3.1 forbids the substitution. A captain may change nothing once
+/// any board of the match has started, and only in a published round.
+pub fn set_lineup(
+    conn: &mut DbConnection,
+    tid: i32,
+    n: i32,
+    team_id: i32,
+    boards: &[i32],
+    actor: Actor<'_>,
+) -> Result<LineupChange, DbError> {
+    db::transaction(conn, |conn| {
+        let data = super::load(conn, tid)?;
+        if !data.is_team_event() {
+            return Err(DbError::NotFound("team"));
+        }
+        let team = data.team(team_id).ok_or(DbError::NotFound("team"))?.clone();
+        let captain = matches!(actor, Actor::Captain { .. });
+        let round = data.round(n, !captain)?;
+        let m = data
+            .match_of(&round, team_id)
+            .ok_or_else(|| DbError::Conflict(format!("{} has no match in round {n}", team.name)))?;
+        if m.second_team_id.is_none() {
+            return Err(DbError::Conflict(format!(
+                "{} has the bye in round {n}: there is no line-up to give",
+                team.name
+            )));
+        }
+        if boards.len() != BOARDS {
+            return Err(DbError::Invalid {
+                field: "boards",
+                message: format!(
+                    "a line-up names four players, board 1 first, not {}",
+                    boards.len()
+                ),
+            });
+        }
+        let names: HashMap<i32, &str> = data
+            .players
+            .iter()
+            .map(|p| (p.id, p.name.as_str()))
+            .collect();
+        let name = |p: i32| names.get(&p).copied().unwrap_or("?").to_string();
+        let eligible: Vec<i32> = data
+            .roster(team_id)
+            .into_iter()
+            .chain(data.substitutes(team_id))
+            .collect();
+        for (k, &p) in boards.iter().enumerate() {
+            if !eligible.contains(&p) {
+                let who = names
+                    .get(&p)
+                    .map_or(format!("player {p}"), |n| n.to_string());
+                return Err(DbError::Invalid {
+                    field: "boards",
+                    message: format!(
+                        "board {}: {who} is not on {}'s roster or among its substitutes",
+                        k + 1,
+                        team.name
+                    ),
+                });
+            }
+            if boards[..k].contains(&p) {
+                return Err(DbError::Invalid {
+                    field: "boards",
+                    message: format!(
+                        "{} is named on two boards: a player plays one board per match (OGR 10.4)",
+                        name(p)
+                    ),
+                });
+            }
+        }
+        let board_rows = data.boards_of(&round, m.id);
+        let current = data.lineup(&round, team_id);
+        if captain && board_rows.iter().any(|b| data.board_started(b)) {
+            return Err(DbError::Conflict(format!(
+                "the boards of {}'s match in round {n} have started: only the referee can change the line-up now",
+                team.name
+            )));
+        }
+        let mut changed = Vec::new();
+        for (k, b) in board_rows.iter().enumerate() {
+            let (old, new) = (current[k], boards[k]);
+            if old == new {
+                continue;
+            }
+            if data.board_started(b) {
+                return Err(DbError::Conflict(format!(
+                    "board {} has started: {} can no longer be replaced by {} (OGR 10.3.1)",
+                    k + 1,
+                    name(old),
+                    name(new)
+                )));
+            }
+            db::rounds::replace_player(conn, b.id, old, new)?;
+            changed.push(k as i32 + 1);
+        }
+        let replaces = data.replacements(team_id, boards);
+        let stored: Vec<(i32, Option<i32>)> = boards.iter().copied().zip(replaces).collect();
+        teams::store_lineup(conn, round.id, team_id, &stored)?;
+        let by = match &actor {
+            Actor::Referee(_) => String::new(),
+            Actor::Captain { team } => format!(" (by the captain of {team})"),
+        };
+        let show = |list: &[i32]| {
+            list.iter()
+                .enumerate()
+                .map(|(k, &p)| format!("{} {}", k + 1, name(p)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        audit::record(
+            conn,
+            actor.user_id(),
+            audit::Change {
+                tournament_id: Some(tid),
+                action: "line-up",
+                entity: "team",
+                entity_id: Some(team_id),
+                old_value: Some(format!("round {n}: {}", show(&current))),
+                new_value: Some(format!("round {n}: {}{by}", show(boards))),
+            },
+        )?;
+        Ok(LineupChange {
+            team: team.name,
+            round: n,
+            changed,
+        })
+    })
+}
+
+/// Marks every board of a match started: from now on its players cannot
+/// be substituted and its captains' links stop changing the line-up.
+pub fn start_match(
+    conn: &mut DbConnection,
+    tid: i32,
+    n: i32,
+    match_id: i32,
+    by: &crate::db::users::User,
+) -> Result<(), DbError> {
+    db::transaction(conn, |conn| {
+        let data = super::load(conn, tid)?;
+        let round = data.round(n, true)?;
+        let m = data
+            .matches_of(&round)
+            .into_iter()
+            .find(|m| m.id == match_id)
+            .ok_or(DbError::NotFound("match"))?
+            .clone();
+        let ids: Vec<i32> = data.boards_of(&round, m.id).iter().map(|b| b.id).collect();
+        db::rounds::mark_started(conn, &ids)?;
+        let team = |id: Option<i32>| {
+            id.and_then(|i| data.team(i))
+                .map_or(String::new(), |t| t.name.clone())
+        };
+        audit::record(
+            conn,
+            Some(by.id),
+            audit::Change {
+                tournament_id: Some(tid),
+                action: "start boards",
+                entity: "match",
+                entity_id: Some(m.id),
+                old_value: None,
+                new_value: Some(format!(
+                    "round {n}: {} v {}",
+                    team(m.first_team_id),
+                    team(m.second_team_id)
+                )),
+            },
+        )
+    })
+}

@@ -1,0 +1,327 @@
+//! Teams as CSV: one line per player, naming the team they play for.
+//!
+//! Columns (header row required, names case-insensitive, any order):
+//! `team` and `name` (required), `club`, `rating`, and either `board`
+//! (1-4, the roster player's board) or `substitute` (`yes`, `y`, `1` or
+//! `true`; the board is then left empty). Each team needs exactly one
+//! player on each of boards 1-4 (OGR 10.1); substitutes are optional. The
+//! team's club is its players' club when all its roster players share
+//! one, and empty otherwise. Either every team is entered or none is.
+
+use std::collections::HashMap;
+
+use super::players::ImportError;
+use crate::roster::PlayerFields;
+
+/// A team of an import: its roster (board order) and substitutes, as
+/// indices into [`TeamImport::players`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamPlan {
+    pub name: String,
+    pub club: String,
+    pub members: Vec<usize>,
+    pub substitutes: Vec<usize>,
+}
+
+/// A checked team import: the new players in file order, and the teams in
+/// the order they first appear.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamImport {
+    pub players: Vec<PlayerFields>,
+    pub teams: Vec<TeamPlan>,
+}
+
+const COLUMNS: &[&str] = &["team", "name", "club", "rating", "board", "substitute"];
+
+/// Reads a team CSV; on any problem returns every problem found, located
+/// by the file's own line numbers (the header is line 1).
+pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let err = |line: u64, column: &str, message: String| ImportError {
+        line,
+        column: column.to_string(),
+        message,
+    };
+    let headers = match reader.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => return Err(vec![err(1, "", format!("cannot read the header row: {e}"))]),
+    };
+    let mut errors = Vec::new();
+    let mut index: HashMap<&'static str, usize> = HashMap::new();
+    for (i, h) in headers.iter().enumerate() {
+        let low = h.to_ascii_lowercase();
+        match COLUMNS.iter().find(|c| **c == low) {
+            Some(col) => {
+                if index.insert(col, i).is_some() {
+                    errors.push(err(1, h, format!("column '{h}' appears twice")));
+                }
+            }
+            None => errors.push(err(
+                1,
+                h,
+                format!("unknown column '{h}' (known: {})", COLUMNS.join(", ")),
+            )),
+        }
+    }
+    for needed in ["team", "name"] {
+        if !index.contains_key(needed) {
+            errors.push(err(
+                1,
+                needed,
+                format!("the header has no '{needed}' column"),
+            ));
+        }
+    }
+    if !index.contains_key("board") && !index.contains_key("substitute") {
+        errors.push(err(
+            1,
+            "board",
+            "the header needs a 'board' column (and 'substitute' for substitutes)".into(),
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut players = Vec::new();
+    let mut teams: Vec<TeamPlan> = Vec::new();
+    // Per team: (line, board) of each roster player, to report gaps and doubles.
+    let mut boards: Vec<Vec<(u64, usize, usize)>> = Vec::new();
+    let mut first_line: Vec<u64> = Vec::new();
+    let mut seen_names: HashMap<String, u64> = HashMap::new();
+    for record in reader.records() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                let message = match e.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        expected_len, len, ..
+                    } => format!("{len} fields where the header has {expected_len}"),
+                    csv::ErrorKind::Utf8 { .. } => "the text is not valid UTF-8".to_string(),
+                    _ => e.to_string(),
+                };
+                errors.push(err(line, "", message));
+                continue;
+            }
+        };
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        if record.iter().all(|f| f.is_empty()) {
+            continue;
+        }
+        let get = |col: &str| {
+            index
+                .get(col)
+                .and_then(|&i| record.get(i))
+                .map(super::uncell)
+                .unwrap_or("")
+        };
+        let team = get("team").split_whitespace().collect::<Vec<_>>().join(" ");
+        if team.is_empty() {
+            errors.push(err(line, "team", "the team is empty".into()));
+            continue;
+        }
+        if let Err(e) = crate::roster::check_printable("team", "team", &team) {
+            errors.push(err(line, "team", e.message));
+            continue;
+        }
+        let fields = match PlayerFields::parse(get("name"), get("club"), get("rating"), "", "") {
+            Ok(f) => f,
+            Err(list) => {
+                errors.extend(list.into_iter().map(|e| err(line, e.field, e.message)));
+                continue;
+            }
+        };
+        if let Some(before) = seen_names.insert(fields.name.to_lowercase(), line) {
+            errors.push(err(
+                line,
+                "name",
+                format!(
+                    "{} is already listed on line {before}: a player belongs to one team",
+                    fields.name
+                ),
+            ));
+            continue;
+        }
+        let substitute = match get("substitute").to_ascii_lowercase().as_str() {
+            "" | "no" | "n" | "0" | "false" => false,
+            "yes" | "y" | "1" | "true" => true,
+            other => {
+                errors.push(err(
+                    line,
+                    "substitute",
+                    format!("'{other}' is not yes or no"),
+                ));
+                continue;
+            }
+        };
+        let board = match (get("board"), substitute) {
+            ("", true) => None,
+            (b, true) => {
+                errors.push(err(
+                    line,
+                    "board",
+                    format!("a substitute has no board of their own (board '{b}' given): leave it empty"),
+                ));
+                continue;
+            }
+            ("", false) => {
+                errors.push(err(
+                    line,
+                    "board",
+                    "give the board (1-4), or mark the player a substitute".into(),
+                ));
+                continue;
+            }
+            (b, false) => match b.parse::<usize>() {
+                Ok(n) if (1..=4).contains(&n) => Some(n),
+                _ => {
+                    errors.push(err(
+                        line,
+                        "board",
+                        format!("'{b}' is not a board (1, 2, 3 or 4)"),
+                    ));
+                    continue;
+                }
+            },
+        };
+        let t = match teams
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(&team))
+        {
+            Some(t) => t,
+            None => {
+                teams.push(TeamPlan {
+                    name: team.clone(),
+                    club: String::new(),
+                    members: Vec::new(),
+                    substitutes: Vec::new(),
+                });
+                boards.push(Vec::new());
+                first_line.push(line);
+                teams.len() - 1
+            }
+        };
+        let idx = players.len();
+        players.push(fields);
+        match board {
+            Some(b) => boards[t].push((line, b, idx)),
+            None => teams[t].substitutes.push(idx),
+        }
+    }
+    for (t, list) in boards.iter().enumerate() {
+        for b in 1..=4 {
+            let on: Vec<&(u64, usize, usize)> = list.iter().filter(|x| x.1 == b).collect();
+            match on.as_slice() {
+                [] => errors.push(err(
+                    first_line[t],
+                    "board",
+                    format!(
+                        "{} has nobody on board {b}: a team has four players, one per board (OGR 10.1)",
+                        teams[t].name
+                    ),
+                )),
+                [_] => {}
+                [_, rest @ ..] => {
+                    for x in rest {
+                        errors.push(err(
+                            x.0,
+                            "board",
+                            format!("{} already has a player on board {b}", teams[t].name),
+                        ))
+                    }
+                }
+            }
+        }
+        let mut roster: Vec<&(u64, usize, usize)> = list.iter().collect();
+        roster.sort_by_key(|x| x.1);
+        teams[t].members = roster.iter().map(|x| x.2).collect();
+        let clubs: Vec<&str> = roster.iter().map(|x| players[x.2].club.as_str()).collect();
+        if clubs.windows(2).all(|w| w[0] == w[1]) {
+            teams[t].club = clubs.first().copied().unwrap_or("").to_string();
+        }
+    }
+    if players.is_empty() && errors.is_empty() {
+        errors.push(err(2, "", "the file has a header but no players".into()));
+    }
+    if errors.is_empty() {
+        Ok(TeamImport { players, teams })
+    } else {
+        errors.sort_by_key(|e| e.line);
+        Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_team_file_gives_rosters_in_board_order_and_substitutes() {
+        let plan = read(
+            "team,name,club,rating,board,substitute\n\
+             Soweto A,Thabo Nkosi,Soweto MC,1700,2,\n\
+             Soweto A,Sipho Dlamini,Soweto MC,1800,1,\n\
+             Soweto A,Lerato Mokoena,Soweto MC,,3,\n\
+             Soweto A,Zanele Khumalo,Soweto MC,,4,\n\
+             Soweto A,Bheki Zulu,Soweto MC,,,yes\n",
+        )
+        .unwrap();
+        assert_eq!(plan.teams.len(), 1);
+        let t = &plan.teams[0];
+        let names: Vec<&str> = t
+            .members
+            .iter()
+            .map(|&i| plan.players[i].name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Sipho Dlamini",
+                "Thabo Nkosi",
+                "Lerato Mokoena",
+                "Zanele Khumalo"
+            ]
+        );
+        assert_eq!(plan.players[t.substitutes[0]].name, "Bheki Zulu");
+        assert_eq!(t.club, "Soweto MC");
+    }
+
+    #[test]
+    fn every_problem_names_its_line_and_column() {
+        let errors = read(
+            "team,name,board,substitute\n\
+             Tembisa,Ayanda Ndlovu,1,\n\
+             Tembisa,Nomsa Shabalala,1,\n\
+             Tembisa,Kagiso Molefe,five,\n\
+             Tembisa,Ayanda Ndlovu,,yes\n",
+        )
+        .unwrap_err();
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(
+            shown.contains(&"line 3, column board: Tembisa already has a player on board 1".into()),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains(&"line 4, column board: 'five' is not a board (1, 2, 3 or 4)".into()),
+            "{shown:?}"
+        );
+        assert!(
+            shown
+                .iter()
+                .any(|s| s
+                    .starts_with("line 5, column name: Ayanda Ndlovu is already listed on line 2")),
+            "{shown:?}"
+        );
+        assert!(
+            shown
+                .iter()
+                .any(|s| s.starts_with("line 2, column board: Tembisa has nobody on board 2")),
+            "{shown:?}"
+        );
+    }
+}

@@ -1,0 +1,965 @@
+//! Team events: the teams and their pages, team entry and CSV import,
+//! line-ups (by the referee, or by a captain through the team's secret
+//! link), marking a match's boards started, match cards and the match
+//! results CSV.
+
+use std::collections::HashMap;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+use super::rounds::{absolute_url, can_edit, load_data, pairing_views, qr_svg, PairingView};
+use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::db::rounds::Round;
+use crate::db::teams::{self, Actor, NewTeam, Team};
+use crate::db::tournaments::Tournament;
+use crate::director::teams::{set_lineup, start_match};
+use crate::director::TournamentData;
+use crate::export::players::ImportError;
+use crate::standings::show_points;
+use crate::web::auth::Referee;
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+/// A team match as the round page, the cards and the API show it.
+#[derive(Debug, Clone)]
+pub struct MatchView {
+    pub id: i32,
+    /// The match number; its boards play on tables `4k-3`..`4k`.
+    pub table: i32,
+    pub first_team_id: i32,
+    pub first_team: String,
+    pub second_team_id: Option<i32>,
+    pub second_team: String,
+    /// `5½-2½` from the first team's side; empty until a result.
+    pub score: String,
+    pub complete: bool,
+    /// Some board has started (a result, or the referee's mark).
+    pub started: bool,
+    pub boards: Vec<PairingView>,
+}
+
+impl MatchView {
+    pub fn is_bye(&self) -> bool {
+        self.second_team_id.is_none()
+    }
+}
+
+/// The matches of a team round with their boards (taken from `pairings`,
+/// the round's pairing views); empty for an individual event.
+pub fn match_views(
+    data: &TournamentData,
+    round: &Round,
+    pairings: &[PairingView],
+) -> Vec<MatchView> {
+    let team = |id: Option<i32>| {
+        id.and_then(|i| data.team(i))
+            .map_or(String::new(), |t| t.name.clone())
+    };
+    data.matches_of(round)
+        .into_iter()
+        .map(|m| {
+            let s = data.match_score(round, m);
+            let boards: Vec<PairingView> = pairings
+                .iter()
+                .filter(|p| p.match_id == Some(m.id))
+                .cloned()
+                .collect();
+            MatchView {
+                id: m.id,
+                table: m.table_no,
+                first_team_id: m.first_team_id.unwrap_or_default(),
+                first_team: team(m.first_team_id),
+                second_team_id: m.second_team_id,
+                second_team: team(m.second_team_id),
+                score: if s.decided == 0 {
+                    String::new()
+                } else {
+                    format!("{}-{}", show_points(s.first), show_points(s.second))
+                },
+                complete: s.complete(),
+                started: data
+                    .boards_of(round, m.id)
+                    .iter()
+                    .any(|b| data.board_started(b)),
+                boards,
+            }
+        })
+        .collect()
+}
+
+/// A team with its players' names, as the pages list it.
+#[derive(Debug, Clone)]
+pub struct TeamView {
+    pub id: i32,
+    pub name: String,
+    pub club: String,
+    /// (player id, name), board 1 first.
+    pub roster: Vec<(i32, String)>,
+    pub substitutes: Vec<(i32, String)>,
+}
+
+fn team_views(data: &TournamentData) -> Vec<TeamView> {
+    let names: HashMap<i32, &str> = data
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.as_str()))
+        .collect();
+    let named = |ids: Vec<i32>| {
+        ids.into_iter()
+            .map(|p| (p, names.get(&p).copied().unwrap_or("").to_string()))
+            .collect()
+    };
+    data.teams
+        .iter()
+        .map(|t| TeamView {
+            id: t.id,
+            name: t.name.clone(),
+            club: t.club.clone(),
+            roster: named(data.roster(t.id)),
+            substitutes: named(data.substitutes(t.id)),
+        })
+        .collect()
+}
+
+/// The team form as typed: four board selects and the substitutes' boxes.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct TeamRaw {
+    pub name: String,
+    pub club: String,
+    pub b1: String,
+    pub b2: String,
+    pub b3: String,
+    pub b4: String,
+    /// Player ids, comma-separated (the form's checkboxes are joined).
+    pub substitutes: String,
+}
+
+#[derive(Template)]
+#[template(path = "teams.html")]
+pub struct TeamsPage {
+    ctx: Ctx,
+    t: Tournament,
+    teams: Vec<TeamView>,
+    can_edit: bool,
+    /// Players on no team yet: the add form's choices.
+    free: Vec<(i32, String)>,
+    raw: TeamRaw,
+    errors: FormErrors,
+    csv: String,
+    problems: Vec<ImportError>,
+    imported: Option<usize>,
+}
+
+impl TeamsPage {
+    fn picked(&self, field: &str, id: &i32) -> bool {
+        let v = match field {
+            "b1" => &self.raw.b1,
+            "b2" => &self.raw.b2,
+            "b3" => &self.raw.b3,
+            _ => &self.raw.b4,
+        };
+        v == &id.to_string()
+    }
+}
+
+async fn teams_page(
+    state: &AppState,
+    ctx: Ctx,
+    tid: i32,
+    raw: TeamRaw,
+    errors: FormErrors,
+) -> Result<TeamsPage, AppError> {
+    let data = load_data(state, tid).await?;
+    let can_edit = can_edit(state, &ctx, tid).await?;
+    let free = data
+        .players
+        .iter()
+        .filter(|p| data.team_of(p.id).is_none())
+        .map(|p| (p.id, p.name.clone()))
+        .collect();
+    Ok(TeamsPage {
+        ctx,
+        teams: team_views(&data),
+        can_edit,
+        free,
+        raw,
+        errors,
+        csv: String::new(),
+        problems: Vec::new(),
+        imported: None,
+        t: data.tournament,
+    })
+}
+
+/// `GET /t/{tid}/teams`
+pub async fn list(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let page = teams_page(
+        &state,
+        ctx,
+        path.into_inner(),
+        TeamRaw::default(),
+        FormErrors::default(),
+    )
+    .await?;
+    render(&page, StatusCode::OK)
+}
+
+fn ids(field: &'static str, text: &str) -> Result<Vec<i32>, FormErrors> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<i32>().map_err(|_| {
+                let mut e = FormErrors::default();
+                e.add(field, format!("'{s}' is not a player"));
+                e
+            })
+        })
+        .collect()
+}
+
+/// `POST /t/{tid}/teams`: enters a team from the form.
+pub async fn add(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    // Checkboxes repeat the `substitutes` field: join them.
+    let mut raw = TeamRaw::default();
+    let mut subs = Vec::new();
+    for (k, v) in form.into_inner() {
+        match k.as_str() {
+            "name" => raw.name = v,
+            "club" => raw.club = v,
+            "b1" => raw.b1 = v,
+            "b2" => raw.b2 = v,
+            "b3" => raw.b3 = v,
+            "b4" => raw.b4 = v,
+            "substitutes" => subs.push(v),
+            _ => {}
+        }
+    }
+    raw.substitutes = subs.join(",");
+    let tid = r.tournament.id;
+    let checked = (|| {
+        let mut members = Vec::new();
+        for (k, b) in [&raw.b1, &raw.b2, &raw.b3, &raw.b4].iter().enumerate() {
+            let field = ["b1", "b2", "b3", "b4"][k];
+            match ids(field, b)?.as_slice() {
+                [one] => members.push(*one),
+                _ => {
+                    let mut e = FormErrors::default();
+                    e.add(field, format!("choose the player on board {}", k + 1));
+                    return Err(e);
+                }
+            }
+        }
+        Ok(NewTeam {
+            name: raw.name.clone(),
+            club: raw.club.clone(),
+            members,
+            substitutes: ids("substitutes", &raw.substitutes)?,
+        })
+    })();
+    let new = match checked {
+        Ok(n) => n,
+        Err(errors) => {
+            return render(
+                &teams_page(&state, ctx, tid, raw, errors).await?,
+                FORM_ERROR,
+            )
+        }
+    };
+    match state
+        .run(move |c| teams::create(c, tid, &new, &r.user))
+        .await
+    {
+        Ok(_) => Ok(see_other(&format!("/t/{tid}/teams"))),
+        Err(AppError::Invalid { field, message }) => {
+            let mut errors = FormErrors::default();
+            let field = if field == "members" {
+                "b1".into()
+            } else {
+                field
+            };
+            errors.add(&field, message);
+            render(
+                &teams_page(&state, ctx, tid, raw, errors).await?,
+                FORM_ERROR,
+            )
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ImportForm {
+    csv: String,
+}
+
+/// `POST /t/{tid}/teams/import`: players and teams from one CSV, all or
+/// nothing.
+pub async fn import(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let csv = form.into_inner().csv;
+    let result = match crate::export::teams::read(&csv) {
+        Ok(plan) => state
+            .run(move |c| teams::import(c, tid, &plan, &r.user))
+            .await
+            .map(|teams| teams.len())
+            .map_err(|e| match e {
+                AppError::Invalid { message, .. } | AppError::Conflict(message) => {
+                    vec![ImportError {
+                        line: 0,
+                        column: String::new(),
+                        message,
+                    }]
+                }
+                other => vec![ImportError {
+                    line: 0,
+                    column: String::new(),
+                    message: other.to_string(),
+                }],
+            }),
+        Err(problems) => Err(problems),
+    };
+    let mut page = teams_page(&state, ctx, tid, TeamRaw::default(), FormErrors::default()).await?;
+    match result {
+        Ok(n) => {
+            page.imported = Some(n);
+            render(&page, StatusCode::OK)
+        }
+        Err(problems) => {
+            page.problems = problems;
+            page.csv = csv;
+            render(&page, FORM_ERROR)
+        }
+    }
+}
+
+/// One match of a team, from the team's side.
+#[derive(Debug, Clone)]
+pub struct TeamMatchRow {
+    pub round: i32,
+    pub opponent: String,
+    pub opponent_id: Option<i32>,
+    /// `W`, `D`, `L`, `bye`, or empty until a result.
+    pub mark: String,
+    pub score: String,
+    /// Who played each board for the team.
+    pub players: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "team.html")]
+pub struct TeamPage {
+    ctx: Ctx,
+    t: Tournament,
+    team: TeamView,
+    matches: Vec<TeamMatchRow>,
+    can_edit: bool,
+    /// For referees: the captain's link and its QR code, and the rounds
+    /// whose line-up can be set.
+    captain_url: String,
+    qr: String,
+}
+
+/// `GET /t/{tid}/teams/{team}`
+pub async fn show(
+    ctx: Ctx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, team_id) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let can_edit = can_edit(&state, &ctx, tid).await?;
+    let team = team_views(&data)
+        .into_iter()
+        .find(|t| t.id == team_id)
+        .ok_or_else(|| AppError::not_found("team"))?;
+    let names: HashMap<i32, &str> = data
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.as_str()))
+        .collect();
+    let matches = data
+        .rounds
+        .iter()
+        .filter(|r| r.is_published() || can_edit)
+        .filter_map(|r| {
+            let m = data.match_of(r, team_id)?;
+            let first = m.first_team_id == Some(team_id);
+            let other = if first {
+                m.second_team_id
+            } else {
+                m.first_team_id
+            };
+            let s = data.match_score(r, m);
+            let (mine, theirs) = if first {
+                (s.first, s.second)
+            } else {
+                (s.second, s.first)
+            };
+            let mark = match other {
+                None => "bye".to_string(),
+                Some(_) if s.decided == 0 => String::new(),
+                Some(_) => match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => "W".into(),
+                    std::cmp::Ordering::Equal => "D".into(),
+                    std::cmp::Ordering::Less => "L".into(),
+                },
+            };
+            Some(TeamMatchRow {
+                round: r.number,
+                opponent: other
+                    .and_then(|o| data.team(o))
+                    .map_or(String::new(), |t| t.name.clone()),
+                opponent_id: other,
+                score: if s.decided == 0 {
+                    String::new()
+                } else {
+                    format!("{}-{}", show_points(mine), show_points(theirs))
+                },
+                mark,
+                players: data
+                    .lineup(r, team_id)
+                    .iter()
+                    .map(|p| names.get(p).copied().unwrap_or("").to_string())
+                    .collect(),
+            })
+        })
+        .collect();
+    let (captain_url, qr) = match data.team(team_id).and_then(|t| t.captain_token.clone()) {
+        Some(token) if can_edit => {
+            let url = absolute_url(&req, &format!("/captain/{token}"));
+            (url.clone(), qr_svg(&url))
+        }
+        _ => (String::new(), String::new()),
+    };
+    let page = TeamPage {
+        ctx,
+        team,
+        matches,
+        can_edit,
+        captain_url,
+        qr,
+        t: data.tournament,
+    };
+    let mut reply = render(&page, StatusCode::OK)?;
+    if can_edit {
+        // The captain's secret is on this page: keep it out of caches.
+        reply.headers_mut().insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-store"),
+        );
+    }
+    Ok(reply)
+}
+
+/// `POST /t/{tid}/teams/{team}/captain-link`: a new captain's link; the
+/// old one stops working.
+pub async fn renew_link(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, team_id) = path.into_inner();
+    state
+        .run(move |c| teams::renew_captain_link(c, tid, team_id, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/teams/{team_id}")))
+}
+
+/// A board of the line-up form: who plays it now, and whether it has
+/// started (then it cannot change).
+#[derive(Debug, Clone)]
+pub struct BoardChoice {
+    pub board: usize,
+    pub current: i32,
+    pub current_name: String,
+    pub started: bool,
+}
+
+#[derive(Template)]
+#[template(path = "lineup.html")]
+pub struct LineupPage {
+    ctx: Ctx,
+    t: Tournament,
+    team: TeamView,
+    round: i32,
+    opponent: String,
+    boards: Vec<BoardChoice>,
+    /// Where the form posts: the referee's route or the captain's link.
+    action: String,
+    /// The captain's view: no account, no links to the referee's pages.
+    captain: bool,
+    /// Nothing can change any more (for a captain: the boards started).
+    closed: bool,
+    message: String,
+    error: String,
+    saved: bool,
+}
+
+impl LineupPage {
+    fn choices(&self) -> Vec<(i32, String)> {
+        self.team
+            .roster
+            .iter()
+            .chain(&self.team.substitutes)
+            .cloned()
+            .collect()
+    }
+    fn is_substitute(&self, id: &i32) -> bool {
+        self.team.substitutes.iter().any(|(p, _)| p == id)
+    }
+}
+
+/// Builds the line-up page of `team` for round `n`.
+fn lineup_page(
+    ctx: Ctx,
+    data: &TournamentData,
+    round: &Round,
+    team: &Team,
+    action: String,
+    captain: bool,
+) -> Result<LineupPage, AppError> {
+    let view = team_views(data)
+        .into_iter()
+        .find(|t| t.id == team.id)
+        .ok_or_else(|| AppError::not_found("team"))?;
+    let m = data.match_of(round, team.id).ok_or_else(|| {
+        AppError::Conflict(format!(
+            "{} has no match in round {}",
+            team.name, round.number
+        ))
+    })?;
+    let other = if m.first_team_id == Some(team.id) {
+        m.second_team_id
+    } else {
+        m.first_team_id
+    };
+    let names: HashMap<i32, &str> = data
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.as_str()))
+        .collect();
+    let current = data.lineup(round, team.id);
+    let board_rows = data.boards_of(round, m.id);
+    let boards: Vec<BoardChoice> = current
+        .iter()
+        .zip(&board_rows)
+        .enumerate()
+        .map(|(k, (&p, b))| BoardChoice {
+            board: k + 1,
+            current: p,
+            current_name: names.get(&p).copied().unwrap_or("").to_string(),
+            started: data.board_started(b),
+        })
+        .collect();
+    let any_started = boards.iter().any(|b| b.started);
+    let closed = other.is_none() || (captain && any_started) || boards.iter().all(|b| b.started);
+    let message = if other.is_none() {
+        format!(
+            "{} has the bye in round {}: no line-up is needed.",
+            team.name, round.number
+        )
+    } else if captain && any_started {
+        format!(
+            "The boards of round {} have started: the line-up can no longer be changed here. Ask the referee.",
+            round.number
+        )
+    } else if closed {
+        "Every board has started: no player can be replaced any more (OGR 10.3.1).".into()
+    } else {
+        String::new()
+    };
+    Ok(LineupPage {
+        ctx,
+        t: data.tournament.clone(),
+        team: view,
+        round: round.number,
+        opponent: other
+            .and_then(|o| data.team(o))
+            .map_or(String::new(), |t| t.name.clone()),
+        boards,
+        action,
+        captain,
+        closed,
+        message,
+        error: String::new(),
+        saved: false,
+    })
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LineupForm {
+    b1: String,
+    b2: String,
+    b3: String,
+    b4: String,
+}
+
+impl LineupForm {
+    fn boards(&self) -> Result<Vec<i32>, String> {
+        [&self.b1, &self.b2, &self.b3, &self.b4]
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                v.trim()
+                    .parse::<i32>()
+                    .map_err(|_| format!("choose the player on board {}", k + 1))
+            })
+            .collect()
+    }
+}
+
+/// `GET /t/{tid}/rounds/{n}/lineups/{team}`
+pub async fn lineup_form(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n, team_id) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let round = data.round(n, true)?;
+    let team = data
+        .team(team_id)
+        .cloned()
+        .ok_or_else(|| AppError::not_found("team"))?;
+    let _ = r;
+    let page = lineup_page(
+        ctx,
+        &data,
+        &round,
+        &team,
+        format!("/t/{tid}/rounds/{n}/lineups/{team_id}"),
+        false,
+    )?;
+    render(&page, StatusCode::OK)
+}
+
+/// Applies a line-up form and shows the page again: saved, or with the
+/// reason it was refused.
+async fn save_lineup(
+    state: &AppState,
+    ctx: Ctx,
+    tid: i32,
+    n: i32,
+    team: Team,
+    form: LineupForm,
+    referee: Option<crate::db::users::User>,
+    action: String,
+) -> Result<HttpResponse, AppError> {
+    let captain = referee.is_none();
+    let outcome = match form.boards() {
+        Err(m) => Err(m),
+        Ok(boards) => {
+            let team_id = team.id;
+            let name = team.name.clone();
+            state
+                .run(move |c| {
+                    let actor = match &referee {
+                        Some(u) => Actor::Referee(u),
+                        None => Actor::Captain { team: &name },
+                    };
+                    set_lineup(c, tid, n, team_id, &boards, actor)
+                })
+                .await
+                .map_err(|e| match e {
+                    AppError::Invalid { message, .. } | AppError::Conflict(message) => message,
+                    other => other.to_string(),
+                })
+        }
+    };
+    let data = load_data(state, tid).await?;
+    let round = data.round(n, !captain)?;
+    let mut page = lineup_page(ctx, &data, &round, &team, action, captain)?;
+    match outcome {
+        Ok(_) => {
+            page.saved = true;
+            render(&page, StatusCode::OK)
+        }
+        Err(m) => {
+            let status = if m.contains("10.3.1") || m.contains("have started") {
+                StatusCode::CONFLICT
+            } else {
+                FORM_ERROR
+            };
+            page.error = m;
+            render(&page, status)
+        }
+    }
+}
+
+/// `POST /t/{tid}/rounds/{n}/lineups/{team}`
+pub async fn lineup_save(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32, i32)>,
+    form: web::Form<LineupForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n, team_id) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let team = data
+        .team(team_id)
+        .cloned()
+        .ok_or_else(|| AppError::not_found("team"))?;
+    save_lineup(
+        &state,
+        ctx,
+        tid,
+        n,
+        team,
+        form.into_inner(),
+        Some(r.user),
+        format!("/t/{tid}/rounds/{n}/lineups/{team_id}"),
+    )
+    .await
+}
+
+/// The team behind a captain's link, and the round its line-up is for:
+/// the last published round.
+async fn captain_team(
+    state: &AppState,
+    token: String,
+) -> Result<(Team, TournamentData, Option<Round>), AppError> {
+    let team = state
+        .run(move |c| teams::by_captain_token(c, &token))
+        .await?
+        .ok_or_else(|| {
+            AppError::NotFound(
+                "This captain's link is not valid: it may have been renewed. Ask the referee for the new one.".into(),
+            )
+        })?;
+    let data = load_data(state, team.tournament_id).await?;
+    let round = data.published().last().map(|r| (*r).clone());
+    Ok((team, data, round))
+}
+
+#[derive(Template)]
+#[template(path = "captain_idle.html")]
+pub struct CaptainIdle {
+    ctx: Ctx,
+    t: Tournament,
+    team: String,
+}
+
+/// `GET /captain/{token}`: the captain's line-up page, no account needed.
+pub async fn captain(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let ctx = Ctx::with_csrf(&req);
+    let token = path.into_inner();
+    let (team, data, round) = captain_team(&state, token.clone()).await?;
+    let mut reply = match round {
+        None => render(
+            &CaptainIdle {
+                ctx,
+                t: data.tournament.clone(),
+                team: team.name.clone(),
+            },
+            StatusCode::OK,
+        )?,
+        Some(round) => render(
+            &lineup_page(ctx, &data, &round, &team, format!("/captain/{token}"), true)?,
+            StatusCode::OK,
+        )?,
+    };
+    reply.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    reply.headers_mut().insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    Ok(reply)
+}
+
+/// `POST /captain/{token}`: the captain gives or changes the line-up of
+/// the last published round, until its boards start.
+pub async fn captain_save(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<LineupForm>,
+) -> Result<HttpResponse, AppError> {
+    let ctx = Ctx::with_csrf(&req);
+    let token = path.into_inner();
+    let (team, data, round) = captain_team(&state, token.clone()).await?;
+    let Some(round) = round else {
+        return Err(AppError::Conflict(
+            "No round is published yet: there is no line-up to give.".into(),
+        ));
+    };
+    save_lineup(
+        &state,
+        ctx,
+        data.tournament.id,
+        round.number,
+        team,
+        form.into_inner(),
+        None,
+        format!("/captain/{token}"),
+    )
+    .await
+}
+
+/// `POST /t/{tid}/rounds/{n}/matches/{mid}/start`: the boards of a match
+/// have started; their players can no longer be replaced.
+pub async fn start(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n, mid) = path.into_inner();
+    state
+        .run(move |c| start_match(c, tid, n, mid, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}#match-{mid}")))
+}
+
+#[derive(Template)]
+#[template(path = "match_cards.html")]
+pub struct CardsPage {
+    ctx: Ctx,
+    t: Tournament,
+    round: Round,
+    matches: Vec<MatchView>,
+    date: String,
+}
+
+/// `GET /t/{tid}/rounds/{n}/cards`: one printable card per match.
+pub async fn cards(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let can_edit = can_edit(&state, &ctx, tid).await?;
+    let round = data.round(n, can_edit)?;
+    let pairings = pairing_views(&data, &round);
+    let matches = match_views(&data, &round, &pairings)
+        .into_iter()
+        .filter(|m| !m.is_bye())
+        .collect();
+    let page = CardsPage {
+        ctx,
+        matches,
+        date: round
+            .published_at
+            .unwrap_or(round.created_at)
+            .format("%-d %B %Y")
+            .to_string(),
+        t: data.tournament,
+        round,
+    };
+    render(&page, StatusCode::OK)
+}
+
+/// The match results of a round as CSV: one line per match, with each
+/// board's score from the first team's side.
+pub fn matches_csv(data: &TournamentData, round: &Round) -> Result<Vec<u8>, csv::Error> {
+    let pairings = pairing_views(data, round);
+    let rows: Vec<Vec<String>> = match_views(data, round, &pairings)
+        .into_iter()
+        .map(|m| {
+            let s = data
+                .matches_of(round)
+                .into_iter()
+                .find(|x| x.id == m.id)
+                .map(|x| data.match_score(round, x))
+                .unwrap_or_default();
+            let dec = |p| crate::standings::decimal(p, crate::pairing::POINT);
+            let mut rec = vec![
+                round.number.to_string(),
+                m.table.to_string(),
+                m.first_team.clone(),
+                m.second_team.clone(),
+            ];
+            if m.is_bye() {
+                rec.extend(["bye".to_string(), String::new(), String::new()]);
+            } else {
+                rec.push(if s.decided == 0 {
+                    String::new()
+                } else {
+                    match s.first.cmp(&s.second) {
+                        std::cmp::Ordering::Greater => "1-0".into(),
+                        std::cmp::Ordering::Equal => "draw".into(),
+                        std::cmp::Ordering::Less => "0-1".into(),
+                    }
+                });
+                rec.push(dec(s.first));
+                rec.push(dec(s.second));
+            }
+            for k in 0..teams::BOARDS {
+                rec.push(
+                    s.boards
+                        .get(k)
+                        .map(|&(a, b)| format!("{}-{}", dec(a), dec(b)))
+                        .unwrap_or_default(),
+                );
+            }
+            rec
+        })
+        .collect();
+    crate::export::table(
+        &[
+            "round",
+            "match",
+            "first_team",
+            "second_team",
+            "result",
+            "first_points",
+            "second_points",
+            "board_1",
+            "board_2",
+            "board_3",
+            "board_4",
+        ],
+        rows,
+    )
+}
+
+/// `GET /t/{tid}/rounds/{n}/matches.csv`
+pub async fn matches_csv_route(
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let data = load_data(&state, tid).await?;
+    let round = data.round(n, false)?;
+    let bytes = matches_csv(&data, &round).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!(
+                "attachment; filename=\"{}-round-{n}-matches.csv\"",
+                super::players::slug(&data.tournament.name)
+            ),
+        ))
+        .body(bytes))
+}
