@@ -69,6 +69,16 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[("confirm", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
+        "/t/{tid:\\d+}/teams" => Some(vec![("name", "Kimberley B".into())]), // boards filled in
+        "/t/{tid:\\d+}/teams/import" => s(&[(
+            "csv",
+            "team,name,board\nUpington,Lindiwe Mabaso,1\nUpington,Vusi Mabaso,2\nUpington,Pule Tau,3\nUpington,Gift Tau,4\n",
+        )]),
+        "/t/{tid:\\d+}/teams/{team:\\d+}/captain-link" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" => Some(vec![]), // boards filled in
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/matches/{mid:\\d+}/start" => s(&[]),
+        "/api/v1/tournaments/{tid:\\d+}/teams" => Some(vec![]), // a JSON body of its own
+        "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" => Some(vec![]),
         _ => None,
     }
 }
@@ -94,7 +104,9 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 // Only signing in and out and the first setup may change state without an account.
                 if route.changes_state() {
                     assert!(
-                        ["/login", "/logout", "/setup"].contains(&route.path),
+                        // A captain's link is its own key: the secret in
+                        // the path opens one team's line-up and nothing else.
+                        ["/login", "/logout", "/setup", "/captain/{token}"].contains(&route.path),
                         "{} {} changes state without an account: review it and add it here",
                         route.method,
                         route.path
@@ -115,7 +127,14 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 Who::Admin,
             ] {
                 // A fresh tournament per call, so one call cannot spoil the next.
-                let t = common::tournament(&app, &admin, &format!("Matrix Open {n} {who:?}"));
+                let teams_route = ["/teams", "/lineups/", "/matches/"]
+                    .iter()
+                    .any(|k| route.path.contains(k));
+                let t = if teams_route {
+                    team_league(&app, &admin, &format!("Matrix League {n} {who:?}"))
+                } else {
+                    common::tournament(&app, &admin, &format!("Matrix Open {n} {who:?}"))
+                };
                 kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, &assigned, &admin)
                     .unwrap();
                 let p1 =
@@ -123,6 +142,39 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let p2 = common::player(&app, t.id, &admin, "Musa Mthembu", "Kimberley MC", "1600");
                 let p3 =
                     common::player(&app, t.id, &admin, "Karabo Sithole", "Upington MC", "1500");
+                let team = teams_route.then(|| {
+                    let ps: Vec<i32> = (0..10)
+                        .map(|k| {
+                            common::player(
+                                &app,
+                                t.id,
+                                &admin,
+                                &format!("Matrix Player {k}"),
+                                "Upington MC",
+                                "1500",
+                            )
+                            .id
+                        })
+                        .collect();
+                    let mut ids = Vec::new();
+                    for (name, members, subs) in [
+                        ("Kimberley A", &ps[0..4], &ps[4..5]),
+                        ("Kuruman", &ps[5..9], &[][..]),
+                    ] {
+                        let new = kraal::db::teams::NewTeam {
+                            name: name.into(),
+                            club: String::new(),
+                            members: members.to_vec(),
+                            substitutes: subs.to_vec(),
+                        };
+                        ids.push(
+                            kraal::db::teams::create(&mut app.conn(), t.id, &new, &admin)
+                                .unwrap()
+                                .id,
+                        );
+                    }
+                    (ids[0], ps)
+                });
                 let rid =
                     kraal::db::players::add_relation(&mut app.conn(), t.id, p1.id, p2.id, &admin)
                         .unwrap();
@@ -184,6 +236,19 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .replace("{uid:\\d+}", &assigned.id.to_string())
                     .replace("{id:\\d+}", &token_id.to_string())
                     .replace("{n:\\d+}", "1");
+                let path = match &team {
+                    Some((team_id, _)) => {
+                        let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
+                        let mid = data
+                            .rounds
+                            .first()
+                            .and_then(|r| data.matches_of(r).first().map(|m| m.id))
+                            .unwrap_or(0);
+                        path.replace("{team:\\d+}", &team_id.to_string())
+                            .replace("{mid:\\d+}", &mid.to_string())
+                    }
+                    None => path,
+                };
                 let path = if path.contains("{gid:") {
                     path.replace("{gid:\\d+}", &first_game(&app, t.id).to_string())
                 } else {
@@ -199,6 +264,18 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 if route.path.ends_with("/swap") {
                     fields.push(("a", p1.id.to_string()));
                     fields.push(("b", p2.id.to_string()));
+                }
+                if let Some((_, ps)) = &team {
+                    // The new team takes the four free players; a line-up
+                    // brings the substitute in on board 4.
+                    let boards: Vec<i32> = if route.path.ends_with("/teams") {
+                        vec![p1.id, p2.id, p3.id, ps[9]]
+                    } else {
+                        vec![ps[0], ps[1], ps[2], ps[4]]
+                    };
+                    for (k, b) in boards.iter().enumerate() {
+                        fields.push((["b1", "b2", "b3", "b4"][k], b.to_string()));
+                    }
                 }
                 if route.path.ends_with("/relations") || route.path.ends_with("/forbidden") {
                     fields.push(("a", p1.id.to_string()));
@@ -227,6 +304,20 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                             _ => serde_json::json!(v),
                         };
                         json.insert(k.to_string(), value);
+                    }
+                    if let (Some((_, ps)), true) = (&team, route.path.ends_with("/teams")) {
+                        json = serde_json::json!({
+                            "name": "Kimberley B", "members": [p1.id, p2.id, p3.id, ps[9]],
+                        })
+                        .as_object()
+                        .unwrap()
+                        .clone();
+                    } else if let (Some((_, ps)), true) = (&team, route.path.contains("/lineups/"))
+                    {
+                        json = serde_json::json!({ "boards": [ps[0], ps[1], ps[2], ps[4]] })
+                            .as_object()
+                            .unwrap()
+                            .clone();
                     }
                     if route.method == "GET" {
                         script.get(&path)
@@ -265,6 +356,24 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
         }
         assert!(checked >= 4 * 20, "the matrix covered only {checked} calls");
     }
+}
+
+/// A team league for the team routes (its teams are added by the caller).
+fn team_league(
+    app: &TestApp,
+    creator: &kraal::db::users::User,
+    name: &str,
+) -> kraal::db::tournaments::Tournament {
+    let fields = kraal::tournament::RawTournament {
+        name: name.into(),
+        system: "team_league".into(),
+        rules: "official".into(),
+        rounds: "3".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    kraal::db::tournaments::create(&mut app.conn(), &fields, creator).unwrap()
 }
 
 fn first_game(app: &TestApp, tid: i32) -> i32 {
