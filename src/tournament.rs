@@ -89,6 +89,22 @@ impl Tiebreak {
         )
     }
 
+    /// A column heading short enough for a team's wide standings (the full
+    /// label goes in its `title`); `None` where the label is short already.
+    pub fn short(self) -> Option<&'static str> {
+        match self {
+            Tiebreak::DirectEncounter => Some("H2H"),
+            Tiebreak::MatchPoints => Some("MP"),
+            Tiebreak::GamePoints => Some("GP"),
+            Tiebreak::Board1 => Some("B1"),
+            Tiebreak::Board2 => Some("B2"),
+            Tiebreak::Board3 => Some("B3"),
+            Tiebreak::Board4 => Some("B4"),
+            Tiebreak::Wins => Some("Wins"),
+            _ => None,
+        }
+    }
+
     /// The board a board-points tiebreak counts (1-4).
     pub fn board(self) -> Option<usize> {
         match self {
@@ -492,6 +508,46 @@ mod tests {
             fields,
             vec!["name", "ends_on", "system", "games_per_pairing", "rounds"]
         );
+    }
+
+    #[test]
+    fn team_events_rank_head_to_head_first_and_individual_events_refuse_team_tiebreaks() {
+        let league = |tiebreaks: &str, ranking: &str| {
+            RawTournament {
+                name: "Club League".into(),
+                system: "team_league".into(),
+                rounds: "10".into(),
+                ranking: ranking.into(),
+                tiebreaks: tiebreaks.into(),
+                ..Default::default()
+            }
+            .check()
+        };
+        assert_eq!(
+            league("", "match_points").unwrap().tiebreaks,
+            team_tiebreaks(Ranking::MatchPoints)
+        );
+        assert_eq!(
+            team_tiebreaks(Ranking::GamePoints)[..2],
+            [Tiebreak::DirectEncounter, Tiebreak::MatchPoints]
+        );
+        assert_eq!(
+            league("board_1,direct_encounter,wins", "game_points")
+                .unwrap()
+                .tiebreaks,
+            vec![Tiebreak::DirectEncounter, Tiebreak::Board1, Tiebreak::Wins],
+            "OGR 10.6 puts head-to-head first"
+        );
+        let individual = RawTournament {
+            name: "Open".into(),
+            rounds: "7".into(),
+            tiebreaks: "buchholz,board_2".into(),
+            ..Default::default()
+        }
+        .check()
+        .unwrap_err();
+        assert_eq!(individual[0].field, "tiebreaks");
+        assert!(individual[0].message.contains("'board_2' separates teams"));
     }
 
     #[test]

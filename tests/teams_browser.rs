@@ -6,9 +6,9 @@ mod common;
 #[path = "common/browser.rs"]
 mod web_browser;
 
-use web_browser::{browser, fill_sign_in, navigate, Go};
 use fantoccini::Locator;
 use kraal::db::users::Role;
+use web_browser::{browser, fill_sign_in, navigate, Go};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
@@ -84,13 +84,28 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
         Go::Click(Locator::XPath("//button[contains(., 'Save line-up')]")),
     )
     .await;
-    let text = b.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
+    let text = b
+        .find(Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(text.contains("Line-up saved"), "{text}");
 
     navigate(&b, Go::To(&format!("{}/t/{}/rounds/1", app.base, t.id))).await;
-    let text = b.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
+    let text = b
+        .find(Locator::Css("main"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(text.contains("Inga Mkhize"), "the substitute plays: {text}");
-    assert!(!text.contains("Busi Ngcobo"), "the replaced player does not: {text}");
+    assert!(
+        !text.contains("Busi Ngcobo"),
+        "the replaced player does not: {text}"
+    );
 
     navigate(
         &b,

@@ -656,6 +656,12 @@ pub async fn lineup_form(
     render(&page, StatusCode::OK)
 }
 
+/// Who sends a line-up form: a referee, or a captain by the link's secret.
+enum Sender {
+    Referee(crate::db::users::User),
+    Captain(String),
+}
+
 /// Applies a line-up form and shows the page again: saved, or with the
 /// reason it was refused.
 async fn save_lineup(
@@ -665,9 +671,12 @@ async fn save_lineup(
     n: i32,
     team: Team,
     form: LineupForm,
-    referee: Option<crate::db::users::User>,
-    action: String,
+    sender: Sender,
 ) -> Result<HttpResponse, AppError> {
+    let (referee, action) = match sender {
+        Sender::Referee(u) => (Some(u), format!("/t/{tid}/rounds/{n}/lineups/{}", team.id)),
+        Sender::Captain(token) => (None, format!("/captain/{token}")),
+    };
     let captain = referee.is_none();
     let outcome = match form.boards() {
         Err(m) => Err(m),
@@ -730,8 +739,7 @@ pub async fn lineup_save(
         n,
         team,
         form.into_inner(),
-        Some(r.user),
-        format!("/t/{tid}/rounds/{n}/lineups/{team_id}"),
+        Sender::Referee(r.user),
     )
     .await
 }
@@ -820,8 +828,7 @@ pub async fn captain_save(
         round.number,
         team,
         form.into_inner(),
-        None,
-        format!("/captain/{token}"),
+        Sender::Captain(token),
     )
     .await
 }

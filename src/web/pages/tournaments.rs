@@ -18,7 +18,7 @@ use crate::web::error::AppError;
 use crate::web::AppState;
 
 /// How many ordered tiebreak choices the form offers.
-const TIEBREAK_SLOTS: usize = 5;
+const TIEBREAK_SLOTS: usize = 7;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "tournament_form.html")]
@@ -41,10 +41,15 @@ impl TournamentForm {
             .collect();
         // Show the tiebreaks that will apply, not blanks.
         if chosen.is_empty() && raw.system != "knockout" {
-            chosen = crate::tournament::DEFAULT_TIEBREAKS
-                .iter()
-                .map(|t| t.as_str().to_string())
-                .collect();
+            let team = System::parse(&raw.system).is_some_and(System::is_team);
+            let list = if team {
+                crate::tournament::team_tiebreaks(
+                    Ranking::parse(&raw.ranking).unwrap_or(Ranking::GamePoints),
+                )
+            } else {
+                crate::tournament::DEFAULT_TIEBREAKS.to_vec()
+            };
+            chosen = list.iter().map(|t| t.as_str().to_string()).collect();
         }
         chosen.resize(TIEBREAK_SLOTS, String::new());
         TournamentForm {
@@ -83,17 +88,30 @@ pub struct TournamentPost {
     tb3: String,
     tb4: String,
     tb5: String,
+    tb6: String,
+    tb7: String,
 }
 
 impl TournamentPost {
     fn into_raw(self) -> RawTournament {
         let mut raw = self.raw;
         if raw.tiebreaks.trim().is_empty() {
-            raw.tiebreaks = [self.tb1, self.tb2, self.tb3, self.tb4, self.tb5]
-                .into_iter()
-                .filter(|t| !t.trim().is_empty())
-                .collect::<Vec<_>>()
-                .join(",");
+            raw.tiebreaks = [
+                self.tb1, self.tb2, self.tb3, self.tb4, self.tb5, self.tb6, self.tb7,
+            ]
+            .into_iter()
+            .filter(|t| !t.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join(",");
+            // A new team event whose tiebreaks were left at the individual
+            // defaults the form opened with gets the team defaults.
+            let team = System::parse(&raw.system).is_some_and(System::is_team);
+            if team
+                && raw.tiebreaks
+                    == crate::tournament::format_tiebreaks(crate::tournament::DEFAULT_TIEBREAKS)
+            {
+                raw.tiebreaks = String::new();
+            }
         }
         raw
     }
