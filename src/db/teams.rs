@@ -300,31 +300,3 @@ pub fn store_lineup(
     }
     Ok(())
 }
-
-/// Enters every player and team of a CSV import, or nothing.
-pub fn import(
-    conn: &mut DbConnection,
-    tid: i32,
-    plan: &crate::export::teams::TeamImport,
-    by: &User,
-) -> Result<Vec<Team>, DbError> {
-    super::transaction(conn, |conn| {
-        let ids = super::players::import(conn, tid, &plan.players, &[], by)?;
-        plan.teams
-            .iter()
-            .map(|t| {
-                create(
-                    conn,
-                    tid,
-                    &NewTeam {
-                        name: t.name.clone(),
-                        club: t.club.clone(),
-                        members: t.members.iter().map(|&i| ids[i]).collect(),
-                        substitutes: t.substitutes.iter().map(|&i| ids[i]).collect(),
-                    },
-                    by,
-                )
-            })
-            .collect()
-    })
-}

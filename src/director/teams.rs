@@ -611,3 +611,27 @@ pub fn start_match(
         )
     })
 }
+
+/// Enters every player and team of a CSV import, or nothing.
+pub fn import(
+    conn: &mut DbConnection,
+    tid: i32,
+    plan: &crate::export::teams::TeamImport,
+    by: &crate::db::users::User,
+) -> Result<Vec<Team>, DbError> {
+    db::transaction(conn, |conn| {
+        let ids = db::players::import(conn, tid, &plan.players, &[], by)?;
+        plan.teams
+            .iter()
+            .map(|t| {
+                let new = teams::NewTeam {
+                    name: t.name.clone(),
+                    club: t.club.clone(),
+                    members: t.members.iter().map(|&i| ids[i]).collect(),
+                    substitutes: t.substitutes.iter().map(|&i| ids[i]).collect(),
+                };
+                teams::create(conn, tid, &new, by)
+            })
+            .collect()
+    })
+}

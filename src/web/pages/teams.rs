@@ -319,7 +319,7 @@ pub async fn import(
     let csv = form.into_inner().csv;
     let result = match crate::export::teams::read(&csv) {
         Ok(plan) => state
-            .run(move |c| teams::import(c, tid, &plan, &r.user))
+            .run(move |c| crate::director::teams::import(c, tid, &plan, &r.user))
             .await
             .map(|teams| teams.len())
             .map_err(|e| match e {
