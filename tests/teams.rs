@@ -327,7 +327,20 @@ fn a_double_league_ranks_by_points_then_head_to_head_then_game_points() {
         let round = app.client().get(&format!("/t/{tid}/rounds/10")).body;
         assert!(round.contains("Match 1:"), "{round}");
         let cross = app.client().get(&format!("/t/{tid}/crosstable")).body;
-        assert!(cross.contains("A Soweto"));
+        assert!(
+            cross.contains(&format!("/t/{tid}/teams/{}\">A Soweto", ids[0])),
+            "{cross}"
+        );
+        // Every one of A's matches was won 5-3; a cell gives the match score.
+        assert!(
+            cross.contains("<strong>W</strong> <span class=\"pts\">5-3</span>"),
+            "{cross}"
+        );
+        let (code, out, err) = common::cli::kraal(&["export", "standings", &tid.to_string()])
+            .database_url(&app.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, csv, "kraal export standings prints the team standings");
     }
 }
 
@@ -437,6 +450,20 @@ fn a_substitute_comes_in_before_the_board_starts_and_not_after() {
             &["Polokwane", "Tzaneen", "Thohoyandou", "Mokopane"],
         );
         pair_matches(&mut api, tid);
+        let late = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/teams"),
+            json!({"name": "Musina", "members": []}),
+        );
+        assert_eq!(late.status, 409, "{}", late.body);
+        assert!(
+            late.json()["error"]
+                .as_str()
+                .unwrap()
+                .contains("before round 1"),
+            "{}",
+            late.body
+        );
         let team = ids[0];
         let roster: Vec<i64> = team_of
             .iter()

@@ -139,6 +139,21 @@ fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, Stri
 /// Enters a team with its roster and substitutes and a fresh captain link.
 pub fn create(conn: &mut DbConnection, tid: i32, t: &NewTeam, by: &User) -> Result<Team, DbError> {
     super::transaction(conn, |conn| {
+        let tournament = super::tournaments::find(conn, tid)?;
+        if !tournament.system.is_team() {
+            return Err(DbError::Conflict(format!(
+                "{} is an individual event: teams belong to a team league or a team Swiss",
+                tournament.name
+            )));
+        }
+        // A team's standing is its matches from round 1: a team joining
+        // later would have rounds it could neither have played nor had a bye in.
+        let paired = super::tournaments::rounds_paired(conn, tid)?;
+        if paired > 0 {
+            return Err(DbError::Conflict(format!(
+                "round {paired} is already paired: teams are entered before round 1"
+            )));
+        }
         let (name, club) = check(conn, tid, t)?;
         let id: i32 = diesel::insert_into(teams::table)
             .values((

@@ -49,6 +49,34 @@ pub fn uncell(text: &str) -> &str {
     }
 }
 
+/// A CSV reader as the imports use it: a header row, fields trimmed, a
+/// leading byte-order mark (spreadsheets write one) ignored.
+pub(crate) fn import_reader(text: &str) -> csv::Reader<&[u8]> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes())
+}
+
+/// A line the reader could not take, as an import problem on that line.
+pub(crate) fn unreadable(e: &csv::Error) -> players::ImportError {
+    let line = e.position().map(|p| p.line()).unwrap_or(0);
+    let message = match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} fields where the header has {expected_len}"),
+        csv::ErrorKind::Utf8 { .. } => "the text is not valid UTF-8".to_string(),
+        _ => e.to_string(),
+    };
+    players::ImportError {
+        line,
+        column: String::new(),
+        message,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

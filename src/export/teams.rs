@@ -36,12 +36,7 @@ const COLUMNS: &[&str] = &["team", "name", "club", "rating", "board", "substitut
 /// Reads a team CSV; on any problem returns every problem found, located
 /// by the file's own line numbers (the header is line 1).
 pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader = super::import_reader(text);
     let err = |line: u64, column: &str, message: String| ImportError {
         line,
         column: column.to_string(),
@@ -97,15 +92,7 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                let message = match e.kind() {
-                    csv::ErrorKind::UnequalLengths {
-                        expected_len, len, ..
-                    } => format!("{len} fields where the header has {expected_len}"),
-                    csv::ErrorKind::Utf8 { .. } => "the text is not valid UTF-8".to_string(),
-                    _ => e.to_string(),
-                };
-                errors.push(err(line, "", message));
+                errors.push(super::unreadable(&e));
                 continue;
             }
         };

@@ -623,13 +623,6 @@ pub async fn add_team(
     body: web::Json<NewTeamBody>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    if !t.system.is_team() {
-        return Err(AppError::Conflict(format!(
-            "{} is an individual event: teams belong to a team league or a team Swiss",
-            t.name
-        ))
-        .into());
-    }
     let b = body.into_inner();
     let new = crate::db::teams::NewTeam {
         name: b.name,

@@ -168,6 +168,34 @@ pub async fn script() -> HttpResponse {
         .body(include_str!("../../../static/kraal.js"))
 }
 
+/// A CSV download named after the tournament: `{slug}-{what}.csv`.
+pub fn csv_download(
+    bytes: Result<Vec<u8>, csv::Error>,
+    tournament: &str,
+    what: &str,
+) -> Result<HttpResponse, AppError> {
+    let bytes = bytes.map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!(
+                "attachment; filename=\"{}-{what}.csv\"",
+                players::slug(tournament)
+            ),
+        ))
+        .body(bytes))
+}
+
+/// The date a printed sheet of a round carries: the day it was published.
+pub fn sheet_date(round: &crate::db::rounds::Round) -> String {
+    round
+        .published_at
+        .unwrap_or(round.created_at)
+        .format("%-d %B %Y")
+        .to_string()
+}
+
 /// The time a page was built, as its "last updated" line shows it.
 pub fn updated_now() -> String {
     chrono::Local::now().format("%H:%M:%S").to_string()

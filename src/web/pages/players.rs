@@ -1,6 +1,6 @@
 //! Players: add, edit, withdraw and reinstate; relatives; CSV in and out.
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -361,14 +361,7 @@ pub async fn export_csv(
                 .collect(),
         })
         .collect();
-    let bytes = players_csv::write(&rows).map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(HttpResponse::build(StatusCode::OK)
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{}-players.csv\"", slug(&t.name)),
-        ))
-        .body(bytes))
+    super::csv_download(players_csv::write(&rows), &t.name, "players")
 }
 
 /// A file-name-safe version of a tournament name.

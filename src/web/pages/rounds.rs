@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -312,11 +312,7 @@ pub async fn show(
     let page = RoundPage {
         qr: qr_svg(&url),
         url,
-        date: round
-            .published_at
-            .unwrap_or(round.created_at)
-            .format("%-d %B %Y")
-            .to_string(),
+        date: super::sheet_date(&round),
         q,
         found,
         seats,
@@ -366,11 +362,7 @@ pub async fn slips(
     let page = SlipsPage {
         ctx,
         pairings,
-        date: round
-            .published_at
-            .unwrap_or(round.created_at)
-            .format("%-d %B %Y")
-            .to_string(),
+        date: super::sheet_date(&round),
         t: data.tournament,
         round,
     };
@@ -838,18 +830,11 @@ pub async fn standings_csv_route(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let data = load_data(&state, path.into_inner()).await?;
-    let bytes =
-        crate::export::standings::csv(&data).map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}-standings.csv\"",
-                super::players::slug(&data.tournament.name)
-            ),
-        ))
-        .body(bytes))
+    super::csv_download(
+        crate::export::standings::csv(&data),
+        &data.tournament.name,
+        "standings",
+    )
 }
 
 #[derive(Debug, Default, serde::Deserialize)]

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -124,6 +124,8 @@ pub struct CrosstablePage {
     t: Tournament,
     rounds: Vec<usize>,
     rows: Vec<CrossRow>,
+    /// `players` or `teams`: whose pages the names link to.
+    kind: &'static str,
     updated: String,
 }
 
@@ -139,21 +141,16 @@ pub async fn crosstable_page(
             ctx,
             rounds: (1..=data.published().len()).collect(),
             rows,
+            kind: if data.is_team_event() {
+                "teams"
+            } else {
+                "players"
+            },
             updated: super::updated_now(),
             t: data.tournament,
         },
         StatusCode::OK,
     )
-}
-
-fn csv_response(bytes: Vec<u8>, name: &str) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{name}\""),
-        ))
-        .body(bytes)
 }
 
 pub async fn crosstable_csv(
@@ -174,15 +171,8 @@ pub async fn crosstable_csv(
             rec.extend(r.cells.iter().map(Cell::text));
             rec
         }),
-    )
-    .map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(csv_response(
-        bytes,
-        &format!(
-            "{}-crosstable.csv",
-            super::players::slug(&data.tournament.name)
-        ),
-    ))
+    );
+    super::csv_download(bytes, &data.tournament.name, "crosstable")
 }
 
 /// `GET /t/{tid}/rounds/{n}/pairings.csv`: table, players, score, each game.
@@ -213,15 +203,8 @@ pub async fn pairings_csv(
         };
         vec![p.table.to_string(), p.first, second, p.score, games]
     });
-    let bytes = crate::export::table(&["table", "first", "second", "score", "games"], rows)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(csv_response(
-        bytes,
-        &format!(
-            "{}-round-{n}.csv",
-            super::players::slug(&data.tournament.name)
-        ),
-    ))
+    let bytes = crate::export::table(&["table", "first", "second", "score", "games"], rows);
+    super::csv_download(bytes, &data.tournament.name, &format!("round-{n}"))
 }
 
 /// A player's pairing in one round, from their side.

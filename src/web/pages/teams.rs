@@ -297,6 +297,14 @@ pub async fn add(
                 FORM_ERROR,
             )
         }
+        Err(AppError::Conflict(message)) => {
+            let mut errors = FormErrors::default();
+            errors.add("name", message);
+            render(
+                &teams_page(&state, ctx, tid, raw, errors).await?,
+                StatusCode::CONFLICT,
+            )
+        }
         Err(e) => Err(e),
     }
 }
@@ -875,11 +883,7 @@ pub async fn cards(
     let page = CardsPage {
         ctx,
         matches,
-        date: round
-            .published_at
-            .unwrap_or(round.created_at)
-            .format("%-d %B %Y")
-            .to_string(),
+        date: super::sheet_date(&round),
         t: data.tournament,
         round,
     };
@@ -958,15 +962,9 @@ pub async fn matches_csv_route(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, false)?;
-    let bytes = matches_csv(&data, &round).map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}-round-{n}-matches.csv\"",
-                super::players::slug(&data.tournament.name)
-            ),
-        ))
-        .body(bytes))
+    super::csv_download(
+        matches_csv(&data, &round),
+        &data.tournament.name,
+        &format!("round-{n}-matches"),
+    )
 }
