@@ -83,13 +83,18 @@ struct Data {
     swiss: i64,
     knockout: i64,
     player: i64,
+    /// A team league with round 1 paired, one of its teams and that team's
+    /// captain's link secret.
+    league: i64,
+    team: i64,
+    captain: String,
 }
 
 /// Sample URLs (paths) for each GET route: the same page in its different
 /// states (a round with results missing and a draft, a Swiss and a knock-out
 /// tournament). `None` for a route this test does not know yet.
 fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
-    let (s, k, p) = (d.swiss, d.knockout, d.player);
+    let (s, k, p, l, team) = (d.swiss, d.knockout, d.player, d.league, d.team);
     let v = match route {
         "/" => vec!["/".to_string()],
         "/static/kraal.css" => vec!["/static/kraal.css".into()],
@@ -115,6 +120,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             format!("/t/{s}/rounds/2?q=a"),
             format!("/t/{s}/rounds/3"),
             format!("/t/{k}/rounds/1"),
+            format!("/t/{l}/rounds/1"),
         ],
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => {
             vec![
@@ -123,7 +129,18 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             ]
         }
         "/t/{tid:\\d+}/rounds/{n:\\d+}/slips" => vec![format!("/t/{s}/rounds/2/slips")],
-        "/t/{tid:\\d+}/standings" => vec![format!("/t/{s}/standings")],
+        "/t/{tid:\\d+}/standings" => vec![format!("/t/{s}/standings"), format!("/t/{l}/standings")],
+        "/t/{tid:\\d+}/teams" => vec![format!("/t/{l}/teams")],
+        "/t/{tid:\\d+}/teams/{team:\\d+}" => vec![format!("/t/{l}/teams/{team}")],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" => {
+            vec![format!("/t/{l}/rounds/1/lineups/{team}")]
+        }
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/cards" => vec![format!("/t/{l}/rounds/1/cards")],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/matches.csv" => {
+            vec![format!("/t/{l}/rounds/1/matches.csv")]
+        }
+        "/captain/{token}" => vec![format!("/captain/{}", d.captain)],
+        "/api/v1/tournaments/{tid:\\d+}/teams" => vec![format!("/api/v1/tournaments/{l}/teams")],
         "/t/{tid:\\d+}/standings.csv" => vec![format!("/t/{s}/standings.csv")],
         "/t/{tid:\\d+}/crosstable" => vec![format!("/t/{s}/crosstable")],
         "/t/{tid:\\d+}/crosstable.csv" => vec![format!("/t/{s}/crosstable.csv")],
@@ -335,7 +352,41 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         ],
     );
     play_round(&mut api, knockout, 1); // two matches, one result in, two byes
-    for t in [swiss, knockout] {
+    let (league, members) = tournament(
+        &mut api,
+        json!({"name": "Gauteng Club League", "system": "team_league", "rules": "official", "rounds": 3}),
+        &[
+            "Thabo Nkosi",
+            "Sipho Dlamini",
+            "Lerato Mokoena",
+            "Zanele Khumalo",
+            "Bheki Zulu",
+            "Nomsa Ndlovu",
+            "Kagiso Molefe",
+            "Ayanda Shabalala",
+            "Palesa Sithole",
+        ],
+    );
+    let mut teams = Vec::new();
+    for (name, roster, subs) in [
+        ("Soweto Lions", &members[0..4], &members[8..9]),
+        ("Tembisa Eagles", &members[4..8], &[][..]),
+    ] {
+        teams.push(
+            api.create(
+                &format!("/api/v1/tournaments/{league}/teams"),
+                json!({"name": name, "members": roster, "substitutes": subs}),
+            )["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    api.create(&format!("/api/v1/tournaments/{league}/rounds"), json!({}));
+    let captain = kraal::db::teams::find(&mut app.conn(), league as i32, teams[0] as i32)
+        .unwrap()
+        .captain_token
+        .unwrap();
+    for t in [swiss, knockout, league] {
         kraal::db::tournaments::assign_referee(&mut app.conn(), t as i32, &referee, &admin)
             .unwrap();
     }
@@ -343,6 +394,9 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         swiss,
         knockout,
         player: players[0],
+        league,
+        team: teams[0],
+        captain,
     };
 
     // Every GET route of the table, with its sample URLs; HTML ones only.
