@@ -656,3 +656,41 @@ fn the_add_player_error_is_where_the_eye_is() {
         assert!(alert > at && r.body[alert - 60..alert].contains("role=\"alert\""));
     }
 }
+
+/// A result sends every open page back for a fresh copy at once: the first
+/// request builds the page and the others, arriving together, get that copy
+/// instead of each building their own.
+#[test]
+fn a_crowd_reloading_after_a_result_costs_one_build_of_the_page() {
+    for app in TestApp::all() {
+        let admin = app.user("director", Role::Admin);
+        let mut api = app.script_for(&admin);
+        let (tid, _) = event(&app, &mut api, "Rustenburg Open", &NAMES);
+        let pairings = pair(&mut api, tid);
+        play(&mut api, &pairings, 3);
+        let url = format!("/t/{tid}/standings");
+        for round in 0..3 {
+            // A change, then 40 phones at once.
+            let games = pairings[3]["games"].as_array().unwrap();
+            put(&mut api, &games[0], ["1-0", "0-1", "1-0"][round]);
+            let hows: Vec<String> = std::thread::scope(|s| {
+                let crowd: Vec<_> = (0..40)
+                    .map(|_| {
+                        s.spawn(|| {
+                            let r = app.client().get(&url);
+                            assert_eq!(r.status, 200);
+                            r.headers.get("x-kraal-page").cloned().unwrap_or_default()
+                        })
+                    })
+                    .collect();
+                crowd.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            let built = hows.iter().filter(|h| *h == "built").count();
+            assert_eq!(
+                built, 1,
+                "[{}] change {round}: {built} of 40 requests built the page ({hows:?})",
+                app.backend
+            );
+        }
+    }
+}

@@ -38,7 +38,15 @@ pub struct AppState {
 /// at most [`PageCache::RECHECK`] later, so that a busy page costs no
 /// database round trip per request.
 #[derive(Default)]
-pub struct PageCache(std::sync::Mutex<std::collections::HashMap<(i32, String), CachedPage>>);
+pub struct PageCache {
+    pages: std::sync::Mutex<std::collections::HashMap<(i32, String), CachedPage>>,
+    /// One gate per page being built: when a change sends a thousand open
+    /// pages back for a fresh copy at once, one request builds it and the
+    /// others wait for that copy instead of each building their own.
+    building: std::sync::Mutex<
+        std::collections::HashMap<(i32, String), std::sync::Arc<tokio::sync::Mutex<()>>>,
+    >,
+}
 
 struct CachedPage {
     revision: i32,
@@ -59,7 +67,7 @@ impl PageCache {
     pub const RECHECK: std::time::Duration = std::time::Duration::from_millis(250);
 
     pub fn lookup(&self, tid: i32, page: &str) -> Cached {
-        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let map = self.pages.lock().unwrap_or_else(|e| e.into_inner());
         match map.get(&(tid, page.to_string())) {
             Some(c) if c.checked.elapsed() < Self::RECHECK => Cached::Fresh(c.body.clone()),
             Some(c) => Cached::Stale(c.revision),
@@ -69,7 +77,7 @@ impl PageCache {
 
     /// The page if it was built from `revision`, marking it checked.
     pub fn confirm(&self, tid: i32, page: &str, revision: i32) -> Option<actix_web::web::Bytes> {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.pages.lock().unwrap_or_else(|e| e.into_inner());
         let c = map
             .get_mut(&(tid, page.to_string()))
             .filter(|c| c.revision == revision)?;
@@ -78,7 +86,7 @@ impl PageCache {
     }
 
     pub fn put(&self, tid: i32, page: &str, revision: i32, body: actix_web::web::Bytes) {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut map = self.pages.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() > 2000 {
             map.clear();
         }
@@ -95,7 +103,16 @@ impl PageCache {
 
     /// Forgets every page (after a change made through this process).
     pub fn clear(&self) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.pages.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The gate of one page: hold it while building the page.
+    pub fn gate(&self, tid: i32, page: &str) -> std::sync::Arc<tokio::sync::Mutex<()>> {
+        let mut map = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > 2000 {
+            map.retain(|_, g| std::sync::Arc::strong_count(g) > 1);
+        }
+        map.entry((tid, page.to_string())).or_default().clone()
     }
 }
 
@@ -187,6 +204,10 @@ pub fn server(
             .configure(configure)
     })
     .workers(workers.max(1))
+    // A cached standings page of a big event is 170 kB: a write buffer that
+    // keeps its allocation between responses (actix frees one above 128 kB
+    // after every response by default) saves a reallocation per page.
+    .h1_write_buffer_size(256 * 1024)
     .listen(listener)?
     .run();
     Ok(server)

@@ -55,6 +55,13 @@ macro_rules! routes {
 }
 
 pub static ROUTES: &[RouteSpec] = routes! {
+    // The pages players keep open and reload come first: the router tries
+    // the routes in this order, and a request matched early skips the rest.
+    get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
+    get  "/t/{tid:\\d+}/events"                            Public   => super::live::events;
+    get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
+    get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
     get  "/"                                              Public   => home::home;
     get  "/static/kraal.css"                              Public   => super::pages::stylesheet;
     get  "/static/kraal.js"                               Public   => super::pages::script;
@@ -93,21 +100,16 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/t/{tid:\\d+}/import"                           Referee  => players::import_form;
     post "/t/{tid:\\d+}/import"                           Referee  => players::import;
     post "/t/{tid:\\d+}/rounds"                            Referee  => rounds::create;
-    get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/slips"             Public   => rounds::slips;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/publish"           Referee  => rounds::publish;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/undo"              Referee  => rounds::undo;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
-    get  "/t/{tid:\\d+}/events"                            Public   => super::live::events;
-    get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
     get  "/t/{tid:\\d+}/standings.csv"                     Public   => rounds::standings_csv_route;
-    get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
     get  "/t/{tid:\\d+}/crosstable.csv"                    Public   => tables::crosstable_csv;
     get  "/t/{tid:\\d+}/bracket"                           Public   => tables::bracket_page;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/pairings.csv"      Public   => tables::pairings_csv;
-    get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
     get  "/t/{tid:\\d+}/teams"                           Public   => teams::list;
     post "/t/{tid:\\d+}/teams"                           Referee  => teams::add;
     post "/t/{tid:\\d+}/teams/import"                    Referee  => teams::import;

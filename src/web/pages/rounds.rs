@@ -906,12 +906,19 @@ pub async fn public_page(
     page: &str,
     build: impl FnOnce(TournamentData) -> Result<String, AppError>,
 ) -> Result<HttpResponse, AppError> {
-    let html = |body: actix_web::web::Bytes| {
+    // `X-Kraal-Page` says whether this copy was built for this request or
+    // served as built before (for operators, and for the tests that hold
+    // the cache to one build per change).
+    let page_reply = |body: actix_web::web::Bytes, how: &'static str| {
         HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")
+            .insert_header(("X-Kraal-Page", how))
             .body(body)
     };
-    if !signed_in {
+    let html = |body| page_reply(body, "cached");
+    let _building = if signed_in {
+        None
+    } else {
         match state.pages.lookup(tid, page) {
             crate::web::Cached::Fresh(body) => return Ok(html(body)),
             crate::web::Cached::Stale(_) | crate::web::Cached::Missing => {
@@ -921,12 +928,20 @@ pub async fn public_page(
                 }
             }
         }
-    }
+        // One build at a time per page; whoever waited here finds the
+        // copy the build before it made, if the tournament has not moved.
+        let held = state.pages.gate(tid, page).lock_owned().await;
+        let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
+        if let Some(body) = state.pages.confirm(tid, page, revision) {
+            return Ok(html(body));
+        }
+        Some(held)
+    };
     let data = load_data(state, tid).await?;
     let revision = data.tournament.revision;
     let body = actix_web::web::Bytes::from(build(data)?);
     if !signed_in {
         state.pages.put(tid, page, revision, body.clone());
     }
-    Ok(html(body))
+    Ok(page_reply(body, "built"))
 }
