@@ -30,6 +30,26 @@ named_values! {
 }
 
 named_values! {
+    /// Whose record of a game a scoresheet is: each player keeps one (OGR
+    /// 6.2.6), and the referee may add a corrected copy.
+    RecordSide {
+        Dark => "dark", "dark's record";
+        Light => "light", "light's record";
+        Referee => "referee", "the referee's copy";
+    }
+}
+
+named_values! {
+    /// What a referee decides about a game whose records and entered result
+    /// disagree.
+    RulingKind {
+        Keep => "keep", "keep the entered result (the opponent played on, OGR 5.7)";
+        Board => "board", "set the result the board shows";
+        Other => "other", "set another result";
+    }
+}
+
+named_values! {
     /// What a player without an opponent in a round has.
     ByeKind {
         Allocated => "allocated", "pairing-allocated bye";

@@ -70,7 +70,7 @@ enum Session {
 impl Session {
     fn may_see(self, access: Access) -> bool {
         match access {
-            Access::Public => true,
+            Access::Public | Access::PlayerLink => true,
             Access::Setup => self == Session::Anonymous,
             Access::SignedIn | Access::Referee => self != Session::Anonymous,
             Access::Admin => self == Session::Admin,
@@ -83,13 +83,16 @@ struct Data {
     swiss: i64,
     knockout: i64,
     player: i64,
+    /// A game of the Swiss event with records, and a pairing's player link.
+    game: i64,
+    link: String,
 }
 
 /// Sample URLs (paths) for each GET route: the same page in its different
 /// states (a round with results missing and a draft, a Swiss and a knock-out
 /// tournament). `None` for a route this test does not know yet.
 fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
-    let (s, k, p) = (d.swiss, d.knockout, d.player);
+    let (s, k, p, g) = (d.swiss, d.knockout, d.player, d.game);
     let v = match route {
         "/" => vec!["/".to_string()],
         "/static/kraal.css" => vec!["/static/kraal.css".into()],
@@ -132,6 +135,17 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             vec![format!("/t/{s}/rounds/1/pairings.csv")]
         }
         "/t/{tid:\\d+}/players/{pid:\\d+}" => vec![format!("/t/{s}/players/{p}")],
+        "/t/{tid:\\d+}/games/{gid:\\d+}" => vec![
+            format!("/t/{s}/games/{g}"),
+            format!("/t/{s}/games/{g}?record=referee&ply=7"),
+        ],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/scoresheets" => vec![
+            format!("/t/{s}/rounds/2/scoresheets"),
+            format!("/t/{s}/rounds/2/scoresheets?table=1"),
+        ],
+        "/t/{tid:\\d+}/games.txt" => vec![format!("/t/{s}/games.txt")],
+        "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => vec![d.link.clone()],
+        "/api/v1/games/{gid:\\d+}" => vec![format!("/api/v1/games/{g}")],
         "/api/v1/me" => vec!["/api/v1/me".into()],
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => {
             vec![format!("/api/v1/tournaments/{s}/rounds/1")]
@@ -339,10 +353,33 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         kraal::db::tournaments::assign_referee(&mut app.conn(), t as i32, &referee, &admin)
             .unwrap();
     }
+    // Records of a game of round 1: a clean one and one with irregularities.
+    let (_, pairings, games) =
+        kraal::db::rounds::everything(&mut app.conn(), swiss as i32).unwrap();
+    let game = games[0].id;
+    for (side, text) in [
+        (
+            kraal::tournament::RecordSide::Dark,
+            "1. a1 d7 2. d1 g7 3. g1xd7 a7 4. b2 b6",
+        ),
+        (
+            kraal::tournament::RecordSide::Referee,
+            "1. a1 d7 2. d1 g7 3. g1 a7 4. b2xa7 b6",
+        ),
+    ] {
+        kraal::director::scoresheets::submit(&mut app.conn(), game, side, text, &admin).unwrap();
+    }
+    let last = pairings
+        .iter()
+        .find(|p| p.second_player_id.is_some())
+        .unwrap();
+    let key = kraal::director::scoresheets::link_key(&mut app.conn(), last.id).unwrap();
     let data = Data {
         swiss,
         knockout,
         player: players[0],
+        game: i64::from(game),
+        link: format!("/p/{}/{key}", last.id),
     };
 
     // Every GET route of the table, with its sample URLs; HTML ones only.

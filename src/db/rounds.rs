@@ -570,3 +570,32 @@ pub fn swap_players(
         )
     })
 }
+
+/// A pairing with its round and games (by number).
+pub fn pairing_context(
+    conn: &mut DbConnection,
+    pairing_id: i32,
+) -> Result<(Pairing, Round, Vec<Game>), DbError> {
+    let (pairing, round) = pairings::table
+        .inner_join(rounds::table)
+        .filter(pairings::id.eq(pairing_id))
+        .select((Pairing::as_select(), Round::as_select()))
+        .first(conn)
+        .map_err(|e| found(e, "pairing"))?;
+    let gs = games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .order(games::number)
+        .select(Game::as_select())
+        .load(conn)?;
+    Ok((pairing, round, gs))
+}
+
+/// Games of a round still without a result.
+pub fn missing_in_round(conn: &mut DbConnection, round_id: i32) -> Result<i64, DbError> {
+    Ok(games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(round_id))
+        .filter(games::result.is_null())
+        .count()
+        .get_result(conn)?)
+}

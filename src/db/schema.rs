@@ -138,6 +138,33 @@ diesel::table! {
 }
 
 diesel::table! {
+    rulings (id) {
+        id -> Integer,
+        game_id -> Integer,
+        kind -> Text,
+        result -> Nullable<Text>,
+        reason -> Text,
+        ruled_by -> Nullable<Integer>,
+        ruled_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    scoresheets (id) {
+        id -> Integer,
+        game_id -> Integer,
+        side -> Text,
+        text -> Text,
+        rules -> Text,
+        error -> Nullable<Text>,
+        submitted_by -> Nullable<Integer>,
+        by_link -> Bool,
+        submitted_at -> Timestamp,
+        superseded_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     sessions (id) {
         id -> Integer,
         token_hash -> Text,
@@ -227,6 +254,10 @@ diesel::joinable!(relations -> tournaments (tournament_id));
 diesel::joinable!(requested_byes -> players (player_id));
 diesel::joinable!(requested_byes -> tournaments (tournament_id));
 diesel::joinable!(rounds -> tournaments (tournament_id));
+diesel::joinable!(rulings -> games (game_id));
+diesel::joinable!(rulings -> users (ruled_by));
+diesel::joinable!(scoresheets -> games (game_id));
+diesel::joinable!(scoresheets -> users (submitted_by));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(team_members -> players (player_id));
 diesel::joinable!(team_members -> teams (team_id));
@@ -247,6 +278,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     relations,
     requested_byes,
     rounds,
+    rulings,
+    scoresheets,
     sessions,
     settings,
     team_members,

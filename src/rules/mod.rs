@@ -17,7 +17,7 @@ pub mod position;
 pub mod ruleset;
 
 pub use board::{Junction, Side};
-pub use check::{check_scoresheet, Irregularity, Report};
+pub use check::{check_scoresheet, first_difference, replay_sheet, Irregularity, Report};
 pub use notation::{ParseError, SheetResult};
 pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
 pub use ruleset::{PlayRules, RuleSet};

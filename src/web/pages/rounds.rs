@@ -243,6 +243,32 @@ pub struct RoundPage {
     /// The live page's address, and its QR code (SVG) for the printed sheet.
     url: String,
     qr: String,
+    /// For the round's referees: the flags of games with records, in words
+    /// (whether something needs a look, and what).
+    flags: HashMap<i32, (bool, String)>,
+}
+
+impl RoundPage {
+    fn flag(&self, game: &i32) -> Option<&(bool, String)> {
+        self.flags.get(game)
+    }
+}
+
+/// The flags of a round's games in words, for its referees.
+pub async fn flag_words(
+    state: &AppState,
+    data: &TournamentData,
+    round: &Round,
+) -> Result<HashMap<i32, (bool, String)>, AppError> {
+    let games = director::scoresheets::round_games(data, round);
+    let tid = data.tournament.id;
+    let flags = state
+        .run(move |c| director::scoresheets::flags_of(c, tid, &games))
+        .await?;
+    Ok(flags
+        .into_iter()
+        .map(|(g, f)| (g, (f.any(), f.lines().join("; "))))
+        .collect())
 }
 
 /// A QR code, as SVG, that opens `url`.
@@ -299,7 +325,13 @@ pub async fn show(
             .collect()
     };
     let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
+    let flags = if can_edit && round.is_published() {
+        flag_words(&state, &data, &round).await?
+    } else {
+        HashMap::new()
+    };
     let page = RoundPage {
+        flags,
         qr: qr_svg(&url),
         url,
         date: round
@@ -366,7 +398,8 @@ pub async fn slips(
     render(&page, StatusCode::OK)
 }
 
-async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppError> {
+/// Whether the caller referees tournament `tid` (or is an admin).
+pub async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppError> {
     match &ctx.user {
         None => Ok(false),
         Some(u) if u.is_admin() => Ok(true),
@@ -410,6 +443,8 @@ pub struct ResultsPage {
     problems: Vec<Problem>,
     saved: usize,
     quick: Option<QuickEntry>,
+    /// The flags of games with records, in words.
+    flags: HashMap<i32, (bool, String)>,
 }
 
 impl ResultsPage {
@@ -430,7 +465,11 @@ impl ResultsPage {
             problems: Vec::new(),
             saved: 0,
             quick: None,
+            flags: HashMap::new(),
         }
+    }
+    fn flag(&self, game: &i32) -> Option<&String> {
+        self.flags.get(game).filter(|(bad, _)| *bad).map(|(_, w)| w)
     }
     fn results(&self) -> &'static [GameResult] {
         GameResult::ALL
@@ -518,7 +557,9 @@ pub async fn results_form(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, true)?;
+    let flags = flag_words(&state, &data, &round).await?;
     let mut page = ResultsPage::new(ctx, data, round, missing_only(&query));
+    page.flags = flags;
     page.saved = query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0);
     render(&page, StatusCode::OK)
 }

@@ -1,0 +1,30 @@
+-- The records of a game as its players and referee sent them: every
+-- submission kept verbatim, a new one for the same side superseding (not
+-- replacing) the one before. The check is the rules engine's on the text
+-- under the rule set stored with it; a sheet that could not be read keeps
+-- the reading error (line and column) it got on arrival.
+CREATE TABLE scoresheets (
+    id SERIAL PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    side TEXT NOT NULL CHECK (side IN ('dark', 'light', 'referee')),
+    text TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    error TEXT,
+    submitted_by INTEGER REFERENCES users (id) ON DELETE SET NULL,
+    by_link BOOLEAN NOT NULL DEFAULT FALSE,
+    submitted_at TIMESTAMP NOT NULL,
+    superseded_at TIMESTAMP
+);
+-- At most one current record per game and side.
+CREATE UNIQUE INDEX scoresheets_current ON scoresheets (game_id, side) WHERE superseded_at IS NULL;
+
+-- A referee's ruling on a game whose records and entered result disagree.
+CREATE TABLE rulings (
+    id SERIAL PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('keep', 'board', 'other')),
+    result TEXT CHECK (result IN ('1-0', '0-1', '1/2-1/2', '+-', '-+', '--', 'np')),
+    reason TEXT NOT NULL,
+    ruled_by INTEGER REFERENCES users (id) ON DELETE SET NULL,
+    ruled_at TIMESTAMP NOT NULL
+);

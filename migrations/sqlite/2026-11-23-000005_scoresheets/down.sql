@@ -1,0 +1,2 @@
+DROP TABLE rulings;
+DROP TABLE scoresheets;
