@@ -166,6 +166,9 @@ pub struct TournamentFields {
     pub ranking: Ranking,
     pub tiebreaks: Vec<Tiebreak>,
     pub bye_value: ByeValue,
+    /// The public sees a game's records and their checks once its round is
+    /// complete; otherwise only the referees do.
+    pub records_public: bool,
 }
 
 /// A tournament as typed: every field is text, as a form or a script sends it.
@@ -185,6 +188,8 @@ pub struct RawTournament {
     pub ranking: String,
     pub tiebreaks: String,
     pub bye_value: String,
+    /// `yes` (a ticked box) or empty; also `true`/`false`.
+    pub records_public: String,
 }
 
 /// The most rounds a tournament may have: a long league season.
@@ -206,6 +211,7 @@ impl RawTournament {
             ranking: f.ranking.as_str().into(),
             tiebreaks: format_tiebreaks(&f.tiebreaks),
             bye_value: f.bye_value.as_str().into(),
+            records_public: if f.records_public { "yes" } else { "" }.into(),
         }
     }
 
@@ -328,6 +334,17 @@ impl RawTournament {
             Ok(list) => Ok(list),
             Err(m) => Err(FieldError::new("tiebreaks", m)),
         };
+        let records_public = match self.records_public.trim().to_ascii_lowercase().as_str() {
+            "" | "no" | "false" | "off" | "0" => false,
+            "yes" | "true" | "on" | "1" => true,
+            other => {
+                errors.push(FieldError::new(
+                    "records_public",
+                    format!("'{other}' is neither yes nor no"),
+                ));
+                false
+            }
+        };
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
@@ -361,6 +378,7 @@ impl RawTournament {
                 ranking,
                 tiebreaks,
                 bye_value,
+                records_public,
             }),
             _ => Err(errors),
         }

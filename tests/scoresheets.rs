@@ -557,6 +557,17 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
             .get(&format!("/t/{}/rounds/1/scoresheets?table=1", e.tid))
             .body;
         assert_eq!(links(&one).len(), 1);
+        let slips = referee.get(&format!("/t/{}/rounds/1/slips", e.tid)).body;
+        assert_eq!(
+            links(&slips),
+            found,
+            "the result slips carry the same links"
+        );
+        let public_slips = app
+            .client()
+            .get(&format!("/t/{}/rounds/1/slips", e.tid))
+            .body;
+        assert!(links(&public_slips).is_empty());
 
         let table = |n: i64| e.pairings.iter().find(|p| p["table"] == n).unwrap().clone();
         let pid = table(1)["id"].as_i64().unwrap();
@@ -677,5 +688,52 @@ fn every_record_exports_as_one_text_file_the_referees_copy_first() {
             app.client().get(&format!("/t/{}/games.txt", e.tid)).status,
             401
         );
+    }
+}
+
+#[test]
+fn records_are_public_once_the_round_is_complete_when_the_tournament_says_so() {
+    for app in TestApp::all() {
+        let e = event(&app, "Open Records Open", "official");
+        let mut api = app.script_for(&e.referee);
+        let gid = e.pairings[0]["games"][0]["id"].clone();
+        let rules = PlayRules::OFFICIAL;
+        let text = notation::write(&rules, &lasting_game(rules, 12), Style::Official, None);
+        assert_eq!(put_text(&mut api, &gid, "dark", &text).status, 200);
+        let url = format!("/t/{}/games/{gid}", e.tid);
+        let mut anyone = app.client();
+        assert!(!anyone.get(&url).body.contains("class=\"cow"));
+
+        let t = kraal::db::tournaments::find(&mut app.conn(), e.tid as i32).unwrap();
+        let mut fields = t.fields();
+        fields.records_public = true;
+        kraal::db::tournaments::update(&mut app.conn(), t.id, &fields, &e.referee).unwrap();
+        let body = anyone.get(&url).body;
+        assert!(
+            !body.contains("class=\"cow"),
+            "not before the round is complete"
+        );
+        assert!(body.contains("until every result of the round is in"));
+        for p in &e.pairings {
+            for g in p["games"].as_array().unwrap() {
+                common::put(&mut api, g, "1/2-1/2");
+            }
+        }
+        let body = anyone.get(&url).body;
+        assert!(body.contains("class=\"cow"), "the replay is public now");
+        assert!(body.contains("Text as sent"));
+        assert!(
+            !body.contains("Send a record"),
+            "the forms stay the referees'"
+        );
+        // The tournament form and the API carry the setting.
+        let mut page = app.client_as(&e.referee);
+        let form = page.get(&format!("/t/{}/edit", e.tid)).body;
+        assert!(form.contains("name=\"records_public\" value=\"yes\" checked"));
+        let created = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Public Records Cup", "rounds": 3, "records_public": true}),
+        );
+        assert_eq!(created["records_public"], true);
     }
 }

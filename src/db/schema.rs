@@ -225,6 +225,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         revision -> Integer,
+        records_public -> Bool,
     }
 }
 

@@ -423,6 +423,8 @@ pub struct GameRecords {
     /// Every record, oldest first, superseded ones included.
     pub records: Vec<RecordView>,
     pub rulings: Vec<RulingBy>,
+    /// Every game of the round has its result.
+    pub round_complete: bool,
 }
 
 impl GameRecords {
@@ -497,7 +499,9 @@ pub fn game(conn: &mut DbConnection, game_id: i32) -> Result<GameRecords, DbErro
         .into_iter()
         .map(RecordView::of)
         .collect();
+    let round_complete = rounds::missing_in_round(conn, ctx.round.id)? == 0;
     Ok(GameRecords {
+        round_complete,
         dark: name(starter),
         light: name(other),
         records,

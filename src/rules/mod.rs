@@ -15,6 +15,8 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod ruleset;
+#[cfg(feature = "testing")]
+pub mod sample;
 
 pub use board::{Junction, Side};
 pub use check::{check_scoresheet, first_difference, replay_sheet, Irregularity, Report};

@@ -67,6 +67,7 @@ pub struct NewTournament {
     ranking: Option<String>,
     tiebreaks: Option<Vec<String>>,
     bye_value: Option<String>,
+    records_public: Option<bool>,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,6 +80,7 @@ pub struct TournamentJson {
     rounds: i32,
     ranking: Ranking,
     tiebreaks: Tiebreaks,
+    records_public: bool,
 }
 
 impl From<&Tournament> for TournamentJson {
@@ -92,6 +94,7 @@ impl From<&Tournament> for TournamentJson {
             rounds: t.rounds,
             ranking: t.ranking,
             tiebreaks: t.tiebreaks.clone(),
+            records_public: t.records_public,
         }
     }
 }
@@ -118,6 +121,11 @@ pub async fn create_tournament(
         ranking: b.ranking.unwrap_or_default(),
         tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
         bye_value: b.bye_value.unwrap_or_default(),
+        records_public: if b.records_public.unwrap_or(false) {
+            "yes".into()
+        } else {
+            String::new()
+        },
     };
     let fields = raw.check().map_err(invalid)?;
     let t = state

@@ -1,2 +1,3 @@
+ALTER TABLE tournaments DROP COLUMN records_public;
 DROP TABLE rulings;
 DROP TABLE scoresheets;

@@ -28,3 +28,7 @@ CREATE TABLE rulings (
     ruled_by INTEGER REFERENCES users (id) ON DELETE SET NULL,
     ruled_at TIMESTAMP NOT NULL
 );
+
+-- Whether the public sees a game's records and their checks once its round
+-- is complete (referees always do).
+ALTER TABLE tournaments ADD COLUMN records_public BOOLEAN NOT NULL DEFAULT FALSE;

@@ -231,6 +231,9 @@ pub struct GamePage {
     t: Tournament,
     g: GameRecords,
     can_edit: bool,
+    /// Records, checks, replay and rulings are shown: to the referees, and
+    /// to everyone once the round is complete if the tournament says so.
+    show_records: bool,
     flags: Flags,
     replay: Option<Replay>,
     /// The records offered for replay.
@@ -335,7 +338,8 @@ fn game_page(
     typed: String,
     typed_side: String,
 ) -> GamePage {
-    let replayable: Vec<RecordSide> = if can_edit {
+    let show_records = can_edit || (g.tournament.records_public && g.round_complete);
+    let replayable: Vec<RecordSide> = if show_records {
         g.current_all()
             .iter()
             .filter(|r| r.parsed.is_some())
@@ -364,6 +368,7 @@ fn game_page(
         ctx,
         g,
         can_edit,
+        show_records,
         replay,
         replayable,
         problem,

@@ -368,11 +368,21 @@ pub struct SlipsPage {
     /// The tables with two players (a bye needs no slip).
     pairings: Vec<PairingView>,
     date: String,
+    /// For the round's referees: each pairing's player link and its QR
+    /// code, by pairing id.
+    links: HashMap<i32, (String, String)>,
+}
+
+impl SlipsPage {
+    fn link(&self, pairing: &i32) -> Option<&(String, String)> {
+        self.links.get(pairing)
+    }
 }
 
 /// `GET /t/{tid}/rounds/{n}/slips`: one printable result slip per table.
 pub async fn slips(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
@@ -380,12 +390,20 @@ pub async fn slips(
     let data = load_data(&state, tid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
     let round = data.round(n, can_edit)?;
-    let pairings = pairing_views(&data, &round)
+    let pairings: Vec<PairingView> = pairing_views(&data, &round)
         .into_iter()
         .filter(|p| p.second_id.is_some())
         .collect();
+    let mut links = HashMap::new();
+    if can_edit && round.is_published() {
+        for p in &pairings {
+            let link = super::games::player_link(&state, &req, p.id).await?;
+            links.insert(p.id, (qr_svg(&link), link));
+        }
+    }
     let page = SlipsPage {
         ctx,
+        links,
         pairings,
         date: round
             .published_at
