@@ -169,6 +169,9 @@ pub struct TournamentFields {
     /// The public sees a game's records and their checks once its round is
     /// complete; otherwise only the referees do.
     pub records_public: bool,
+    /// Every game played must have a record: one with a result and none is
+    /// flagged.
+    pub records_required: bool,
 }
 
 /// A tournament as typed: every field is text, as a form or a script sends it.
@@ -190,6 +193,8 @@ pub struct RawTournament {
     pub bye_value: String,
     /// `yes` (a ticked box) or empty; also `true`/`false`.
     pub records_public: String,
+    /// As `records_public`.
+    pub records_required: String,
 }
 
 /// The most rounds a tournament may have: a long league season.
@@ -212,6 +217,7 @@ impl RawTournament {
             tiebreaks: format_tiebreaks(&f.tiebreaks),
             bye_value: f.bye_value.as_str().into(),
             records_public: if f.records_public { "yes" } else { "" }.into(),
+            records_required: if f.records_required { "yes" } else { "" }.into(),
         }
     }
 
@@ -334,17 +340,23 @@ impl RawTournament {
             Ok(list) => Ok(list),
             Err(m) => Err(FieldError::new("tiebreaks", m)),
         };
-        let records_public = match self.records_public.trim().to_ascii_lowercase().as_str() {
+        let mut yes_no = |field: &'static str, text: &str| match text
+            .trim()
+            .to_ascii_lowercase()
+            .as_str()
+        {
             "" | "no" | "false" | "off" | "0" => false,
             "yes" | "true" | "on" | "1" => true,
             other => {
                 errors.push(FieldError::new(
-                    "records_public",
+                    field,
                     format!("'{other}' is neither yes nor no"),
                 ));
                 false
             }
         };
+        let records_public = yes_no("records_public", &self.records_public);
+        let records_required = yes_no("records_required", &self.records_required);
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
@@ -379,6 +391,7 @@ impl RawTournament {
                 tiebreaks,
                 bye_value,
                 records_public,
+                records_required,
             }),
             _ => Err(errors),
         }

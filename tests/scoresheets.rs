@@ -737,3 +737,35 @@ fn records_are_public_once_the_round_is_complete_when_the_tournament_says_so() {
         assert_eq!(created["records_public"], true);
     }
 }
+
+#[test]
+fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_records() {
+    for app in TestApp::all() {
+        let e = event(&app, "Required Records Open", "official");
+        let mut api = app.script_for(&e.referee);
+        let games: Vec<Value> = e.pairings[0]["games"].as_array().unwrap().clone();
+        common::put(&mut api, &games[0], "1-0");
+        common::put(&mut api, &games[1], "+-");
+        let mut page = app.client_as(&e.referee);
+        let round = format!("/t/{}/rounds/1", e.tid);
+        assert!(!page.get(&round).body.contains("data-flagged"));
+
+        let t = kraal::db::tournaments::find(&mut app.conn(), e.tid as i32).unwrap();
+        let mut fields = t.fields();
+        fields.records_required = true;
+        kraal::db::tournaments::update(&mut app.conn(), t.id, &fields, &e.referee).unwrap();
+        let body = page.get(&round).body;
+        assert!(body.contains(&format!("data-flagged=\"{}\"", games[0]["id"])), "{body}");
+        assert!(body.contains("no record, and the tournament requires one"));
+        assert!(
+            !body.contains(&format!("data-flagged=\"{}\"", games[1]["id"])),
+            "a forfeit has no record to give"
+        );
+        let rules = PlayRules::OFFICIAL;
+        let text = notation::write(&rules, &lasting_game(rules, 10), Style::Official, None);
+        assert_eq!(put_text(&mut api, &games[0]["id"], "dark", &text).status, 200);
+        let body = page.get(&round).body;
+        assert!(!body.contains("data-flagged"), "{body}");
+        assert!(body.contains("record clean"));
+    }
+}

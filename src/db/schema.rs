@@ -226,6 +226,7 @@ diesel::table! {
         updated_at -> Timestamp,
         revision -> Integer,
         records_public -> Bool,
+        records_required -> Bool,
     }
 }
 

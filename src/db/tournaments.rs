@@ -42,6 +42,8 @@ pub struct Tournament {
     pub revision: i32,
     /// See [`TournamentFields::records_public`].
     pub records_public: bool,
+    /// See [`TournamentFields::records_required`].
+    pub records_required: bool,
 }
 
 impl Tournament {
@@ -60,6 +62,7 @@ impl Tournament {
             tiebreaks: self.tiebreaks.to_vec(),
             bye_value: self.bye_value,
             records_public: self.records_public,
+            records_required: self.records_required,
         }
     }
 }
@@ -85,6 +88,7 @@ pub fn create(
                 tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
                 tournaments::bye_value.eq(f.bye_value.as_str()),
                 tournaments::records_public.eq(f.records_public),
+                tournaments::records_required.eq(f.records_required),
                 tournaments::created_by.eq(Some(creator.id)),
                 tournaments::created_at.eq(t),
                 tournaments::updated_at.eq(t),
@@ -132,6 +136,7 @@ pub fn update(
                 tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
                 tournaments::bye_value.eq(f.bye_value.as_str()),
                 tournaments::records_public.eq(f.records_public),
+                tournaments::records_required.eq(f.records_required),
                 tournaments::updated_at.eq(now()),
             ))
             .execute(conn)?;

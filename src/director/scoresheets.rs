@@ -285,6 +285,9 @@ pub struct Flags {
     pub differ_at: Option<u32>,
     /// The referee's latest ruling, when it is newer than every record.
     pub ruled: Option<RulingKind>,
+    /// The tournament requires records, the game has a result (played on
+    /// the board) and no record.
+    pub missing: bool,
 }
 
 impl Flags {
@@ -293,8 +296,12 @@ impl Flags {
         entered: Option<GameResult>,
         current: &[&RecordView],
         rulings: &[(RulingKind, NaiveDateTime)],
+        required: bool,
     ) -> Flags {
-        let mut f = Flags::default();
+        let mut f = Flags {
+            missing: required && current.is_empty() && entered.is_some_and(played),
+            ..Flags::default()
+        };
         for r in current {
             match &r.check {
                 Err(_) => f.unreadable.push(r.side()),
@@ -335,11 +342,15 @@ impl Flags {
             || !self.unreadable.is_empty()
             || self.board_disagrees.is_some()
             || self.differ_at.is_some()
+            || self.missing
     }
 
     /// The flags in words, one short line each.
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();
+        if self.missing {
+            out.push("no record, and the tournament requires one".to_string());
+        }
         for (side, n) in &self.irregular {
             out.push(format!(
                 "{}: {n} irregularit{}",
@@ -367,6 +378,15 @@ impl Flags {
     }
 }
 
+/// Whether a result says the game was played on the board (not a forfeit
+/// or a game not played), so that a record of it should exist.
+fn played(r: GameResult) -> bool {
+    matches!(
+        r,
+        GameResult::StarterWon | GameResult::OtherWon | GameResult::Draw
+    )
+}
+
 /// The games of `round` with their entered results, for [`flags_of`].
 pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<i32, Option<GameResult>> {
     data.pairings_of(round)
@@ -376,13 +396,14 @@ pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<i32, Option<
         .collect()
 }
 
-/// Flags of every game of `games` (id and entered result) that has a
-/// record, by game id.
+/// Flags of the games of `games` (id and entered result) that have a
+/// record, or lack one the tournament requires, by game id.
 pub fn flags_of(
     conn: &mut DbConnection,
     tournament_id: i32,
     games: &HashMap<i32, Option<GameResult>>,
 ) -> Result<HashMap<i32, Flags>, DbError> {
+    let required = tournaments::find(conn, tournament_id)?.records_required;
     let mut by_game: HashMap<i32, Vec<RecordView>> = HashMap::new();
     for s in sheets::current_of_tournament(conn, tournament_id)? {
         if games.contains_key(&s.game_id) {
@@ -399,15 +420,20 @@ pub fn flags_of(
             .or_default()
             .push((r.kind, r.ruled_at));
     }
-    Ok(by_game
-        .into_iter()
-        .map(|(gid, records)| {
-            let current: Vec<&RecordView> = records.iter().collect();
-            let entered = games.get(&gid).copied().flatten();
-            let ruled = rulings.get(&gid).map(Vec::as_slice).unwrap_or(&[]);
-            (gid, Flags::of(entered, &current, ruled))
-        })
-        .collect())
+    let mut out = HashMap::new();
+    for (gid, entered) in games {
+        let current: Vec<&RecordView> = by_game
+            .get(gid)
+            .map(|r| r.iter().collect())
+            .unwrap_or_default();
+        let ruled = rulings.get(gid).map(Vec::as_slice).unwrap_or(&[]);
+        let f = Flags::of(*entered, &current, ruled, required);
+        // Games with a record (clean or not) and games flagged for lacking one.
+        if !current.is_empty() || f.any() {
+            out.insert(*gid, f);
+        }
+    }
+    Ok(out)
 }
 
 /// A game with everything recorded about it.
@@ -450,7 +476,12 @@ impl GameRecords {
             .iter()
             .map(|r| (r.ruling.kind, r.ruling.ruled_at))
             .collect();
-        Flags::of(self.game.result, &self.current_all(), &rulings)
+        Flags::of(
+            self.game.result,
+            &self.current_all(),
+            &rulings,
+            self.tournament.records_required,
+        )
     }
 
     /// The record a ruling "set the board result" goes by and the result

@@ -68,6 +68,7 @@ pub struct NewTournament {
     tiebreaks: Option<Vec<String>>,
     bye_value: Option<String>,
     records_public: Option<bool>,
+    records_required: Option<bool>,
 }
 
 #[derive(Debug, Serialize)]
@@ -81,6 +82,7 @@ pub struct TournamentJson {
     ranking: Ranking,
     tiebreaks: Tiebreaks,
     records_public: bool,
+    records_required: bool,
 }
 
 impl From<&Tournament> for TournamentJson {
@@ -95,6 +97,7 @@ impl From<&Tournament> for TournamentJson {
             ranking: t.ranking,
             tiebreaks: t.tiebreaks.clone(),
             records_public: t.records_public,
+            records_required: t.records_required,
         }
     }
 }
@@ -122,6 +125,11 @@ pub async fn create_tournament(
         tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
         bye_value: b.bye_value.unwrap_or_default(),
         records_public: if b.records_public.unwrap_or(false) {
+            "yes".into()
+        } else {
+            String::new()
+        },
+        records_required: if b.records_required.unwrap_or(false) {
             "yes".into()
         } else {
             String::new()

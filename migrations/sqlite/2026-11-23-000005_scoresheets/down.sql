@@ -1,3 +1,4 @@
+ALTER TABLE tournaments DROP COLUMN records_required;
 ALTER TABLE tournaments DROP COLUMN records_public;
 DROP TABLE rulings;
 DROP TABLE scoresheets;

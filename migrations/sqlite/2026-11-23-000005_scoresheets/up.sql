@@ -32,3 +32,6 @@ CREATE TABLE rulings (
 -- Whether the public sees a game's records and their checks once its round
 -- is complete (referees always do).
 ALTER TABLE tournaments ADD COLUMN records_public BOOLEAN NOT NULL DEFAULT FALSE;
+-- Whether every game played must have a record: a game with a result and
+-- no record is then flagged for the referee.
+ALTER TABLE tournaments ADD COLUMN records_required BOOLEAN NOT NULL DEFAULT FALSE;
