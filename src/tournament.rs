@@ -340,21 +340,18 @@ impl RawTournament {
             Ok(list) => Ok(list),
             Err(m) => Err(FieldError::new("tiebreaks", m)),
         };
-        let mut yes_no = |field: &'static str, text: &str| match text
-            .trim()
-            .to_ascii_lowercase()
-            .as_str()
-        {
-            "" | "no" | "false" | "off" | "0" => false,
-            "yes" | "true" | "on" | "1" => true,
-            other => {
-                errors.push(FieldError::new(
-                    field,
-                    format!("'{other}' is neither yes nor no"),
-                ));
-                false
-            }
-        };
+        let mut yes_no =
+            |field: &'static str, text: &str| match text.trim().to_ascii_lowercase().as_str() {
+                "" | "no" | "false" | "off" | "0" => false,
+                "yes" | "true" | "on" | "1" => true,
+                other => {
+                    errors.push(FieldError::new(
+                        field,
+                        format!("'{other}' is neither yes nor no"),
+                    ));
+                    false
+                }
+            };
         let records_public = yes_no("records_public", &self.records_public);
         let records_required = yes_no("records_required", &self.records_required);
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {

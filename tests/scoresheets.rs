@@ -397,7 +397,12 @@ fn the_replay_of_a_100_ply_game_draws_the_engines_position_after_every_ply() {
         let r = page.get(&format!("/t/{}/games/{gid}?record=referee&ply=5000", e.tid));
         assert!(r.body.contains("data-ply=\"100\""));
         let r = page.get(&format!("/t/{}/games/{gid}?ply=x", e.tid));
-        assert_eq!(r.status, 400);
+        assert_eq!(r.status, 422);
+        assert!(
+            r.body.contains("&#39;x&#39; is not a ply") || r.body.contains("'x' is not a ply"),
+            "{}",
+            r.body
+        );
         // The public sees the game, not its records.
         let mut anyone = app.client();
         let r = anyone.get(&format!("/t/{}/games/{gid}", e.tid));
@@ -755,7 +760,10 @@ fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_record
         fields.records_required = true;
         kraal::db::tournaments::update(&mut app.conn(), t.id, &fields, &e.referee).unwrap();
         let body = page.get(&round).body;
-        assert!(body.contains(&format!("data-flagged=\"{}\"", games[0]["id"])), "{body}");
+        assert!(
+            body.contains(&format!("data-flagged=\"{}\"", games[0]["id"])),
+            "{body}"
+        );
         assert!(body.contains("no record, and the tournament requires one"));
         assert!(
             !body.contains(&format!("data-flagged=\"{}\"", games[1]["id"])),
@@ -763,7 +771,10 @@ fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_record
         );
         let rules = PlayRules::OFFICIAL;
         let text = notation::write(&rules, &lasting_game(rules, 10), Style::Official, None);
-        assert_eq!(put_text(&mut api, &games[0]["id"], "dark", &text).status, 200);
+        assert_eq!(
+            put_text(&mut api, &games[0]["id"], "dark", &text).status,
+            200
+        );
         let body = page.get(&round).body;
         assert!(!body.contains("data-flagged"), "{body}");
         assert!(body.contains("record clean"));

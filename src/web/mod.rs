@@ -162,6 +162,14 @@ pub fn server(
             .app_data(web::JsonConfig::default().limit(1024 * 1024).error_handler(|e, _| {
                 ApiError(AppError::BadRequest(format!("the JSON body could not be read: {e}"))).into()
             }))
+            .app_data(web::QueryConfig::default().error_handler(|e, req| {
+                let e = AppError::BadRequest(format!("the address could not be read: {e}"));
+                if req.path().starts_with("/api/") {
+                    ApiError(e).into()
+                } else {
+                    e.into()
+                }
+            }))
             .app_data(web::PathConfig::default().error_handler(|_, req| {
                 // An id too long for a number is a page that does not exist;
                 // the API says so in JSON, as it says everything.

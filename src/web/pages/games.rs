@@ -314,7 +314,8 @@ impl GamePage {
 #[serde(default)]
 pub struct GameQuery {
     record: String,
-    ply: Option<usize>,
+    /// The ply shown: a whole number, the last ply when left out.
+    ply: String,
     sent: String,
     ruled: String,
 }
@@ -353,7 +354,7 @@ fn game_page(
         .or_else(|| replayable.first().copied());
     let replay = chosen
         .and_then(|s| g.current(s))
-        .and_then(|r| Replay::of(r, query.ply.unwrap_or(usize::MAX)));
+        .and_then(|r| Replay::of(r, wanted_ply(&query.ply).unwrap_or(usize::MAX)));
     let notice = if !query.sent.is_empty() {
         "The record is stored and checked.".to_string()
     } else if !query.ruled.is_empty() {
@@ -378,6 +379,11 @@ fn game_page(
     }
 }
 
+/// The ply asked for, `None` for the last; a ply past the end is the last.
+fn wanted_ply(text: &str) -> Option<usize> {
+    text.trim().parse().ok()
+}
+
 /// `GET /t/{tid}/games/{gid}`: the game; its records, their checks, the
 /// replay and the rulings for its referees.
 pub async fn show(
@@ -387,6 +393,13 @@ pub async fn show(
     query: web::Query<GameQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, gid) = path.into_inner();
+    let ply = query.ply.trim();
+    if !ply.is_empty() && wanted_ply(ply).is_none() {
+        return Err(AppError::invalid(
+            "ply",
+            format!("'{ply}' is not a ply: give a whole number, 0 for the empty board"),
+        ));
+    }
     let g = records(&state, tid, gid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
     if !g.round.is_published() && !can_edit {
