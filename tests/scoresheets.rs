@@ -630,18 +630,40 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
             json!([])
         );
 
-        // Once every result is in, the round is complete and the link closes.
+        // Results entered: the players may still send records.
         for p in &e.pairings {
             for g in p["games"].as_array().unwrap() {
                 common::put(&mut api, g, "1-0");
             }
         }
         let r = player.post(&link, &[("game", &mine), ("side", "dark"), ("text", &text)]);
+        assert_eq!(r.status, 303, "{}", r.body);
+        // Once the referee locks the round, the link closes; unlocked, it opens.
+        let lock = format!("/t/{}/rounds/1/lock", e.tid);
+        assert_eq!(referee.post(&lock, &[("lock", "yes")]).status, 303);
+        assert!(referee
+            .get(&format!("/t/{}/rounds/1", e.tid))
+            .body
+            .contains("Unlock round 1"));
+        let r = player.post(&link, &[("game", &mine), ("side", "dark"), ("text", &text)]);
         assert_eq!(r.status, 409, "{}", r.body);
         assert!(r.body.contains("takes no more records"));
         let r = player.get(&link);
         assert_eq!(r.status, 200);
         assert!(!r.body.contains("<textarea"));
+        assert_eq!(referee.post(&lock, &[("lock", "maybe")]).status, 422);
+        assert_eq!(referee.post(&lock, &[("lock", "no")]).status, 303);
+        let r = player.post(&link, &[("game", &mine), ("side", "dark"), ("text", &text)]);
+        assert_eq!(r.status, 303, "{}", r.body);
+        let audit = kraal::db::audit::of_tournament(&mut app.conn(), e.tid as i32).unwrap();
+        assert!(audit.iter().any(|a| a.action == "lock"));
+        assert!(audit.iter().any(|a| a.action == "unlock"));
+        let records = api.get(&format!("/api/v1/games/{mine}")).json()["records"].clone();
+        assert_eq!(
+            records.as_array().unwrap().len(),
+            3,
+            "nothing sent was lost"
+        );
     }
 }
 

@@ -80,6 +80,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         // game filled in by the caller
         "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => s(&[("side", "dark"), ("text", "1. a1 d7 2. d1 g7")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/lock" => s(&[("lock", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[("confirm", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
         _ => None,
@@ -167,8 +168,8 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     let (n, planned) = data.pair_next().unwrap();
                     kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin)
                         .unwrap();
-                    if route.path.contains("{gid:") || link {
-                        // Results wait for the round to be published.
+                    if route.path.contains("{gid:") || link || route.path.ends_with("/lock") {
+                        // Results, records and locks wait for the round to be published.
                         kraal::db::rounds::publish(&mut app.conn(), t.id, n, &admin).unwrap();
                     }
                 }

@@ -23,6 +23,8 @@ pub struct Round {
     pub explanation: String,
     pub created_at: NaiveDateTime,
     pub published_at: Option<NaiveDateTime>,
+    /// When the referee locked the round: its players' links are closed.
+    pub locked_at: Option<NaiveDateTime>,
 }
 
 impl Round {
@@ -256,6 +258,46 @@ pub fn publish(
                 entity_id: Some(r.id),
                 old_value: None,
                 new_value: Some(format!("round {number}")),
+            },
+        )
+    })
+}
+
+/// Locks a published round (its players' links take no more records) or
+/// unlocks it again; audited.
+pub fn set_locked(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    lock: bool,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let r = find(conn, tournament_id, number)?;
+        if !r.is_published() {
+            return Err(DbError::Conflict(format!(
+                "round {number} is a draft: publish it first"
+            )));
+        }
+        if r.locked_at.is_some() == lock {
+            return Ok(());
+        }
+        diesel::update(rounds::table.find(r.id))
+            .set(rounds::locked_at.eq(lock.then(now)))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: if lock { "lock" } else { "unlock" },
+                entity: "round",
+                entity_id: Some(r.id),
+                old_value: None,
+                new_value: Some(format!(
+                    "round {number}: the players' links {}",
+                    if lock { "closed" } else { "open again" }
+                )),
             },
         )
     })

@@ -134,6 +134,7 @@ diesel::table! {
         explanation -> Text,
         created_at -> Timestamp,
         published_at -> Nullable<Timestamp>,
+        locked_at -> Nullable<Timestamp>,
     }
 }
 

@@ -145,7 +145,7 @@ pub struct LinkPairing {
     pub games: Vec<Game>,
     /// Names by player id.
     pub names: HashMap<i32, String>,
-    /// Records may still be sent: the round is published and not complete.
+    /// Records may still be sent: the referee has not locked the round.
     pub open: bool,
     /// The current records of the pairing's games.
     pub sheets: Vec<Sheet>,
@@ -187,7 +187,7 @@ pub fn open_link(
         .filter(|p| Some(p.id) == pairing.first_player_id || Some(p.id) == pairing.second_player_id)
         .map(|p| (p.id, p.name))
         .collect();
-    let open = rounds::missing_in_round(conn, round.id)? > 0;
+    let open = round.locked_at.is_none();
     let ids: Vec<i32> = games.iter().map(|g| g.id).collect();
     let sheets = sheets::current_of_tournament(conn, tournament.id)?
         .into_iter()
@@ -205,8 +205,8 @@ pub fn open_link(
 }
 
 /// Stores a player's record sent through the pairing's link: only for a
-/// game of that pairing, only as dark's or light's record, and only while
-/// the round is not complete.
+/// game of that pairing, only as dark's or light's record, and only until
+/// the referee locks the round.
 pub fn submit_by_link(
     conn: &mut DbConnection,
     pairing_id: i32,
@@ -228,7 +228,7 @@ pub fn submit_by_link(
     }
     if !link.open {
         return Err(DbError::Conflict(format!(
-            "round {} is complete, so this link takes no more records: hand your scoresheet to the referee",
+            "round {} is locked, so this link takes no more records: hand your scoresheet to the referee",
             link.round.number
         )));
     }

@@ -29,6 +29,10 @@ CREATE TABLE rulings (
     ruled_at TIMESTAMP NOT NULL
 );
 
+-- When the referee locked the round: its players' links take no more
+-- records from then on.
+ALTER TABLE rounds ADD COLUMN locked_at TIMESTAMP;
+
 -- Whether the public sees a game's records and their checks once its round
 -- is complete (referees always do).
 ALTER TABLE tournaments ADD COLUMN records_public BOOLEAN NOT NULL DEFAULT FALSE;

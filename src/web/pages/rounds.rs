@@ -51,6 +51,38 @@ pub async fn publish(
     Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct LockForm {
+    /// `yes` locks the round, `no` unlocks it.
+    lock: String,
+}
+
+/// Locks a published round (its players' links take no more records) or
+/// unlocks it.
+pub async fn lock(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<LockForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let lock = match form.lock.trim() {
+        "yes" => true,
+        "no" => false,
+        other => {
+            return Err(AppError::invalid(
+                "lock",
+                format!("'{other}' is neither yes (lock) nor no (unlock)"),
+            ))
+        }
+    };
+    state
+        .run(move |c| rounds::set_locked(c, tid, n, lock, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}#records-h")))
+}
+
 /// Undoes the last round, after asking: without `confirm=yes` the page
 /// says what undoing will do.
 pub async fn undo(
