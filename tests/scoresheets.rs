@@ -440,6 +440,22 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
         );
         assert_eq!(r.status, 422);
         assert!(r.body.contains("the record is empty"));
+        // A clean record, then an irregular one, through the page.
+        let clean = notation::write(&rules, &lasting_game(rules, 16), Style::Official, None);
+        let r = page.post(
+            &format!("{url}/records"),
+            &[("side", "light"), ("text", &clean)],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        assert!(page.get(&url).body.contains("16 plies · no irregularity"));
+        let r = page.post(
+            &format!("{url}/records"),
+            &[("side", "light"), ("text", FRIENDLY)],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let body = page.get(&url).body;
+        assert!(body.contains("11 plies · 4 irregularities"), "{body}");
+        assert!(body.contains("Earlier versions"));
 
         // A finished game whose sheet claims the other result, and an
         // entered result that is not the board's either.
@@ -630,6 +646,33 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
             json!([])
         );
 
+        // An irregular record and an unreadable one are taken and kept too.
+        let r = player.post(
+            &link,
+            &[("game", &mine), ("side", "dark"), ("text", FRIENDLY)],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let r = player.post(
+            &link,
+            &[("game", &mine), ("side", "dark"), ("text", "1. d4")],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let body = player.get(&link).body;
+        assert!(body.contains("cannot be read (line 1, column 4"), "{body}");
+        let g = api.get(&format!("/api/v1/games/{mine}")).json();
+        let dark: Vec<&Value> = g["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["side"] == "dark")
+            .collect();
+        assert_eq!(dark.len(), 2);
+        assert_eq!(
+            dark[0]["check"]["irregularities"].as_array().unwrap().len(),
+            4
+        );
+        assert_eq!(dark[1]["check"]["readable"], false);
+
         // Results entered: the players may still send records.
         for p in &e.pairings {
             for g in p["games"].as_array().unwrap() {
@@ -661,7 +704,7 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
         let records = api.get(&format!("/api/v1/games/{mine}")).json()["records"].clone();
         assert_eq!(
             records.as_array().unwrap().len(),
-            3,
+            5,
             "nothing sent was lost"
         );
     }
