@@ -24,7 +24,7 @@ enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
-    /// Export a tournament's data (standings as CSV).
+    /// Export a tournament's data (standings as CSV, records as text).
     #[command(subcommand)]
     Export(kraal::cli::export::ExportWhat),
     /// Check a scoresheet against the rules.

@@ -31,6 +31,17 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// A result by colour (a scoresheet's, or the board's: `None` for a
+    /// draw) as a tournament records it, by starter: the starting player
+    /// has the dark cows (OGR 3.1.3).
+    pub fn of_winner(winner: Option<crate::rules::Side>) -> GameResult {
+        match winner {
+            Some(crate::rules::Side::Dark) => GameResult::StarterWon,
+            Some(crate::rules::Side::Light) => GameResult::OtherWon,
+            None => GameResult::Draw,
+        }
+    }
+
     pub const ALL: &'static [GameResult] = &[
         GameResult::StarterWon,
         GameResult::Draw,

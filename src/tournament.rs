@@ -30,6 +30,26 @@ named_values! {
 }
 
 named_values! {
+    /// Whose record of a game a scoresheet is: each player keeps one (OGR
+    /// 6.2.6), and the referee may add a corrected copy.
+    RecordSide {
+        Dark => "dark", "dark's record";
+        Light => "light", "light's record";
+        Referee => "referee", "the referee's copy";
+    }
+}
+
+named_values! {
+    /// What a referee decides about a game whose records and entered result
+    /// disagree.
+    RulingKind {
+        Keep => "keep", "keep the entered result (the opponent played on, OGR 5.7)";
+        Board => "board", "set the result the board shows";
+        Other => "other", "set another result";
+    }
+}
+
+named_values! {
     /// What a player without an opponent in a round has.
     ByeKind {
         Allocated => "allocated", "pairing-allocated bye";
@@ -224,6 +244,12 @@ pub struct TournamentFields {
     pub ranking: Ranking,
     pub tiebreaks: Vec<Tiebreak>,
     pub bye_value: ByeValue,
+    /// The public sees a game's records and their checks once its round is
+    /// complete; otherwise only the referees do.
+    pub records_public: bool,
+    /// Every game played must have a record: one with a result and none is
+    /// flagged.
+    pub records_required: bool,
 }
 
 /// A tournament as typed: every field is text, as a form or a script sends it.
@@ -243,6 +269,10 @@ pub struct RawTournament {
     pub ranking: String,
     pub tiebreaks: String,
     pub bye_value: String,
+    /// `yes` (a ticked box) or empty; also `true`/`false`.
+    pub records_public: String,
+    /// As `records_public`.
+    pub records_required: String,
 }
 
 /// The most rounds a tournament may have: a long league season.
@@ -264,6 +294,8 @@ impl RawTournament {
             ranking: f.ranking.as_str().into(),
             tiebreaks: format_tiebreaks(&f.tiebreaks),
             bye_value: f.bye_value.as_str().into(),
+            records_public: if f.records_public { "yes" } else { "" }.into(),
+            records_required: if f.records_required { "yes" } else { "" }.into(),
         }
     }
 
@@ -402,6 +434,20 @@ impl RawTournament {
                 .collect()),
             Err(m) => Err(FieldError::new("tiebreaks", m)),
         };
+        let mut yes_no =
+            |field: &'static str, text: &str| match text.trim().to_ascii_lowercase().as_str() {
+                "" | "no" | "false" | "off" | "0" => false,
+                "yes" | "true" | "on" | "1" => true,
+                other => {
+                    errors.push(FieldError::new(
+                        field,
+                        format!("'{other}' is neither yes nor no"),
+                    ));
+                    false
+                }
+            };
+        let records_public = yes_no("records_public", &self.records_public);
+        let records_required = yes_no("records_required", &self.records_required);
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
@@ -435,6 +481,8 @@ impl RawTournament {
                 ranking,
                 tiebreaks,
                 bye_value,
+                records_public,
+                records_required,
             }),
             _ => Err(errors),
         }

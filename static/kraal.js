@@ -45,3 +45,40 @@
     }
   });
 })();
+
+// Record forms: a text file chosen is read into the moves box (the file
+// field stays hidden without JavaScript, where pasting is the way).
+(function () {
+  "use strict";
+  if (!window.FileReader) return;
+  var inputs = document.querySelectorAll("input[type=file][data-fill]");
+  Array.prototype.forEach.call(inputs, function (input) {
+    var box = document.getElementById(input.getAttribute("data-fill"));
+    if (!box) return;
+    input.hidden = false;
+    var label = document.querySelector("label[for='" + input.id + "']");
+    if (label) label.hidden = false;
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      if (!file) return;
+      var reader = new FileReader();
+      reader.onload = function () { box.value = reader.result; };
+      reader.readAsText(file, "utf-8");
+    });
+  });
+})();
+
+// The board replay: the left and right arrow keys follow the previous
+// and next links (outside text fields).
+(function () {
+  "use strict";
+  var nav = document.querySelector("[data-replay]");
+  if (!nav) return;
+  document.addEventListener("keydown", function (e) {
+    var t = e.target && e.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;
+    var rel = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : null;
+    var link = rel && nav.querySelector("a[rel=" + rel + "]");
+    if (link) { e.preventDefault(); location.href = link.href; }
+  });
+})();

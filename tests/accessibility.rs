@@ -70,7 +70,7 @@ enum Session {
 impl Session {
     fn may_see(self, access: Access) -> bool {
         match access {
-            Access::Public => true,
+            Access::Public | Access::PlayerLink => true,
             Access::Setup => self == Session::Anonymous,
             Access::SignedIn | Access::Referee => self != Session::Anonymous,
             Access::Admin => self == Session::Admin,
@@ -88,13 +88,16 @@ struct Data {
     league: i64,
     team: i64,
     captain: String,
+    /// A game of the Swiss event with records, and a pairing's player link.
+    game: i64,
+    link: String,
 }
 
 /// Sample URLs (paths) for each GET route: the same page in its different
 /// states (a round with results missing and a draft, a Swiss and a knock-out
 /// tournament). `None` for a route this test does not know yet.
 fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
-    let (s, k, p, l, team) = (d.swiss, d.knockout, d.player, d.league, d.team);
+    let (s, k, p, g, l, team) = (d.swiss, d.knockout, d.player, d.game, d.league, d.team);
     let v = match route {
         "/" => vec!["/".to_string()],
         "/static/kraal.css" => vec!["/static/kraal.css".into()],
@@ -149,6 +152,17 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             vec![format!("/t/{s}/rounds/1/pairings.csv")]
         }
         "/t/{tid:\\d+}/players/{pid:\\d+}" => vec![format!("/t/{s}/players/{p}")],
+        "/t/{tid:\\d+}/games/{gid:\\d+}" => vec![
+            format!("/t/{s}/games/{g}"),
+            format!("/t/{s}/games/{g}?record=referee&ply=7"),
+        ],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/scoresheets" => vec![
+            format!("/t/{s}/rounds/2/scoresheets"),
+            format!("/t/{s}/rounds/2/scoresheets?table=1"),
+        ],
+        "/t/{tid:\\d+}/games.txt" => vec![format!("/t/{s}/games.txt")],
+        "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => vec![d.link.clone()],
+        "/api/v1/games/{gid:\\d+}" => vec![format!("/api/v1/games/{g}")],
         "/api/v1/me" => vec!["/api/v1/me".into()],
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => {
             vec![format!("/api/v1/tournaments/{s}/rounds/1")]
@@ -390,6 +404,27 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         kraal::db::tournaments::assign_referee(&mut app.conn(), t as i32, &referee, &admin)
             .unwrap();
     }
+    // Records of a game of round 1: a clean one and one with irregularities.
+    let (_, pairings, games) =
+        kraal::db::rounds::everything(&mut app.conn(), swiss as i32).unwrap();
+    let game = games[0].id;
+    for (side, text) in [
+        (
+            kraal::tournament::RecordSide::Dark,
+            "1. a1 d7 2. d1 g7 3. g1xd7 a7 4. b2 b6",
+        ),
+        (
+            kraal::tournament::RecordSide::Referee,
+            "1. a1 d7 2. d1 g7 3. g1 a7 4. b2xa7 b6",
+        ),
+    ] {
+        kraal::director::scoresheets::submit(&mut app.conn(), game, side, text, &admin).unwrap();
+    }
+    let last = pairings
+        .iter()
+        .find(|p| p.second_player_id.is_some())
+        .unwrap();
+    let key = kraal::director::scoresheets::link_key(&mut app.conn(), last.id).unwrap();
     let data = Data {
         swiss,
         knockout,
@@ -397,6 +432,8 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         league,
         team: teams[0],
         captain,
+        game: i64::from(game),
+        link: format!("/p/{}/{key}", last.id),
     };
 
     // Every GET route of the table, with its sample URLs; HTML ones only.

@@ -8,7 +8,7 @@ mod web_browser;
 
 use fantoccini::Locator;
 use kraal::db::users::Role;
-use web_browser::{browser, fill_sign_in, navigate, Go};
+use web_browser::{browser, browser_with, fill_sign_in, navigate, path, Go};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
@@ -383,5 +383,113 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
         let _ = std::fs::write(std::env::temp_dir().join("kraal-browser-results.png"), png);
     }
     a.close().await.unwrap();
+    b.close().await.unwrap();
+}
+
+/// The cows the board of the current page draws: (side, junction, cow).
+async fn cows_shown(b: &fantoccini::Client) -> Vec<(String, String, u8)> {
+    let mut out = Vec::new();
+    for g in b.find_all(Locator::Css("svg.board g.cow")).await.unwrap() {
+        let class = g.attr("class").await.unwrap().unwrap_or_default();
+        let side = class.trim_start_matches("cow ").to_string();
+        let junction = g.attr("data-junction").await.unwrap().unwrap_or_default();
+        let cow = g.attr("data-cow").await.unwrap().unwrap_or_default();
+        out.push((side, junction, cow.parse().unwrap()));
+    }
+    out.sort();
+    out
+}
+
+fn engine_cows(pos: &kraal::rules::Position) -> Vec<(String, String, u8)> {
+    let mut out: Vec<(String, String, u8)> = kraal::rules::Junction::all()
+        .filter_map(|j| {
+            Some((
+                pos.owner(j)?.name().to_string(),
+                j.name().to_string(),
+                pos.cow_at(j)?,
+            ))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_board_replay_steps_through_a_game_with_javascript_off() {
+    use kraal::rules::notation::{self, Style};
+    use kraal::rules::{Game, PlayRules};
+    let app = common::TestApp::start("sqlite");
+    let admin = app.user("zanele", Role::Admin);
+    let t = common::tournament(&app, &admin, "Replay Open");
+    for (n, r) in [("Kagiso Molefe", "1900"), ("Refilwe Dube", "1850")] {
+        common::player(&app, t.id, &admin, n, "", r);
+    }
+    let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
+    let (n, planned) = data.pair_next().unwrap();
+    kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin).unwrap();
+    kraal::db::rounds::publish(&mut app.conn(), t.id, n, &admin).unwrap();
+    let gid = kraal::db::rounds::everything(&mut app.conn(), t.id)
+        .unwrap()
+        .2[0]
+        .id;
+    // Forty plies of a legal game, the first legal move each time.
+    let rules = PlayRules::GAR;
+    let mut game = Game::new(rules);
+    let mut moves = Vec::new();
+    for i in 0..40 {
+        let legal = game.legal_moves();
+        let mv = legal[(i * 7) % legal.len()];
+        game.play(mv);
+        moves.push(mv);
+    }
+    let text = notation::write(&rules, &moves, Style::Standard, None);
+    kraal::director::scoresheets::submit(
+        &mut app.conn(),
+        gid,
+        kraal::tournament::RecordSide::Referee,
+        &text,
+        &admin,
+    )
+    .unwrap();
+    let sheet = notation::parse(&text).unwrap();
+    let (_, positions) = kraal::rules::replay_sheet(&sheet, &rules);
+
+    let Some((b, _driver)) = browser_with(false).await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    fill_sign_in(&b, "zanele").await;
+    navigate(
+        &b,
+        Go::To(&format!("{}/t/{}/games/{gid}?ply=0", app.base, t.id)),
+    )
+    .await;
+    // Without script the file field stays hidden: pasting is the way.
+    let file = b.find(Locator::Id("record-file")).await.unwrap();
+    assert!(!file.is_displayed().await.unwrap(), "JavaScript is off");
+    assert!(cows_shown(&b).await.is_empty());
+    for ply in 1..=3 {
+        navigate(&b, Go::Click(Locator::Css("a[rel=next]"))).await;
+        assert!(path(&b).await.contains(&format!("ply={ply}")));
+        assert_eq!(
+            cows_shown(&b).await,
+            engine_cows(&positions[ply - 1]),
+            "ply {ply}"
+        );
+    }
+    navigate(&b, Go::Click(Locator::Css("a[rel=last]"))).await;
+    assert_eq!(cows_shown(&b).await, engine_cows(&positions[39]));
+    assert!(b.find(Locator::Css("a[rel=next]")).await.is_err());
+    navigate(&b, Go::Click(Locator::Css("a[rel=prev]"))).await;
+    assert_eq!(cows_shown(&b).await, engine_cows(&positions[38]));
+    // A move of the list is a link to its position.
+    navigate(
+        &b,
+        Go::Click(Locator::Css("table.moves a[href*='ply=10#']")),
+    )
+    .await;
+    assert_eq!(cows_shown(&b).await, engine_cows(&positions[9]));
+    navigate(&b, Go::Click(Locator::Css("a[rel=first]"))).await;
+    assert!(cows_shown(&b).await.is_empty());
     b.close().await.unwrap();
 }

@@ -426,3 +426,19 @@ fn shots_at_nothing_and_at_ones_own_cow() {
     assert_eq!(found(&report), [(5, "OGR 5.4.7")]);
     assert_eq!(report.final_position.dark.len(), 2, "accepted as played");
 }
+
+#[test]
+fn two_records_are_compared_move_by_move_whatever_their_notation() {
+    use kraal::rules::first_difference;
+    use kraal::rules::notation::parse;
+    let official = parse("1. D1-1 B2-13 2. A1-2 A4-14 3. G1-3 x B2,13 A7-15").unwrap();
+    let standard = parse("1. d1 b2 2. a1 a4 3. g1xb2 {a comment} a7!").unwrap();
+    assert_eq!(first_difference(&official, &standard), None);
+    let other_shot = parse("1. d1 b2 2. a1 a4 3. g1xa4 a7").unwrap();
+    assert_eq!(first_difference(&official, &other_shot), Some(5));
+    let shorter = parse("1. d1 b2 2. a1 a4").unwrap();
+    assert_eq!(first_difference(&official, &shorter), Some(5));
+    assert_eq!(first_difference(&shorter, &official), Some(5));
+    let first = parse("1. g1").unwrap();
+    assert_eq!(first_difference(&first, &official), Some(1));
+}

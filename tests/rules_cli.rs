@@ -76,3 +76,64 @@ fn perft_prints_one_line_per_depth() {
     let (code, _, _) = kraal(&["perft", "2", "--after", "a1 a1"]).run();
     assert_eq!(code, 2);
 }
+
+#[test]
+fn many_sheets_and_directories_are_checked_with_a_summary_and_the_worst_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let clean = write("a-clean.txt", CLEAN.as_bytes());
+    let irregular = write("b-irregular.txt", b"1. a1 a1 2. d1\n");
+    write("c-unreadable.txt", b"1. a1 d4\n");
+    write("d-latin1.txt", b"[Dark \"Ren\xe9\"]\n1. a1\n");
+    write(".hidden", b"not a sheet");
+
+    let dir_arg = dir.path().to_string_lossy().into_owned();
+    let (code, out, _) = kraal(&["check", "--summary", &dir_arg]).run();
+    assert_eq!(code, 2, "the worst of the sheets: {out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[0].ends_with("a-clean.txt: 6 plies, clean"), "{out}");
+    assert!(
+        lines[1].ends_with("b-irregular.txt: 3 plies, 1 irregularity"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("c-unreadable.txt: unreadable: line 1, column 7"),
+        "{out}"
+    );
+    assert!(
+        lines[3].ends_with("d-latin1.txt: unreadable: not UTF-8 text"),
+        "{out}"
+    );
+    assert_eq!(
+        lines[4],
+        "4 sheets: 1 clean, 1 with irregularities, 2 unreadable"
+    );
+
+    let (code, out, _) = kraal(&["check", "--json", &clean, &irregular]).run();
+    assert_eq!(code, 1);
+    let v = common::json(&out);
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["file"], clean.as_str());
+    assert_eq!(list[0]["irregularities"], serde_json::json!([]));
+    assert_eq!(list[1]["irregularities"][0]["article"], "OGR 3.1.5");
+
+    let (code, out, _) = kraal(&["check", "--json", &dir_arg]).run();
+    assert_eq!(code, 2);
+    let v = common::json(&out);
+    assert_eq!(v.as_array().unwrap().len(), 4);
+    assert!(v[2]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("line 1, column 7"));
+
+    let (code, out, _) = kraal(&["check", &clean, &clean]).run();
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("Irregularities: none").count(), 2);
+    assert!(out.starts_with("== "), "{out}");
+}

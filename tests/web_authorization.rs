@@ -66,7 +66,21 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         }
         "/api/v1/tournaments/{tid:\\d+}/rounds" => s(&[]),
         "/api/v1/games/{gid:\\d+}" => s(&[("result", "1-0")]),
+        "/api/v1/games/{gid:\\d+}/scoresheet" => {
+            s(&[("text", "1. a1 d7 2. d1 g7"), ("side", "dark")])
+        }
+        "/t/{tid:\\d+}/games/{gid:\\d+}/records" => {
+            s(&[("side", "light"), ("text", "1. a1 d7 2. d1 g7")])
+        }
+        "/t/{tid:\\d+}/games/{gid:\\d+}/ruling" => s(&[
+            ("kind", "other"),
+            ("result", "1/2-1/2"),
+            ("reason", "agreed at the board"),
+        ]),
+        // game filled in by the caller
+        "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => s(&[("side", "dark"), ("text", "1. a1 d7 2. d1 g7")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/lock" => s(&[("lock", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[("confirm", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
         "/t/{tid:\\d+}/teams" => Some(vec![("name", "Kimberley B".into())]), // boards filled in
@@ -89,6 +103,8 @@ fn allowed(access: Access, who: Who) -> bool {
         Access::SignedIn => who != Who::Anonymous,
         Access::Admin => who == Who::Admin,
         Access::Referee => matches!(who, Who::AssignedReferee | Who::Admin),
+        // The key in the path is the permission: anyone holding it.
+        Access::PlayerLink => true,
     }
 }
 
@@ -100,6 +116,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
         let other = app.user("other", Role::Referee);
         let mut checked = 0;
         for (n, route) in ROUTES.iter().enumerate() {
+            let mut body_game: Option<i32> = None;
             if matches!(route.access, Access::Public | Access::Setup) {
                 // Only signing in and out and the first setup may change state without an account.
                 if route.changes_state() {
@@ -197,13 +214,14 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     kraal::db::forbidden::waive(&mut app.conn(), t.id, fid, "a final", &admin)
                         .unwrap();
                 }
-                if route.path.contains("{n:") || route.path.contains("{gid:") {
+                let link = route.access == Access::PlayerLink;
+                if route.path.contains("{n:") || route.path.contains("{gid:") || link {
                     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
                     kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin)
                         .unwrap();
-                    if route.path.contains("{gid:") {
-                        // Results wait for the round to be published.
+                    if route.path.contains("{gid:") || link || route.path.ends_with("/lock") {
+                        // Results, records and locks wait for the round to be published.
                         kraal::db::rounds::publish(&mut app.conn(), t.id, n, &admin).unwrap();
                     }
                 }
@@ -254,7 +272,25 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 } else {
                     path
                 };
+                let path = if link {
+                    let (_, pairings, games) =
+                        kraal::db::rounds::everything(&mut app.conn(), t.id).unwrap();
+                    let p = pairings
+                        .iter()
+                        .find(|p| p.second_player_id.is_some())
+                        .unwrap();
+                    let key =
+                        kraal::director::scoresheets::link_key(&mut app.conn(), p.id).unwrap();
+                    let game = games.iter().find(|g| g.pairing_id == p.id).unwrap();
+                    body_game = Some(game.id);
+                    format!("/p/{}/{key}", p.id)
+                } else {
+                    path
+                };
                 let mut fields = body.clone();
+                if let Some(g) = body_game.take() {
+                    fields.push(("game", g.to_string()));
+                }
                 if route.path.ends_with("/referees") {
                     fields.push(("user_id", other.id.to_string()));
                 }

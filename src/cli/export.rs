@@ -1,5 +1,6 @@
-//! `kraal export standings TOURNAMENT_ID`: the same bytes as the
-//! standings CSV the site serves.
+//! `kraal export standings TOURNAMENT_ID` and `kraal export games
+//! TOURNAMENT_ID`: the same bytes as the standings CSV and the records file
+//! (`/t/ID/games.txt`) the site serves.
 
 use std::io::Write;
 
@@ -17,10 +18,20 @@ pub enum ExportWhat {
         #[command(flatten)]
         db: DatabaseArgs,
     },
+    /// Every record of a tournament's games, in the scoresheet notation.
+    Games {
+        /// The tournament's id (the number in its address, /t/ID).
+        tournament: i32,
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
 }
 
 pub fn run(what: ExportWhat) -> i32 {
-    let ExportWhat::Standings { tournament, db } = what;
+    let (tournament, db, games) = match what {
+        ExportWhat::Standings { tournament, db } => (tournament, db, false),
+        ExportWhat::Games { tournament, db } => (tournament, db, true),
+    };
     let result = (|| -> Result<Vec<u8>, DbError> {
         let pool = db.open()?;
         let mut conn = pool.get()?;
@@ -28,6 +39,9 @@ pub fn run(what: ExportWhat) -> i32 {
             DbError::NotFound(_) => DbError::Setup(format!("no tournament with id {tournament}")),
             other => other,
         })?;
+        if games {
+            return crate::export::games::text(&mut conn, tournament).map(String::into_bytes);
+        }
         crate::export::standings::csv(&data).map_err(|e| DbError::Setup(e.to_string()))
     })();
     match result {

@@ -11,6 +11,7 @@ pub mod forbidden;
 pub mod players;
 pub mod rounds;
 pub mod schema;
+pub mod scoresheets;
 pub mod settings;
 pub mod teams;
 pub mod tournaments;

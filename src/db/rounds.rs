@@ -23,6 +23,8 @@ pub struct Round {
     pub explanation: String,
     pub created_at: NaiveDateTime,
     pub published_at: Option<NaiveDateTime>,
+    /// When the referee locked the round: its players' links are closed.
+    pub locked_at: Option<NaiveDateTime>,
 }
 
 impl Round {
@@ -414,6 +416,46 @@ pub fn publish(
     })
 }
 
+/// Locks a published round (its players' links take no more records) or
+/// unlocks it again; audited.
+pub fn set_locked(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    lock: bool,
+    by: &User,
+) -> Result<(), DbError> {
+    conn.transaction(|conn| {
+        let r = find(conn, tournament_id, number)?;
+        if !r.is_published() {
+            return Err(DbError::Conflict(format!(
+                "round {number} is a draft: publish it first"
+            )));
+        }
+        if r.locked_at.is_some() == lock {
+            return Ok(());
+        }
+        diesel::update(rounds::table.find(r.id))
+            .set(rounds::locked_at.eq(lock.then(now)))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: if lock { "lock" } else { "unlock" },
+                entity: "round",
+                entity_id: Some(r.id),
+                old_value: None,
+                new_value: Some(format!(
+                    "round {number}: the players' links {}",
+                    if lock { "closed" } else { "open again" }
+                )),
+            },
+        )
+    })
+}
+
 /// Deletes the last round so it can be paired again; refused once any of
 /// its games has a result.
 pub fn undo(
@@ -722,4 +764,33 @@ pub fn swap_players(
             },
         )
     })
+}
+
+/// A pairing with its round and games (by number).
+pub fn pairing_context(
+    conn: &mut DbConnection,
+    pairing_id: i32,
+) -> Result<(Pairing, Round, Vec<Game>), DbError> {
+    let (pairing, round) = pairings::table
+        .inner_join(rounds::table)
+        .filter(pairings::id.eq(pairing_id))
+        .select((Pairing::as_select(), Round::as_select()))
+        .first(conn)
+        .map_err(|e| found(e, "pairing"))?;
+    let gs = games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .order(games::number)
+        .select(Game::as_select())
+        .load(conn)?;
+    Ok((pairing, round, gs))
+}
+
+/// Games of a round still without a result.
+pub fn missing_in_round(conn: &mut DbConnection, round_id: i32) -> Result<i64, DbError> {
+    Ok(games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(round_id))
+        .filter(games::result.is_null())
+        .count()
+        .get_result(conn)?)
 }

@@ -135,6 +135,34 @@ diesel::table! {
         explanation -> Text,
         created_at -> Timestamp,
         published_at -> Nullable<Timestamp>,
+        locked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    rulings (id) {
+        id -> Integer,
+        game_id -> Integer,
+        kind -> Text,
+        result -> Nullable<Text>,
+        reason -> Text,
+        ruled_by -> Nullable<Integer>,
+        ruled_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    scoresheets (id) {
+        id -> Integer,
+        game_id -> Integer,
+        side -> Text,
+        text -> Text,
+        rules -> Text,
+        error -> Nullable<Text>,
+        submitted_by -> Nullable<Integer>,
+        by_link -> Bool,
+        submitted_at -> Timestamp,
+        superseded_at -> Nullable<Timestamp>,
     }
 }
 
@@ -200,6 +228,8 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         revision -> Integer,
+        records_public -> Bool,
+        records_required -> Bool,
     }
 }
 
@@ -229,6 +259,10 @@ diesel::joinable!(relations -> tournaments (tournament_id));
 diesel::joinable!(requested_byes -> players (player_id));
 diesel::joinable!(requested_byes -> tournaments (tournament_id));
 diesel::joinable!(rounds -> tournaments (tournament_id));
+diesel::joinable!(rulings -> games (game_id));
+diesel::joinable!(rulings -> users (ruled_by));
+diesel::joinable!(scoresheets -> games (game_id));
+diesel::joinable!(scoresheets -> users (submitted_by));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(team_members -> players (player_id));
 diesel::joinable!(team_members -> teams (team_id));
@@ -249,6 +283,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     relations,
     requested_byes,
     rounds,
+    rulings,
+    scoresheets,
     sessions,
     settings,
     team_members,

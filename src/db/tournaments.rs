@@ -40,6 +40,10 @@ pub struct Tournament {
     pub updated_at: NaiveDateTime,
     /// Counts every change to the tournament (see [`revision`]).
     pub revision: i32,
+    /// See [`TournamentFields::records_public`].
+    pub records_public: bool,
+    /// See [`TournamentFields::records_required`].
+    pub records_required: bool,
 }
 
 impl Tournament {
@@ -57,6 +61,8 @@ impl Tournament {
             ranking: self.ranking,
             tiebreaks: self.tiebreaks.to_vec(),
             bye_value: self.bye_value,
+            records_public: self.records_public,
+            records_required: self.records_required,
         }
     }
 }
@@ -81,6 +87,8 @@ pub fn create(
                 tournaments::ranking.eq(f.ranking.as_str()),
                 tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
                 tournaments::bye_value.eq(f.bye_value.as_str()),
+                tournaments::records_public.eq(f.records_public),
+                tournaments::records_required.eq(f.records_required),
                 tournaments::created_by.eq(Some(creator.id)),
                 tournaments::created_at.eq(t),
                 tournaments::updated_at.eq(t),
@@ -127,6 +135,8 @@ pub fn update(
                 tournaments::ranking.eq(f.ranking.as_str()),
                 tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
                 tournaments::bye_value.eq(f.bye_value.as_str()),
+                tournaments::records_public.eq(f.records_public),
+                tournaments::records_required.eq(f.records_required),
                 tournaments::updated_at.eq(now()),
             ))
             .execute(conn)?;

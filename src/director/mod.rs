@@ -11,6 +11,7 @@ mod load;
 pub mod pair;
 mod ranking;
 pub mod results;
+pub mod scoresheets;
 pub mod swap;
 pub mod teams;
 

@@ -1,6 +1,7 @@
 //! CSV in and out. Every CSV Kraal writes has a header row and is UTF-8;
 //! every CSV it reads is checked whole before anything is stored.
 
+pub mod games;
 pub mod players;
 pub mod standings;
 pub mod teams;

@@ -63,6 +63,15 @@ pub enum BoardResult {
 }
 
 impl BoardResult {
+    /// The winning side, `None` for a draw.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            BoardResult::Dark => Some(Side::Dark),
+            BoardResult::Light => Some(Side::Light),
+            BoardResult::Draw => None,
+        }
+    }
+
     fn agrees_with(self, claimed: SheetResult) -> bool {
         matches!(
             (self, claimed),
@@ -215,7 +224,8 @@ impl Report {
     }
 }
 
-fn board_result_words(r: BoardResult) -> &'static str {
+/// The board's result in words: `dark wins`, `light wins`, `draw`.
+pub fn board_result_words(r: BoardResult) -> &'static str {
     match r {
         BoardResult::Dark => "dark wins",
         BoardResult::Light => "light wins",
@@ -252,6 +262,34 @@ pub fn check_scoresheet(text: &str, rules: Option<RuleSet>) -> Result<Report, Pa
 
 /// Checks a scoresheet already read.
 pub fn check_sheet(sheet: &Scoresheet, rules: &PlayRules) -> Report {
+    run(sheet, rules, None)
+}
+
+/// Checks a scoresheet already read and gives, beside the report, the
+/// position after each ply replayed (the board replay of the game page).
+/// A replay that stops because the game was over gives fewer positions
+/// than plies.
+pub fn replay_sheet(sheet: &Scoresheet, rules: &PlayRules) -> (Report, Vec<Position>) {
+    let mut positions = Vec::with_capacity(sheet.plies.len());
+    let report = run(sheet, rules, Some(&mut positions));
+    (report, positions)
+}
+
+/// The first ply (from 1) where two records of one game differ: a move,
+/// a step or a shot on other junctions, or one record going on where the
+/// other stops. `None` when they record the same plies. Cow numbers,
+/// annotations and comments are not compared.
+pub fn first_difference(a: &Scoresheet, b: &Scoresheet) -> Option<u32> {
+    let same = |x: &WrittenPly, y: &WrittenPly| x.to_move() == y.to_move();
+    let common = a.plies.len().min(b.plies.len());
+    match (0..common).find(|&i| !same(&a.plies[i], &b.plies[i])) {
+        Some(i) => Some(i as u32 + 1),
+        None if a.plies.len() != b.plies.len() => Some(common as u32 + 1),
+        None => None,
+    }
+}
+
+fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Position>>) -> Report {
     let mut replay = Replay {
         sheet,
         rules,
@@ -306,6 +344,9 @@ pub fn check_sheet(sheet: &Scoresheet, rules: &PlayRules) -> Report {
             }
         }
         replay.ply(number, side, ply);
+        if let Some(list) = positions.as_deref_mut() {
+            list.push(replay.pos);
+        }
         last_mover = Some(side);
     }
     let end = end.unwrap_or_else(|| status(&replay.pos, rules));

@@ -15,9 +15,11 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod ruleset;
+#[cfg(feature = "testing")]
+pub mod sample;
 
 pub use board::{Junction, Side};
-pub use check::{check_scoresheet, Irregularity, Report};
+pub use check::{check_scoresheet, first_difference, replay_sheet, Irregularity, Report};
 pub use notation::{ParseError, SheetResult};
 pub use position::{Arrangement, Game, Move, Position, Status, Triplet, TripletKind, WinReason};
 pub use ruleset::{PlayRules, RuleSet};

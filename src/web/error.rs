@@ -23,6 +23,9 @@ pub enum AppError {
     Invalid { field: String, message: String },
     #[error("{0}")]
     TooManyRequests(String),
+    /// A body larger than the route takes.
+    #[error("{0}")]
+    TooLarge(String),
     #[error("Something went wrong on our side; the error has been logged.")]
     Internal(String),
 }
@@ -78,6 +81,7 @@ impl ResponseError for AppError {
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

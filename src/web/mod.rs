@@ -37,14 +37,16 @@ pub struct AppState {
 /// processes sharing one PostgreSQL) is noticed at the next revision check,
 /// at most [`PageCache::RECHECK`] later, so that a busy page costs no
 /// database round trip per request.
+/// A lock per page being built, by tournament and page.
+type Gates = std::collections::HashMap<(i32, String), std::sync::Arc<tokio::sync::Mutex<()>>>;
+
 #[derive(Default)]
 pub struct PageCache {
     pages: std::sync::Mutex<std::collections::HashMap<(i32, String), CachedPage>>,
     /// One gate per page being built: when a change sends a thousand open
     /// pages back for a fresh copy at once, one request builds it and the
     /// others wait for that copy instead of each building their own.
-    building: std::sync::Mutex<
-        std::collections::HashMap<(i32, String), std::sync::Arc<tokio::sync::Mutex<()>>>,
+    building: std::sync::Mutex<Gates>,
     >,
 }
 
@@ -178,6 +180,14 @@ pub fn server(
             }))
             .app_data(web::JsonConfig::default().limit(1024 * 1024).error_handler(|e, _| {
                 ApiError(AppError::BadRequest(format!("the JSON body could not be read: {e}"))).into()
+            }))
+            .app_data(web::QueryConfig::default().error_handler(|e, req| {
+                let e = AppError::BadRequest(format!("the address could not be read: {e}"));
+                if req.path().starts_with("/api/") {
+                    ApiError(e).into()
+                } else {
+                    e.into()
+                }
             }))
             .app_data(web::PathConfig::default().error_handler(|_, req| {
                 // An id too long for a number is a page that does not exist;

@@ -7,7 +7,9 @@
 use actix_web::{web, Route};
 
 use super::api;
-use super::pages::{account, admin, forbidden, home, players, rounds, tables, teams, tournaments};
+use super::pages::{
+    account, admin, forbidden, games, home, players, rounds, tables, teams, tournaments,
+};
 
 /// Who may use a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +24,9 @@ pub enum Access {
     Admin,
     /// Admins and the referees assigned to the tournament `{tid}`.
     Referee,
+    /// Anyone holding a pairing's player link (`/p/{pid}/{key}`): the
+    /// secret in the path is the permission; a wrong one is no such page.
+    PlayerLink,
 }
 
 /// One route: method, path pattern, access, and the handler to register.
@@ -101,8 +106,16 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/import"                           Referee  => players::import;
     post "/t/{tid:\\d+}/rounds"                            Referee  => rounds::create;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/slips"             Public   => rounds::slips;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/scoresheets"       Public   => games::blank_sheets;
+    get  "/t/{tid:\\d+}/games/{gid:\\d+}"                  Public   => games::show;
+    post "/t/{tid:\\d+}/games/{gid:\\d+}/records"          Referee  => games::submit;
+    post "/t/{tid:\\d+}/games/{gid:\\d+}/ruling"           Referee  => games::rule;
+    get  "/t/{tid:\\d+}/games.txt"                          Referee  => games::games_txt;
+    get  "/p/{pid:\\d+}/{key:[0-9a-f]{32}}"               PlayerLink => games::link_page;
+    post "/p/{pid:\\d+}/{key:[0-9a-f]{32}}"               PlayerLink => games::link_submit;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/publish"           Referee  => rounds::publish;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/undo"              Referee  => rounds::undo;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/lock"              Referee  => rounds::lock;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
@@ -137,4 +150,6 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}"  Public   => api::get_round;
     get  "/api/v1/tournaments/{tid:\\d+}/standings"        Public   => api::standings;
     put  "/api/v1/games/{gid:\\d+}"                        Referee  => api::put_game;
+    get  "/api/v1/games/{gid:\\d+}"                        Referee  => api::get_game;
+    put  "/api/v1/games/{gid:\\d+}/scoresheet"             Referee  => api::put_scoresheet;
 };

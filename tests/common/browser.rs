@@ -54,6 +54,12 @@ fn chromedriver() -> Option<(Driver, u16)> {
 /// Opens a headless Chromium session on a phone-sized window, or says why
 /// the test is skipped. Under CI (`CI` set) a missing driver is a failure.
 pub async fn browser() -> Option<(Client, Driver)> {
+    browser_with(true).await
+}
+
+/// As [`browser`], with JavaScript off when `script` is false (the pages
+/// must work without it).
+pub async fn browser_with(script: bool) -> Option<(Client, Driver)> {
     let Some((driver, port)) = chromedriver() else {
         if std::env::var_os("CI").is_some() {
             panic!("chromedriver is missing under CI: install chromium and chromium-driver");
@@ -71,7 +77,12 @@ pub async fn browser() -> Option<(Client, Driver)> {
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=360,800",
                 format!("--user-data-dir={}", profile.display()),
-            ]
+            ],
+            "prefs": if script {
+                serde_json::json!({})
+            } else {
+                serde_json::json!({ "profile.managed_default_content_settings.javascript": 2 })
+            }
         }
     }))
     .unwrap();

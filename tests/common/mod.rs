@@ -313,6 +313,21 @@ impl Client {
         self.finish(r)
     }
 
+    /// Sends `body` as it is, with the given content type.
+    pub fn send_bytes(
+        &mut self,
+        method: &str,
+        path: &str,
+        content_type: &str,
+        body: &[u8],
+    ) -> Reply {
+        let r = self
+            .request(method, path)
+            .set("Content-Type", content_type)
+            .send_bytes(body);
+        self.finish(r)
+    }
+
     pub fn send_json(&mut self, method: &str, path: &str, body: serde_json::Value) -> Reply {
         let r = self.request(method, path).send_json(body);
         self.finish(r)

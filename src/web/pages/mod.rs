@@ -3,6 +3,7 @@
 pub mod account;
 pub mod admin;
 pub mod forbidden;
+pub mod games;
 pub mod home;
 pub mod players;
 pub mod rounds;

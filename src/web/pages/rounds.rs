@@ -51,6 +51,38 @@ pub async fn publish(
     Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct LockForm {
+    /// `yes` locks the round, `no` unlocks it.
+    lock: String,
+}
+
+/// Locks a published round (its players' links take no more records) or
+/// unlocks it.
+pub async fn lock(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<LockForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let lock = match form.lock.trim() {
+        "yes" => true,
+        "no" => false,
+        other => {
+            return Err(AppError::invalid(
+                "lock",
+                format!("'{other}' is neither yes (lock) nor no (unlock)"),
+            ))
+        }
+    };
+    state
+        .run(move |c| rounds::set_locked(c, tid, n, lock, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}#records-h")))
+}
+
 /// Undoes the last round, after asking: without `confirm=yes` the page
 /// says what undoing will do.
 pub async fn undo(
@@ -253,6 +285,32 @@ pub struct RoundPage {
     /// The live page's address, and its QR code (SVG) for the printed sheet.
     url: String,
     qr: String,
+    /// For the round's referees: the flags of games with records, in words
+    /// (whether something needs a look, and what).
+    flags: HashMap<i32, (bool, String)>,
+}
+
+impl RoundPage {
+    fn flag(&self, game: &i32) -> Option<&(bool, String)> {
+        self.flags.get(game)
+    }
+}
+
+/// The flags of a round's games in words, for its referees.
+pub async fn flag_words(
+    state: &AppState,
+    data: &TournamentData,
+    round: &Round,
+) -> Result<HashMap<i32, (bool, String)>, AppError> {
+    let games = director::scoresheets::round_games(data, round);
+    let tid = data.tournament.id;
+    let flags = state
+        .run(move |c| director::scoresheets::flags_of(c, tid, &games))
+        .await?;
+    Ok(flags
+        .into_iter()
+        .map(|(g, f)| (g, (f.any(), f.lines().join("; "))))
+        .collect())
 }
 
 /// A QR code, as SVG, that opens `url`.
@@ -309,7 +367,13 @@ pub async fn show(
             .collect()
     };
     let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
+    let flags = if can_edit && round.is_published() {
+        flag_words(&state, &data, &round).await?
+    } else {
+        HashMap::new()
+    };
     let page = RoundPage {
+        flags,
         qr: qr_svg(&url),
         url,
         date: super::sheet_date(&round),
@@ -343,11 +407,21 @@ pub struct SlipsPage {
     /// The tables with two players (a bye needs no slip).
     pairings: Vec<PairingView>,
     date: String,
+    /// For the round's referees: each pairing's player link and its QR
+    /// code, by pairing id.
+    links: HashMap<i32, (String, String)>,
+}
+
+impl SlipsPage {
+    fn link(&self, pairing: &i32) -> Option<&(String, String)> {
+        self.links.get(pairing)
+    }
 }
 
 /// `GET /t/{tid}/rounds/{n}/slips`: one printable result slip per table.
 pub async fn slips(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
@@ -355,12 +429,20 @@ pub async fn slips(
     let data = load_data(&state, tid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
     let round = data.round(n, can_edit)?;
-    let pairings = pairing_views(&data, &round)
+    let pairings: Vec<PairingView> = pairing_views(&data, &round)
         .into_iter()
         .filter(|p| p.second_id.is_some())
         .collect();
+    let mut links = HashMap::new();
+    if can_edit && round.is_published() {
+        for p in &pairings {
+            let link = super::games::player_link(&state, &req, p.id).await?;
+            links.insert(p.id, (qr_svg(&link), link));
+        }
+    }
     let page = SlipsPage {
         ctx,
+        links,
         pairings,
         date: super::sheet_date(&round),
         t: data.tournament,
@@ -369,6 +451,7 @@ pub async fn slips(
     render(&page, StatusCode::OK)
 }
 
+/// Whether the caller referees tournament `tid` (or is an admin).
 pub async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppError> {
     match &ctx.user {
         None => Ok(false),
@@ -413,6 +496,8 @@ pub struct ResultsPage {
     problems: Vec<Problem>,
     saved: usize,
     quick: Option<QuickEntry>,
+    /// The flags of games with records, in words.
+    flags: HashMap<i32, (bool, String)>,
 }
 
 impl ResultsPage {
@@ -433,7 +518,11 @@ impl ResultsPage {
             problems: Vec::new(),
             saved: 0,
             quick: None,
+            flags: HashMap::new(),
         }
+    }
+    fn flag(&self, game: &i32) -> Option<&String> {
+        self.flags.get(game).filter(|(bad, _)| *bad).map(|(_, w)| w)
     }
     fn results(&self) -> &'static [GameResult] {
         GameResult::ALL
@@ -521,7 +610,9 @@ pub async fn results_form(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, true)?;
+    let flags = flag_words(&state, &data, &round).await?;
     let mut page = ResultsPage::new(ctx, data, round, missing_only(&query));
+    page.flags = flags;
     page.saved = query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0);
     render(&page, StatusCode::OK)
 }

@@ -1,0 +1,233 @@
+//! The records of games (scoresheets) and the referees' rulings on them.
+//!
+//! A record is never changed or deleted: a new one for the same game and
+//! side supersedes it (`superseded_at`), and both stay.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::audit::{self, Change};
+use super::schema::{games, pairings, rounds, rulings, scoresheets, users};
+use super::users::User;
+use super::{now, DbConnection, DbError};
+use crate::results::GameResult;
+use crate::tournament::{RecordSide, RuleSet, RulingKind};
+
+/// One stored record, as sent.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = scoresheets)]
+pub struct Sheet {
+    pub id: i32,
+    pub game_id: i32,
+    #[diesel(deserialize_as = String)]
+    pub side: RecordSide,
+    /// The text exactly as sent.
+    pub text: String,
+    /// The rule set it was checked under on arrival.
+    #[diesel(deserialize_as = String)]
+    pub rules: RuleSet,
+    /// The reading error it got on arrival (line and column), if any.
+    pub error: Option<String>,
+    pub submitted_by: Option<i32>,
+    /// Sent through the pairing's player link rather than by an account.
+    pub by_link: bool,
+    pub submitted_at: NaiveDateTime,
+    pub superseded_at: Option<NaiveDateTime>,
+}
+
+/// A record with the name of the account that sent it.
+#[derive(Debug, Clone)]
+pub struct SheetBy {
+    pub sheet: Sheet,
+    pub by: Option<String>,
+}
+
+/// A new record to store.
+pub struct NewSheet<'a> {
+    pub tournament_id: i32,
+    pub game_id: i32,
+    pub side: RecordSide,
+    pub text: &'a str,
+    pub rules: RuleSet,
+    pub error: Option<String>,
+    /// The account that sends it; `None` through the player link.
+    pub by: Option<&'a User>,
+    /// What the audit trail says of it ("84 plies, clean").
+    pub summary: String,
+}
+
+/// Stores a record in the caller's transaction, superseding the current
+/// record of the same game and side, and audits it.
+pub fn submit(conn: &mut DbConnection, new: NewSheet<'_>) -> Result<Sheet, DbError> {
+    let at = now();
+    let old = diesel::update(
+        scoresheets::table
+            .filter(scoresheets::game_id.eq(new.game_id))
+            .filter(scoresheets::side.eq(new.side.as_str()))
+            .filter(scoresheets::superseded_at.is_null()),
+    )
+    .set(scoresheets::superseded_at.eq(Some(at)))
+    .execute(conn)?;
+    let id: i32 = diesel::insert_into(scoresheets::table)
+        .values((
+            scoresheets::game_id.eq(new.game_id),
+            scoresheets::side.eq(new.side.as_str()),
+            scoresheets::text.eq(new.text),
+            scoresheets::rules.eq(new.rules.as_str()),
+            scoresheets::error.eq(&new.error),
+            scoresheets::submitted_by.eq(new.by.map(|u| u.id)),
+            scoresheets::by_link.eq(new.by.is_none()),
+            scoresheets::submitted_at.eq(at),
+        ))
+        .returning(scoresheets::id)
+        .get_result(conn)
+        .map_err(|e| {
+            super::classify(
+                e,
+                "another record for this side arrived at the same moment: send it again",
+            )
+        })?;
+    audit::record(
+        conn,
+        new.by.map(|u| u.id),
+        Change {
+            tournament_id: Some(new.tournament_id),
+            action: if new.by.is_none() {
+                "record (player link)"
+            } else {
+                "record"
+            },
+            entity: "game",
+            entity_id: Some(new.game_id),
+            old_value: (old > 0).then(|| format!("{} superseded", new.side.label())),
+            new_value: Some(format!("{}: {}", new.side.label(), new.summary)),
+        },
+    )?;
+    scoresheets::table
+        .find(id)
+        .select(Sheet::as_select())
+        .first(conn)
+        .map_err(|e| super::read_row(e, "record", &id.to_string()))
+}
+
+/// Every record of a game, current and superseded, oldest first.
+pub fn of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<SheetBy>, DbError> {
+    let rows: Vec<(Sheet, Option<String>)> = scoresheets::table
+        .left_join(users::table)
+        .filter(scoresheets::game_id.eq(game_id))
+        .order((scoresheets::submitted_at, scoresheets::id))
+        .select((Sheet::as_select(), users::name.nullable()))
+        .load(conn)
+        .map_err(|e| super::read_row(e, "record", &format!("of game {game_id}")))?;
+    Ok(rows
+        .into_iter()
+        .map(|(sheet, by)| SheetBy { sheet, by })
+        .collect())
+}
+
+/// The current records of every game of a tournament, by game.
+pub fn current_of_tournament(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+) -> Result<Vec<Sheet>, DbError> {
+    scoresheets::table
+        .inner_join(games::table.inner_join(pairings::table.inner_join(rounds::table)))
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .filter(scoresheets::superseded_at.is_null())
+        .order((scoresheets::game_id, scoresheets::side))
+        .select(Sheet::as_select())
+        .load(conn)
+        .map_err(|e| super::read_row(e, "record", &format!("of tournament {tournament_id}")))
+}
+
+/// A referee's ruling on a game.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = rulings)]
+pub struct Ruling {
+    pub id: i32,
+    pub game_id: i32,
+    #[diesel(deserialize_as = String)]
+    pub kind: RulingKind,
+    /// The result set by the ruling (for `keep`, the result kept).
+    #[diesel(deserialize_as = super::Stored<GameResult>)]
+    pub result: Option<GameResult>,
+    pub reason: String,
+    pub ruled_by: Option<i32>,
+    pub ruled_at: NaiveDateTime,
+}
+
+/// Stores a ruling in the caller's transaction and audits it.
+pub fn add_ruling(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    game_id: i32,
+    kind: RulingKind,
+    result: Option<GameResult>,
+    reason: &str,
+    by: &User,
+) -> Result<(), DbError> {
+    diesel::insert_into(rulings::table)
+        .values((
+            rulings::game_id.eq(game_id),
+            rulings::kind.eq(kind.as_str()),
+            rulings::result.eq(result.map(GameResult::as_str)),
+            rulings::reason.eq(reason),
+            rulings::ruled_by.eq(Some(by.id)),
+            rulings::ruled_at.eq(now()),
+        ))
+        .execute(conn)?;
+    let said = result.map_or("no result", GameResult::label);
+    audit::record(
+        conn,
+        Some(by.id),
+        Change {
+            tournament_id: Some(tournament_id),
+            action: "ruling",
+            entity: "game",
+            entity_id: Some(game_id),
+            old_value: None,
+            new_value: Some(if reason.is_empty() {
+                format!("{}: {said}", kind.label())
+            } else {
+                format!("{}: {said}; {reason}", kind.label())
+            }),
+        },
+    )
+}
+
+/// A ruling with the name of the referee who made it.
+#[derive(Debug, Clone)]
+pub struct RulingBy {
+    pub ruling: Ruling,
+    pub by: Option<String>,
+}
+
+/// The rulings on a game, oldest first.
+pub fn rulings_of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<RulingBy>, DbError> {
+    let rows: Vec<(Ruling, Option<String>)> = rulings::table
+        .left_join(users::table)
+        .filter(rulings::game_id.eq(game_id))
+        .order((rulings::ruled_at, rulings::id))
+        .select((Ruling::as_select(), users::name.nullable()))
+        .load(conn)
+        .map_err(|e| super::read_row(e, "ruling", &format!("of game {game_id}")))?;
+    Ok(rows
+        .into_iter()
+        .map(|(ruling, by)| RulingBy { ruling, by })
+        .collect())
+}
+
+/// Every ruling of a tournament, oldest first.
+pub fn rulings_of_tournament(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+) -> Result<Vec<Ruling>, DbError> {
+    rulings::table
+        .inner_join(games::table.inner_join(pairings::table.inner_join(rounds::table)))
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .order((rulings::ruled_at, rulings::id))
+        .select(Ruling::as_select())
+        .load(conn)
+        .map_err(|e| super::read_row(e, "ruling", &format!("of tournament {tournament_id}")))
+}

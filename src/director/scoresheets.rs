@@ -1,0 +1,617 @@
+//! Records of games: submitting a scoresheet (by a referee, or by the
+//! players through their pairing's link), checking it under the
+//! tournament's rule set, comparing the players' records, the flags the
+//! round and results pages show, and the referee's rulings.
+//!
+//! The check is the rules engine's ([`crate::rules::check`]), run on the
+//! text as stored under the rule set stored with it, so a record reads the
+//! same on every page, in the API and in `kraal check --json`.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+
+use super::TournamentData;
+use crate::db::rounds::{self, Game, Pairing, Round};
+use crate::db::scoresheets::{self as sheets, NewSheet, RulingBy, Sheet, SheetBy};
+use crate::db::tournaments::{self, Tournament};
+use crate::db::users::User;
+use crate::db::{self, players, settings, DbConnection, DbError};
+use crate::results::{GameResult, ResultEdit};
+use crate::rules::check::check_sheet;
+use crate::rules::notation::{self, Scoresheet};
+use crate::rules::{first_difference, ParseError, Report};
+use crate::tournament::{RecordSide, RuleSet, RulingKind};
+
+/// The largest record taken: 64 KB of UTF-8 text.
+pub const MAX_BYTES: usize = 64 * 1024;
+
+/// Reads and checks a record's text under `rules` (the `[Rules]` tag of
+/// the sheet does not override the tournament's rule set).
+pub fn read(text: &str, rules: RuleSet) -> Result<(Scoresheet, Report), ParseError> {
+    let sheet = notation::parse(text)?;
+    let report = check_sheet(&sheet, &rules.play());
+    Ok((sheet, report))
+}
+
+/// Refuses text that is not a record at all: too long, empty, or holding
+/// a NUL character (which no database column can keep).
+pub fn refuse(text: &str) -> Result<(), DbError> {
+    let invalid = |message: String| DbError::Invalid {
+        field: "text",
+        message,
+    };
+    if text.len() > MAX_BYTES {
+        return Err(invalid(format!(
+            "the record is {} bytes long; at most {MAX_BYTES} bytes (64 KB) are taken",
+            text.len()
+        )));
+    }
+    if text.trim().is_empty() {
+        return Err(invalid(
+            "the record is empty: paste or upload the moves".into(),
+        ));
+    }
+    if let Some(line) = text.lines().position(|l| l.contains('\0')).map(|i| i + 1) {
+        return Err(invalid(format!(
+            "line {line} of the record holds a NUL character: send the scoresheet as plain text"
+        )));
+    }
+    Ok(())
+}
+
+/// A record as stored, with its check.
+#[derive(Debug, Clone)]
+pub struct Submitted {
+    pub sheet: Sheet,
+    pub check: Result<Report, ParseError>,
+}
+
+/// What the audit trail says of a record.
+fn summary(check: &Result<(Scoresheet, Report), ParseError>) -> String {
+    match check {
+        Err(e) => format!("unreadable: {e}"),
+        Ok((_, r)) => {
+            let mut s = format!("{} plies", r.plies);
+            match r.irregularities.len() {
+                0 => s.push_str(", no irregularity"),
+                1 => s.push_str(", 1 irregularity"),
+                n => s.push_str(&format!(", {n} irregularities")),
+            }
+            if let Some(b) = r.board_result {
+                s.push_str(&format!(
+                    ", board: {}",
+                    crate::rules::check::board_result_words(b)
+                ));
+            }
+            s
+        }
+    }
+}
+
+/// Stores a record sent by a referee (the caller has checked that `by`
+/// referees the game's tournament).
+pub fn submit(
+    conn: &mut DbConnection,
+    game_id: i32,
+    side: RecordSide,
+    text: &str,
+    by: &User,
+) -> Result<Submitted, DbError> {
+    let ctx = rounds::game_context(conn, game_id)?;
+    store(conn, &ctx.round, game_id, side, text, Some(by))
+}
+
+fn store(
+    conn: &mut DbConnection,
+    round: &Round,
+    game_id: i32,
+    side: RecordSide,
+    text: &str,
+    by: Option<&User>,
+) -> Result<Submitted, DbError> {
+    refuse(text)?;
+    if !round.is_published() {
+        return Err(DbError::Conflict(format!(
+            "round {} is a draft: records are taken once it is published",
+            round.number
+        )));
+    }
+    let tournament = tournaments::find(conn, round.tournament_id)?;
+    let checked = read(text, tournament.rules);
+    let new = NewSheet {
+        tournament_id: tournament.id,
+        game_id,
+        side,
+        text,
+        rules: tournament.rules,
+        error: checked.as_ref().err().map(ToString::to_string),
+        by,
+        summary: summary(&checked),
+    };
+    let sheet = db::transaction(conn, |conn| sheets::submit(conn, new))?;
+    Ok(Submitted {
+        sheet,
+        check: checked.map(|(_, r)| r),
+    })
+}
+
+/// A pairing as its player link shows it.
+#[derive(Debug, Clone)]
+pub struct LinkPairing {
+    pub tournament: Tournament,
+    pub round: Round,
+    pub pairing: Pairing,
+    pub games: Vec<Game>,
+    /// Names by player id.
+    pub names: HashMap<i32, String>,
+    /// Records may still be sent: the referee has not locked the round.
+    pub open: bool,
+    /// The current records of the pairing's games.
+    pub sheets: Vec<Sheet>,
+}
+
+impl LinkPairing {
+    pub fn name(&self, id: Option<i32>) -> String {
+        id.and_then(|i| self.names.get(&i).cloned())
+            .unwrap_or_default()
+    }
+}
+
+/// The secret of a pairing's player link: a digest of the pairing and an
+/// installation secret kept in the settings, so every app process gives
+/// the same link and nothing per pairing needs storing.
+pub fn link_key(conn: &mut DbConnection, pairing_id: i32) -> Result<String, DbError> {
+    let secret = settings::get_or_insert(conn, "player_link_secret", crate::accounts::new_token)?;
+    let digest = crate::accounts::token_digest(&format!("{secret}:pairing:{pairing_id}"));
+    Ok(digest[..32].to_string())
+}
+
+/// The pairing behind a player link; a wrong key is no such link.
+pub fn open_link(
+    conn: &mut DbConnection,
+    pairing_id: i32,
+    key: &str,
+) -> Result<LinkPairing, DbError> {
+    let expected = link_key(conn, pairing_id)?;
+    if !crate::accounts::same_secret(key, &expected) {
+        return Err(DbError::NotFound("player link"));
+    }
+    let (pairing, round, games) = rounds::pairing_context(conn, pairing_id)?;
+    if !round.is_published() || pairing.second_player_id.is_none() {
+        return Err(DbError::NotFound("player link"));
+    }
+    let tournament = tournaments::find(conn, round.tournament_id)?;
+    let names = players::list(conn, tournament.id)?
+        .into_iter()
+        .filter(|p| Some(p.id) == pairing.first_player_id || Some(p.id) == pairing.second_player_id)
+        .map(|p| (p.id, p.name))
+        .collect();
+    let open = round.locked_at.is_none();
+    let ids: Vec<i32> = games.iter().map(|g| g.id).collect();
+    let sheets = sheets::current_of_tournament(conn, tournament.id)?
+        .into_iter()
+        .filter(|s| ids.contains(&s.game_id))
+        .collect();
+    Ok(LinkPairing {
+        tournament,
+        round,
+        pairing,
+        games,
+        names,
+        open,
+        sheets,
+    })
+}
+
+/// Stores a player's record sent through the pairing's link: only for a
+/// game of that pairing, only as dark's or light's record, and only until
+/// the referee locks the round.
+pub fn submit_by_link(
+    conn: &mut DbConnection,
+    pairing_id: i32,
+    key: &str,
+    game_id: i32,
+    side: RecordSide,
+    text: &str,
+) -> Result<Submitted, DbError> {
+    let link = open_link(conn, pairing_id, key)?;
+    if !link.games.iter().any(|g| g.id == game_id) {
+        return Err(DbError::NotFound("game"));
+    }
+    if side == RecordSide::Referee {
+        return Err(DbError::Invalid {
+            field: "side",
+            message: "players send dark's or light's record; the referee's copy is the referee's"
+                .into(),
+        });
+    }
+    if !link.open {
+        return Err(DbError::Conflict(format!(
+            "round {} is locked, so this link takes no more records: hand your scoresheet to the referee",
+            link.round.number
+        )));
+    }
+    store(conn, &link.round, game_id, side, text, None)
+}
+
+/// A stored record, read.
+#[derive(Debug, Clone)]
+pub struct RecordView {
+    pub record: SheetBy,
+    pub parsed: Option<Scoresheet>,
+    pub check: Result<Report, ParseError>,
+}
+
+impl RecordView {
+    fn of(record: SheetBy) -> RecordView {
+        let (parsed, check) = match read(&record.sheet.text, record.sheet.rules) {
+            Ok((s, r)) => (Some(s), Ok(r)),
+            Err(e) => (None, Err(e)),
+        };
+        RecordView {
+            record,
+            parsed,
+            check,
+        }
+    }
+
+    pub fn side(&self) -> RecordSide {
+        self.record.sheet.side
+    }
+
+    pub fn is_current(&self) -> bool {
+        self.record.sheet.superseded_at.is_none()
+    }
+
+    /// The result the board shows, as the tournament records it.
+    pub fn board_result(&self) -> Option<GameResult> {
+        let b = self.check.as_ref().ok()?.board_result?;
+        Some(GameResult::of_winner(b.winner()))
+    }
+}
+
+/// What the round and results pages mark on a game.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// Records with irregularities (or a claimed result the board
+    /// contradicts), with how many.
+    pub irregular: Vec<(RecordSide, usize)>,
+    /// Records that could not be read.
+    pub unreadable: Vec<RecordSide>,
+    /// A record whose board result is not the entered result.
+    pub board_disagrees: Option<(RecordSide, GameResult)>,
+    /// The first ply where the players' records differ.
+    pub differ_at: Option<u32>,
+    /// The referee's latest ruling, when it is newer than every record.
+    pub ruled: Option<RulingKind>,
+    /// The tournament requires records, the game has a result (played on
+    /// the board) and no record.
+    pub missing: bool,
+}
+
+impl Flags {
+    /// Computes the flags of a game from its current records.
+    pub fn of(
+        entered: Option<GameResult>,
+        current: &[&RecordView],
+        rulings: &[(RulingKind, NaiveDateTime)],
+        required: bool,
+    ) -> Flags {
+        let mut f = Flags {
+            missing: required && current.is_empty() && entered.is_some_and(played),
+            ..Flags::default()
+        };
+        for r in current {
+            match &r.check {
+                Err(_) => f.unreadable.push(r.side()),
+                Ok(report) => {
+                    let n = report.irregularities.len()
+                        + usize::from(report.result_agrees == Some(false));
+                    if n > 0 {
+                        f.irregular.push((r.side(), n));
+                    }
+                }
+            }
+            if f.board_disagrees.is_none() {
+                if let (Some(board), Some(entered)) = (r.board_result(), entered) {
+                    if board != entered {
+                        f.board_disagrees = Some((r.side(), board));
+                    }
+                }
+            }
+        }
+        let of = |side| current.iter().find(|r| r.side() == side);
+        if let (Some(d), Some(l)) = (of(RecordSide::Dark), of(RecordSide::Light)) {
+            if let (Some(a), Some(b)) = (&d.parsed, &l.parsed) {
+                f.differ_at = first_difference(a, b);
+            }
+        }
+        let latest_record = current.iter().map(|r| r.record.sheet.submitted_at).max();
+        f.ruled = rulings
+            .iter()
+            .rev()
+            .find(|(_, at)| latest_record.is_none_or(|l| *at >= l))
+            .map(|(k, _)| *k);
+        f
+    }
+
+    /// Something for the referee to look at (a ruling settles it).
+    pub fn any(&self) -> bool {
+        !self.irregular.is_empty()
+            || !self.unreadable.is_empty()
+            || self.board_disagrees.is_some()
+            || self.differ_at.is_some()
+            || self.missing
+    }
+
+    /// The flags in words, one short line each.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.missing {
+            out.push("no record, and the tournament requires one".to_string());
+        }
+        for (side, n) in &self.irregular {
+            out.push(format!(
+                "{}: {n} irregularit{}",
+                side.label(),
+                if *n == 1 { "y" } else { "ies" }
+            ));
+        }
+        for side in &self.unreadable {
+            out.push(format!("{}: cannot be read", side.label()));
+        }
+        if let Some((side, board)) = self.board_disagrees {
+            out.push(format!(
+                "the board shows {} ({}), not the entered result",
+                board.label(),
+                side.label()
+            ));
+        }
+        if let Some(ply) = self.differ_at {
+            out.push(format!("the players' records differ from ply {ply}"));
+        }
+        if let Some(k) = self.ruled {
+            out.push(format!("ruled: {}", k.label()));
+        }
+        out
+    }
+}
+
+/// Whether a result says the game was played on the board (not a forfeit
+/// or a game not played), so that a record of it should exist.
+fn played(r: GameResult) -> bool {
+    matches!(
+        r,
+        GameResult::StarterWon | GameResult::OtherWon | GameResult::Draw
+    )
+}
+
+/// The games of `round` with their entered results, for [`flags_of`].
+pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<i32, Option<GameResult>> {
+    data.pairings_of(round)
+        .iter()
+        .flat_map(|p| data.games_of(p.id))
+        .map(|g| (g.id, g.result))
+        .collect()
+}
+
+/// Flags of the games of `games` (id and entered result) that have a
+/// record, or lack one the tournament requires, by game id.
+pub fn flags_of(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    games: &HashMap<i32, Option<GameResult>>,
+) -> Result<HashMap<i32, Flags>, DbError> {
+    let required = tournaments::find(conn, tournament_id)?.records_required;
+    let mut by_game: HashMap<i32, Vec<RecordView>> = HashMap::new();
+    for s in sheets::current_of_tournament(conn, tournament_id)? {
+        if games.contains_key(&s.game_id) {
+            by_game
+                .entry(s.game_id)
+                .or_default()
+                .push(RecordView::of(SheetBy { sheet: s, by: None }));
+        }
+    }
+    let mut rulings: HashMap<i32, Vec<(RulingKind, NaiveDateTime)>> = HashMap::new();
+    for r in sheets::rulings_of_tournament(conn, tournament_id)? {
+        rulings
+            .entry(r.game_id)
+            .or_default()
+            .push((r.kind, r.ruled_at));
+    }
+    let mut out = HashMap::new();
+    for (gid, entered) in games {
+        let current: Vec<&RecordView> = by_game
+            .get(gid)
+            .map(|r| r.iter().collect())
+            .unwrap_or_default();
+        let ruled = rulings.get(gid).map(Vec::as_slice).unwrap_or(&[]);
+        let f = Flags::of(*entered, &current, ruled, required);
+        // Games with a record (clean or not) and games flagged for lacking one.
+        if !current.is_empty() || f.any() {
+            out.insert(*gid, f);
+        }
+    }
+    Ok(out)
+}
+
+/// A game with everything recorded about it.
+#[derive(Debug, Clone)]
+pub struct GameRecords {
+    pub tournament: Tournament,
+    pub round: Round,
+    pub pairing: Pairing,
+    pub game: Game,
+    /// The starter, who has the dark cows (OGR 3.1.3), and the other player.
+    pub dark: String,
+    pub light: String,
+    /// Every record, oldest first, superseded ones included.
+    pub records: Vec<RecordView>,
+    pub rulings: Vec<RulingBy>,
+    /// Every game of the round has its result.
+    pub round_complete: bool,
+}
+
+impl GameRecords {
+    /// The current record of `side`.
+    pub fn current(&self, side: RecordSide) -> Option<&RecordView> {
+        self.records
+            .iter()
+            .rev()
+            .find(|r| r.side() == side && r.is_current())
+    }
+
+    /// Current records, dark, light, referee.
+    pub fn current_all(&self) -> Vec<&RecordView> {
+        RecordSide::ALL
+            .iter()
+            .filter_map(|s| self.current(*s))
+            .collect()
+    }
+
+    pub fn flags(&self) -> Flags {
+        let rulings: Vec<(RulingKind, NaiveDateTime)> = self
+            .rulings
+            .iter()
+            .map(|r| (r.ruling.kind, r.ruling.ruled_at))
+            .collect();
+        Flags::of(
+            self.game.result,
+            &self.current_all(),
+            &rulings,
+            self.tournament.records_required,
+        )
+    }
+
+    /// The record a ruling "set the board result" goes by and the result
+    /// its board shows: the referee's copy if it shows one, else the
+    /// players' records when they show the same.
+    pub fn board_result(&self) -> Result<(RecordSide, GameResult), String> {
+        if let Some(r) = self.current(RecordSide::Referee) {
+            if let Some(b) = r.board_result() {
+                return Ok((RecordSide::Referee, b));
+            }
+        }
+        let shown: Vec<(RecordSide, GameResult)> = [RecordSide::Dark, RecordSide::Light]
+            .iter()
+            .filter_map(|s| Some((*s, self.current(*s)?.board_result()?)))
+            .collect();
+        match shown.as_slice() {
+            [] => Err("no record of this game ends on the board: set another result with a reason instead".into()),
+            [one] => Ok(*one),
+            [a, b] if a.1 == b.1 => Ok(*a),
+            [a, b] => Err(format!(
+                "dark's record ends in {} and light's in {}: add the referee's copy, or set another result with a reason",
+                a.1.label(),
+                b.1.label()
+            )),
+            _ => Err("the records disagree".into()),
+        }
+    }
+}
+
+/// Everything recorded about game `game_id`.
+pub fn game(conn: &mut DbConnection, game_id: i32) -> Result<GameRecords, DbError> {
+    let ctx = rounds::game_context(conn, game_id)?;
+    let tournament = tournaments::find(conn, ctx.round.tournament_id)?;
+    let names: HashMap<i32, String> = players::list(conn, tournament.id)?
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
+    let starter = ctx.game.starter_player_id;
+    let other = if starter == ctx.pairing.first_player_id {
+        ctx.pairing.second_player_id
+    } else {
+        ctx.pairing.first_player_id
+    };
+    let records = sheets::of_game(conn, game_id)?
+        .into_iter()
+        .map(RecordView::of)
+        .collect();
+    let round_complete = rounds::missing_in_round(conn, ctx.round.id)? == 0;
+    Ok(GameRecords {
+        round_complete,
+        dark: name(starter),
+        light: name(other),
+        records,
+        rulings: sheets::rulings_of_game(conn, game_id)?,
+        tournament,
+        round: ctx.round,
+        pairing: ctx.pairing,
+        game: ctx.game,
+    })
+}
+
+/// A referee's ruling, as asked on the game page.
+#[derive(Debug, Clone)]
+pub struct RulingAsked {
+    pub kind: RulingKind,
+    /// For `other`: the result to set.
+    pub result: Option<GameResult>,
+    pub reason: String,
+}
+
+/// Rules on a game: keeps the entered result, sets the board's, or sets
+/// another with a reason. The result change (if any) goes through the one
+/// save-a-result use case; the ruling itself is audited.
+pub fn rule(
+    conn: &mut DbConnection,
+    game_id: i32,
+    asked: &RulingAsked,
+    by: &User,
+) -> Result<(), DbError> {
+    let records = game(conn, game_id)?;
+    let invalid = |field: &'static str, message: String| DbError::Invalid { field, message };
+    if !records.round.is_published() {
+        return Err(DbError::Conflict(format!(
+            "round {} is a draft: publish it before ruling on its games",
+            records.round.number
+        )));
+    }
+    let reason = asked.reason.trim();
+    if reason.chars().any(char::is_control) {
+        return Err(invalid(
+            "reason",
+            "the reason may not contain control characters".into(),
+        ));
+    }
+    let result = match asked.kind {
+        RulingKind::Keep => Some(records.game.result.ok_or_else(|| {
+            invalid(
+                "kind",
+                "the game has no result to keep: enter it, or set the board's".into(),
+            )
+        })?),
+        RulingKind::Board => Some(records.board_result().map_err(|m| invalid("kind", m))?.1),
+        RulingKind::Other => {
+            if reason.is_empty() {
+                return Err(invalid(
+                    "reason",
+                    "say why another result is set: the reason is required".into(),
+                ));
+            }
+            Some(
+                asked
+                    .result
+                    .ok_or_else(|| invalid("result", "choose the result to set".into()))?,
+            )
+        }
+    };
+    let tid = records.tournament.id;
+    db::transaction(conn, |conn| {
+        if result != records.game.result {
+            let edit = ResultEdit {
+                game: game_id,
+                wanted: result,
+                seen_version: Some(records.game.version),
+            };
+            let report = super::results::save(conn, tid, &[edit], by)?;
+            if let Some(c) = report.conflicts.first() {
+                return Err(DbError::Conflict(c.to_string()));
+            }
+        }
+        sheets::add_ruling(conn, tid, game_id, asked.kind, result, reason, by)
+    })
+}
