@@ -37,9 +37,6 @@ pub struct AppState {
 /// processes sharing one PostgreSQL) is noticed at the next revision check,
 /// at most [`PageCache::RECHECK`] later, so that a busy page costs no
 /// database round trip per request.
-/// A lock per page being built, by tournament and page.
-type Gates = std::collections::HashMap<(i32, String), std::sync::Arc<tokio::sync::Mutex<()>>>;
-
 #[derive(Default)]
 pub struct PageCache {
     pages: std::sync::Mutex<std::collections::HashMap<(i32, String), CachedPage>>,
@@ -47,8 +44,10 @@ pub struct PageCache {
     /// pages back for a fresh copy at once, one request builds it and the
     /// others wait for that copy instead of each building their own.
     building: std::sync::Mutex<Gates>,
-    >,
 }
+
+/// A lock per page being built, by tournament and page.
+type Gates = std::collections::HashMap<(i32, String), std::sync::Arc<tokio::sync::Mutex<()>>>;
 
 struct CachedPage {
     revision: i32,
