@@ -333,3 +333,44 @@ fn unknown_pages_answer_404_in_the_site_layout() {
         }
     }
 }
+
+/// Someone who learnt a referee's password is locked out by the change:
+/// the referee's other sessions end and their API tokens stop working; the
+/// browser the password was changed from stays signed in.
+#[test]
+fn a_new_password_ends_the_other_sessions_and_the_tokens() {
+    for app in TestApp::all() {
+        let user = app.user("palesa", Role::Referee);
+        let mut here = app.client();
+        here.sign_in("palesa", common::PASSWORD);
+        let mut elsewhere = app.client();
+        elsewhere.sign_in("palesa", common::PASSWORD);
+        let mut script = app.script_for(&user);
+        assert_eq!(elsewhere.get("/account").status, 200);
+        assert_eq!(script.get("/api/v1/me").status, 200);
+
+        let r = here.post(
+            "/account/password",
+            &[
+                ("current", common::PASSWORD),
+                ("password", "a-fresh-pass-2026"),
+                ("password2", "a-fresh-pass-2026"),
+            ],
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Password changed"), "{}", r.body);
+
+        assert_eq!(here.get("/account").status, 200, "[{}] still signed in here", app.backend);
+        let other = elsewhere.get("/account");
+        assert!(
+            other.status == 303 || other.status == 401,
+            "[{}] the other session must end: {}",
+            app.backend,
+            other.status
+        );
+        assert_eq!(script.get("/api/v1/me").status, 401, "[{}] the token is revoked", app.backend);
+        let mut fresh = app.client();
+        let signed = fresh.sign_in("palesa", "a-fresh-pass-2026");
+        assert_eq!(signed.status, 303, "the new password signs in");
+    }
+}

@@ -141,3 +141,31 @@ pub fn clear_login_failures(conn: &mut DbConnection, name: &str) -> Result<(), D
     diesel::delete(login_failures::table.filter(login_failures::name.eq(name))).execute(conn)?;
     Ok(())
 }
+
+/// A new password ends every other way in: the user's other sessions (a
+/// phone left signed in, or someone who learnt the old password) and all
+/// their API tokens. The session it was changed from stays signed in.
+pub fn set_password_ending_others(
+    conn: &mut DbConnection,
+    user_id: i32,
+    password_hash: &str,
+    keep_session_digest: Option<&str>,
+) -> Result<(), DbError> {
+    super::transaction(conn, |conn| {
+        super::users::set_password(conn, user_id, password_hash)?;
+        diesel::delete(
+            sessions::table
+                .filter(sessions::user_id.eq(user_id))
+                .filter(sessions::token_hash.ne(keep_session_digest.unwrap_or(""))),
+        )
+        .execute(conn)?;
+        diesel::update(
+            api_tokens::table
+                .filter(api_tokens::user_id.eq(user_id))
+                .filter(api_tokens::revoked_at.is_null()),
+        )
+        .set(api_tokens::revoked_at.eq(Some(now())))
+        .execute(conn)?;
+        Ok(())
+    })
+}

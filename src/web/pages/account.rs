@@ -369,6 +369,7 @@ pub struct PasswordForm {
 
 pub async fn change_password(
     who: crate::web::auth::SignedIn,
+    req: HttpRequest,
     ctx: Ctx,
     state: web::Data<AppState>,
     form: web::Form<PasswordForm>,
@@ -390,16 +391,24 @@ pub async fn change_password(
         let page = account_page(&state, ctx, String::new(), errors, "").await?;
         return render(&page, FORM_ERROR);
     }
-    let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
+    let password = form.password.clone();
+    let hash = web::block(move || accounts::hash_password(&password))
+        .await?
+        .map_err(AppError::Internal)?;
+    let keep = req
+        .cookie(SESSION_COOKIE)
+        .map(|c| accounts::token_digest(c.value()));
     state
-        .run(move |c| users::set_password(c, user.id, &hash))
+        .run(move |c| {
+            crate::db::auth::set_password_ending_others(c, user.id, &hash, keep.as_deref())
+        })
         .await?;
     let page = account_page(
         &state,
         ctx,
         String::new(),
         FormErrors::default(),
-        "Password changed.",
+        "Password changed. Your other sessions are signed out and your API tokens revoked: create a new token for each script.",
     )
     .await?;
     render(&page, StatusCode::OK)
