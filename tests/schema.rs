@@ -270,3 +270,22 @@ fn the_schema_file_matches_the_migrations_of_each_backend() {
         );
     }
 }
+
+#[derive(QueryableByName)]
+struct Pragma {
+    #[diesel(sql_type = Integer)]
+    synchronous: i32,
+}
+
+/// SQLite syncs its log at every commit by default: an acknowledged result
+/// survives a power cut (2 = FULL; NORMAL, 1, can lose the last commits).
+#[test]
+fn sqlite_commits_are_synced_to_disk() {
+    let app = TestApp::start("sqlite");
+    let mut conn = app.conn();
+    let DbConnection::Sqlite(c) = &mut *conn else {
+        panic!("a SQLite app");
+    };
+    let p: Pragma = diesel::sql_query("PRAGMA synchronous").get_result(c).unwrap();
+    assert_eq!(p.synchronous, 2);
+}

@@ -119,11 +119,23 @@ impl Database {
                     DbError::Setup(format!("cannot open SQLite file {}: {e}", self.target))
                 })?;
                 // WAL lets readers run beside the writer; busy_timeout makes a
-                // second writer wait instead of failing at once.
-                conn.batch_execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                     PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
-                )
+                // second writer wait instead of failing at once. `synchronous
+                // = FULL` syncs the log at every commit, so a result the
+                // server acknowledged survives a power cut (NORMAL can lose
+                // the last commits); KRAAL_SQLITE_SYNCHRONOUS=normal trades
+                // that for speed (docs/performance.md gives the cost).
+                let sync = match std::env::var("KRAAL_SQLITE_SYNCHRONOUS")
+                    .unwrap_or_default()
+                    .to_ascii_lowercase()
+                    .as_str()
+                {
+                    "normal" => "NORMAL",
+                    _ => "FULL",
+                };
+                conn.batch_execute(&format!(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; \
+                     PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;"
+                ))
                 .map_err(|e| {
                     DbError::Setup(format!("cannot use SQLite file {}: {e}", self.target))
                 })?;
