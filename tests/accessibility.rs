@@ -106,6 +106,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/t/{tid:\\d+}/events" => vec![],
         "/setup" => vec!["/setup".into()],
         "/login" => vec!["/login".into()],
+        "/healthz" => vec!["/healthz".into()],
         "/account" => vec!["/account".into()],
         "/admin/users" => vec!["/admin/users".into()],
         "/t/new" => vec!["/t/new".into()],

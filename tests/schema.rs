@@ -286,6 +286,8 @@ fn sqlite_commits_are_synced_to_disk() {
     let DbConnection::Sqlite(c) = &mut *conn else {
         panic!("a SQLite app");
     };
-    let p: Pragma = diesel::sql_query("PRAGMA synchronous").get_result(c).unwrap();
+    let p: Pragma = diesel::sql_query("PRAGMA synchronous")
+        .get_result(c)
+        .unwrap();
     assert_eq!(p.synchronous, 2);
 }

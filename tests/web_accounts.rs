@@ -360,7 +360,12 @@ fn a_new_password_ends_the_other_sessions_and_the_tokens() {
         assert_eq!(r.status, 200, "{}", r.body);
         assert!(r.body.contains("Password changed"), "{}", r.body);
 
-        assert_eq!(here.get("/account").status, 200, "[{}] still signed in here", app.backend);
+        assert_eq!(
+            here.get("/account").status,
+            200,
+            "[{}] still signed in here",
+            app.backend
+        );
         let other = elsewhere.get("/account");
         assert!(
             other.status == 303 || other.status == 401,
@@ -368,7 +373,12 @@ fn a_new_password_ends_the_other_sessions_and_the_tokens() {
             app.backend,
             other.status
         );
-        assert_eq!(script.get("/api/v1/me").status, 401, "[{}] the token is revoked", app.backend);
+        assert_eq!(
+            script.get("/api/v1/me").status,
+            401,
+            "[{}] the token is revoked",
+            app.backend
+        );
         let mut fresh = app.client();
         let signed = fresh.sign_in("palesa", "a-fresh-pass-2026");
         assert_eq!(signed.status, 303, "the new password signs in");

@@ -70,6 +70,16 @@ impl DbError {
     }
 }
 
+/// Whether the database answers at all (a trivial query).
+pub fn ping(conn: &mut DbConnection) -> Result<(), DbError> {
+    use diesel::RunQueryDsl;
+    match conn {
+        DbConnection::Sqlite(c) => diesel::sql_query("SELECT 1").execute(c)?,
+        DbConnection::Postgres(c) => diesel::sql_query("SELECT 1").execute(c)?,
+    };
+    Ok(())
+}
+
 /// Runs `f` in one transaction: committed when it returns `Ok`, rolled back
 /// otherwise. Use cases outside this layer own their transactions through
 /// this, without knowing the database library.

@@ -156,6 +156,52 @@ impl AppState {
     }
 }
 
+/// One log line per request, at `info` under `kraal::request`
+/// (`KRAAL_LOG=kraal::request=info`): method, path, status and time. The
+/// secret of a captain's or a player's link is not written down.
+async fn log_request(
+    req: actix_web::dev::ServiceRequest,
+    next: middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    if !tracing::enabled!(target: "kraal::request", tracing::Level::INFO) {
+        return next.call(req).await;
+    }
+    let started = std::time::Instant::now();
+    let method = req.method().to_string();
+    let path = loggable_path(req.path());
+    let res = next.call(req).await;
+    let status = match &res {
+        Ok(r) => r.status().as_u16(),
+        Err(e) => e.as_response_error().status_code().as_u16(),
+    };
+    tracing::info!(
+        target: "kraal::request",
+        "{method} {path} {status} {:.1} ms",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    res
+}
+
+/// A request path as the log may keep it: link secrets replaced by `…`.
+pub fn loggable_path(path: &str) -> String {
+    let secret = ["/captain/", "/p/"]
+        .iter()
+        .any(|prefix| path.starts_with(prefix));
+    match (secret, path.rsplit_once('/')) {
+        (true, Some((head, _))) => format!("{head}/…"),
+        _ => path.to_string(),
+    }
+}
+
+/// `GET /healthz`: 200 when the database answers, 503 when it does not.
+pub async fn healthz(state: web::Data<AppState>) -> actix_web::HttpResponse {
+    match state.run(crate::db::ping).await {
+        Ok(()) => actix_web::HttpResponse::Ok().json(serde_json::json!({"status": "ok"})),
+        Err(e) => actix_web::HttpResponse::ServiceUnavailable()
+            .json(serde_json::json!({"status": "unavailable", "error": e.to_string()})),
+    }
+}
+
 /// Registers every route of [`routes::ROUTES`] and the fallback page.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     for r in routes::ROUTES {
@@ -199,6 +245,7 @@ pub fn server(
                 }
             }))
             .wrap(middleware::from_fn(auth::guard))
+            .wrap(middleware::from_fn(log_request))
             .wrap(middleware::Compress::default())
             .wrap(
                 middleware::DefaultHeaders::new()

@@ -68,6 +68,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
     get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
     get  "/"                                              Public   => home::home;
+    get  "/healthz"                                       Public   => super::healthz;
     get  "/static/kraal.css"                              Public   => super::pages::stylesheet;
     get  "/static/kraal.js"                               Public   => super::pages::script;
     get  "/setup"                                         Setup    => account::setup_form;
