@@ -24,6 +24,8 @@ enum Command {
     /// Manage API tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Copy a SQLite database to a new file, safely while the app runs.
+    Backup(serve::BackupArgs),
     /// Export a tournament's data (standings as CSV, records as text).
     #[command(subcommand)]
     Export(kraal::cli::export::ExportWhat),
@@ -64,6 +66,7 @@ fn main() {
         Some(Command::Migrate(args)) => serve::migrate(args),
         Some(Command::User(UserCommand::Add(args))) => serve::user_add(args),
         Some(Command::Token(TokenCommand::Create(args))) => serve::token_create(args),
+        Some(Command::Backup(args)) => serve::backup(args),
         Some(Command::Export(what)) => kraal::cli::export::run(what),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(args)) => perft::run(args),

@@ -98,3 +98,54 @@ fn a_new_sqlite_file_is_created_and_migrated() {
     let (code, _, _) = kraal(&["migrate", "--database", file.to_str().unwrap()]).run();
     assert_eq!(code, 0);
 }
+
+/// A backup taken while the app serves and a referee saves results holds
+/// every tournament and result saved before it, and opens as a Kraal
+/// database of its own; an existing file is never overwritten.
+#[test]
+fn a_backup_of_a_running_app_holds_what_was_saved() {
+    let app = common::TestApp::start("sqlite");
+    let admin = app.user("thandi", kraal::db::users::Role::Admin);
+    let mut api = app.script_for(&admin);
+    let tid = api.create(
+        "/api/v1/tournaments",
+        serde_json::json!({"name": "Polokwane Open", "rules": "official", "rounds": 3}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    for name in [
+        "Tshepo Molefe",
+        "Lerato Nkosi",
+        "Karabo Dube",
+        "Mpho Sithole",
+    ] {
+        api.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            serde_json::json!({ "name": name }),
+        );
+    }
+    let pairings = common::pair(&mut api, tid);
+    common::put(&mut api, &pairings[0]["games"][0], "1-0");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kraal-backup.db");
+    let (code, out, err) = kraal(&["backup", file.to_str().unwrap()])
+        .database_url(&app.database_url)
+        .run();
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("backed up to"), "{out}");
+    // The copy is a database the app opens: same standings, same result.
+    let (code, copy, err) = kraal(&["export", "standings", &tid.to_string()])
+        .database_url(&format!("sqlite://{}", file.display()))
+        .run();
+    assert_eq!(code, 0, "{err}");
+    let (_, live, _) = kraal(&["export", "standings", &tid.to_string()])
+        .database_url(&app.database_url)
+        .run();
+    assert_eq!(copy, live);
+    assert!(copy.contains("Tshepo Molefe") || copy.contains("Lerato Nkosi"));
+    let (code, _, err) = kraal(&["backup", file.to_str().unwrap()])
+        .database_url(&app.database_url)
+        .run();
+    assert_eq!(code, 2);
+    assert!(err.contains("already exists"), "{err}");
+}

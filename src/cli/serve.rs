@@ -213,3 +213,40 @@ pub fn migrate(args: MigrateArgs) -> i32 {
         }
     }
 }
+
+/// Arguments of `kraal backup`.
+#[derive(Debug, clap::Args)]
+pub struct BackupArgs {
+    /// The file to write the copy to (it must not exist yet).
+    pub file: std::path::PathBuf,
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+}
+
+/// Writes a consistent copy of a SQLite database, safe while the server
+/// runs (SQLite's `VACUUM INTO` reads one snapshot). A PostgreSQL database
+/// is backed up with `pg_dump` (see the README).
+pub fn backup(args: BackupArgs) -> i32 {
+    if args.file.exists() {
+        eprintln!(
+            "kraal: {} already exists: choose a new file for the backup",
+            args.file.display()
+        );
+        return 2;
+    }
+    let result = (|| -> Result<(), DbError> {
+        let pool = args.db.open()?;
+        let mut conn = pool.get()?;
+        crate::db::backup_into(&mut conn, &args.file)
+    })();
+    match result {
+        Ok(()) => {
+            println!("backed up to {}", args.file.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("kraal: {e}");
+            1
+        }
+    }
+}

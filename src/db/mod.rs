@@ -70,6 +70,27 @@ impl DbError {
     }
 }
 
+/// A consistent copy of a SQLite database in a new file, taken while
+/// others read and write it. PostgreSQL is backed up with `pg_dump`.
+pub fn backup_into(conn: &mut DbConnection, file: &std::path::Path) -> Result<(), DbError> {
+    use diesel::RunQueryDsl;
+    match conn {
+        DbConnection::Sqlite(c) => {
+            let path = file.to_str().ok_or_else(|| {
+                DbError::Setup(format!("{} is not a path SQLite can take", file.display()))
+            })?;
+            diesel::sql_query("VACUUM INTO ?")
+                .bind::<diesel::sql_types::Text, _>(path)
+                .execute(c)
+                .map_err(|e| DbError::Setup(format!("cannot write {}: {e}", file.display())))?;
+            Ok(())
+        }
+        DbConnection::Postgres(_) => Err(DbError::Setup(
+            "a PostgreSQL database is backed up with pg_dump (see the README)".into(),
+        )),
+    }
+}
+
 /// Whether the database answers at all (a trivial query).
 pub fn ping(conn: &mut DbConnection) -> Result<(), DbError> {
     use diesel::RunQueryDsl;
