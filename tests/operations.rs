@@ -20,6 +20,16 @@ fn the_health_check_says_the_database_answers() {
     }
 }
 
+/// A served app that is stopped when the test ends, passed or not.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -94,4 +104,123 @@ fn a_served_app_logs_each_request_and_stops_cleanly_on_sigterm() {
         !log.contains("a-captains-secret-link"),
         "a link's secret stays out of the log: {log}"
     );
+}
+
+/// Two app processes behind one load balancer share one PostgreSQL
+/// database: a result saved through either shows on the pages of both
+/// within a second (each process's page cache rechecks the tournament's
+/// revision at most 250 ms apart).
+#[test]
+fn two_processes_on_one_postgresql_show_each_others_results_within_a_second() {
+    let Some(app) = TestApp::all().into_iter().find(|a| a.backend == "postgres") else {
+        eprintln!("skipped: KRAAL_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let port = free_port();
+    let _other = Served(
+        Command::new(env!("CARGO_BIN_EXE_kraal"))
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--database",
+                &app.database_url,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let b = format!("http://127.0.0.1:{port}");
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let started = Instant::now();
+    while agent.get(&format!("{b}/healthz")).call().is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the second process did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let admin = app.user("director", kraal::db::users::Role::Admin);
+    let mut here = app.script_for(&admin);
+    let mut there = app.script_for(&admin);
+    there.base = b.clone();
+    let tid = here.create(
+        "/api/v1/tournaments",
+        serde_json::json!({"name": "Two Halls Open", "rules": "official", "rounds": 3}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    for name in [
+        "Ayanda Zulu",
+        "Bongi Mokoena",
+        "Cebo Nkosi",
+        "Dineo Dlamini",
+    ] {
+        there.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            serde_json::json!({ "name": name }),
+        );
+    }
+    let pairings = common::pair(&mut here, tid);
+    let page = |base: &str| {
+        agent
+            .get(&format!("{base}/t/{tid}/standings"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap()
+    };
+    // Both processes have the standings cached before the results.
+    let _ = (page(&app.base), page(&b));
+    let games: Vec<&serde_json::Value> = pairings
+        .iter()
+        .flat_map(|p| p["games"].as_array().unwrap())
+        .collect();
+    for (k, g) in games.iter().enumerate() {
+        // Alternate processes: each result goes through one of the two.
+        let client = if k % 2 == 0 { &mut here } else { &mut there };
+        common::put(client, g, "1-0");
+        let saved = Instant::now();
+        for base in [&app.base, &b] {
+            loop {
+                let round = agent
+                    .get(&format!("{base}/api/v1/tournaments/{tid}/rounds/1"))
+                    .call()
+                    .unwrap()
+                    .into_json::<serde_json::Value>()
+                    .unwrap();
+                let entered = round["pairings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|p| p["games"].as_array().unwrap())
+                    .filter(|g| g["result"] != "")
+                    .count();
+                if entered == k + 1 {
+                    break;
+                }
+                assert!(
+                    saved.elapsed() < Duration::from_secs(1),
+                    "{base}: result {} not shown after a second",
+                    k + 1
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+    // The cached standings pages of both processes agree within a second.
+    let settled = Instant::now();
+    loop {
+        let (a, c) = (page(&app.base), page(&b));
+        let strip = |s: &str| s.split("Last updated").next().unwrap_or("").to_string();
+        if strip(&a) == strip(&c) && !a.contains("Provisional:") {
+            break;
+        }
+        assert!(
+            settled.elapsed() < Duration::from_secs(1),
+            "the two standings pages differ"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
