@@ -165,6 +165,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => vec![d.link.clone()],
         "/api/v1/games/{gid:\\d+}" => vec![format!("/api/v1/games/{g}")],
         "/api/v1/me" => vec!["/api/v1/me".into()],
+        "/api/v1/openapi.json" => vec!["/api/v1/openapi.json".into()],
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => {
             vec![format!("/api/v1/tournaments/{s}/rounds/1")]
         }

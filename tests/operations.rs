@@ -224,3 +224,55 @@ fn two_processes_on_one_postgresql_show_each_others_results_within_a_second() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The OpenAPI description lists exactly the API's routes, each with its
+/// path parameters and its answers.
+#[test]
+fn the_openapi_description_matches_the_route_table() {
+    let app = TestApp::start("sqlite");
+    let r = app.client().get("/api/v1/openapi.json");
+    assert_eq!(r.status, 200);
+    let doc = r.json();
+    assert_eq!(doc["openapi"], "3.0.3");
+    let paths = doc["paths"].as_object().unwrap();
+    let mut described = std::collections::BTreeSet::new();
+    for (path, ops) in paths {
+        for (method, op) in ops.as_object().unwrap() {
+            described.insert((method.to_uppercase(), path.clone()));
+            assert!(
+                op["responses"].as_object().is_some_and(|r| !r.is_empty()),
+                "{method} {path}"
+            );
+            let params: Vec<&str> = op["parameters"]
+                .as_array()
+                .map(|a| a.iter().map(|p| p["name"].as_str().unwrap()).collect())
+                .unwrap_or_default();
+            for segment in path.split('/').filter(|s| s.starts_with('{')) {
+                let name = segment.trim_matches(|c| c == '{' || c == '}');
+                assert!(
+                    params.contains(&name),
+                    "{method} {path}: no parameter {name}"
+                );
+            }
+        }
+    }
+    let routes: std::collections::BTreeSet<(String, String)> = kraal::web::routes::ROUTES
+        .iter()
+        .filter(|r| r.path.starts_with("/api/"))
+        .map(|r| {
+            let plain: Vec<String> = r
+                .path
+                .split('/')
+                .map(|s| match s.strip_prefix('{') {
+                    Some(rest) => format!("{{{}}}", rest.split([':', '}']).next().unwrap()),
+                    None => s.to_string(),
+                })
+                .collect();
+            (r.method.to_string(), plain.join("/"))
+        })
+        .collect();
+    assert_eq!(
+        described, routes,
+        "docs/openapi.json and src/web/routes.rs list the same routes"
+    );
+}

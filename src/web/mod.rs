@@ -193,6 +193,14 @@ pub fn loggable_path(path: &str) -> String {
     }
 }
 
+/// `GET /api/v1/openapi.json`: the API described in OpenAPI 3.0
+/// (docs/openapi.json, built into the binary; a test holds it to the routes).
+pub async fn openapi() -> actix_web::HttpResponse {
+    actix_web::HttpResponse::Ok()
+        .content_type("application/json")
+        .body(include_str!("../../docs/openapi.json"))
+}
+
 /// `GET /healthz`: 200 when the database answers, 503 when it does not.
 pub async fn healthz(state: web::Data<AppState>) -> actix_web::HttpResponse {
     match state.run(crate::db::ping).await {

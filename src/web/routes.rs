@@ -137,6 +137,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/captain/{token}"                               Public   => teams::captain;
     post "/captain/{token}"                               Public   => teams::captain_save;
     get  "/api/v1/me"                                     SignedIn => account::api_me;
+    get  "/api/v1/openapi.json"                           Public   => super::openapi;
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
     post "/api/v1/tournaments/{tid:\\d+}/relations"        Referee  => api::add_relation;
