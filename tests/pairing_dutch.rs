@@ -26,7 +26,9 @@ fn field(n: u32) -> Vec<SwissPlayer> {
 
 /// Plays a round of 2-game mini-matches: (a, b, a's game points x10).
 fn play(players: &mut [SwissPlayer], games: &[(u32, u32, i64)], byes: &[u32]) {
-    let round = players[0].history.len();
+    // Rounds so far: a forfeit recorded first (see `forfeit`) already
+    // holds this round for its two players.
+    let round = players.iter().map(|p| p.history.len()).min().unwrap_or(0);
     for &(a, b, pa) in games {
         players[a as usize - 1].history.push(RoundEntry {
             kind: EntryKind::Played,
@@ -395,4 +397,42 @@ fn a_remainder_takes_its_exchange_in_the_order_of_article_4_3() {
             (13, 15)
         ]
     );
+}
+
+/// Records a forfeited pairing: `winner` came, `absent` did not.
+fn forfeit(players: &mut [SwissPlayer], winner: u32, absent: u32) {
+    players[winner as usize - 1].history.push(RoundEntry {
+        kind: EntryKind::ForfeitWin,
+        opponent: Some(absent),
+        points: WIN,
+    });
+    players[absent as usize - 1].history.push(RoundEntry {
+        kind: EntryKind::ForfeitLoss,
+        opponent: Some(winner),
+        points: 0,
+    });
+}
+
+#[test]
+fn a_forfeited_pairing_is_no_meeting_and_is_paired_again_when_the_criteria_want_it() {
+    // Round 1: 4 does not come to 1-4 (1 wins by forfeit); 2 and 3 beat 5
+    // and 6. Round 2: 2 beats 1, 5 beats 3, 4 beats 6. Scores: 2 on 4; 1, 3,
+    // 4, 5 on 2; 6 on 0.
+    let mut p = field(6);
+    forfeit(&mut p, 1, 4);
+    play(&mut p, &[(2, 5, WIN), (3, 6, WIN)], &[]);
+    play(&mut p, &[(2, 1, WIN), (3, 5, 0), (4, 6, WIN)], &[]);
+    // Round 3. The 4 bracket {2} floats 2 into {1, 3, 4, 5}, where 2 may
+    // meet 3 or 4 (it played 5 and 1). Five players: two pairs, and the
+    // downfloater must be able to meet 6 (6 played 3 and 4), so it is 1 or
+    // 5. C16 (a resident downfloater who had a downfloat two rounds
+    // before): 1 won by forfeit in round 1, which is a downfloat (1.4.3),
+    // so 5 floats. In the handbook's order the MDP-pairing 2-3 comes first
+    // and its remainder {1, 4, 5} pairs S1 {1} with S2 {4, 5}: 1-4, 5
+    // floating. That candidate breaks no criterion: 1 and 4 never played
+    // (C.04.1), so they meet. Were the forfeit a meeting, the only way to
+    // float 5 would be 2-4, 1-3.
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(2, 3), (1, 4), (5, 6)]);
+    assert_eq!(bye, None);
 }

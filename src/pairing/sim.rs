@@ -25,6 +25,9 @@ pub struct SimConfig {
     pub requested_bye_chance: f64,
     /// Players entering after round 1.
     pub late_entries: usize,
+    /// Per round, chance that a pairing is forfeited (one side does not
+    /// come): no game is played, the other side scores a won mini-match.
+    pub forfeit_chance: f64,
     /// Referee-forbidden pairs.
     pub forbidden_pairs: usize,
     /// Number of clubs (0 = no clubs).
@@ -44,6 +47,7 @@ impl SimConfig {
             withdraw_chance: 0.0,
             requested_bye_chance: 0.0,
             late_entries: 0,
+            forfeit_chance: 0.0,
             forbidden_pairs: 0,
             clubs: 0,
             seed,
@@ -125,6 +129,23 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
             let ra = input.players[a].rating.unwrap_or(1000) as f64;
             let rb = input.players[b].rating.unwrap_or(1000) as f64;
             let expect = 1.0 / (1.0 + 10f64.powf((rb - ra) / 400.0));
+            // The draw is only made when forfeits are asked for, so fields
+            // without them keep their results seed for seed.
+            if cfg.forfeit_chance > 0.0 && rng.random_bool(cfg.forfeit_chance) {
+                let (came, absent) = if rng.random_bool(0.5) { (a, b) } else { (b, a) };
+                let (came_id, absent_id) = (input.players[came].id, input.players[absent].id);
+                entries[came] = Some(RoundEntry {
+                    kind: EntryKind::ForfeitWin,
+                    opponent: Some(absent_id),
+                    points: won,
+                });
+                entries[absent] = Some(RoundEntry {
+                    kind: EntryKind::ForfeitLoss,
+                    opponent: Some(came_id),
+                    points: 0,
+                });
+                continue;
+            }
             let mut pa = 0;
             for _ in 0..cfg.games {
                 let x: f64 = rng.random();

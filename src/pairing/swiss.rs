@@ -90,6 +90,20 @@ pub struct RoundEntry {
     pub points: Points,
 }
 
+impl RoundEntry {
+    /// The opponent this round counts as a meeting with (C1): only a
+    /// mini-match with a game played over the board. C.04.1 forbids
+    /// *playing* the same opponent twice, so a forfeit (no game played) is
+    /// no meeting and the two may be paired again; it still counts for the
+    /// bye (C2) and as a float (1.4.3) through its kind and points.
+    pub fn met(&self) -> Option<PlayerId> {
+        match self.kind {
+            EntryKind::Played => self.opponent,
+            _ => None,
+        }
+    }
+}
+
 /// Whether a player takes part in the round being paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -343,7 +357,7 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
             tpn: tpn[&p.id],
             score: p.history.iter().map(|e| e.points).sum(),
             opponents: {
-                let mut o: Vec<_> = p.history.iter().filter_map(|e| e.opponent).collect();
+                let mut o: Vec<_> = p.history.iter().filter_map(RoundEntry::met).collect();
                 o.sort_unstable();
                 o
             },

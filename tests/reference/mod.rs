@@ -90,7 +90,14 @@ pub fn players(input: &SwissInput) -> Vec<Player> {
             id: p.id,
             tpn: tpn[&p.id],
             score: p.history.iter().map(|e| e.points).sum(),
-            opponents: p.history.iter().filter_map(|e| e.opponent).collect(),
+            // C1 (C.04.1): a meeting is a game played over the board; a
+            // forfeit is none.
+            opponents: p
+                .history
+                .iter()
+                .filter(|e| e.kind == EntryKind::Played)
+                .filter_map(|e| e.opponent)
+                .collect(),
             bye_ok: !p
                 .history
                 .iter()
