@@ -436,3 +436,41 @@ fn a_forfeited_pairing_is_no_meeting_and_is_paired_again_when_the_criteria_want_
     assert_eq!(pairs, vec![(2, 3), (1, 4), (5, 6)]);
     assert_eq!(bye, None);
 }
+
+#[test]
+fn the_bye_goes_to_the_player_with_fewer_unplayed_games() {
+    // Round 1: 1 beats 3, 2 beats 4; 5 asked for a zero-point bye (an
+    // unplayed game, and no float: 1.4.3). Round 2: 1-2 in the 2 bracket;
+    // the 0 bracket {3, 4, 5} pairs two and floats one to the bye. All
+    // three may have it (C2) and have the lowest score (C5). C9: the one
+    // who gets it has the fewest unplayed games, so 3 or 4 (none) rather
+    // than 5 (one). In the handbook's order S1 {3} meets S2 {4, 5}: 3-4
+    // (bye to 5) breaks C9, the transposition 3-5 (bye to 4) does not.
+    // The 2017 text gave the bye to 5, the lowest-ranked.
+    let mut p = field(5);
+    p[4].history.push(RoundEntry {
+        kind: EntryKind::RequestedBye,
+        opponent: None,
+        points: 0,
+    });
+    play(&mut p, &[(1, 3, WIN), (2, 4, WIN)], &[]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(1, 2), (3, 5)]);
+    assert_eq!(bye, Some(4));
+}
+
+#[test]
+fn the_bye_goes_to_the_lowest_score_that_leaves_the_round_complete() {
+    // Round 1: 1 draws 4, 2 beats 5, 3 has the bye. Scores: 2, 3 on 2; 1,
+    // 4 on 1; 5 on 0. Paired bracket by bracket, 2-3 would come first and
+    // leave 1 and 4 (who met) to share 5 and the bye, so a 1-point player
+    // would get it. C5 (2025) ranks above every quality criterion: the bye
+    // goes to the lowest score a complete round allows, 5's 0. Completion
+    // (C4) then holds in the 2 bracket only if both 2 and 3 float, and in
+    // the 1 bracket S1 {2, 3} meets S2 {1, 4} in order: 2-1, 3-4.
+    let mut p = field(5);
+    play(&mut p, &[(1, 4, DRAW), (2, 5, WIN)], &[3]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(2, 1), (3, 4)]);
+    assert_eq!(bye, Some(5));
+}

@@ -235,8 +235,8 @@ const BYE_ORDER: Expected = (cases::BYE_ORDER, &[(1, 9), (3, 5), (4, 6), (7, 8)]
 const NEXT_BRACKET: Expected = (cases::NEXT_BRACKET, &[(1, 2), (3, 7), (5, 6)], Some(4));
 const ZERO_POINT_FORFEIT: Expected = (
     cases::ZERO_POINT_FORFEIT,
-    &[(1, 4), (2, 9), (3, 6), (5, 7)],
-    Some(8),
+    &[(1, 4), (2, 9), (3, 8), (5, 7)],
+    Some(6),
 );
 
 const REPEATED_UPFLOAT: Expected = (cases::REPEATED_UPFLOAT, &[(1, 5), (2, 4), (6, 7)], Some(3));

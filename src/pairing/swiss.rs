@@ -220,6 +220,10 @@ struct Seat {
     opponents: Vec<PlayerId>,
     /// Already had the allocated bye or a forfeit win (C2).
     bye_used: bool,
+    /// Rounds so far without a game over the board (forfeits, byes,
+    /// absences, rounds before entry): what C9 minimises for the player who
+    /// gets the pairing-allocated bye.
+    unplayed: u32,
     /// Floats one and two rounds ago.
     float1: Option<FloatDirection>,
     float2: Option<FloatDirection>,
@@ -362,6 +366,12 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
                 o
             },
             bye_used: p.history.iter().any(|e| e.kind.uses_bye()),
+            unplayed: (round - 1).saturating_sub(
+                p.history
+                    .iter()
+                    .filter(|e| e.kind == EntryKind::Played)
+                    .count() as u32,
+            ),
             float1: (round >= 2)
                 .then(|| float_in_round(p, round as usize - 2, &running))
                 .flatten(),
@@ -386,6 +396,7 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
             score: low - POINT,
             opponents: Vec::new(),
             bye_used: false,
+            unplayed: 0,
             float1: None,
             float2: None,
             is_bye: true,
@@ -418,6 +429,9 @@ struct Engine<'a> {
     round: u32,
     /// Incompatible partners of each seat, sorted (index into `seats`).
     incompatible: Vec<Vec<u32>>,
+    /// The score of the player who gets the pairing-allocated bye (C5),
+    /// when the field is odd.
+    bye_score: Option<Points>,
 }
 
 impl<'a> Engine<'a> {
@@ -460,12 +474,69 @@ impl<'a> Engine<'a> {
             v.sort_unstable();
             v.dedup();
         }
-        Engine {
+        let mut engine = Engine {
             seats,
             avoid,
             round,
             incompatible,
+            bye_score: None,
+        };
+        engine.settle_bye_score();
+        engine
+    }
+
+    /// C5 (2025): minimise the score of the player who gets the
+    /// pairing-allocated bye. It ranks right below completion (C4) and
+    /// above every quality criterion, so it is settled once for the whole
+    /// field: the lowest score of a player allowed the bye (C2) with whom
+    /// the rest of the round can still be paired. From then on the bye seat
+    /// may only meet players of that score, and completion (C4), checked
+    /// for every bracket, keeps one of them free for it.
+    fn settle_bye_score(&mut self) {
+        let n = self.seats.len();
+        if n == 0 || !self.seats[n - 1].is_bye {
+            return;
         }
+        let mut scores: Vec<Points> = self
+            .seats
+            .iter()
+            .filter(|s| !s.is_bye && !s.bye_used)
+            .map(|s| s.score)
+            .collect();
+        scores.sort_unstable();
+        scores.dedup();
+        let all: Vec<usize> = (0..n).collect();
+        for score in scores {
+            self.allow_bye_only(Some(score));
+            if self.pairable(&all) {
+                self.bye_score = Some(score);
+                return;
+            }
+        }
+        // No score works: the round cannot be paired at all, and the
+        // diagnosis sees the bye as C2 alone allows it.
+        self.allow_bye_only(None);
+    }
+
+    /// Makes the bye seat (the last seat) compatible with exactly the
+    /// players allowed the bye (C2) whose score is `score` (any score when
+    /// `None`).
+    fn allow_bye_only(&mut self, score: Option<Points>) {
+        let bye = self.seats.len() - 1;
+        let mut list = Vec::new();
+        for (j, t) in self.seats[..bye].iter().enumerate() {
+            let blocked = t.bye_used || score.is_some_and(|s| t.score != s);
+            let has = self.incompatible[j].last() == Some(&(bye as u32));
+            if blocked {
+                list.push(j as u32);
+                if !has {
+                    self.incompatible[j].push(bye as u32);
+                }
+            } else if has {
+                self.incompatible[j].pop();
+            }
+        }
+        self.incompatible[bye] = list;
     }
 
     fn compatible(&self, a: usize, b: usize) -> bool {
@@ -1169,7 +1240,7 @@ impl<'a> Engine<'a> {
     /// (the least the handbook allows), and if that player did not float
     /// down in the last two rounds no criterion can be improved.
     fn ideal_is_best(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
-        if w.movers != 0 {
+        if w.movers != 0 || w.c9.is_some() {
             return None;
         }
         for (a, partner) in w.ideal.iter().enumerate() {
@@ -1335,8 +1406,10 @@ impl<'a> Engine<'a> {
                     to_score: p.score,
                 });
                 e.notes.push(
-                    "odd number of players: the pairing-allocated bye goes to the \
-                     lowest-ranked player of the lowest bracket who has not had one (C2, C5, C6)"
+                    "odd number of players: the pairing-allocated bye goes to a player of the \
+                     lowest score that leaves the round complete, who has not had one (C2, C4, \
+                     C5), with the fewest unplayed games (C9), then by the float criteria and \
+                     the handbook's order"
                         .into(),
                 );
                 if p.float1 == Some(FloatDirection::Down) {
@@ -1508,6 +1581,9 @@ struct Weights<'e, 'a> {
     shift_c5: u32,
     shift_c6: u32,
     shift_gar: Option<u32>,
+    /// C9, when this bracket floats exactly one player and that player
+    /// gets the bye: (shift, bye score).
+    c9: Option<(u32, Points)>,
     shift_low: Option<u32>,
     shift_float: [Option<u32>; 4],
     /// C16-C19, in the order of `shift_float`.
@@ -1729,6 +1805,44 @@ impl<'e, 'a> Weights<'e, 'a> {
                 }
             }
         }
+        // C9 (2025): minimise the unplayed games of the player who gets the
+        // pairing-allocated bye, in a bracket that floats exactly one player
+        // who ends up with it: an odd bracket that can pair all but one, at
+        // or below the bye's score (C5), so that nobody below may take the
+        // bye instead. Each pair is credited with the unplayed games of its
+        // players who could take the bye; the most credit leaves the fewest
+        // unplayed games to the one who floats.
+        let c9_score = engine.bye_score.filter(|&b| {
+            k % 2 == 1
+                && low <= b
+                && !bracket.iter().any(|&i| seats[i].is_bye)
+                && {
+                    let u: Vec<u32> = bracket
+                        .iter()
+                        .filter(|&&i| seats[i].score == b && !seats[i].bye_used)
+                        .map(|&i| seats[i].unplayed)
+                        .collect();
+                    u.iter().any(|&x| Some(&x) != u.first())
+                }
+                && matching::max_cardinality(
+                    k,
+                    &|a, b| engine.compatible(bracket[a], bracket[b]),
+                    false,
+                )
+                .iter()
+                .filter(|m| m.is_some())
+                .count()
+                    == k - 1
+        });
+        let c9_bits = c9_score.map(|b| {
+            let total: i128 = bracket
+                .iter()
+                .filter(|&&i| seats[i].score == b && !seats[i].bye_used)
+                .map(|&i| seats[i].unplayed as i128)
+                .sum();
+            bits_for(total + 1)
+        });
+        fixed += c9_bits.unwrap_or(0);
         let weighted_bits =
             bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
         let plain_bits = bits_for(2 * k_i * pairs_max + 1);
@@ -1757,6 +1871,11 @@ impl<'e, 'a> Weights<'e, 'a> {
                 shift += float_bits;
             }
         }
+        let c9 = c9_bits.zip(c9_score).map(|(b, score)| {
+            let s = shift;
+            shift += b;
+            (s, score)
+        });
         let shift_gar = gar.map(|b| {
             let s = shift;
             shift += b;
@@ -1780,6 +1899,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift_c5,
             shift_c6,
             shift_gar,
+            c9,
             shift_low,
             shift_float,
             sd,
@@ -1836,6 +1956,16 @@ impl<'e, 'a> Weights<'e, 'a> {
             {
                 w += 1 << s;
             }
+        }
+        if let Some((s, bye_score)) = self.c9 {
+            let credit = |p: &Seat| {
+                if p.score == bye_score && !p.bye_used && !p.is_bye {
+                    p.unplayed as i128
+                } else {
+                    0
+                }
+            };
+            w += (credit(si) + credit(sj)) << s;
         }
         let (hi, lo) = if si.score >= sj.score {
             (si, sj)
@@ -2603,6 +2733,7 @@ mod handbook_order {
                     },
                     opponents: Vec::new(),
                     bye_used: false,
+                    unplayed: 0,
                     float1: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
                         [rng.next(3) as usize],
                     float2: None,
@@ -2719,6 +2850,7 @@ mod handbook_order {
                     },
                     opponents: Vec::new(),
                     bye_used: false,
+                    unplayed: 0,
                     float1: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
                         [rng.next(3) as usize],
                     float2: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
@@ -2778,6 +2910,7 @@ mod handbook_order {
             score,
             opponents: Vec::new(),
             bye_used: false,
+            unplayed: 0,
             float1,
             float2: None,
             is_bye: false,

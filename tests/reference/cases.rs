@@ -35,7 +35,10 @@ pub const NEXT_BRACKET: &str = r#"{"rules": "official", "total_rounds": 20, "gam
 /// the allocated bye. 4 and 9 scored without playing, so they received a
 /// downfloat (1.4.3); 8 scored nothing without playing, which is no float.
 /// In the last bracket {7 (MDP), 3, 5, 6, 8} 7 meets 5 and the remainder
-/// {3, 6, 8} pairs 3-6, leaving the bye to 8: nobody repeats a float.
+/// {3, 6, 8} floats one player to the bye. Nobody there repeats a float, so
+/// C9 decides: 8's forfeit is an unplayed game, 3 and 6 have none, and the
+/// first candidate that floats one of them (S1 {3} against S2 {6, 8}
+/// transposed: 3-8) gives the bye to 6.
 pub const ZERO_POINT_FORFEIT: &str = r#"{"rules": "official", "total_rounds": 20, "games_per_pairing": 2, "players": [{"id": 1, "name": "P01", "rating": 1990}, {"id": 2, "name": "P02", "rating": 1980}, {"id": 3, "name": "P03", "rating": 1970}, {"id": 4, "name": "P04", "rating": 1960}, {"id": 5, "name": "P05", "rating": 1950}, {"id": 6, "name": "P06", "rating": 1940}, {"id": 7, "name": "P07", "rating": 1930}, {"id": 8, "name": "P08", "rating": 1920}, {"id": 9, "name": "P09", "rating": 1910}], "rounds": [{"pairings": [{"first": 1, "second": 5, "games": [1, 1]}, {"first": 2, "second": 6, "games": [1, 1]}, {"first": 3, "second": 7, "games": [0, 0]}, {"first": 4, "second": 8, "forfeit": "second"}], "byes": [{"player": 9, "kind": "allocated"}]}]}"#;
 
 /// Seven players after two rounds. The MDPs 1 (2.5) and 4 (2) meet the

@@ -48,6 +48,8 @@ pub struct Player {
     pub score: Points,
     pub opponents: Vec<PlayerId>,
     pub bye_ok: bool,
+    /// Rounds without a game over the board so far (C9).
+    pub unplayed: u32,
     pub float1: Option<Float>,
     pub float2: Option<Float>,
 }
@@ -102,6 +104,11 @@ pub fn players(input: &SwissInput) -> Vec<Player> {
                 .history
                 .iter()
                 .any(|e| matches!(e.kind, EntryKind::AllocatedBye | EntryKind::ForfeitWin)),
+            unplayed: (round as u32 - 1)
+                - p.history
+                    .iter()
+                    .filter(|e| e.kind == EntryKind::Played)
+                    .count() as u32,
             float1: if round >= 2 {
                 float_in(p.id, round - 2)
             } else {
@@ -285,6 +292,8 @@ pub struct Reference {
     /// classified (leaving one out shows whether it decides the case).
     pub c7: bool,
     pub c16_c19: bool,
+    /// C5: the score the bye's player must have, once known.
+    bye_score: Option<Points>,
     complete_memo: std::cell::RefCell<HashMap<u64, bool>>,
 }
 
@@ -294,8 +303,14 @@ impl Reference {
             p,
             c7: true,
             c16_c19: true,
+            bye_score: None,
             complete_memo: Default::default(),
         }
+    }
+
+    /// C2, and C5 once the bye's score is known.
+    fn bye_allowed(&self, i: usize) -> bool {
+        self.p[i].bye_ok && self.bye_score.is_none_or(|s| self.p[i].score == s)
     }
 
     fn compatible(&self, a: usize, b: usize) -> bool {
@@ -319,7 +334,7 @@ impl Reference {
         }
         let i = mask.trailing_zeros() as usize;
         let rest = mask & !(1 << i);
-        let mut ok = bye_open && self.p[i].bye_ok && self.complete_mask(rest, false);
+        let mut ok = bye_open && self.bye_allowed(i) && self.complete_mask(rest, false);
         let mut m = rest;
         while !ok && m != 0 {
             let j = m.trailing_zeros() as usize;
@@ -406,6 +421,7 @@ impl Reference {
         total_odd: bool,
         c4: Option<&[usize]>,
         next: Option<&[usize]>,
+        c9: bool,
         c7_memo: &mut HashMap<Vec<usize>, (usize, Vec<Points>)>,
     ) -> Option<Vec<i64>> {
         // C1.
@@ -417,7 +433,7 @@ impl Reference {
             if c.unpaired.len() != total_odd as usize {
                 return None;
             }
-            if c.unpaired.iter().any(|&u| !self.p[u].bye_ok) {
+            if c.unpaired.iter().any(|&u| !self.bye_allowed(u)) {
                 return None;
             }
         }
@@ -448,6 +464,12 @@ impl Reference {
             v.push(-(b.0 as i64));
             v.extend(b.1);
         }
+        // C9: the unplayed games of the bye's player, in a bracket that
+        // floats exactly one player who ends up with the bye.
+        v.push(match c.unpaired.as_slice() {
+            [u] if c9 => self.p[*u].unplayed as i64,
+            _ => 0,
+        });
         // Floats of this candidate: (player, direction, score difference).
         let mut floats: Vec<(usize, Float, Points)> = Vec::new();
         for &(a, b) in &c.pairs {
@@ -532,6 +554,12 @@ impl Reference {
         c4: Option<&[usize]>,
         next: Option<&[usize]>,
     ) -> Option<Candidate> {
+        // C9 applies when nobody below may take the bye instead.
+        let lowest = residents.iter().map(|&i| self.p[i].score).min();
+        let c9 = total_odd
+            && (0..self.p.len())
+                .filter(|&i| lowest.is_some_and(|l| self.p[i].score < l))
+                .all(|i| !self.bye_allowed(i));
         let mut bracket = mdps.to_vec();
         bracket.extend_from_slice(residents);
         let mut seen = HashSet::new();
@@ -541,7 +569,7 @@ impl Reference {
             if !seen.insert(c.key()) {
                 continue;
             }
-            let Some(v) = self.evaluate(&c, &bracket, last, total_odd, c4, next, &mut c7_memo)
+            let Some(v) = self.evaluate(&c, &bracket, last, total_odd, c4, next, c9, &mut c7_memo)
             else {
                 continue;
             };
@@ -553,13 +581,23 @@ impl Reference {
     }
 
     /// Pairs the round. `None` when no complete pairing exists.
-    pub fn pair(&self) -> Option<Outcome> {
+    pub fn pair(&mut self) -> Option<Outcome> {
         let n = self.p.len();
         let all: Vec<usize> = (0..n).collect();
         if !self.completable(&all) {
             return None;
         }
         let total_odd = n % 2 == 1;
+        if total_odd {
+            // C5: the lowest score of a player who can take the bye with
+            // everyone else paired.
+            let full = all.iter().fold(0u64, |m, &i| m | (1 << i));
+            self.bye_score = (0..n)
+                .filter(|&i| self.p[i].bye_ok && self.complete_mask(full & !(1 << i), false))
+                .map(|i| self.p[i].score)
+                .min();
+            self.complete_memo.borrow_mut().clear();
+        }
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for i in 0..n {
             match groups.last_mut() {
