@@ -156,7 +156,7 @@ fn when_no_transposition_works_an_exchange_is_made() {
 fn the_bye_skips_a_player_who_already_had_it() {
     // Round 1 of 5: 1-3, 2-4, bye 5; 1 and 2 win. Round 2: the 2 bracket
     // is {1, 2, 5}. S1/S2 would float 5 down, but 5 floated down last round
-    // (the bye), so 2 floats instead (C12); 2 has met 4, so 2-3; the bye
+    // (the bye), so 2 floats instead (C14); 2 has met 4, so 2-3; the bye
     // goes to 4, the last player left, who has not had one.
     let mut p = field(5);
     play(&mut p, &[(1, 3, WIN), (2, 4, WIN)], &[5]);
@@ -177,7 +177,7 @@ fn the_bye_skips_a_player_who_already_had_it() {
 #[test]
 fn a_player_who_floated_down_last_round_does_not_float_again() {
     // 1.0 bracket {1, 2, 3} is odd; 3 had the bye (a downfloat) in round 1,
-    // so 2 floats down instead (C12), even though S1/S2 alone would float 3.
+    // so 2 floats down instead (C14), even though S1/S2 alone would float 3.
     let mut p = field(5);
     play(&mut p, &[(1, 4, DRAW * 2), (2, 5, WIN)], &[3]);
     let (pairs, _) = pair(&p, vec![]);

@@ -614,7 +614,9 @@ impl<'a> Engine<'a> {
             let lower: Vec<usize> = (end..n).collect();
             let bracket_score = self.seats[start].score;
             let mut local = self.pair_bracket(&bracket, &lower)?;
-            if end < n && self.brackets_from(end) >= 2 {
+            // C8 (2025) looks at the following bracket whenever there is
+            // one (the 2017 C7 skipped the penultimate bracket).
+            if end < n && self.brackets_from(end) >= 1 {
                 local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
                     Some(exact) => exact,
                     None => self.next_bracket_best(&bracket, &lower, local, end),
@@ -669,12 +671,39 @@ impl<'a> Engine<'a> {
         let mut both = bracket.to_vec();
         both.extend_from_slice(&next);
         let nw = Weights::for_next(self, &both);
-        let got = self.in_handbook_order_c7(&w, &next, &nw)?;
+        // C8 judges the next bracket by C1-C7, completion (C4) included.
+        // First without the players below: when the next bracket's best
+        // pairing for the chosen downfloaters also leaves everyone below
+        // pairable, no choice can do better with them, and the first best
+        // in the handbook's order is the same. Otherwise, when the players
+        // below fit in one search, completion joins the matching.
+        let further: Vec<usize> = (next_end..n).collect();
+        let mut got = self.in_handbook_order_c7(&w, &next, None, &nw)?;
+        let completes = |l: &[Option<usize>]| {
+            let mut nb: Vec<usize> = (0..k)
+                .filter(|&i| l[i].is_none())
+                .map(|i| bracket[i])
+                .collect();
+            nb.extend_from_slice(&next);
+            let best = self.solve(&Weights::new(self, &nb, 118, nb.len()));
+            let mut rest: Vec<usize> = (0..nb.len())
+                .filter(|&a| best[a].is_none())
+                .map(|a| nb[a])
+                .collect();
+            rest.extend_from_slice(&further);
+            self.pairable(&rest)
+        };
+        if !completes(&got) {
+            if k + (n - end) > COMPLETING_LIMIT {
+                return None;
+            }
+            got = self.in_handbook_order_c7(&w, &next, Some(&further), &nw)?;
+        }
         let value = |l: &[Option<usize>]| -> i128 {
             (0..l.len())
                 .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
                 .sum::<i128>()
-                >> w.shift_c6
+                >> w.shift_scores
         };
         if value(&got) != value(local) {
             return None;
@@ -717,7 +746,7 @@ impl<'a> Engine<'a> {
             (0..l.len())
                 .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
                 .sum::<i128>()
-                >> w.shift_c6
+                >> w.shift_scores
         };
         let target = value(&local);
         let downfloaters = |l: &[Option<usize>]| -> Vec<usize> {
@@ -736,23 +765,19 @@ impl<'a> Engine<'a> {
             nb.extend(end..next_end);
             let nw = Weights::new(self, &nb, 118, nb.len());
             let sol = self.solve(&nw);
-            let low = nb.iter().map(|&i| self.seats[i].score).min().unwrap_or(0);
-            let mut psd = Vec::new();
+            let mut left = Vec::new();
             let mut pairs = 0;
             for (a, m) in sol.iter().enumerate() {
-                let sa = self.seats[nb[a]].score;
                 match m {
-                    Some(b) if *b > a => {
-                        pairs += 1;
-                        psd.push((sa - self.seats[nb[*b]].score).abs());
-                    }
+                    Some(b) if *b > a => pairs += 1,
                     Some(_) => {}
-                    None => psd.push(sa - low + POINT),
+                    None => left.push(self.seats[nb[a]].score),
                 }
             }
-            psd.sort_unstable_by(|x, y| y.cmp(x));
-            // More pairs first, then the smaller PSD (compared from the top).
-            Some((pairs, psd.into_iter().map(std::cmp::Reverse).collect()))
+            left.sort_unstable_by(|x, y| y.cmp(x));
+            // More pairs first, then the lower downfloaters' scores
+            // (compared from the highest).
+            Some((pairs, left.into_iter().map(std::cmp::Reverse).collect()))
         };
         let Some(mut best_q) = next_quality(&downfloaters(&local)) else {
             return local;
@@ -1414,7 +1439,7 @@ impl<'a> Engine<'a> {
                 );
                 if p.float1 == Some(FloatDirection::Down) {
                     e.bent.push(Bent {
-                        rule: "no downfloat in two consecutive rounds (C12)".into(),
+                        rule: "no downfloat in two consecutive rounds (C14)".into(),
                         why: "every bye that avoids it would cost a rematch, a forbidden pair, \
                               a second bye, or a worse score bracket"
                             .into(),
@@ -1496,8 +1521,8 @@ impl<'a> Engine<'a> {
             }
             let same = |f: Option<FloatDirection>, d| f == Some(d);
             for (p, d, c1, c2) in [
-                (hi, FloatDirection::Down, "C12", "C14"),
-                (lo, FloatDirection::Up, "C13", "C15"),
+                (hi, FloatDirection::Down, "C14", "C16"),
+                (lo, FloatDirection::Up, "C15", "C17"),
             ] {
                 let word = if d == FloatDirection::Down {
                     "downfloat"
@@ -1510,15 +1535,15 @@ impl<'a> Engine<'a> {
                             "player {}: no {word} in two consecutive rounds ({c1})",
                             p.id
                         ),
-                        why: "no pairing of this bracket with as many pairs and as small score \
-                              differences avoids it"
+                        why: "no pairing of this bracket with as many pairs and as high scores \
+                              paired avoids it"
                             .into(),
                     });
                 } else if same(p.float2, d) {
                     e.bent.push(Bent {
                         rule: format!("player {}: no {word} as two rounds before ({c2})", p.id),
-                        why: "no pairing of this bracket with as many pairs, as small score \
-                              differences and fewer repeated floats avoids it"
+                        why: "no pairing of this bracket with as many pairs, as high scores \
+                              paired and fewer repeated floats avoids it"
                             .into(),
                     });
                 }
@@ -1578,8 +1603,8 @@ struct Weights<'e, 'a> {
     engine: &'e Engine<'a>,
     bracket: Vec<usize>,
     /// Digits: (shift, value function) built once per bracket.
-    shift_c5: u32,
-    shift_c6: u32,
+    shift_pairs: u32,
+    shift_scores: u32,
     shift_gar: Option<u32>,
     /// C9, when this bracket floats exactly one player and that player
     /// gets the bye: (shift, bye score).
@@ -1594,7 +1619,6 @@ struct Weights<'e, 'a> {
     order_weighted: bool,
     base: i128,
     ranks: Vec<Points>,
-    low: Points,
     ideal: Vec<Option<usize>>,
     movers: usize,
     /// Bits used by all quality digits together.
@@ -1648,20 +1672,10 @@ impl<'e, 'a> Weights<'e, 'a> {
         let seats = engine.seats;
         let k = bracket.len();
         let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
-        // Distinct SD values: pair differences and downfloater values.
-        let mut scores: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
-        scores.dedup();
-        let mut ranks: Vec<Points> = Vec::new();
-        for &x in &scores {
-            ranks.push(x - low + POINT);
-            if next_only {
-                ranks.push(x - low);
-                continue;
-            }
-            for &y in &scores {
-                ranks.push((x - y).abs());
-            }
-        }
+        // C7 (2025) ranks the scores of the bracket's players: the lower a
+        // score's rank, the less it costs to leave a player with it unpaired.
+        let _ = next_only;
+        let mut ranks: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
         ranks.sort_unstable();
         ranks.dedup();
         // With too many distinct differences for the digits left, a smaller
@@ -1769,7 +1783,9 @@ impl<'e, 'a> Weights<'e, 'a> {
                 for &i in &who {
                     let si = seats[i].score;
                     if dir == FloatDirection::Down {
-                        r.push(si - low + POINT);
+                        // C18 / C20 rank the downfloaters' own scores.
+                        r.push(si);
+                        continue;
                     }
                     for &j in bracket {
                         let sj = seats[j].score;
@@ -1824,15 +1840,7 @@ impl<'e, 'a> Weights<'e, 'a> {
                         .collect();
                     u.iter().any(|&x| Some(&x) != u.first())
                 }
-                && matching::max_cardinality(
-                    k,
-                    &|a, b| engine.compatible(bracket[a], bracket[b]),
-                    false,
-                )
-                .iter()
-                .filter(|m| m.is_some())
-                .count()
-                    == k - 1
+                && engine.floats_one_when_complete(bracket, low)
         });
         let c9_bits = c9_score.map(|b| {
             let total: i128 = bracket
@@ -1889,15 +1897,15 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift += bits_for(LOW_CAP * (span as i128 / 2 + 1));
             s
         });
-        let shift_c6 = shift;
+        let shift_scores = shift;
         shift += c6_bits;
-        let shift_c5 = shift;
+        let shift_pairs = shift;
         shift += c5_bits;
         Weights {
             engine,
             bracket: bracket.to_vec(),
-            shift_c5,
-            shift_c6,
+            shift_pairs,
+            shift_scores,
             shift_gar,
             c9,
             shift_low,
@@ -1908,15 +1916,17 @@ impl<'e, 'a> Weights<'e, 'a> {
             order_weighted,
             base,
             ranks,
-            low,
             ideal,
             movers,
             bits: shift + 1,
         }
     }
 
-    fn cost(&self, sd: Points) -> i128 {
-        let r = self.ranks.binary_search(&sd).unwrap_or(0) as u32;
+    /// What pairing a player of this score is worth to C7: `base^rank`,
+    /// with `base` above the number of players, so that sums compare like
+    /// the lists of the downfloaters' scores from the highest.
+    fn cost(&self, score: Points) -> i128 {
+        let r = self.ranks.binary_search(&score).unwrap_or(0) as u32;
         self.base.pow(r)
     }
 
@@ -1938,10 +1948,10 @@ impl<'e, 'a> Weights<'e, 'a> {
             return None;
         }
         let (si, sj) = (&seats[i], &seats[j]);
-        let mut w: i128 = 1 << self.shift_c5;
-        let c6 = self.cost(si.score - self.low + POINT) + self.cost(sj.score - self.low + POINT)
-            - self.cost((si.score - sj.score).abs());
-        w += c6 << self.shift_c6;
+        let mut w: i128 = 1 << self.shift_pairs;
+        // C7: both players of the pair are not downfloaters.
+        let c7 = self.cost(si.score) + self.cost(sj.score);
+        w += c7 << self.shift_scores;
         if let Some(s) = self.shift_low {
             w += LOW_CAP << s;
         }
@@ -2008,15 +2018,11 @@ impl<'e, 'a> Weights<'e, 'a> {
                     return if dir == FloatDirection::Down { 0 } else { top };
                 }
                 if dir == FloatDirection::Down {
-                    // Unpaired, the player floats with the PSD's artificial
-                    // difference; paired lower, with the real one; paired
-                    // level, not at all.
-                    cost(s.score - self.low + POINT)
-                        - if s.score > other.score {
-                            cost(s.score - other.score)
-                        } else {
-                            0
-                        }
+                    // C18 / C20: a repeated downfloater who is paired here
+                    // does not float on; the ones left unpaired should have
+                    // the lowest scores (their score differences in the
+                    // bracket below).
+                    cost(s.score)
                 } else if s.score < other.score {
                     top - cost(other.score - s.score)
                 } else {
@@ -2056,6 +2062,28 @@ impl<'e, 'a> Weights<'e, 'a> {
 }
 
 impl Engine<'_> {
+    /// Whether the bracket, paired so that the round stays complete (C4)
+    /// with the most pairs (C6), floats exactly one player: the case C9
+    /// is written for. `low` is the score of its residents; everyone below
+    /// it joins the matching, pairs inside the bracket weighing one more.
+    fn floats_one_when_complete(&self, bracket: &[usize], low: Points) -> bool {
+        let mut all = bracket.to_vec();
+        all.extend((0..self.seats.len()).filter(|&i| self.seats[i].score < low));
+        let (k, n) = (bracket.len(), all.len());
+        let big = n as i128 + 1;
+        let mut m = vec![0i128; n * n];
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.compatible(all[a], all[b]) {
+                    m[a * n + b] = big + i128::from(b < k);
+                }
+            }
+        }
+        let mate = matching::max_weight(&m, n);
+        let inside = (0..k).filter(|&a| mate[a].is_some_and(|b| b < k)).count();
+        inside == k - 1
+    }
+
     fn avoid_is_gar_early(&self) -> bool {
         self.round <= 3 && self.avoid.has_gar_mates()
     }
@@ -2118,7 +2146,14 @@ impl Chooser {
         let f = |v: usize| (self.forced[v] || extra == Some(v)) as i128;
         let (x, d) = self.digits[a * k + b];
         let v = (((((q << self.f_bits) + f(a) + f(b)) << self.x_bits) + x) << self.d_bits) + d;
-        (v << self.h_bits) + self.hint[a * k + b]
+        // Without room for the hint it must stay out: it would leak into
+        // the exchange digits above it.
+        let hint = if self.h_bits == 0 {
+            0
+        } else {
+            self.hint[a * k + b]
+        };
+        (v << self.h_bits) + hint
     }
 
     fn unit_forced(&self) -> i128 {
@@ -2234,7 +2269,7 @@ impl Engine<'_> {
     /// `None` when the bracket holds the bye seat or the digits do not fit,
     /// and the caller falls back to sequential fixing.
     fn in_handbook_order(&self, w: &Weights, banned: &[usize]) -> Option<Vec<Option<usize>>> {
-        self.handbook_core(w, banned, &[], None)
+        self.handbook_core(w, banned, &[], None, None)
     }
 
     /// As [`Engine::in_handbook_order`], for a bracket that must leave the
@@ -2248,7 +2283,7 @@ impl Engine<'_> {
         w: &Weights,
         lower: &[usize],
     ) -> Option<Vec<Option<usize>>> {
-        self.handbook_core(w, &[], lower, None)
+        self.handbook_core(w, &[], lower, None, None)
     }
 
     /// C7 exactly: the bracket's pairing best by C5 and C6, then by the
@@ -2257,13 +2292,20 @@ impl Engine<'_> {
     /// next bracket as it would be with every one of them moved down), then
     /// by the bracket's remaining criteria, first in the handbook's order.
     /// A bracket player paired with a next-bracket player is a downfloater.
+    ///
+    /// `further`, when given, holds everyone below the next bracket: the
+    /// next bracket is then judged as C8 asks, by C1-C7 including
+    /// completion (C4), so the whole matching must pair every player left
+    /// (completeness above every criterion), and a player paired with one
+    /// of `further` is a downfloater of the next bracket.
     fn in_handbook_order_c7(
         &self,
         w: &Weights,
         next: &[usize],
+        further: Option<&[usize]>,
         nw: &Weights,
     ) -> Option<Vec<Option<usize>>> {
-        self.handbook_core(w, &[], next, Some(nw))
+        self.handbook_core(w, &[], next, Some(nw), further)
     }
 
     fn handbook_core(
@@ -2272,21 +2314,25 @@ impl Engine<'_> {
         banned: &[usize],
         lower: &[usize],
         c7: Option<&Weights>,
+        further: Option<&[usize]>,
     ) -> Option<Vec<Option<usize>>> {
         let k = w.bracket.len();
         if k < 2 || w.bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
-        let n = k + lower.len();
+        let complete_c8 = c7.is_some() && further.is_some();
+        let further = further.unwrap_or(&[]);
+        let near = k + lower.len();
+        let n = near + further.len();
         // With C7, the next bracket's C5 and C6 digits sit between this
         // bracket's C6 and its later criteria.
-        let lo_bits = w.shift_c6 - w.shift_quality;
-        let nb_bits = c7.map_or(0, |nw| nw.bits - nw.shift_c6 + 1);
+        let lo_bits = w.shift_scores - w.shift_quality;
+        let nb_bits = c7.map_or(0, |nw| nw.bits - nw.shift_scores + 1);
         let q_bits = w.bits.saturating_sub(w.shift_quality) + 1 + nb_bits;
-        let big_bits = if lower.is_empty() || c7.is_some() {
-            0
-        } else {
+        let big_bits = if complete_c8 || !(lower.is_empty() || c7.is_some()) {
             bits_for(n as i128 + 1) + 1
+        } else {
+            0
         };
         let f_bits = bits_for(n as i128 + 1);
         let x_bits = bits_for(2 * n as i128 + 2);
@@ -2305,12 +2351,20 @@ impl Engine<'_> {
             }
         };
         // Completeness sits above the criteria of the bracket.
-        let big: i128 = if lower.is_empty() || c7.is_some() {
+        let big: i128 = if big_bits == 0 {
             0
         } else {
             1i128 << (q_bits + k_bits)
         };
-        let seat = |v: usize| if v < k { w.bracket[v] } else { lower[v - k] };
+        let seat = |v: usize| {
+            if v < k {
+                w.bracket[v]
+            } else if v < near {
+                lower[v - k]
+            } else {
+                further[v - near]
+            }
+        };
         let mut quality = vec![0i128; n * n];
         for a in 0..n {
             for b in a + 1..n {
@@ -2318,18 +2372,23 @@ impl Engine<'_> {
                     continue;
                 }
                 if let Some(nw) = c7 {
-                    let df = |v: usize| nw.cost(self.seats[seat(v)].score - nw.low + POINT);
-                    if b < k {
+                    let df = |v: usize| nw.cost(self.seats[seat(v)].score);
+                    if b >= near {
+                        // Below the next bracket only completeness counts.
+                        if self.compatible(seat(a), seat(b)) {
+                            quality[a * n + b] = big;
+                        }
+                    } else if b < k {
                         if let Some(x) = w.quality(a, b) {
                             let x = x >> w.shift_quality;
                             let hi = x >> lo_bits;
                             let lo = x & ((1i128 << lo_bits) - 1);
                             // Paired here, neither is in the next bracket.
                             let nb = df(a) + df(b);
-                            quality[a * n + b] = (((hi << nb_bits) + nb) << lo_bits) + lo + 1;
+                            quality[a * n + b] = big + (((hi << nb_bits) + nb) << lo_bits) + lo + 1;
                         }
                     } else if let Some(x) = nw.quality(a, b) {
-                        quality[a * n + b] = (x >> nw.shift_c6) << lo_bits;
+                        quality[a * n + b] = big + ((x >> nw.shift_scores) << lo_bits);
                     }
                 } else if b < k {
                     if let Some(x) = w.quality(a, b) {
@@ -2760,11 +2819,11 @@ mod handbook_order {
             let all: Vec<usize> = (0..k + nb).collect();
             let w = Weights::new(&engine, &bracket, 118, k);
             let nw = Weights::for_next(&engine, &all);
-            let Some(got) = engine.in_handbook_order_c7(&w, &next, &nw) else {
+            let Some(got) = engine.in_handbook_order_c7(&w, &next, None, &nw) else {
                 continue;
             };
-            let lo_bits = w.shift_c6 - w.shift_quality;
-            let df = |v: usize| nw.cost(seats[v].score - nw.low + POINT);
+            let lo_bits = w.shift_scores - w.shift_quality;
+            let df = |v: usize| nw.cost(seats[v].score);
             // Best next-bracket value for a set of downfloaters.
             let nb_best = |down: &[usize]| -> i128 {
                 let mut players = down.to_vec();
@@ -2781,7 +2840,7 @@ mod handbook_order {
                             let (a, b) = (p[i].min(p[j]), p[i].max(p[j]));
                             if let Some(x) = nw.quality(a, b) {
                                 used[j] = true;
-                                go(nw, p, used, v + (x >> nw.shift_c6), top);
+                                go(nw, p, used, v + (x >> nw.shift_scores), top);
                                 used[j] = false;
                             }
                         }
