@@ -100,6 +100,8 @@ proptest! {
             forfeit_chance: forfeits,
             forbidden_pairs: forbidden,
             clubs,
+            even_clubs: false,
+            unrated: false,
             seed,
         };
         // Every round of the tournament, not only the last: the simulator

@@ -32,6 +32,11 @@ pub struct SimConfig {
     pub forbidden_pairs: usize,
     /// Number of clubs (0 = no clubs).
     pub clubs: usize,
+    /// Clubs of equal size (player k in club k mod `clubs`) instead of
+    /// drawn at random.
+    pub even_clubs: bool,
+    /// Players carry no rating (pairing numbers then follow the names).
+    pub unrated: bool,
     pub seed: u64,
 }
 
@@ -50,6 +55,8 @@ impl SimConfig {
             forfeit_chance: 0.0,
             forbidden_pairs: 0,
             clubs: 0,
+            even_clubs: false,
+            unrated: false,
             seed,
         }
     }
@@ -69,8 +76,17 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
         .map(|i| SwissPlayer {
             id: i as u32 + 1,
             name: format!("Player {:05}", i + 1),
-            rating: Some(1000 + rng.random_range(0..1500)),
-            club: (cfg.clubs > 0).then(|| format!("Club {}", rng.random_range(0..cfg.clubs))),
+            // The draws are only made for what is asked, so other fields
+            // keep their history seed for seed.
+            rating: (!cfg.unrated).then(|| 1000 + rng.random_range(0..1500)),
+            club: (cfg.clubs > 0).then(|| {
+                let club = if cfg.even_clubs {
+                    i % cfg.clubs
+                } else {
+                    rng.random_range(0..cfg.clubs)
+                };
+                format!("Club {club}")
+            }),
             team: None,
             relatives: Vec::new(),
             entered_round: late_round(i),
