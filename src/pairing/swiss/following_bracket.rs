@@ -127,7 +127,36 @@ impl Engine<'_> {
             let mut nb = down.to_vec();
             nb.extend(end..next_end);
             let nw = Weights::new(self, &nb, 118, nb.len());
-            let sol = self.solve(&nw);
+            let mut sol = self.solve(&nw);
+            // C8 asks for the next bracket's best by C1-C7, completion
+            // included: when its best pairing would strand the players
+            // below, it is solved again with them, completeness first.
+            let further: Vec<usize> = (next_end..self.seats.len()).collect();
+            let mut stranded: Vec<usize> = (0..nb.len())
+                .filter(|&a| sol[a].is_none())
+                .map(|a| nb[a])
+                .collect();
+            stranded.extend_from_slice(&further);
+            if !self.pairable(&stranded) && nb.len() + further.len() <= COMPLETING_LIMIT {
+                let all: Vec<usize> = nb.iter().chain(&further).copied().collect();
+                let m = all.len();
+                let big: i128 = 1 << (nw.bits + 1);
+                let mut weight = vec![0i128; m * m];
+                for a in 0..m {
+                    for b in a + 1..m {
+                        let x = if b < nb.len() {
+                            nw.edge(a, b).map(|x| big + (x >> nw.shift_scores))
+                        } else {
+                            self.compatible(all[a], all[b]).then_some(big)
+                        };
+                        weight[a * m + b] = x.unwrap_or(0);
+                    }
+                }
+                let joint = matching::max_weight(&weight, m);
+                sol = (0..nb.len())
+                    .map(|a| joint[a].filter(|&b| b < nb.len()))
+                    .collect();
+            }
             let mut left = Vec::new();
             let mut pairs = 0;
             for (a, m) in sol.iter().enumerate() {
