@@ -15,7 +15,7 @@ use super::*;
 /// | digit | criterion | per pair |
 /// |---|---|---|
 /// | `shift_pairs` | C6, most pairs | 1 |
-/// | `shift_scores` | C7, downfloaters' scores from the highest | `base^rank(score)` per player paired |
+/// | `shift_scores` | C7, downfloaters' scores from the highest | the score's place value per player paired |
 /// | `shift_low` | (completion re-solves only) score differences below | capped difference |
 /// | `shift_gar` | `gar` club or team mates apart in rounds 1-3 | 1 if not mates |
 /// | `c9` | C9, unplayed games of the bye's player | unplayed games of the players paired |
@@ -42,7 +42,8 @@ pub(super) struct Weights<'e, 'a> {
     /// Lowest bit of the criteria digits (everything above the order digit).
     pub(super) shift_quality: u32,
     pub(super) order_weighted: bool,
-    pub(super) base: i128,
+    /// C7's place value of each score in `ranks` (see `build`).
+    pub(super) place: Vec<i128>,
     pub(super) ranks: Vec<Points>,
     pub(super) ideal: Vec<Option<usize>>,
     pub(super) movers: usize,
@@ -61,11 +62,13 @@ pub(super) const FLOAT_DIGITS: [(FloatDirection, bool); 4] = [
 ];
 
 /// One of C18-C21: a list of scores or score differences compared from the
-/// highest, as `base^rank` sums with `base` above the number of players.
+/// highest, as sums of place values that no number of smaller values can
+/// outweigh.
 #[derive(Debug, Clone, Default)]
 pub(super) struct SdDigit {
     pub(super) shift: u32,
-    pub(super) base: i128,
+    /// Place value of each value in `ranks`.
+    pub(super) place: Vec<i128>,
     pub(super) ranks: Vec<Points>,
     pub(super) bits: u32,
 }
@@ -97,24 +100,22 @@ impl<'e, 'a> Weights<'e, 'a> {
         let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
         // C7 (2025) ranks the scores of the bracket's players: the lower a
         // score's rank, the less it costs to leave a player with it unpaired.
+        // The place value of each score is mixed-radix: one more than the
+        // number of players of every lower score multiplied together, so no
+        // number of lower-scored players outweighs one of a higher score and
+        // the digit takes only the bits those counts need.
         let _ = next_only;
-        let mut ranks: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
-        ranks.sort_unstable();
+        let mut scores: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
+        scores.sort_unstable();
+        let mut ranks: Vec<Points> = scores.clone();
         ranks.dedup();
-        // With too many distinct differences for the digits left, a smaller
-        // base keeps the order of single differences but may trade several
-        // small differences for one larger one; only huge mixed brackets get
-        // there.
-        let room = limit.saturating_sub(60).max(16);
-        let mut base = k as i128 + 1;
-        while base > 2
-            && bits_for(base).saturating_mul(ranks.len() as u32) + bits_for(k as i128 + 1) > room
-        {
-            base /= 2;
+        let mut place = Vec::with_capacity(ranks.len());
+        let mut top_cost: i128 = 1;
+        for &r in &ranks {
+            place.push(top_cost);
+            let count = scores.iter().filter(|&&x| x == r).count() as i128;
+            top_cost = top_cost.saturating_mul(count + 1);
         }
-        let top_cost = base
-            .checked_pow(ranks.len() as u32)
-            .unwrap_or(i128::MAX / 8);
         // S1/S2: moved-down players first meet the top residents, the rest
         // split in halves.
         let mut movers = bracket
@@ -150,7 +151,7 @@ impl<'e, 'a> Weights<'e, 'a> {
         }
         let k_i = k as i128;
         let pairs_max = k_i / 2 + 1;
-        let c6_bits = bits_for(top_cost.saturating_mul(k_i + 1));
+        let c6_bits = bits_for(top_cost);
         let c5_bits = bits_for(pairs_max);
         let gar = (engine.avoid_is_gar_early()).then_some(bits_for(span.max(k) as i128 / 2 + 1));
         let fl: Vec<bool> = vec![
@@ -225,11 +226,31 @@ impl<'e, 'a> Weights<'e, 'a> {
                 if r.is_empty() {
                     continue;
                 }
-                let b = who.len() as i128 + 1;
-                let Some(top) = b.checked_pow(r.len() as u32) else {
+                // Place values: for C18 / C20 (scores) mixed-radix by how
+                // many of those players have each score; for C19 / C21
+                // (differences) powers of one more than their number.
+                let mut place = Vec::with_capacity(r.len());
+                let mut top: i128 = 1;
+                for &x in &r {
+                    place.push(top);
+                    let count = if dir == FloatDirection::Down {
+                        who.iter().filter(|&&i| seats[i].score == x).count()
+                    } else {
+                        who.len()
+                    };
+                    top = top.saturating_mul(count as i128 + 1);
+                }
+                if top == i128::MAX {
                     continue;
+                }
+                // Scores: the paired players' place values sum below `top`.
+                // Differences: each paired player contributes up to the
+                // largest place value.
+                let bits = if dir == FloatDirection::Down {
+                    bits_for(top)
+                } else {
+                    bits_for(top.saturating_mul(2 * (k_i + 1)))
                 };
-                let bits = bits_for(top.saturating_mul(2 * (k_i + 1)));
                 // Room is kept for the order digit and for the exchange
                 // digits of the handbook's order (`Chooser`).
                 let reserve = bits_for(2 * k_i * pairs_max + 1) + 5 * bits_for(2 * k_i + 2) + 4;
@@ -237,7 +258,7 @@ impl<'e, 'a> Weights<'e, 'a> {
                     fixed += bits;
                     *slot = Some(SdDigit {
                         shift: 0,
-                        base: b,
+                        place,
                         ranks: r,
                         bits,
                     });
@@ -337,7 +358,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             shift_order,
             shift_quality,
             order_weighted,
-            base,
+            place,
             ranks,
             ideal,
             movers,
@@ -345,12 +366,12 @@ impl<'e, 'a> Weights<'e, 'a> {
         }
     }
 
-    /// What pairing a player of this score is worth to C7: `base^rank`,
-    /// with `base` above the number of players, so that sums compare like
-    /// the lists of the downfloaters' scores from the highest.
+    /// What pairing a player of this score is worth to C7: its place
+    /// value, so that sums compare like the lists of the downfloaters'
+    /// scores from the highest.
     pub(super) fn cost(&self, score: Points) -> i128 {
-        let r = self.ranks.binary_search(&score).unwrap_or(0) as u32;
-        self.base.pow(r)
+        let r = self.ranks.binary_search(&score).unwrap_or(0);
+        self.place[r]
     }
 
     /// Weight of pairing bracket positions `a` and `b`, `None` if they may
@@ -408,8 +429,8 @@ impl<'e, 'a> Weights<'e, 'a> {
 
     /// C7 (C.04.3, 2025): minimise the scores of the downfloaters, taken
     /// from the highest. Each player paired here is not a downfloater and
-    /// is worth `base^rank(score)`; with `base` above the number of
-    /// players, the largest sum leaves the lowest list of downfloaters'
+    /// is worth its score's place value (see `build`); the largest sum
+    /// leaves the lowest list of downfloaters'
     /// scores (the 2017 pairing score difference gives the same order on
     /// the handbook's candidates).
     fn c7_scores_paired(&self, si: &Seat, sj: &Seat) -> i128 {
@@ -526,7 +547,7 @@ fn c15_c17_repeated_upfloat(si: &Seat, sj: &Seat, recent: bool) -> i128 {
 /// (two rounds before). A downfloater of this bracket becomes an MDP of
 /// the one below, where its difference is its score less that bracket's,
 /// so the repeated downfloaters left unpaired should have the lowest
-/// scores: each one paired here is credited with `base^rank(score)`.
+/// scores: each one paired here is credited with its score's place value.
 fn c18_c20_repeated_downfloaters_scores(d: &SdDigit, si: &Seat, sj: &Seat, recent: bool) -> i128 {
     let part = |s: &Seat, other: &Seat| {
         if s.is_bye || other.is_bye || past(s, recent) != Some(FloatDirection::Down) {
@@ -557,14 +578,13 @@ fn c19_c21_repeated_upfloat_differences(d: &SdDigit, si: &Seat, sj: &Seat, recen
 }
 
 impl SdDigit {
-    /// `base^rank(x)` over this criterion's values.
+    /// The place value of `x` among this criterion's values.
     fn cost(&self, x: Points) -> i128 {
-        self.base
-            .pow(self.ranks.binary_search(&x).unwrap_or(0) as u32)
+        self.place[self.ranks.binary_search(&x).unwrap_or(0)]
     }
 
-    /// The cost of the largest value.
+    /// The place value of the largest value.
     fn top(&self) -> i128 {
-        self.base.pow(self.ranks.len() as u32 - 1)
+        self.place[self.ranks.len() - 1]
     }
 }

@@ -372,6 +372,8 @@ pub(super) struct Chooser {
     /// that most choices need no new matching; values are compared above it.
     pub(super) hint: Vec<i128>,
     pub(super) h_bits: u32,
+    /// How much the hint is scaled down to fit its bits.
+    pub(super) h_shift: u32,
     /// A best pairing under the choices so far, and its value.
     pub(super) cur: Vec<Option<usize>>,
     pub(super) target: i128,
@@ -393,7 +395,7 @@ impl Chooser {
         let hint = if self.h_bits == 0 {
             0
         } else {
-            self.hint[a * k + b]
+            self.hint[a * k + b] >> self.h_shift
         };
         (v << self.h_bits) + hint
     }
@@ -587,15 +589,11 @@ impl Engine<'_> {
         if q_bits + big_bits + f_bits + x_bits + d_bits + k_bits > 124 {
             return None;
         }
-        let h_bits = {
-            let room = 124 - (q_bits + big_bits + f_bits + x_bits + d_bits + k_bits);
-            let want = bits_for((k * k * k) as i128 + 1);
-            if want <= room {
-                want
-            } else {
-                0
-            }
-        };
+        // The hint gets the room left, coarser when the room is short.
+        let room = 124 - (q_bits + big_bits + f_bits + x_bits + d_bits + k_bits);
+        let want = bits_for((k * k * k) as i128 + 1);
+        let h_bits = want.min(room);
+        let h_shift = want - h_bits;
         // Completeness sits above the criteria of the bracket.
         let big: i128 = if big_bits == 0 {
             0
@@ -658,6 +656,7 @@ impl Engine<'_> {
             d_bits,
             hint: vec![0; n * n],
             h_bits,
+            h_shift,
             cur: vec![None; n],
             target: 0,
         };
