@@ -30,7 +30,12 @@ fn field(input: &SwissInput) -> Field {
     let met: HashMap<u32, Vec<u32>> = input
         .players
         .iter()
-        .map(|p| (p.id, p.history.iter().filter_map(|e| e.opponent).collect()))
+        .map(|p| {
+            // A forfeit is no meeting: only a pairing played over the board
+            // blocks a second one (C.04.1).
+            let played = p.history.iter().filter(|e| e.kind == EntryKind::Played);
+            (p.id, played.filter_map(|e| e.opponent).collect())
+        })
         .collect();
     let had_bye: HashMap<u32, bool> = input
         .players

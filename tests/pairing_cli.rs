@@ -53,7 +53,7 @@ fn trf_round_two_prints_pairs_and_leaves_out_the_requested_bye() {
     assert_eq!(lines[0], "2");
     assert_eq!(lines.len(), 3);
     // 3 had the allocated bye (a downfloat) in round 1, so in the 1-point
-    // bracket {1, 2, 3} it is 2 who floats down (C12); 5 asked for a bye.
+    // bracket {1, 2, 3} it is 2 who floats down (C14); 5 asked for a bye.
     assert_eq!(&lines[1..], ["1 3", "2 4"]);
 }
 

@@ -26,7 +26,9 @@ fn field(n: u32) -> Vec<SwissPlayer> {
 
 /// Plays a round of 2-game mini-matches: (a, b, a's game points x10).
 fn play(players: &mut [SwissPlayer], games: &[(u32, u32, i64)], byes: &[u32]) {
-    let round = players[0].history.len();
+    // Rounds so far: a forfeit recorded first (see `forfeit`) already
+    // holds this round for its two players.
+    let round = players.iter().map(|p| p.history.len()).min().unwrap_or(0);
     for &(a, b, pa) in games {
         players[a as usize - 1].history.push(RoundEntry {
             kind: EntryKind::Played,
@@ -154,7 +156,7 @@ fn when_no_transposition_works_an_exchange_is_made() {
 fn the_bye_skips_a_player_who_already_had_it() {
     // Round 1 of 5: 1-3, 2-4, bye 5; 1 and 2 win. Round 2: the 2 bracket
     // is {1, 2, 5}. S1/S2 would float 5 down, but 5 floated down last round
-    // (the bye), so 2 floats instead (C12); 2 has met 4, so 2-3; the bye
+    // (the bye), so 2 floats instead (C14); 2 has met 4, so 2-3; the bye
     // goes to 4, the last player left, who has not had one.
     let mut p = field(5);
     play(&mut p, &[(1, 3, WIN), (2, 4, WIN)], &[5]);
@@ -175,7 +177,7 @@ fn the_bye_skips_a_player_who_already_had_it() {
 #[test]
 fn a_player_who_floated_down_last_round_does_not_float_again() {
     // 1.0 bracket {1, 2, 3} is odd; 3 had the bye (a downfloat) in round 1,
-    // so 2 floats down instead (C12), even though S1/S2 alone would float 3.
+    // so 2 floats down instead (C14), even though S1/S2 alone would float 3.
     let mut p = field(5);
     play(&mut p, &[(1, 4, DRAW * 2), (2, 5, WIN)], &[3]);
     let (pairs, _) = pair(&p, vec![]);
@@ -395,4 +397,80 @@ fn a_remainder_takes_its_exchange_in_the_order_of_article_4_3() {
             (13, 15)
         ]
     );
+}
+
+/// Records a forfeited pairing: `winner` came, `absent` did not.
+fn forfeit(players: &mut [SwissPlayer], winner: u32, absent: u32) {
+    players[winner as usize - 1].history.push(RoundEntry {
+        kind: EntryKind::ForfeitWin,
+        opponent: Some(absent),
+        points: WIN,
+    });
+    players[absent as usize - 1].history.push(RoundEntry {
+        kind: EntryKind::ForfeitLoss,
+        opponent: Some(winner),
+        points: 0,
+    });
+}
+
+#[test]
+fn a_forfeited_pairing_is_no_meeting_and_is_paired_again_when_the_criteria_want_it() {
+    // Round 1: 4 does not come to 1-4 (1 wins by forfeit); 2 and 3 beat 5
+    // and 6. Round 2: 2 beats 1, 5 beats 3, 4 beats 6. Scores: 2 on 4; 1, 3,
+    // 4, 5 on 2; 6 on 0.
+    let mut p = field(6);
+    forfeit(&mut p, 1, 4);
+    play(&mut p, &[(2, 5, WIN), (3, 6, WIN)], &[]);
+    play(&mut p, &[(2, 1, WIN), (3, 5, 0), (4, 6, WIN)], &[]);
+    // Round 3. The 4 bracket {2} floats 2 into {1, 3, 4, 5}, where 2 may
+    // meet 3 or 4 (it played 5 and 1). Five players: two pairs, and the
+    // downfloater must be able to meet 6 (6 played 3 and 4), so it is 1 or
+    // 5. C16 (a resident downfloater who had a downfloat two rounds
+    // before): 1 won by forfeit in round 1, which is a downfloat (1.4.3),
+    // so 5 floats. In the handbook's order the MDP-pairing 2-3 comes first
+    // and its remainder {1, 4, 5} pairs S1 {1} with S2 {4, 5}: 1-4, 5
+    // floating. That candidate breaks no criterion: 1 and 4 never played
+    // (C.04.1), so they meet. Were the forfeit a meeting, the only way to
+    // float 5 would be 2-4, 1-3.
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(2, 3), (1, 4), (5, 6)]);
+    assert_eq!(bye, None);
+}
+
+#[test]
+fn the_bye_goes_to_the_player_with_fewer_unplayed_games() {
+    // Round 1: 1 beats 3, 2 beats 4; 5 asked for a zero-point bye (an
+    // unplayed game, and no float: 1.4.3). Round 2: 1-2 in the 2 bracket;
+    // the 0 bracket {3, 4, 5} pairs two and floats one to the bye. All
+    // three may have it (C2) and have the lowest score (C5). C9: the one
+    // who gets it has the fewest unplayed games, so 3 or 4 (none) rather
+    // than 5 (one). In the handbook's order S1 {3} meets S2 {4, 5}: 3-4
+    // (bye to 5) breaks C9, the transposition 3-5 (bye to 4) does not.
+    // The 2017 text gave the bye to 5, the lowest-ranked.
+    let mut p = field(5);
+    p[4].history.push(RoundEntry {
+        kind: EntryKind::RequestedBye,
+        opponent: None,
+        points: 0,
+    });
+    play(&mut p, &[(1, 3, WIN), (2, 4, WIN)], &[]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(1, 2), (3, 5)]);
+    assert_eq!(bye, Some(4));
+}
+
+#[test]
+fn the_bye_goes_to_the_lowest_score_that_leaves_the_round_complete() {
+    // Round 1: 1 draws 4, 2 beats 5, 3 has the bye. Scores: 2, 3 on 2; 1,
+    // 4 on 1; 5 on 0. Paired bracket by bracket, 2-3 would come first and
+    // leave 1 and 4 (who met) to share 5 and the bye, so a 1-point player
+    // would get it. C5 (2025) ranks above every quality criterion: the bye
+    // goes to the lowest score a complete round allows, 5's 0. Completion
+    // (C4) then holds in the 2 bracket only if both 2 and 3 float, and in
+    // the 1 bracket S1 {2, 3} meets S2 {1, 4} in order: 2-1, 3-4.
+    let mut p = field(5);
+    play(&mut p, &[(1, 4, DRAW), (2, 5, WIN)], &[3]);
+    let (pairs, bye) = pair(&p, vec![]);
+    assert_eq!(pairs, vec![(2, 1), (3, 4)]);
+    assert_eq!(bye, Some(5));
 }

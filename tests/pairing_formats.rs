@@ -138,3 +138,24 @@ fn a_files_bye_value_is_spelled_as_the_tournament_settings_and_the_old_way_still
         "{err}"
     );
 }
+
+#[test]
+fn trf_forfeits_are_unplayed_games_and_no_meetings() {
+    // Round 1 was forfeited on both boards (`+` came, `-` did not); rounds
+    // 2 and 3 were played. Of the three ways to pair four players, only
+    // round 1's is left, and a forfeit is no meeting (C.04.1), so round 4
+    // pairs 1-3 and 2-4 again.
+    let text = [
+        "XXR 5".to_string(),
+        line(1, "A", &[(3, 'w', '+'), (2, 'b', '='), (4, 'w', '=')]),
+        line(2, "B", &[(4, 'b', '+'), (1, 'w', '='), (3, 'b', '=')]),
+        line(3, "C", &[(1, 'b', '-'), (4, 'w', '='), (2, 'w', '=')]),
+        line(4, "D", &[(2, 'w', '-'), (3, 'b', '='), (1, 'b', '=')]),
+    ]
+    .join("\n");
+    let input = parse_trf(&text, RuleSet::Official).unwrap();
+    assert_eq!(input.round, 4);
+    let r = pair_round(&input).unwrap();
+    let pairs: Vec<_> = r.pairs.iter().map(|p| (p.first, p.second)).collect();
+    assert_eq!(pairs, vec![(1, 3), (2, 4)]);
+}

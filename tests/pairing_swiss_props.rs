@@ -38,7 +38,7 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
         let met = by_id[&pair.first]
             .history
             .iter()
-            .any(|e| e.opponent == Some(pair.second));
+            .any(|e| e.kind == EntryKind::Played && e.opponent == Some(pair.second));
         prop_assert!(!met, "rematch {} - {}", pair.first, pair.second);
         prop_assert!(
             avoid
@@ -84,6 +84,7 @@ proptest! {
         requested in 0.0f64..0.1,
         late in 0usize..6,
         forbidden in 0usize..12,
+        forfeits in 0.0f64..0.1,
         clubs in 0usize..6,
         gar in any::<bool>(),
     ) {
@@ -96,8 +97,11 @@ proptest! {
             withdraw_chance: withdraw,
             requested_bye_chance: requested,
             late_entries: late.min(players / 2),
+            forfeit_chance: forfeits,
             forbidden_pairs: forbidden,
             clubs,
+            even_clubs: false,
+            unrated: false,
             seed,
         };
         // Every round of the tournament, not only the last: the simulator

@@ -25,10 +25,18 @@ pub struct SimConfig {
     pub requested_bye_chance: f64,
     /// Players entering after round 1.
     pub late_entries: usize,
+    /// Per round, chance that a pairing is forfeited (one side does not
+    /// come): no game is played, the other side scores a won mini-match.
+    pub forfeit_chance: f64,
     /// Referee-forbidden pairs.
     pub forbidden_pairs: usize,
     /// Number of clubs (0 = no clubs).
     pub clubs: usize,
+    /// Clubs of equal size (player k in club k mod `clubs`) instead of
+    /// drawn at random.
+    pub even_clubs: bool,
+    /// Players carry no rating (pairing numbers then follow the names).
+    pub unrated: bool,
     pub seed: u64,
 }
 
@@ -44,8 +52,11 @@ impl SimConfig {
             withdraw_chance: 0.0,
             requested_bye_chance: 0.0,
             late_entries: 0,
+            forfeit_chance: 0.0,
             forbidden_pairs: 0,
             clubs: 0,
+            even_clubs: false,
+            unrated: false,
             seed,
         }
     }
@@ -65,8 +76,17 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
         .map(|i| SwissPlayer {
             id: i as u32 + 1,
             name: format!("Player {:05}", i + 1),
-            rating: Some(1000 + rng.random_range(0..1500)),
-            club: (cfg.clubs > 0).then(|| format!("Club {}", rng.random_range(0..cfg.clubs))),
+            // The draws are only made for what is asked, so other fields
+            // keep their history seed for seed.
+            rating: (!cfg.unrated).then(|| 1000 + rng.random_range(0..1500)),
+            club: (cfg.clubs > 0).then(|| {
+                let club = if cfg.even_clubs {
+                    i % cfg.clubs
+                } else {
+                    rng.random_range(0..cfg.clubs)
+                };
+                format!("Club {club}")
+            }),
             team: None,
             relatives: Vec::new(),
             entered_round: late_round(i),
@@ -125,6 +145,23 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
             let ra = input.players[a].rating.unwrap_or(1000) as f64;
             let rb = input.players[b].rating.unwrap_or(1000) as f64;
             let expect = 1.0 / (1.0 + 10f64.powf((rb - ra) / 400.0));
+            // The draw is only made when forfeits are asked for, so fields
+            // without them keep their results seed for seed.
+            if cfg.forfeit_chance > 0.0 && rng.random_bool(cfg.forfeit_chance) {
+                let (came, absent) = if rng.random_bool(0.5) { (a, b) } else { (b, a) };
+                let (came_id, absent_id) = (input.players[came].id, input.players[absent].id);
+                entries[came] = Some(RoundEntry {
+                    kind: EntryKind::ForfeitWin,
+                    opponent: Some(absent_id),
+                    points: won,
+                });
+                entries[absent] = Some(RoundEntry {
+                    kind: EntryKind::ForfeitLoss,
+                    opponent: Some(came_id),
+                    points: 0,
+                });
+                continue;
+            }
             let mut pa = 0;
             for _ in 0..cfg.games {
                 let x: f64 = rng.random();

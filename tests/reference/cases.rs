@@ -24,18 +24,28 @@ pub const EXCHANGE_ORDER: &str = r#"{"rules": "official", "total_rounds": 20, "g
 /// last bracket.
 pub const BYE_ORDER: &str = r#"{"rules": "official", "total_rounds": 20, "games_per_pairing": 2, "players": [{"id": 1, "name": "P01", "rating": 1990}, {"id": 2, "name": "P02", "rating": 1980}, {"id": 3, "name": "P03", "rating": 1970}, {"id": 4, "name": "P04", "rating": 1960}, {"id": 5, "name": "P05", "rating": 1950}, {"id": 6, "name": "P06", "rating": 1940}, {"id": 7, "name": "P07", "rating": 1930}, {"id": 8, "name": "P08", "rating": 1920}, {"id": 9, "name": "P09", "rating": 1910}], "rounds": [{"pairings": [{"first": 1, "second": 5, "games": [0.5, 1]}, {"first": 2, "second": 6, "games": [0.5, 1]}, {"first": 3, "second": 7, "games": [0, 0]}, {"first": 4, "second": 8, "games": [0, 1]}], "byes": [{"player": 9, "kind": "allocated"}]}, {"pairings": [{"first": 1, "second": 2, "games": [1, 0]}, {"first": 4, "second": 5, "games": [0.5, 1]}, {"first": 6, "second": 8, "games": [0, 0.5]}, {"first": 7, "second": 9, "games": [0, 0]}], "byes": [{"player": 3, "kind": "allocated"}]}, {"pairings": [{"first": 1, "second": 8, "games": [0, 0]}, {"first": 2, "second": 3, "games": [1, 1]}, {"first": 4, "second": 9, "games": [0.5, 1]}, {"first": 5, "second": 7, "games": [0.5, 1]}], "byes": [{"player": 6, "kind": "allocated"}]}, {"pairings": [{"first": 1, "second": 3, "games": [1, 1]}, {"first": 2, "second": 4, "games": [0.5, 0]}, {"first": 6, "second": 7, "games": [0, 1]}, {"first": 8, "second": 9, "games": [1, 1]}], "byes": [{"player": 5, "kind": "allocated"}]}, {"pairings": [{"first": 1, "second": 4, "games": [0, 0.5]}, {"first": 2, "second": 8, "games": [0, 0]}, {"first": 3, "second": 6, "games": [0.5, 0.5]}, {"first": 5, "second": 9, "games": [0.5, 0]}], "byes": [{"player": 7, "kind": "allocated"}]}]}"#;
 
-/// Seven players after four rounds. In the 5-point bracket the MDP 7 may meet
-/// 1 or 3 (6 meets nobody there). With 7-1, the downfloater 3 meets nobody
-/// in the 3.5 bracket {2, 4}; with 7-3, the downfloater 1 and the MDP 6 both
-/// pair there (1-2, 6-4). C7 chooses the downfloaters that give the next
-/// bracket the most pairs: 7-3.
+/// Seven players after four rounds. Scores: 6, 7 on 6; 1, 3 on 5; 2, 4 on
+/// 3.5; 5 on 3. 5 already had the bye, so C5 gives it to 2 or 4, and 5 must
+/// meet 3, 6 or 7 (it played 1, 2 and 4). The 6 bracket {6, 7} (who met)
+/// floats both. In the 5 bracket 6 may meet nobody, so it has one pair:
+/// 7-1, 7-3 or 1-3; C7 floats the lowest scores, so 7-1 (6 and 3 float) or
+/// 7-3 (6 and 1). C8 judges the next bracket by C1 to C7, completion (C4)
+/// included. After 7-3, {6, 1, 2, 4} could pair 1-2 and 6-4, but that
+/// leaves 5 for the bye it may not have (C2): it pairs once, floating 6 and
+/// a 3.5. After 7-1, {6, 3, 2, 4} pairs 6-4 and floats 3 (5 points) and 2
+/// (3.5): lower scores. So 7-1, 6-4, and the last bracket {3, 2, 5} pairs
+/// 3-5 with the bye to 2. The 2017 text (C7 counting rematches alone in the
+/// next bracket, the collapsed last bracket) chose 7-3, 1-2, 6-5, bye 4.
 pub const NEXT_BRACKET: &str = r#"{"rules": "official", "total_rounds": 20, "games_per_pairing": 2, "players": [{"id": 1, "name": "P01", "rating": 1990}, {"id": 2, "name": "P02", "rating": 1980}, {"id": 3, "name": "P03", "rating": 1970}, {"id": 4, "name": "P04", "rating": 1960}, {"id": 5, "name": "P05", "rating": 1950}, {"id": 6, "name": "P06", "rating": 1940}, {"id": 7, "name": "P07", "rating": 1930}], "rounds": [{"pairings": [{"first": 1, "second": 4, "games": [1, 0]}, {"first": 2, "second": 5, "games": [1, 1]}, {"first": 3, "second": 6, "games": [0, 1]}], "byes": [{"player": 7, "kind": "allocated"}]}, {"pairings": [{"first": 1, "second": 6, "games": [0.5, 0]}, {"first": 2, "second": 7, "games": [0.5, 0]}, {"first": 3, "second": 4, "games": [1, 0]}], "byes": [{"player": 5, "kind": "allocated"}]}, {"pairings": [{"first": 2, "second": 3, "games": [0, 1]}, {"first": 4, "second": 5, "games": [1, 0.5]}, {"first": 6, "second": 7, "games": [0.5, 1]}], "byes": [{"player": 1, "kind": "allocated"}]}, {"pairings": [{"first": 1, "second": 5, "games": [0.5, 1]}, {"first": 2, "second": 6, "games": [0, 0]}, {"first": 4, "second": 7, "games": [0, 0]}], "byes": [{"player": 3, "kind": "allocated"}]}]}"#;
 
 /// Nine players after one round: 8 lost by forfeit, 4 won by forfeit, 9 had
 /// the allocated bye. 4 and 9 scored without playing, so they received a
 /// downfloat (1.4.3); 8 scored nothing without playing, which is no float.
 /// In the last bracket {7 (MDP), 3, 5, 6, 8} 7 meets 5 and the remainder
-/// {3, 6, 8} pairs 3-6, leaving the bye to 8: nobody repeats a float.
+/// {3, 6, 8} floats one player to the bye. Nobody there repeats a float, so
+/// C9 decides: 8's forfeit is an unplayed game, 3 and 6 have none, and the
+/// first candidate that floats one of them (S1 {3} against S2 {6, 8}
+/// transposed: 3-8) gives the bye to 6.
 pub const ZERO_POINT_FORFEIT: &str = r#"{"rules": "official", "total_rounds": 20, "games_per_pairing": 2, "players": [{"id": 1, "name": "P01", "rating": 1990}, {"id": 2, "name": "P02", "rating": 1980}, {"id": 3, "name": "P03", "rating": 1970}, {"id": 4, "name": "P04", "rating": 1960}, {"id": 5, "name": "P05", "rating": 1950}, {"id": 6, "name": "P06", "rating": 1940}, {"id": 7, "name": "P07", "rating": 1930}, {"id": 8, "name": "P08", "rating": 1920}, {"id": 9, "name": "P09", "rating": 1910}], "rounds": [{"pairings": [{"first": 1, "second": 5, "games": [1, 1]}, {"first": 2, "second": 6, "games": [1, 1]}, {"first": 3, "second": 7, "games": [0, 0]}, {"first": 4, "second": 8, "forfeit": "second"}], "byes": [{"player": 9, "kind": "allocated"}]}]}"#;
 
 /// Seven players after two rounds. The MDPs 1 (2.5) and 4 (2) meet the

@@ -1,8 +1,19 @@
 //! A deliberately plain reading of the FIDE Dutch system (Handbook C.04.3,
-//! in force from 1 July 2025) with the colour rules removed, for small
-//! fields only. Nothing here is fast: every bracket enumerates its
+//! the text applied from 1 July 2025) with the colour rules removed, for
+//! small fields only. Nothing here is fast: every bracket enumerates its
 //! candidates in the handbook's order and keeps the first one that no later
-//! candidate beats on the criteria, most important first.
+//! candidate beats on the criteria, most important first. It shares nothing
+//! with the engine but the input types: no weights, no matching.
+//!
+//! The criteria, as the 2025 text orders them (colour criteria removed):
+//! C1 no rematch (a meeting is a game played over the board, C.04.1) and
+//! the referee's forbidden pairs; C2 no second bye, nor one after a
+//! forfeit win; C4 every bracket leaves the players not yet paired
+//! pairable; C5 the bye's player has the lowest score a complete round
+//! allows; C6 most pairs; C7 the downfloaters' scores, from the highest, as
+//! low as possible; C8 the downfloaters chosen so that the following
+//! bracket is best by C1-C7; C9 the fewest unplayed games for the bye's
+//! player; C14-C17 repeated floats; C18-C21 their score differences.
 //!
 //! Readings chosen where the text leaves room:
 //!
@@ -10,30 +21,28 @@
 //!   floated down (higher score) or up; a player who scored more than a
 //!   loss without playing (allocated bye, forfeit win, half-point bye)
 //!   floated down; a forfeit loss or a zero-point absence is no float.
-//! - C2: a player who already had the allocated bye, or already scored a
-//!   win without playing (a forfeit win), does not get the bye.
 //! - MaxPairs and M1 only fix the size of S1, hence the order in which
 //!   candidates are met; the reference tries every size from the largest
 //!   down, so a smaller S1 is only reached after every larger one.
-//! - D.3 (which MDPs go to S1): MDP sets are tried with the higher-ranked
-//!   players first, compared by bracket sequence numbers.
-//! - C7 looks at the following bracket alone: its most pairs, then its
-//!   smallest PSD, counting only C1 there.
-//! - C12-C15 count the players left unpaired by the bracket (the bye
-//!   included in the last bracket) and the residents paired with a
-//!   higher-scored player; C16-C19 compare, highest first, the score
-//!   differences of the floats those players receive in this bracket.
-//! - Article A.9 of the previous text, kept in the 2025 one: brackets are
-//!   paired one by one; when the downfloaters of a bracket and everyone below
-//!   cannot complete the round, that bracket is paired again with C4 and
-//!   everyone below it forms one collapsed last bracket.
+//! - 4.4 (which MDPs go to S1): MDP sets in lexicographic order of their
+//!   bracket sequence numbers (the smallest differing BSN first).
+//! - C8: the following bracket is its scoregroup plus this candidate's
+//!   downfloaters, judged by C4 (everyone further below still pairable),
+//!   C6 and C7.
+//! - C9 applies to a candidate that floats exactly one player when nobody
+//!   below the bracket may take the bye instead, so that player gets it.
+//! - C14/C16 count resident downfloaters, C15/C17 the residents an MDP (a
+//!   higher-scored player) meets. C18/C20 take the downfloaters with a
+//!   repeated downfloat by score (their difference in the bracket below);
+//!   C19/C21 the score differences of the pairs whose lower player repeats
+//!   an upfloat.
 
 pub mod cases;
 
 use std::collections::{HashMap, HashSet};
 
 use kraal::pairing::swiss::{EntryKind, SwissInput};
-use kraal::pairing::{PlayerId, Points, POINT};
+use kraal::pairing::{PlayerId, Points};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Float {
@@ -48,6 +57,8 @@ pub struct Player {
     pub score: Points,
     pub opponents: Vec<PlayerId>,
     pub bye_ok: bool,
+    /// Rounds without a game over the board so far (C9).
+    pub unplayed: u32,
     pub float1: Option<Float>,
     pub float2: Option<Float>,
 }
@@ -90,11 +101,23 @@ pub fn players(input: &SwissInput) -> Vec<Player> {
             id: p.id,
             tpn: tpn[&p.id],
             score: p.history.iter().map(|e| e.points).sum(),
-            opponents: p.history.iter().filter_map(|e| e.opponent).collect(),
+            // C1 (C.04.1): a meeting is a game played over the board; a
+            // forfeit is none.
+            opponents: p
+                .history
+                .iter()
+                .filter(|e| e.kind == EntryKind::Played)
+                .filter_map(|e| e.opponent)
+                .collect(),
             bye_ok: !p
                 .history
                 .iter()
                 .any(|e| matches!(e.kind, EntryKind::AllocatedBye | EntryKind::ForfeitWin)),
+            unplayed: (round as u32 - 1)
+                - p.history
+                    .iter()
+                    .filter(|e| e.kind == EntryKind::Played)
+                    .count() as u32,
             float1: if round >= 2 {
                 float_in(p.id, round - 2)
             } else {
@@ -214,13 +237,15 @@ fn exchanges(s1: &[usize], s2: &[usize]) -> Vec<(Vec<usize>, Vec<usize>)> {
     out
 }
 
+/// Receives candidates in order; returns `false` to stop the generation.
+type Visit<'a> = dyn FnMut(Candidate) -> bool + 'a;
+
 /// Candidates of a homogeneous bracket or a remainder, in the handbook's
 /// order: S1 of each size from the largest down; for each, the original
 /// S1/S2, every transposition of S2, then each exchange with every
-/// transposition of its S2.
-fn homogeneous(players: &[usize]) -> Vec<Candidate> {
+/// transposition of its S2. Returns `false` when `visit` stopped it.
+fn homogeneous(players: &[usize], visit: &mut Visit) -> bool {
     let n = players.len();
-    let mut out = Vec::new();
     for n1 in (0..=n / 2).rev() {
         let (s1, s2) = players.split_at(n1);
         for (a, b) in exchanges(s1, s2) {
@@ -233,21 +258,23 @@ fn homogeneous(players: &[usize]) -> Vec<Candidate> {
             for t in k_permutations(&ns2, n1) {
                 let pairs = ns1.iter().copied().zip(t.iter().copied()).collect();
                 let unpaired = ns2.iter().copied().filter(|x| !t.contains(x)).collect();
-                out.push(Candidate { pairs, unpaired });
+                if !visit(Candidate { pairs, unpaired }) {
+                    return false;
+                }
             }
         }
     }
-    out
+    true
 }
 
 /// Candidates of a bracket with moved-down players: MDP-pairings (M1 from
-/// the largest down, MDP sets in S1 higher-ranked first, transpositions of
-/// the residents), each followed by every candidate of its remainder.
-fn heterogeneous(mdps: &[usize], residents: &[usize]) -> Vec<Candidate> {
+/// the largest down, MDP sets in S1 in lexicographic order of BSNs,
+/// transpositions of the residents), each followed by every candidate of
+/// its remainder.
+fn heterogeneous(mdps: &[usize], residents: &[usize], visit: &mut Visit) -> bool {
     if mdps.is_empty() {
-        return homogeneous(residents);
+        return homogeneous(residents, visit);
     }
-    let mut out = Vec::new();
     for m1 in (0..=mdps.len().min(residents.len())).rev() {
         for s1 in subsets(mdps, m1) {
             let limbo: Vec<usize> = mdps.iter().copied().filter(|x| !s1.contains(x)).collect();
@@ -259,44 +286,91 @@ fn heterogeneous(mdps: &[usize], residents: &[usize]) -> Vec<Candidate> {
                     .collect();
                 let mdp_pairs: Vec<(usize, usize)> =
                     s1.iter().copied().zip(t.iter().copied()).collect();
-                for c in homogeneous(&rem) {
+                let go_on = homogeneous(&rem, &mut |c: Candidate| {
                     let mut pairs = mdp_pairs.clone();
                     pairs.extend(c.pairs);
                     let mut unpaired = limbo.clone();
                     unpaired.extend(c.unpaired);
-                    out.push(Candidate { pairs, unpaired });
+                    visit(Candidate { pairs, unpaired })
+                });
+                if !go_on {
+                    return false;
                 }
             }
         }
     }
-    out
+    true
 }
 
 pub struct Reference {
     pub p: Vec<Player>,
     /// Which criteria to apply; all of them unless a divergence is being
     /// classified (leaving one out shows whether it decides the case).
-    pub c7: bool,
-    pub c16_c19: bool,
+    pub c8: bool,
+    pub c18_c21: bool,
+    /// Pairs the referee forbade for this round (ids, lower first).
+    pub forbidden: HashSet<(PlayerId, PlayerId)>,
+    /// C5: the score the bye's player must have, once known.
+    bye_score: Option<Points>,
     complete_memo: std::cell::RefCell<HashMap<u64, bool>>,
+}
+
+/// The referee's forbidden pairs that hold in the round being paired.
+pub fn forbidden(input: &SwissInput) -> HashSet<(PlayerId, PlayerId)> {
+    input
+        .forbidden
+        .iter()
+        .filter(|f| {
+            f.from_round.is_none_or(|r| input.round >= r)
+                && f.to_round.is_none_or(|r| input.round <= r)
+        })
+        .map(|f| (f.a.min(f.b), f.a.max(f.b)))
+        .collect()
+}
+
+/// Sorted from the highest, padded to `width` with a value below every
+/// score, so that a shorter list (fewer players) compares as smaller.
+fn descending(mut v: Vec<Points>, width: usize) -> Vec<Points> {
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v.resize(width.max(v.len()), Points::MIN);
+    v
 }
 
 impl Reference {
     pub fn new(p: Vec<Player>) -> Self {
         Reference {
             p,
-            c7: true,
-            c16_c19: true,
+            c8: true,
+            c18_c21: true,
+            forbidden: HashSet::new(),
+            bye_score: None,
             complete_memo: Default::default(),
         }
     }
 
+    /// The reference for a round as the engine gets it: players and the
+    /// referee's forbidden pairs.
+    pub fn of(input: &SwissInput) -> Self {
+        let mut r = Reference::new(players(input));
+        r.forbidden = forbidden(input);
+        r
+    }
+
+    /// C2, and C5 once the bye's score is known.
+    fn bye_allowed(&self, i: usize) -> bool {
+        self.p[i].bye_ok && self.bye_score.is_none_or(|s| self.p[i].score == s)
+    }
+
+    /// C1 and the forbidden pairs.
     fn compatible(&self, a: usize, b: usize) -> bool {
-        a != b && !self.p[a].opponents.contains(&self.p[b].id)
+        let (x, y) = (self.p[a].id, self.p[b].id);
+        a != b
+            && !self.p[a].opponents.contains(&y)
+            && !self.forbidden.contains(&(x.min(y), x.max(y)))
     }
 
     /// Whether the players in `set` can all be paired (C1), one of them
-    /// taking the bye (C2) when their number is odd.
+    /// taking the bye (C2, C5) when their number is odd.
     fn completable(&self, set: &[usize]) -> bool {
         let mask = set.iter().fold(0u64, |m, &i| m | (1 << i));
         self.complete_mask(mask, set.len() % 2 == 1)
@@ -312,7 +386,7 @@ impl Reference {
         }
         let i = mask.trailing_zeros() as usize;
         let rest = mask & !(1 << i);
-        let mut ok = bye_open && self.p[i].bye_ok && self.complete_mask(rest, false);
+        let mut ok = bye_open && self.bye_allowed(i) && self.complete_mask(rest, false);
         let mut m = rest;
         while !ok && m != 0 {
             let j = m.trailing_zeros() as usize;
@@ -325,45 +399,39 @@ impl Reference {
         ok
     }
 
-    /// Score differences of a candidate (A.8 of the previous text, 3.? of
-    /// the 2025 one): pairs by the absolute difference, downfloaters by
-    /// their score minus one point below the lowest score of the bracket.
-    fn psd(&self, c: &Candidate, lowest: Points) -> Vec<Points> {
-        let mut v: Vec<Points> = c
-            .pairs
-            .iter()
-            .map(|&(a, b)| (self.p[a].score - self.p[b].score).abs())
-            .collect();
-        v.extend(
-            c.unpaired
-                .iter()
-                .map(|&u| self.p[u].score - (lowest - POINT)),
-        );
-        v.sort_unstable_by(|a, b| b.cmp(a));
-        v
+    /// C7: the scores of the downfloaters, from the highest.
+    fn downfloater_scores(&self, c: &Candidate) -> Vec<Points> {
+        descending(c.unpaired.iter().map(|&u| self.p[u].score).collect(), 0)
     }
 
-    /// Most pairs, then smallest PSD, of a bracket on C1 alone (C7).
-    fn best_of_bracket(&self, players: &[usize]) -> (usize, Vec<Points>) {
-        let lowest = players.iter().map(|&i| self.p[i].score).min().unwrap_or(0);
+    /// C8: the following bracket (`players`) at its best by C1-C7: the
+    /// pairings that leave everyone still below (`rest`) pairable (C4),
+    /// most pairs (C6), then the lowest downfloaters' scores (C7).
+    fn best_of_bracket(&self, players: &[usize], rest: &[usize]) -> (usize, Vec<Points>) {
         let mut best: Option<(usize, Vec<Points>)> = None;
+        #[allow(clippy::too_many_arguments)]
         fn rec(
             r: &Reference,
             left: &[usize],
             pairs: &mut Vec<(usize, usize)>,
             unpaired: &mut Vec<usize>,
-            lowest: Points,
+            rest: &[usize],
             best: &mut Option<(usize, Vec<Points>)>,
         ) {
-            let Some((&i, rest)) = left.split_first() else {
+            let Some((&i, others)) = left.split_first() else {
+                let mut below = unpaired.clone();
+                below.extend_from_slice(rest);
+                if !r.completable(&below) {
+                    return;
+                }
                 let c = Candidate {
                     pairs: pairs.clone(),
                     unpaired: unpaired.clone(),
                 };
-                let v = (c.pairs.len(), r.psd(&c, lowest));
+                let v = (c.pairs.len(), r.downfloater_scores(&c));
                 let better = match best {
                     None => true,
-                    Some((n, p)) => v.0 > *n || (v.0 == *n && v.1 < *p),
+                    Some((n, d)) => v.0 > *n || (v.0 == *n && v.1 < *d),
                 };
                 if better {
                     *best = Some(v);
@@ -371,25 +439,26 @@ impl Reference {
                 return;
             };
             unpaired.push(i);
-            rec(r, rest, pairs, unpaired, lowest, best);
+            rec(r, others, pairs, unpaired, rest, best);
             unpaired.pop();
-            for (k, &j) in rest.iter().enumerate() {
+            for (k, &j) in others.iter().enumerate() {
                 if r.compatible(i, j) {
-                    let mut others = rest.to_vec();
-                    others.remove(k);
+                    let mut o = others.to_vec();
+                    o.remove(k);
                     pairs.push((i, j));
-                    rec(r, &others, pairs, unpaired, lowest, best);
+                    rec(r, &o, pairs, unpaired, rest, best);
                     pairs.pop();
                 }
             }
         }
-        rec(self, players, &mut vec![], &mut vec![], lowest, &mut best);
+        rec(self, players, &mut vec![], &mut vec![], rest, &mut best);
         best.unwrap_or((0, vec![]))
     }
 
-    /// The criteria of a candidate as one vector, smaller is better.
-    /// `c4` is the set below the bracket when completion applies;
-    /// `next` the following scoregroup when C7 applies.
+    /// The criteria of a candidate as one vector, smaller is better, in
+    /// the order of the 2025 text: C4, (C5 is settled for the field in
+    /// `pair`), C6, C7, C8, C9, C14-C17, C18-C21. `below` is everyone in
+    /// the brackets below; `next` the following scoregroup (C8).
     #[allow(clippy::too_many_arguments)]
     fn evaluate(
         &self,
@@ -397,162 +466,221 @@ impl Reference {
         bracket: &[usize],
         last: bool,
         total_odd: bool,
-        c4: Option<&[usize]>,
+        below: &[usize],
         next: Option<&[usize]>,
-        c7_memo: &mut HashMap<Vec<usize>, (usize, Vec<Points>)>,
+        c9: bool,
+        c8_memo: &mut HashMap<Vec<usize>, (usize, Vec<Points>)>,
     ) -> Option<Vec<i64>> {
-        // C1.
+        // C1 and the forbidden pairs.
         if c.pairs.iter().any(|&(a, b)| !self.compatible(a, b)) {
             return None;
         }
-        // Last bracket: the round must be complete, C2 for the bye.
+        // Last bracket: the round must be complete, C2 and C5 for the bye.
         if last {
             if c.unpaired.len() != total_odd as usize {
                 return None;
             }
-            if c.unpaired.iter().any(|&u| !self.p[u].bye_ok) {
+            if c.unpaired.iter().any(|&u| !self.bye_allowed(u)) {
                 return None;
             }
         }
         let mut v: Vec<i64> = Vec::new();
-        // C4.
-        if let Some(below) = c4 {
-            let mut set = c.unpaired.clone();
-            set.extend_from_slice(below);
-            v.push(!self.completable(&set) as i64);
-        }
+        // C4: every bracket leaves the players not yet paired pairable.
+        let mut rest = c.unpaired.clone();
+        rest.extend_from_slice(below);
+        v.push(!self.completable(&rest) as i64);
         let lowest = bracket.iter().map(|&i| self.p[i].score).min().unwrap();
-        // C5.
-        v.push(-(c.pairs.len() as i64));
         // C6.
-        v.extend(self.psd(c, lowest));
+        v.push(-(c.pairs.len() as i64));
         // C7.
-        if let Some(next) = next.filter(|_| self.c7) {
-            let mut nb = c.unpaired.clone();
-            nb.sort_unstable();
-            let b = c7_memo
-                .entry(nb.clone())
+        v.extend(self.downfloater_scores(c));
+        // C8.
+        if let Some(next) = next.filter(|_| self.c8) {
+            let mut down = c.unpaired.clone();
+            down.sort_unstable();
+            let b = c8_memo
+                .entry(down.clone())
                 .or_insert_with(|| {
-                    let mut all = nb.clone();
+                    let mut all = down.clone();
                     all.extend_from_slice(next);
-                    self.best_of_bracket(&all)
+                    let after: Vec<usize> = below
+                        .iter()
+                        .copied()
+                        .filter(|i| !next.contains(i))
+                        .collect();
+                    self.best_of_bracket(&all, &after)
                 })
                 .clone();
             v.push(-(b.0 as i64));
             v.extend(b.1);
         }
-        // Floats of this candidate: (player, direction, score difference).
-        let mut floats: Vec<(usize, Float, Points)> = Vec::new();
+        // C9: the unplayed games of the bye's player, in a bracket that
+        // floats exactly one player who ends up with the bye.
+        v.push(match c.unpaired.as_slice() {
+            [u] if c9 => self.p[*u].unplayed as i64,
+            _ => 0,
+        });
+        // Floats of this candidate: MDPs (and any higher player) meeting a
+        // lower one, and the players left unpaired.
+        let mut mdp_pairs: Vec<(usize, usize)> = Vec::new();
         for &(a, b) in &c.pairs {
             let (sa, sb) = (self.p[a].score, self.p[b].score);
             if sa != sb {
-                let (hi, lo) = if sa > sb { (a, b) } else { (b, a) };
-                floats.push((hi, Float::Down, (sa - sb).abs()));
-                floats.push((lo, Float::Up, (sa - sb).abs()));
+                mdp_pairs.push(if sa > sb { (a, b) } else { (b, a) });
             }
         }
-        let mut leaving: Vec<(usize, Float, Points)> = Vec::new();
-        for &u in &c.unpaired {
-            leaving.push((u, Float::Down, self.p[u].score - (lowest - POINT)));
-        }
-        // C12-C15: downfloaters (leaving the bracket) and upfloaters that
-        // repeat the float of one (two) rounds before.
-        let repeat = |f: Float, two: bool, (i, d, _): &(usize, Float, Points)| {
-            *d == f
-                && if two {
-                    self.p[*i].float2 == Some(f)
-                } else {
-                    self.p[*i].float1 == Some(f)
-                }
+        let had = |i: usize, f: Float, two: bool| {
+            if two {
+                self.p[i].float2 == Some(f)
+            } else {
+                self.p[i].float1 == Some(f)
+            }
         };
-        let upfloats: Vec<_> = floats.iter().filter(|f| f.1 == Float::Up).collect();
-        v.push(
-            leaving
+        for two in [false, true] {
+            // C14 / C16: resident downfloaters with a downfloat one (two)
+            // rounds before.
+            v.push(
+                c.unpaired
+                    .iter()
+                    .filter(|&&u| self.p[u].score == lowest && had(u, Float::Down, two))
+                    .count() as i64,
+            );
+            // C15 / C17: MDP opponents with an upfloat one (two) rounds
+            // before.
+            v.push(
+                mdp_pairs
+                    .iter()
+                    .filter(|&&(_, lo)| had(lo, Float::Up, two))
+                    .count() as i64,
+            );
+        }
+        // C18-C21: the score differences, from the highest, of the MDPs
+        // with a repeated downfloat and of the MDP opponents with a
+        // repeated upfloat. A downfloater becomes an MDP of the bracket
+        // below, so its difference is its score less that bracket's: the
+        // same for every candidate up to the downfloater's own score.
+        let width = if self.c18_c21 { bracket.len() } else { 0 };
+        for two in [false, true] {
+            let down: Vec<Points> = c
+                .unpaired
                 .iter()
-                .filter(|x| repeat(Float::Down, false, x))
-                .count() as i64,
-        );
-        v.push(
-            upfloats
-                .iter()
-                .filter(|x| repeat(Float::Up, false, x))
-                .count() as i64,
-        );
-        v.push(
-            leaving
-                .iter()
-                .filter(|x| repeat(Float::Down, true, x))
-                .count() as i64,
-        );
-        v.push(
-            upfloats
-                .iter()
-                .filter(|x| repeat(Float::Up, true, x))
-                .count() as i64,
-        );
-        // C16-C19: the score differences of those repeated floats,
-        // highest first (MDPs paired here count as downfloats too).
-        let width = if self.c16_c19 { bracket.len() } else { 0 };
-        for (f, two) in [
-            (Float::Down, false),
-            (Float::Up, false),
-            (Float::Down, true),
-            (Float::Up, true),
-        ] {
-            let mut sds: Vec<Points> = floats
-                .iter()
-                .chain(leaving.iter())
-                .filter(|x| repeat(f, two, x))
-                .map(|x| x.2)
+                .filter(|&&u| had(u, Float::Down, two))
+                .map(|&u| self.p[u].score)
                 .collect();
-            sds.sort_unstable_by(|a, b| b.cmp(a));
-            sds.resize(width, 0);
-            sds.truncate(width);
-            v.extend(sds);
+            let up: Vec<Points> = mdp_pairs
+                .iter()
+                .filter(|&&(_, lo)| had(lo, Float::Up, two))
+                .map(|&(hi, lo)| self.p[hi].score - self.p[lo].score)
+                .collect();
+            let mut d = descending(down, width);
+            let mut u = descending(up, width);
+            d.truncate(width);
+            u.truncate(width);
+            v.extend(d);
+            v.extend(u);
         }
         Some(v)
     }
 
+    /// The criteria vector of a perfect candidate (3.4): the best value
+    /// each criterion could have in this bracket, ignoring the others. A
+    /// candidate that reaches it is the first best, so the search stops.
+    fn perfect(
+        &self,
+        mdps: &[usize],
+        residents: &[usize],
+        next: Option<&[usize]>,
+        c9: bool,
+    ) -> Vec<i64> {
+        let k = mdps.len() + residents.len();
+        let m1 = mdps.len().min(residents.len());
+        let pairs = m1 + (residents.len() - m1) / 2;
+        let mut v = vec![0, -(pairs as i64)];
+        let mut scores: Vec<Points> = mdps
+            .iter()
+            .chain(residents)
+            .map(|&i| self.p[i].score)
+            .collect();
+        scores.sort_unstable();
+        scores.truncate(k - 2 * pairs);
+        v.extend(descending(scores, 0));
+        if let Some(next) = next.filter(|_| self.c8) {
+            let n = k - 2 * pairs + next.len();
+            v.push(-((n / 2) as i64));
+            if n % 2 == 1 {
+                v.push(self.p[next[0]].score);
+            }
+        }
+        let fewest = mdps.iter().chain(residents).map(|&i| self.p[i].unplayed);
+        v.push(if c9 && k - 2 * pairs == 1 {
+            fewest.min().unwrap_or(0) as i64
+        } else {
+            0
+        });
+        v.extend([0, 0, 0, 0]);
+        let width = if self.c18_c21 { k } else { 0 };
+        v.extend(std::iter::repeat_n(Points::MIN, 4 * width));
+        v
+    }
+
     /// The handbook's choice for one bracket: the first candidate that no
     /// later candidate beats.
-    #[allow(clippy::too_many_arguments)]
     fn pair_bracket(
         &self,
         mdps: &[usize],
         residents: &[usize],
-        last: bool,
-        total_odd: bool,
-        c4: Option<&[usize]>,
+        below: &[usize],
         next: Option<&[usize]>,
+        total_odd: bool,
     ) -> Option<Candidate> {
+        let last = next.is_none();
         let mut bracket = mdps.to_vec();
         bracket.extend_from_slice(residents);
+        // C9 applies when nobody below may take the bye instead.
+        let c9 = total_odd && below.iter().all(|&i| !self.bye_allowed(i));
         let mut seen = HashSet::new();
-        let mut c7_memo = HashMap::new();
+        let mut c8_memo = HashMap::new();
+        let perfect = self.perfect(mdps, residents, next, c9);
         let mut best: Option<(Vec<i64>, Candidate)> = None;
-        for c in heterogeneous(mdps, residents) {
+        heterogeneous(mdps, residents, &mut |c: Candidate| {
             if !seen.insert(c.key()) {
-                continue;
+                return true;
             }
-            let Some(v) = self.evaluate(&c, &bracket, last, total_odd, c4, next, &mut c7_memo)
+            let Some(v) =
+                self.evaluate(&c, &bracket, last, total_odd, below, next, c9, &mut c8_memo)
             else {
-                continue;
+                return true;
             };
+            let done = v == perfect;
             if best.as_ref().is_none_or(|(b, _)| v < *b) {
                 best = Some((v, c));
             }
-        }
+            // 3.4: a candidate that fulfils every criterion is taken at
+            // once (nothing later can beat it).
+            !done
+        });
         best.map(|(_, c)| c)
     }
 
     /// Pairs the round. `None` when no complete pairing exists.
-    pub fn pair(&self) -> Option<Outcome> {
+    pub fn pair(&mut self) -> Option<Outcome> {
         let n = self.p.len();
+        assert!(n < 63, "the reference is for small fields");
         let all: Vec<usize> = (0..n).collect();
         if !self.completable(&all) {
             return None;
         }
         let total_odd = n % 2 == 1;
+        if total_odd {
+            // C5: the lowest score of a player who can take the bye with
+            // everyone else paired.
+            let full = all.iter().fold(0u64, |m, &i| m | (1 << i));
+            self.bye_score = (0..n)
+                .filter(|&i| self.p[i].bye_ok && self.complete_mask(full & !(1 << i), false))
+                .map(|i| self.p[i].score)
+                .min();
+            self.complete_memo.borrow_mut().clear();
+        }
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for i in 0..n {
             match groups.last_mut() {
@@ -560,46 +688,27 @@ impl Reference {
                 _ => groups.push(vec![i]),
             }
         }
+        // Brackets from the top, each one the first best candidate; C4
+        // holds for every bracket (there is no collapsed bracket in the
+        // 2025 text).
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut mdps: Vec<usize> = Vec::new();
         let mut bye = None;
-        let mut g = 0;
-        while g < groups.len() {
-            let residents = &groups[g];
+        for g in 0..groups.len() {
             let below: Vec<usize> = groups[g + 1..].concat();
-            if g + 1 == groups.len() {
-                let c = self.pair_bracket(&mdps, residents, true, total_odd, None, None)?;
-                pairs.extend(c.pairs);
-                bye = c.unpaired.first().copied();
-                break;
-            }
-            let c = self.pair_bracket(
-                &mdps,
-                residents,
-                false,
-                total_odd,
-                None,
-                Some(&groups[g + 1]),
-            )?;
+            let next = groups.get(g + 1).map(|x| x.as_slice());
+            let c = self.pair_bracket(&mdps, &groups[g], &below, next, total_odd)?;
             let mut rest = c.unpaired.clone();
             rest.extend_from_slice(&below);
-            if self.completable(&rest) {
-                pairs.extend(c.pairs);
-                mdps = c.unpaired;
-                mdps.sort_unstable();
-                g += 1;
-                continue;
+            if !self.completable(&rest) {
+                return None;
             }
-            // This bracket is the PPB: pair it again with C4, then
-            // everyone below forms the collapsed last bracket.
-            let c = self.pair_bracket(&mdps, residents, false, total_odd, Some(&below), None)?;
             pairs.extend(c.pairs);
-            let mut m = c.unpaired;
-            m.sort_unstable();
-            let clb = self.pair_bracket(&m, &below, true, total_odd, None, None)?;
-            pairs.extend(clb.pairs);
-            bye = clb.unpaired.first().copied();
-            break;
+            if next.is_none() {
+                bye = c.unpaired.first().copied();
+            }
+            mdps = c.unpaired;
+            mdps.sort_unstable();
         }
         let mut out: Vec<(PlayerId, PlayerId)> = pairs
             .iter()

@@ -1,0 +1,113 @@
+//! Completion (C.04.3, 2025, C4): a pairing complying with the absolute
+//! criteria must always exist for all players not yet paired. It is checked
+//! for the whole field first (with a message naming who cannot be paired),
+//! then for every bracket; a bracket whose best pairing would strand the
+//! players below is solved again with them.
+
+use super::*;
+
+impl Engine<'_> {
+    /// Explains why the whole field cannot be paired.
+    pub(super) fn diagnose(&self) -> PairingError {
+        let n = self.seats.len();
+        let name = |i: usize| {
+            if self.seats[i].is_bye {
+                "the bye".to_string()
+            } else {
+                format!("player {}", self.seats[i].id)
+            }
+        };
+        for i in 0..n {
+            if (0..n).all(|j| !self.compatible(i, j)) {
+                return PairingError::Impossible(if self.seats[i].is_bye {
+                    "the field is odd and every player present has already had the \
+                     pairing-allocated bye or a forfeit win (C2)"
+                        .to_string()
+                } else {
+                    format!(
+                        "{} has already met, or may not meet, every other player present \
+                         (C1 and the avoidance rules)",
+                        name(i)
+                    )
+                });
+            }
+        }
+        let mate = matching::max_cardinality(n, &|a, b| self.compatible(a, b), false);
+        let left: Vec<String> = (0..n).filter(|&i| mate[i].is_none()).map(name).collect();
+        PairingError::Impossible(format!(
+            "without rematches (C1), a second bye (C2) and forbidden pairs, at most {} of \
+             the {} places can be paired; left over: {}",
+            mate.iter().filter(|m| m.is_some()).count(),
+            n,
+            left.join(", ")
+        ))
+    }
+
+    pub(super) fn pairable(&self, set: &[usize]) -> bool {
+        matching::has_perfect_matching(set.len(), &|a, b| self.compatible(set[a], set[b]))
+    }
+
+    pub(super) fn pair_all(&self) -> Result<Vec<Option<(usize, Points)>>, PairingError> {
+        let n = self.seats.len();
+        let all: Vec<usize> = (0..n).collect();
+        if !self.pairable(&all) {
+            return Err(self.diagnose());
+        }
+        // mate[i] = (partner, bracket score)
+        let mut mate: Vec<Option<(usize, Points)>> = vec![None; n];
+        self.run(0, Vec::new(), self.avoid_is_gar_early(), &mut mate)?;
+        Ok(mate)
+    }
+
+    pub(super) fn joint(
+        &self,
+        w: &Weights,
+        bracket: &[usize],
+        lower: &[usize],
+    ) -> Vec<Option<usize>> {
+        let k = bracket.len();
+        let n = k + lower.len();
+        let all: Vec<usize> = bracket.iter().chain(lower).copied().collect();
+        let big: i128 = 1i128 << w.bits;
+        let mut m = vec![0i128; n * n];
+        for a in 0..n {
+            for b in a + 1..n {
+                let x = if b < k {
+                    w.edge(a, b).map(|x| x + big)
+                } else {
+                    // Below the bracket only completeness and, under GAR,
+                    // club-mates apart count: the lower brackets are paired
+                    // properly in their turn.
+                    let keeps = w.shift_gar.is_some_and(|_| {
+                        self.seats[all[a]].is_bye
+                            || self.seats[all[b]].is_bye
+                            || self
+                                .avoid
+                                .prefers_apart(
+                                    self.seats[all[a]].id,
+                                    self.seats[all[b]].id,
+                                    self.round,
+                                )
+                                .is_none()
+                    });
+                    let sd = (self.seats[all[a]].score - self.seats[all[b]].score).abs() as i128
+                        / (POINT as i128 / 2);
+                    let low = w.shift_low.map_or(0, |s| (LOW_CAP - sd.min(LOW_CAP)) << s);
+                    self.compatible(all[a], all[b]).then(|| {
+                        big + low
+                            + if keeps {
+                                1i128 << w.shift_gar.unwrap_or(0)
+                            } else {
+                                0
+                            }
+                    })
+                };
+                if let Some(x) = x {
+                    m[a * n + b] = x;
+                }
+            }
+        }
+        let full = matching::max_weight(&m, n);
+        (0..k).map(|a| full[a].filter(|&b| b < k)).collect()
+    }
+}

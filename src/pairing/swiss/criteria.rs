@@ -1,0 +1,590 @@
+//! The quality criteria of C.04.3 (the text applied from 1 July 2025)
+//! that apply without colours, C6-C9 and C14-C21, and Kraal's `gar`
+//! club-mates preference, as digits of one matching weight per pair. Each
+//! criterion is one function below, named by its number, with the article
+//! it implements; C8 is settled by a matching over two brackets (see
+//! `following_bracket`), C5 and C4 by what may meet the bye seat and by
+//! completion (see `bye`, `completion`).
+
+use super::*;
+
+/// The weight of a pair inside one bracket: the quality criteria as digits
+/// of one integer, most significant first, so that a maximum-weight
+/// matching is the best pairing by the criteria in the handbook's order.
+///
+/// | digit | criterion | per pair |
+/// |---|---|---|
+/// | `shift_pairs` | C6, most pairs | 1 |
+/// | `shift_scores` | C7, downfloaters' scores from the highest | the score's place value per player paired |
+/// | `shift_low` | (completion re-solves only) score differences below | capped difference |
+/// | `shift_gar` | `gar` club or team mates apart in rounds 1-3 | 1 if not mates |
+/// | `c9` | C9, unplayed games of the bye's player | unplayed games of the players paired |
+/// | `shift_float` | C14-C17, repeated floats | see the functions |
+/// | `sd` | C18-C21, their score differences | see the functions |
+/// | `shift_order` | not a criterion: the ideal S1/S2 pairing | how close the pair is to it |
+///
+/// A digit is left out when nobody in the bracket could make it differ.
+pub(super) struct Weights<'e, 'a> {
+    pub(super) engine: &'e Engine<'a>,
+    pub(super) bracket: Vec<usize>,
+    /// Digits: (shift, value function) built once per bracket.
+    pub(super) shift_pairs: u32,
+    pub(super) shift_scores: u32,
+    pub(super) shift_gar: Option<u32>,
+    /// C9, when this bracket floats exactly one player and that player
+    /// gets the bye: (shift, bye score).
+    pub(super) c9: Option<(u32, Points)>,
+    pub(super) shift_low: Option<u32>,
+    pub(super) shift_float: [Option<u32>; 4],
+    /// C18-C21, in the order of `shift_float`.
+    pub(super) sd: [Option<SdDigit>; 4],
+    pub(super) shift_order: Option<u32>,
+    /// Lowest bit of the criteria digits (everything above the order digit).
+    pub(super) shift_quality: u32,
+    pub(super) order_weighted: bool,
+    /// C7's place value of each score in `ranks` (see `build`).
+    pub(super) place: Vec<i128>,
+    pub(super) ranks: Vec<Points>,
+    pub(super) ideal: Vec<Option<usize>>,
+    pub(super) movers: usize,
+    /// Bits used by all quality digits together.
+    pub(super) bits: u32,
+}
+
+/// The float criteria in the handbook's order: C14 (C18) downfloat and
+/// C15 (C19) upfloat in the previous round, C16 (C20) and C17 (C21) two
+/// rounds before; `true` = the previous round.
+pub(super) const FLOAT_DIGITS: [(FloatDirection, bool); 4] = [
+    (FloatDirection::Down, true),
+    (FloatDirection::Up, true),
+    (FloatDirection::Down, false),
+    (FloatDirection::Up, false),
+];
+
+/// One of C18-C21: a list of scores or score differences compared from the
+/// highest, as sums of place values that no number of smaller values can
+/// outweigh.
+#[derive(Debug, Clone, Default)]
+pub(super) struct SdDigit {
+    pub(super) shift: u32,
+    /// Place value of each value in `ranks`.
+    pub(super) place: Vec<i128>,
+    pub(super) ranks: Vec<Points>,
+    pub(super) bits: u32,
+}
+
+pub(super) fn bits_for(max_total: i128) -> u32 {
+    128 - (max_total.max(1)).leading_zeros()
+}
+
+impl<'e, 'a> Weights<'e, 'a> {
+    pub(super) fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
+        Self::build(engine, bracket, limit, span, false)
+    }
+
+    /// Weights of a next bracket as C8 sees it: every player of the bracket
+    /// above followed by the next bracket's residents.
+    pub(super) fn for_next(engine: &'e Engine<'a>, both: &[usize]) -> Self {
+        Self::build(engine, both, 118, both.len(), true)
+    }
+
+    pub(super) fn build(
+        engine: &'e Engine<'a>,
+        bracket: &[usize],
+        limit: u32,
+        span: usize,
+        next_only: bool,
+    ) -> Self {
+        let seats = engine.seats;
+        let k = bracket.len();
+        let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
+        // C7 (2025) ranks the scores of the bracket's players: the lower a
+        // score's rank, the less it costs to leave a player with it unpaired.
+        // The place value of each score is mixed-radix: one more than the
+        // number of players of every lower score multiplied together, so no
+        // number of lower-scored players outweighs one of a higher score and
+        // the digit takes only the bits those counts need.
+        let _ = next_only;
+        let mut scores: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
+        scores.sort_unstable();
+        let mut ranks: Vec<Points> = scores.clone();
+        ranks.dedup();
+        let mut place = Vec::with_capacity(ranks.len());
+        let mut top_cost: i128 = 1;
+        for &r in &ranks {
+            place.push(top_cost);
+            let count = scores.iter().filter(|&&x| x == r).count() as i128;
+            top_cost = top_cost.saturating_mul(count + 1);
+        }
+        // S1/S2: moved-down players first meet the top residents, the rest
+        // split in halves.
+        let mut movers = bracket
+            .iter()
+            .take_while(|&&i| seats[i].score > low)
+            .count();
+        let residents = k - movers;
+        let mut ideal = vec![None; k];
+        if residents == 1 && seats[bracket[k - 1]].is_bye {
+            // The bye seat's bracket: the players left over meet each other
+            // in S1/S2 order and the last of them takes the bye.
+            movers = 0;
+            ideal[k - 2] = Some(k - 1);
+            ideal[k - 1] = Some(k - 2);
+            let half = (k - 2) / 2;
+            for i in 0..half {
+                ideal[i] = Some(half + i);
+                ideal[half + i] = Some(i);
+            }
+        } else {
+            let m1 = movers.min(residents);
+            for i in 0..m1 {
+                ideal[i] = Some(movers + i);
+                ideal[movers + i] = Some(i);
+            }
+            let rem_start = movers + m1;
+            let rem = k - rem_start;
+            let half = rem / 2;
+            for i in 0..half {
+                ideal[rem_start + i] = Some(rem_start + half + i);
+                ideal[rem_start + half + i] = Some(rem_start + i);
+            }
+        }
+        let k_i = k as i128;
+        let pairs_max = k_i / 2 + 1;
+        let c6_bits = bits_for(top_cost);
+        let c5_bits = bits_for(pairs_max);
+        let gar = (engine.avoid_is_gar_early()).then_some(bits_for(span.max(k) as i128 / 2 + 1));
+        let fl: Vec<bool> = vec![
+            bracket
+                .iter()
+                .any(|&i| seats[i].float1 == Some(FloatDirection::Down)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float1 == Some(FloatDirection::Up)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float2 == Some(FloatDirection::Down)),
+            bracket
+                .iter()
+                .any(|&i| seats[i].float2 == Some(FloatDirection::Up)),
+        ];
+        let float_bits = bits_for(2 * pairs_max + 2);
+        let fixed = c5_bits
+            + c6_bits
+            + if span > k {
+                bits_for(LOW_CAP * (span as i128 / 2 + 1))
+            } else {
+                0
+            }
+            + gar.unwrap_or(0)
+            + fl.iter().filter(|&&b| b).count() as u32 * float_bits;
+        // C18-C21: the scores or score differences of repeated floaters,
+        // each a list compared from the highest, over the values they can
+        // have, with a base above their number. In a homogeneous bracket
+        // every downfloater has the same difference and nobody floats up, so
+        // C14-C17 already say everything.
+        let mut sd: [Option<SdDigit>; 4] = Default::default();
+        let mut fixed = fixed;
+        if movers > 0 {
+            for (f, slot) in sd.iter_mut().enumerate() {
+                let (dir, recent) = FLOAT_DIGITS[f];
+                let who: Vec<usize> = bracket
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        !seats[i].is_bye
+                            && (if recent {
+                                seats[i].float1
+                            } else {
+                                seats[i].float2
+                            }) == Some(dir)
+                    })
+                    .collect();
+                if who.is_empty() {
+                    continue;
+                }
+                let mut r: Vec<Points> = Vec::new();
+                for &i in &who {
+                    let si = seats[i].score;
+                    if dir == FloatDirection::Down {
+                        // C18 / C20 rank the downfloaters' own scores.
+                        r.push(si);
+                        continue;
+                    }
+                    for &j in bracket {
+                        let sj = seats[j].score;
+                        if dir == FloatDirection::Down && sj < si {
+                            r.push(si - sj);
+                        }
+                        if dir == FloatDirection::Up && sj > si {
+                            r.push(sj - si);
+                        }
+                    }
+                }
+                r.sort_unstable();
+                r.dedup();
+                if r.is_empty() {
+                    continue;
+                }
+                // Place values: for C18 / C20 (scores) mixed-radix by how
+                // many of those players have each score; for C19 / C21
+                // (differences) powers of one more than their number.
+                let mut place = Vec::with_capacity(r.len());
+                let mut top: i128 = 1;
+                for &x in &r {
+                    place.push(top);
+                    let count = if dir == FloatDirection::Down {
+                        who.iter().filter(|&&i| seats[i].score == x).count()
+                    } else {
+                        who.len()
+                    };
+                    top = top.saturating_mul(count as i128 + 1);
+                }
+                if top == i128::MAX {
+                    continue;
+                }
+                // Scores: the paired players' place values sum below `top`.
+                // Differences: each paired player contributes up to the
+                // largest place value.
+                let bits = if dir == FloatDirection::Down {
+                    bits_for(top)
+                } else {
+                    bits_for(top.saturating_mul(2 * (k_i + 1)))
+                };
+                // Room is kept for the order digit and for the exchange
+                // digits of the handbook's order (`Chooser`).
+                let reserve = bits_for(2 * k_i * pairs_max + 1) + 5 * bits_for(2 * k_i + 2) + 4;
+                if fixed + bits + reserve <= limit {
+                    fixed += bits;
+                    *slot = Some(SdDigit {
+                        shift: 0,
+                        place,
+                        ranks: r,
+                        bits,
+                    });
+                }
+            }
+        }
+        // C9 (2025): minimise the unplayed games of the player who gets the
+        // pairing-allocated bye, in a bracket that floats exactly one player
+        // who ends up with it: an odd bracket that can pair all but one, at
+        // or below the bye's score (C5), so that nobody below may take the
+        // bye instead. Each pair is credited with the unplayed games of its
+        // players who could take the bye; the most credit leaves the fewest
+        // unplayed games to the one who floats.
+        let c9_score = engine.bye_score.filter(|&b| {
+            k % 2 == 1
+                && low <= b
+                && !bracket.iter().any(|&i| seats[i].is_bye)
+                && {
+                    let u: Vec<u32> = bracket
+                        .iter()
+                        .filter(|&&i| seats[i].score == b && !seats[i].bye_used)
+                        .map(|&i| seats[i].unplayed)
+                        .collect();
+                    u.iter().any(|&x| Some(&x) != u.first())
+                }
+                && engine.floats_one_when_complete(bracket, low)
+        });
+        let c9_bits = c9_score.map(|b| {
+            let total: i128 = bracket
+                .iter()
+                .filter(|&&i| seats[i].score == b && !seats[i].bye_used)
+                .map(|&i| seats[i].unplayed as i128)
+                .sum();
+            bits_for(total + 1)
+        });
+        fixed += c9_bits.unwrap_or(0);
+        let weighted_bits =
+            bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
+        let plain_bits = bits_for(2 * k_i * pairs_max + 1);
+        let (order_bits, order_weighted) = if fixed + weighted_bits <= limit {
+            (Some(weighted_bits), true)
+        } else if fixed + plain_bits <= limit {
+            (Some(plain_bits), false)
+        } else {
+            (None, false)
+        };
+        let mut shift = 0;
+        let shift_order = order_bits.map(|b| {
+            let s = shift;
+            shift += b;
+            s
+        });
+        let shift_quality = shift;
+        for d in sd.iter_mut().rev().flatten() {
+            d.shift = shift;
+            shift += d.bits;
+        }
+        let mut shift_float = [None; 4];
+        for f in (0..4).rev() {
+            if fl[f] {
+                shift_float[f] = Some(shift);
+                shift += float_bits;
+            }
+        }
+        let c9 = c9_bits.zip(c9_score).map(|(b, score)| {
+            let s = shift;
+            shift += b;
+            (s, score)
+        });
+        let shift_gar = gar.map(|b| {
+            let s = shift;
+            shift += b;
+            s
+        });
+        // When the players below are in view, their score differences come
+        // before club-mates apart: the lower brackets' own criteria rank
+        // above the preference there too.
+        let shift_low = (span > k).then(|| {
+            let s = shift;
+            shift += bits_for(LOW_CAP * (span as i128 / 2 + 1));
+            s
+        });
+        let shift_scores = shift;
+        shift += c6_bits;
+        let shift_pairs = shift;
+        shift += c5_bits;
+        Weights {
+            engine,
+            bracket: bracket.to_vec(),
+            shift_pairs,
+            shift_scores,
+            shift_gar,
+            c9,
+            shift_low,
+            shift_float,
+            sd,
+            shift_order,
+            shift_quality,
+            order_weighted,
+            place,
+            ranks,
+            ideal,
+            movers,
+            bits: shift + 1,
+        }
+    }
+
+    /// What pairing a player of this score is worth to C7: its place
+    /// value, so that sums compare like the lists of the downfloaters'
+    /// scores from the highest.
+    pub(super) fn cost(&self, score: Points) -> i128 {
+        let r = self.ranks.binary_search(&score).unwrap_or(0);
+        self.place[r]
+    }
+
+    /// Weight of pairing bracket positions `a` and `b`, `None` if they may
+    /// not meet.
+    pub(super) fn edge(&self, a: usize, b: usize) -> Option<i128> {
+        self.weigh(a, b, true)
+    }
+
+    /// The weight without the S1/S2 order digit: the criteria only.
+    pub(super) fn quality(&self, a: usize, b: usize) -> Option<i128> {
+        self.weigh(a, b, false)
+    }
+
+    pub(super) fn weigh(&self, a: usize, b: usize, with_order: bool) -> Option<i128> {
+        let seats = self.engine.seats;
+        let (i, j) = (self.bracket[a], self.bracket[b]);
+        if !self.engine.compatible(i, j) {
+            return None;
+        }
+        let (si, sj) = (&seats[i], &seats[j]);
+        let mut w: i128 = c6_pairs() << self.shift_pairs;
+        w += self.c7_scores_paired(si, sj) << self.shift_scores;
+        if let Some(s) = self.shift_low {
+            w += LOW_CAP << s;
+        }
+        if let Some(s) = self.shift_gar {
+            w += self.gar_mates_apart(si, sj) << s;
+        }
+        if let Some((s, bye_score)) = self.c9 {
+            w += c9_unplayed_games(si, sj, bye_score) << s;
+        }
+        for (f, shift) in self.shift_float.iter().enumerate() {
+            let Some(shift) = shift else { continue };
+            let (dir, recent) = FLOAT_DIGITS[f];
+            let v = match dir {
+                FloatDirection::Down => c14_c16_repeated_downfloat(si, sj, recent),
+                FloatDirection::Up => c15_c17_repeated_upfloat(si, sj, recent),
+            };
+            w += v << shift;
+        }
+        for (f, d) in self.sd.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let (dir, recent) = FLOAT_DIGITS[f];
+            let v = match dir {
+                FloatDirection::Down => c18_c20_repeated_downfloaters_scores(d, si, sj, recent),
+                FloatDirection::Up => c19_c21_repeated_upfloat_differences(d, si, sj, recent),
+            };
+            w += v << d.shift;
+        }
+        if let Some(s) = self.shift_order.filter(|_| with_order) {
+            w += self.order_hint(a, b) << s;
+        }
+        Some(w)
+    }
+
+    /// C7 (C.04.3, 2025): minimise the scores of the downfloaters, taken
+    /// from the highest. Each player paired here is not a downfloater and
+    /// is worth its score's place value (see `build`); the largest sum
+    /// leaves the lowest list of downfloaters'
+    /// scores (the 2017 pairing score difference gives the same order on
+    /// the handbook's candidates).
+    fn c7_scores_paired(&self, si: &Seat, sj: &Seat) -> i128 {
+        self.cost(si.score) + self.cost(sj.score)
+    }
+
+    /// Under `gar`, in rounds 1-3: club or team mates apart where possible
+    /// (Kraal's avoidance table, ranked after C6-C8). One for a pair that
+    /// keeps the preference.
+    fn gar_mates_apart(&self, si: &Seat, sj: &Seat) -> i128 {
+        let apart = si.is_bye
+            || sj.is_bye
+            || self
+                .engine
+                .avoid
+                .prefers_apart(si.id, sj.id, self.engine.round)
+                .is_none();
+        i128::from(apart)
+    }
+
+    /// Not a criterion: how far the pair is from the ideal S1/S2 pairing,
+    /// the lowest digit, so that the first guess of the generation order
+    /// (see `generation`) is usually right and larger brackets get close
+    /// to it.
+    fn order_hint(&self, a: usize, b: usize) -> i128 {
+        let k = self.bracket.len() as i128;
+        let dev = |x: usize, y: usize| -> i128 {
+            match self.ideal[x] {
+                Some(t) => (t as i128 - y as i128).abs(),
+                None => k - x as i128,
+            }
+        };
+        let mut d = dev(a, b) + dev(b, a);
+        let movers = self.movers as i128;
+        if self.order_weighted {
+            // The moved-down players are paired first (their S1/S2
+            // choice is settled before the remainder's), the top first.
+            let top = a.min(b) as i128;
+            d *= k - top;
+            if top < movers {
+                d += dev(a.min(b), a.max(b)) * k * k * (movers - top);
+            }
+        }
+        let cap = if self.order_weighted {
+            2 * k * k + k * k * k * movers
+        } else {
+            2 * k
+        };
+        cap - d.min(cap)
+    }
+}
+
+/// C6 (C.04.3, 2025): minimise the number of downfloaters, that is,
+/// maximise the number of pairs. Every pair counts one.
+fn c6_pairs() -> i128 {
+    1
+}
+
+/// C9 (C.04.3, 2025): minimise the number of unplayed games of the player
+/// who gets the pairing-allocated bye, in a bracket that floats exactly
+/// that player. A pair is credited with the unplayed games of its players
+/// who could take the bye (score `bye_score`, C2 allowing); the most credit
+/// leaves the fewest unplayed games to the one who floats.
+fn c9_unplayed_games(si: &Seat, sj: &Seat, bye_score: Points) -> i128 {
+    let credit = |p: &Seat| {
+        if p.score == bye_score && !p.bye_used && !p.is_bye {
+            p.unplayed as i128
+        } else {
+            0
+        }
+    };
+    credit(si) + credit(sj)
+}
+
+/// The float a player received one round ago (`recent`) or two.
+fn past(s: &Seat, recent: bool) -> Option<FloatDirection> {
+    if recent {
+        s.float1
+    } else {
+        s.float2
+    }
+}
+
+/// C14 / C16 (C.04.3, 2025): minimise the number of resident downfloaters
+/// who received a downfloat in the previous round (two rounds before).
+/// Pairing saves one for each such player who does not float down inside
+/// the pair; a moved-down player meeting a resident floats down either
+/// way, and the bye is a downfloat.
+fn c14_c16_repeated_downfloat(si: &Seat, sj: &Seat, recent: bool) -> i128 {
+    let (hi, lo) = if si.score >= sj.score {
+        (si, sj)
+    } else {
+        (sj, si)
+    };
+    let differ = si.score != sj.score;
+    let bye = si.is_bye || sj.is_bye;
+    let saved = |s: &Seat, down_here: bool| {
+        (past(s, recent) == Some(FloatDirection::Down) && !down_here && !s.is_bye) as i128
+    };
+    saved(hi, differ || bye) + saved(lo, bye)
+}
+
+/// C15 / C17 (C.04.3, 2025): minimise the number of MDP opponents who
+/// received an upfloat in the previous round (two rounds before). One for
+/// a pair that does not give its lower player a repeated upfloat.
+fn c15_c17_repeated_upfloat(si: &Seat, sj: &Seat, recent: bool) -> i128 {
+    let lo = if si.score >= sj.score { sj } else { si };
+    let differ = si.score != sj.score;
+    1 - (differ && past(lo, recent) == Some(FloatDirection::Up)) as i128
+}
+
+/// C18 / C20 (C.04.3, 2025): minimise the score differences, from the
+/// highest, of the MDPs who received a downfloat in the previous round
+/// (two rounds before). A downfloater of this bracket becomes an MDP of
+/// the one below, where its difference is its score less that bracket's,
+/// so the repeated downfloaters left unpaired should have the lowest
+/// scores: each one paired here is credited with its score's place value.
+fn c18_c20_repeated_downfloaters_scores(d: &SdDigit, si: &Seat, sj: &Seat, recent: bool) -> i128 {
+    let part = |s: &Seat, other: &Seat| {
+        if s.is_bye || other.is_bye || past(s, recent) != Some(FloatDirection::Down) {
+            0
+        } else {
+            d.cost(s.score)
+        }
+    };
+    part(si, sj) + part(sj, si)
+}
+
+/// C19 / C21 (C.04.3, 2025): minimise the score differences, from the
+/// highest, of the MDP opponents who received an upfloat in the previous
+/// round (two rounds before). Each player's share is the same unpaired as
+/// paired without that upfloat, so only the differences count.
+fn c19_c21_repeated_upfloat_differences(d: &SdDigit, si: &Seat, sj: &Seat, recent: bool) -> i128 {
+    let top = d.top();
+    let part = |s: &Seat, other: &Seat| {
+        if s.is_bye || other.is_bye || past(s, recent) != Some(FloatDirection::Up) {
+            top
+        } else if s.score < other.score {
+            top - d.cost(other.score - s.score)
+        } else {
+            top
+        }
+    };
+    part(si, sj) + part(sj, si)
+}
+
+impl SdDigit {
+    /// The place value of `x` among this criterion's values.
+    fn cost(&self, x: Points) -> i128 {
+        self.place[self.ranks.binary_search(&x).unwrap_or(0)]
+    }
+
+    /// The place value of the largest value.
+    fn top(&self) -> i128 {
+        self.place[self.ranks.len() - 1]
+    }
+}

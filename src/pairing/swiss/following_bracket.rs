@@ -1,0 +1,207 @@
+//! C8 (C.04.3, 2025): choose the downfloaters so that the following
+//! bracket complies as well as it can with C1-C7: it stays completable
+//! (C4), has the most pairs (C6) and the lowest downfloaters' scores (C7).
+
+use super::*;
+
+impl Engine<'_> {
+    /// C7 for brackets of up to [`EXACT_ORDER_LIMIT`] players whose next
+    /// bracket keeps the two within [`COMPLETING_LIMIT`]: one matching over
+    /// both (see [`Engine::in_handbook_order_c7`]). `None` when out of
+    /// range, when the digits do not fit, or when the choice would not leave
+    /// the players below pairable (C4); the caller then compares candidates.
+    pub(super) fn next_bracket_exact(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        local: &[Option<usize>],
+        end: usize,
+    ) -> Option<Vec<Option<usize>>> {
+        let k = bracket.len();
+        if k > EXACT_ORDER_LIMIT || local.iter().all(Option::is_some) {
+            return None;
+        }
+        let n = self.seats.len();
+        let mut next_end = end + 1;
+        while next_end < n && self.seats[next_end].score == self.seats[end].score {
+            next_end += 1;
+        }
+        if k + (next_end - end) > COMPLETING_LIMIT {
+            return None;
+        }
+        let w = Weights::new(self, bracket, 118, k);
+        let next: Vec<usize> = (end..next_end).collect();
+        let mut both = bracket.to_vec();
+        both.extend_from_slice(&next);
+        let nw = Weights::for_next(self, &both);
+        // C8 judges the next bracket by C1-C7, completion (C4) included.
+        // First without the players below: when the next bracket's best
+        // pairing for the chosen downfloaters also leaves everyone below
+        // pairable, no choice can do better with them, and the first best
+        // in the handbook's order is the same. Otherwise, when the players
+        // below fit in one search, completion joins the matching.
+        let further: Vec<usize> = (next_end..n).collect();
+        let mut got = self.in_handbook_order_c7(&w, &next, None, &nw)?;
+        let completes = |l: &[Option<usize>]| {
+            let mut nb: Vec<usize> = (0..k)
+                .filter(|&i| l[i].is_none())
+                .map(|i| bracket[i])
+                .collect();
+            nb.extend_from_slice(&next);
+            let best = self.solve(&Weights::new(self, &nb, 118, nb.len()));
+            let mut rest: Vec<usize> = (0..nb.len())
+                .filter(|&a| best[a].is_none())
+                .map(|a| nb[a])
+                .collect();
+            rest.extend_from_slice(&further);
+            self.pairable(&rest)
+        };
+        if !completes(&got) {
+            if k + (n - end) > COMPLETING_LIMIT {
+                return None;
+            }
+            got = self.in_handbook_order_c7(&w, &next, Some(&further), &nw)?;
+        }
+        let value = |l: &[Option<usize>]| -> i128 {
+            (0..l.len())
+                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
+                .sum::<i128>()
+                >> w.shift_scores
+        };
+        if value(&got) != value(local) {
+            return None;
+        }
+        let mut rest: Vec<usize> = (0..k)
+            .filter(|&i| got[i].is_none())
+            .map(|i| bracket[i])
+            .collect();
+        rest.extend_from_slice(lower);
+        self.pairable(&rest).then_some(got)
+    }
+
+    /// C7: unless this is the penultimate or the last bracket, choose the
+    /// downfloaters so that the next bracket has the most pairs and then the
+    /// lowest downfloaters' scores. Candidates are this bracket's pairings of equal quality
+    /// (C6, C7) with one more of its players floating, lowest-ranked first;
+    /// the chosen one is re-ordered by the S1/S2 procedure with its
+    /// downfloaters fixed. Brackets above 64 players keep their pairing.
+    pub(super) fn next_bracket_best(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+        local: Vec<Option<usize>>,
+        end: usize,
+    ) -> Vec<Option<usize>> {
+        let k = bracket.len();
+        if k > EXACT_ORDER_LIMIT || local.iter().all(Option::is_some) {
+            return local;
+        }
+        let n = self.seats.len();
+        let mut next_end = end + 1;
+        while next_end < n && self.seats[next_end].score == self.seats[end].score {
+            next_end += 1;
+        }
+        if next_end - end > 200 {
+            return local;
+        }
+        let w = Weights::new(self, bracket, 118, k);
+        let value = |l: &[Option<usize>]| -> i128 {
+            (0..l.len())
+                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
+                .sum::<i128>()
+                >> w.shift_scores
+        };
+        let target = value(&local);
+        let downfloaters = |l: &[Option<usize>]| -> Vec<usize> {
+            (0..k)
+                .filter(|&a| l[a].is_none())
+                .map(|a| bracket[a])
+                .collect()
+        };
+        let next_quality = |down: &[usize]| -> Option<(usize, Vec<std::cmp::Reverse<Points>>)> {
+            let mut rest = down.to_vec();
+            rest.extend_from_slice(lower);
+            if !self.pairable(&rest) {
+                return None;
+            }
+            let mut nb = down.to_vec();
+            nb.extend(end..next_end);
+            let nw = Weights::new(self, &nb, 118, nb.len());
+            let mut sol = self.solve(&nw);
+            // C8 asks for the next bracket's best by C1-C7, completion
+            // included: when its best pairing would strand the players
+            // below, it is solved again with them, completeness first.
+            let further: Vec<usize> = (next_end..self.seats.len()).collect();
+            let mut stranded: Vec<usize> = (0..nb.len())
+                .filter(|&a| sol[a].is_none())
+                .map(|a| nb[a])
+                .collect();
+            stranded.extend_from_slice(&further);
+            if !self.pairable(&stranded) && nb.len() + further.len() <= COMPLETING_LIMIT {
+                let all: Vec<usize> = nb.iter().chain(&further).copied().collect();
+                let m = all.len();
+                let big: i128 = 1 << (nw.bits + 1);
+                let mut weight = vec![0i128; m * m];
+                for a in 0..m {
+                    for b in a + 1..m {
+                        let x = if b < nb.len() {
+                            nw.edge(a, b).map(|x| big + (x >> nw.shift_scores))
+                        } else {
+                            self.compatible(all[a], all[b]).then_some(big)
+                        };
+                        weight[a * m + b] = x.unwrap_or(0);
+                    }
+                }
+                let joint = matching::max_weight(&weight, m);
+                sol = (0..nb.len())
+                    .map(|a| joint[a].filter(|&b| b < nb.len()))
+                    .collect();
+            }
+            let mut left = Vec::new();
+            let mut pairs = 0;
+            for (a, m) in sol.iter().enumerate() {
+                match m {
+                    Some(b) if *b > a => pairs += 1,
+                    Some(_) => {}
+                    None => left.push(self.seats[nb[a]].score),
+                }
+            }
+            left.sort_unstable_by(|x, y| y.cmp(x));
+            // More pairs first, then the lower downfloaters' scores
+            // (compared from the highest).
+            Some((pairs, left.into_iter().map(std::cmp::Reverse).collect()))
+        };
+        let Some(mut best_q) = next_quality(&downfloaters(&local)) else {
+            return local;
+        };
+        let mut best_ban: Option<usize> = None;
+        let paired: Vec<usize> = (0..k)
+            .rev()
+            .filter(|&a| local[a].is_some())
+            .take(16)
+            .collect();
+        for x in paired {
+            let alt = self.solve_without(&w, x);
+            if value(&alt) != target {
+                continue;
+            }
+            if let Some(q) = next_quality(&downfloaters(&alt)) {
+                if q > best_q {
+                    best_q = q;
+                    best_ban = Some(x);
+                }
+            }
+        }
+        match best_ban {
+            None => local,
+            Some(x) => {
+                let alt = self.solve_without(&w, x);
+                let banned: Vec<usize> = (0..k).filter(|&a| alt[a].is_none()).collect();
+                self.in_handbook_order(&w, &banned)
+                    .or_else(|| self.in_dutch_order(&w, &banned))
+                    .filter(|l| value(l) == target)
+                    .unwrap_or(alt)
+            }
+        }
+    }
+}
