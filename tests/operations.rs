@@ -71,8 +71,9 @@ fn a_served_app_logs_each_request_and_stops_cleanly_on_sigterm() {
     let _ = agent.get(&format!("{base}/login")).call();
 
     let stop = Instant::now();
-    let killed = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
+    // The shell's own `kill`: no procps needed.
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -TERM {}", server.id())])
         .status()
         .unwrap();
     assert!(killed.success());

@@ -8,6 +8,7 @@ mod common;
 use common::{Client, TestApp};
 use kraal::db::users::{Role, User};
 use kraal::rules::notation::{self, Style};
+use kraal::rules::sample;
 use kraal::rules::{Game, Move, PlayRules, Position, RuleSet, SheetResult, Side, Status};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -55,39 +56,15 @@ fn event(app: &TestApp, name: &str, rules: &str) -> Event {
     }
 }
 
-/// Random legal moves from `seed` until `plies` are played or the game ends.
-fn random_game(rules: PlayRules, seed: u64, plies: usize) -> (Vec<Move>, Game) {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut game = Game::new(rules);
-    let mut moves = Vec::new();
-    while moves.len() < plies && game.status() == Status::Ongoing {
-        let legal = game.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mv = legal[(state % legal.len() as u64) as usize];
-        game.play(mv);
-        moves.push(mv);
-    }
-    (moves, game)
-}
-
 /// A legal game still going after exactly `plies` plies.
 fn lasting_game(rules: PlayRules, plies: usize) -> Vec<Move> {
-    (1u64..)
-        .map(|seed| random_game(rules, seed, plies))
-        .find(|(m, g)| m.len() == plies && g.status() == Status::Ongoing)
-        .map(|(m, _)| m)
-        .unwrap()
+    sample::lasting_game(rules, 0, plies)
 }
 
 /// A legal game played to its end on the board, and who won.
 fn finished_game(rules: PlayRules) -> (Vec<Move>, Option<Side>) {
     for seed in 1u64.. {
-        let (moves, game) = random_game(rules, seed, 600);
+        let (moves, game) = sample::random_game(rules, seed, 600);
         match game.status() {
             Status::Won { winner, .. } => return (moves, Some(winner)),
             Status::Drawn => return (moves, None),
