@@ -2,7 +2,7 @@
 # Runs the browser test binaries N times in a row (default 30) and stops at
 # the first failure, to show that the browser tests do not flake.
 #
-#     scripts/browser-soak.sh 30                      # browser and venue_browser
+#     scripts/browser-soak.sh 30                      # browser, venue_browser, teams_browser
 #     scripts/browser-soak.sh 30 browser accessibility
 #
 # The binaries are built once; every run starts its own app, chromedriver and
@@ -14,7 +14,7 @@ n=${1:-30}
 case $n in '' | *[!0-9]*) echo "usage: $0 [RUNS] [TEST ...]" >&2; exit 2 ;; esac
 shift || true
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(browser venue_browser)
+[ ${#tests[@]} -gt 0 ] || tests=(browser venue_browser teams_browser)
 
 # Private copies, so a rebuild during the soak cannot swap a binary.
 tmp=$(mktemp -d)
