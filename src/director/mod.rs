@@ -173,6 +173,14 @@ impl TournamentData {
         NextStep::Pair(last.number + 1)
     }
 
+    /// Players' names by id, for pages that list many of them.
+    pub fn player_names(&self) -> std::collections::HashMap<i32, &str> {
+        self.players
+            .iter()
+            .map(|p| (p.id, p.name.as_str()))
+            .collect()
+    }
+
     /// Names by pairing-engine id, for sentences that name players.
     pub fn name_of(&self) -> impl Fn(PlayerId) -> Option<String> + '_ {
         |id| {

@@ -475,11 +475,7 @@ pub fn set_lineup(
                 ),
             });
         }
-        let names: HashMap<i32, &str> = data
-            .players
-            .iter()
-            .map(|p| (p.id, p.name.as_str()))
-            .collect();
+        let names = data.player_names();
         let name = |p: i32| names.get(&p).copied().unwrap_or("?").to_string();
         let eligible: Vec<i32> = data
             .roster(team_id)

@@ -61,6 +61,45 @@ pub(crate) fn import_reader(text: &str) -> csv::Reader<&[u8]> {
         .from_reader(text.as_bytes())
 }
 
+/// The columns an import's header names, and where they stand.
+pub(crate) type Header = std::collections::HashMap<&'static str, usize>;
+
+/// The header row of an import: the known columns found, with the problems
+/// of the rest (an unknown column, other than `ignored` ones, or a column
+/// given twice: on line 1, named with its column). An unreadable header row
+/// is the one problem, as `Err`.
+pub(crate) fn import_header(
+    reader: &mut csv::Reader<&[u8]>,
+    columns: &[&'static str],
+    ignored: &[&str],
+) -> Result<(Header, Vec<players::ImportError>), Vec<players::ImportError>> {
+    let err = |column: &str, message: String| players::ImportError {
+        line: 1,
+        column: column.to_string(),
+        message,
+    };
+    let headers = reader
+        .headers()
+        .map_err(|e| vec![err("", format!("cannot read the header row: {e}"))])?
+        .clone();
+    let mut errors = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    for (i, h) in headers.iter().enumerate() {
+        let low = h.to_ascii_lowercase();
+        if let Some(col) = columns.iter().find(|c| **c == low) {
+            if index.insert(*col, i).is_some() {
+                errors.push(err(h, format!("column '{h}' appears twice")));
+            }
+        } else if !ignored.contains(&low.as_str()) {
+            errors.push(err(
+                h,
+                format!("unknown column '{h}' (known: {})", columns.join(", ")),
+            ));
+        }
+    }
+    Ok((index, errors))
+}
+
 /// A line the reader could not take, as an import problem on that line.
 pub(crate) fn unreadable(e: &csv::Error) -> players::ImportError {
     let line = e.position().map(|p| p.line()).unwrap_or(0);

@@ -62,26 +62,7 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
         column: column.to_string(),
         message,
     };
-    let headers = match reader.headers() {
-        Ok(h) => h.clone(),
-        Err(e) => return Err(vec![err(1, "", format!("cannot read the header row: {e}"))]),
-    };
-    let mut errors = Vec::new();
-    let mut index: HashMap<&'static str, usize> = HashMap::new();
-    for (i, h) in headers.iter().enumerate() {
-        let h_low = h.to_ascii_lowercase();
-        if let Some(col) = COLUMNS.iter().find(|c| **c == h_low) {
-            if index.insert(col, i).is_some() {
-                errors.push(err(1, h, format!("column '{h}' appears twice")));
-            }
-        } else if !IGNORED.contains(&h_low.as_str()) {
-            errors.push(err(
-                1,
-                h,
-                format!("unknown column '{h}' (known: {})", COLUMNS.join(", ")),
-            ));
-        }
-    }
+    let (index, mut errors) = super::import_header(&mut reader, COLUMNS, IGNORED)?;
     if !index.contains_key("name") {
         errors.push(err(1, "name", "the header has no 'name' column".into()));
     }

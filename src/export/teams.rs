@@ -42,27 +42,7 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
         column: column.to_string(),
         message,
     };
-    let headers = match reader.headers() {
-        Ok(h) => h.clone(),
-        Err(e) => return Err(vec![err(1, "", format!("cannot read the header row: {e}"))]),
-    };
-    let mut errors = Vec::new();
-    let mut index: HashMap<&'static str, usize> = HashMap::new();
-    for (i, h) in headers.iter().enumerate() {
-        let low = h.to_ascii_lowercase();
-        match COLUMNS.iter().find(|c| **c == low) {
-            Some(col) => {
-                if index.insert(col, i).is_some() {
-                    errors.push(err(1, h, format!("column '{h}' appears twice")));
-                }
-            }
-            None => errors.push(err(
-                1,
-                h,
-                format!("unknown column '{h}' (known: {})", COLUMNS.join(", ")),
-            )),
-        }
-    }
+    let (index, mut errors) = super::import_header(&mut reader, COLUMNS, &[])?;
     for needed in ["team", "name"] {
         if !index.contains_key(needed) {
             errors.push(err(

@@ -940,38 +940,14 @@ mod handbook_order {
 
     fn first_best(w: &Weights, k: usize, completes: Completes) -> Option<Vec<(usize, usize)>> {
         let top = best(w, k, completes)?;
-        let movers = w.movers;
-        // Pairs of the best pairings: the first candidate reaching `top`
-        // shows how many there are, so try each count from the most.
-        for mdp_pairs in (0..=movers.min(k - movers)).rev() {
-            let mdps: Vec<usize> = (0..movers).collect();
-            let residents: Vec<usize> = (movers..k).collect();
-            for (p, _) in exchanges(&mdps, mdp_pairs) {
-                let mut mdp_maps = Vec::new();
-                transpositions(&p, &residents, &mut mdp_maps);
-                for mp in mdp_maps {
-                    let rem: Vec<usize> = residents
-                        .iter()
-                        .copied()
-                        .filter(|r| mp.iter().all(|&(_, x)| x != *r))
-                        .collect();
-                    for n1 in (0..=rem.len() / 2).rev() {
-                        for (s1, s2) in exchanges(&rem, n1) {
-                            let mut ts = Vec::new();
-                            transpositions(&s1, &s2, &mut ts);
-                            for t in ts {
-                                let mut all = mp.clone();
-                                all.extend(t);
-                                if value(w, &all) == Some(top) && completes(&all) {
-                                    return Some(all);
-                                }
-                            }
-                        }
-                    }
-                }
+        // The first candidate in the handbook's order reaching `top`.
+        let mut first: Option<Pairs> = None;
+        each_candidate(w, k, &mut |all| {
+            if first.is_none() && value(w, all) == Some(top) && completes(all) {
+                first = Some(all.to_vec());
             }
-        }
-        None
+        });
+        first
     }
 
     /// Every candidate in the handbook's order (all pair counts).

@@ -161,11 +161,7 @@ pub struct PairingView {
 }
 
 pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
-    let names: HashMap<i32, &str> = data
-        .players
-        .iter()
-        .map(|p| (p.id, p.name.as_str()))
-        .collect();
+    let names = data.player_names();
     let name = |id: Option<i32>| {
         id.and_then(|i| names.get(&i).map(|s| s.to_string()))
             .unwrap_or_default()

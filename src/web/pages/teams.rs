@@ -3,8 +3,6 @@
 //! link), marking a match's boards started, match cards and the match
 //! results CSV.
 
-use std::collections::HashMap;
-
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -35,6 +33,8 @@ pub struct MatchView {
     pub second_team: String,
     /// `5½-2½` from the first team's side; empty until a result.
     pub score: String,
+    /// The game points behind it, board by board.
+    pub points: crate::director::teams::MatchScore,
     pub complete: bool,
     /// Some board has started (a result, or the referee's mark).
     pub started: bool,
@@ -80,6 +80,7 @@ pub fn match_views(
                     format!("{}-{}", show_points(s.first), show_points(s.second))
                 },
                 complete: s.complete(),
+                points: s,
                 started: data
                     .boards_of(round, m.id)
                     .iter()
@@ -102,11 +103,7 @@ pub struct TeamView {
 }
 
 fn team_views(data: &TournamentData) -> Vec<TeamView> {
-    let names: HashMap<i32, &str> = data
-        .players
-        .iter()
-        .map(|p| (p.id, p.name.as_str()))
-        .collect();
+    let names = data.player_names();
     let named = |ids: Vec<i32>| {
         ids.into_iter()
             .map(|p| (p, names.get(&p).copied().unwrap_or("").to_string()))
@@ -401,11 +398,7 @@ pub async fn show(
         .into_iter()
         .find(|t| t.id == team_id)
         .ok_or_else(|| AppError::not_found("team"))?;
-    let names: HashMap<i32, &str> = data
-        .players
-        .iter()
-        .map(|p| (p.id, p.name.as_str()))
-        .collect();
+    let names = data.player_names();
     let matches = data
         .rounds
         .iter()
@@ -562,11 +555,7 @@ fn lineup_page(
     } else {
         m.first_team_id
     };
-    let names: HashMap<i32, &str> = data
-        .players
-        .iter()
-        .map(|p| (p.id, p.name.as_str()))
-        .collect();
+    let names = data.player_names();
     let current = data.lineup(round, team.id);
     let board_rows = data.boards_of(round, m.id);
     let boards: Vec<BoardChoice> = current
@@ -640,7 +629,7 @@ impl LineupForm {
 
 /// `GET /t/{tid}/rounds/{n}/lineups/{team}`
 pub async fn lineup_form(
-    r: Referee,
+    _referee: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32, i32)>,
@@ -652,7 +641,6 @@ pub async fn lineup_form(
         .team(team_id)
         .cloned()
         .ok_or_else(|| AppError::not_found("team"))?;
-    let _ = r;
     let page = lineup_page(
         ctx,
         &data,
@@ -897,12 +885,7 @@ pub fn matches_csv(data: &TournamentData, round: &Round) -> Result<Vec<u8>, csv:
     let rows: Vec<Vec<String>> = match_views(data, round, &pairings)
         .into_iter()
         .map(|m| {
-            let s = data
-                .matches_of(round)
-                .into_iter()
-                .find(|x| x.id == m.id)
-                .map(|x| data.match_score(round, x))
-                .unwrap_or_default();
+            let s = &m.points;
             let dec = |p| crate::standings::decimal(p, crate::pairing::POINT);
             let mut rec = vec![
                 round.number.to_string(),
