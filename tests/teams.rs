@@ -770,3 +770,54 @@ fn teams_come_in_from_one_csv_or_not_at_all() {
         assert_eq!(r.status, 409, "{}", r.body);
     }
 }
+
+/// Two referees open the same line-up form; each changes other boards.
+/// The second save keeps the first one's change instead of putting back
+/// the line-up its page was opened with.
+#[test]
+fn two_referees_editing_one_line_up_keep_each_others_changes() {
+    for app in TestApp::all() {
+        let admin = app.user("director", Role::Admin);
+        let (mut api, tid, ids, team_of) = league(
+            &app,
+            &admin,
+            json!({"name": "Mpumalanga Team League", "system": "team_league", "rules": "official", "rounds": 3}),
+            &["Mbombela", "eMalahleni", "Secunda", "Barberton"],
+        );
+        pair_matches(&mut api, tid);
+        let team = ids[0];
+        let before = boards_of(&match_of(&app, tid, 1, team), team, &team_of);
+        let sub = *team_of
+            .iter()
+            .find(|(p, t)| **t == team && !before.contains(p))
+            .unwrap()
+            .0;
+        let url = format!("/t/{tid}/rounds/1/lineups/{team}");
+        let mut a = app.client_as(&admin);
+        let mut b = app.client_as(&admin);
+        let mut form_a = common::form_fields(&a.get(&url).body, "/lineups/");
+        let mut form_b = common::form_fields(&b.get(&url).body, "/lineups/");
+        // A brings the substitute in on board 2; B, on a page opened before
+        // that, swaps boards 3 and 4.
+        common::set_field(&mut form_a, "b2", &sub.to_string());
+        let r = a.post(&url, &pairs(&form_a));
+        assert_eq!(r.status, 200, "{}", r.body);
+        common::set_field(&mut form_b, "b3", &before[3].to_string());
+        common::set_field(&mut form_b, "b4", &before[2].to_string());
+        let r = b.post(&url, &pairs(&form_b));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            boards_of(&match_of(&app, tid, 1, team), team, &team_of),
+            vec![before[0], sub, before[3], before[2]],
+            "[{}] both changes stand",
+            app.backend
+        );
+    }
+}
+
+fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}

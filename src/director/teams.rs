@@ -441,12 +441,18 @@ pub struct LineupChange {
 /// the referee's mark): then the player to be replaced has begun playing,
 /// and 10.3.1 forbids the substitution. A captain may change nothing once
 /// any board of the match has started, and only in a published round.
+///
+/// With `seen` (the line-up a form was shown with), only the boards the
+/// sender changed on that form change: a board left as shown keeps what is
+/// stored now, so two people editing at once never undo each other's
+/// change (if the two changes clash, the player named twice is refused).
 pub fn set_lineup(
     conn: &mut DbConnection,
     tid: i32,
     n: i32,
     team_id: i32,
     boards: &[i32],
+    seen: Option<&[i32]>,
     actor: Actor<'_>,
 ) -> Result<LineupChange, DbError> {
     db::transaction(conn, |conn| {
@@ -475,6 +481,17 @@ pub fn set_lineup(
                 ),
             });
         }
+        let current = data.lineup(&round, team_id);
+        let merged: Vec<i32> = match seen {
+            Some(seen) if seen.len() == boards.len() && current.len() == boards.len() => boards
+                .iter()
+                .zip(seen)
+                .zip(&current)
+                .map(|((&wanted, &shown), &now)| if wanted == shown { now } else { wanted })
+                .collect(),
+            _ => boards.to_vec(),
+        };
+        let boards = &merged[..];
         let names = data.player_names();
         let name = |p: i32| names.get(&p).copied().unwrap_or("?").to_string();
         let eligible: Vec<i32> = data
@@ -507,7 +524,6 @@ pub fn set_lineup(
             }
         }
         let board_rows = data.boards_of(&round, m.id);
-        let current = data.lineup(&round, team_id);
         if captain && board_rows.iter().any(|b| data.board_started(b)) {
             return Err(DbError::Conflict(format!(
                 "the boards of {}'s match in round {n} have started: only the referee can change the line-up now",

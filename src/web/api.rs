@@ -707,6 +707,7 @@ pub async fn put_lineup(
                 n,
                 team,
                 &wanted,
+                None,
                 crate::db::teams::Actor::Referee(&user),
             )
         })

@@ -611,9 +611,22 @@ pub struct LineupForm {
     b2: String,
     b3: String,
     b4: String,
+    /// The players the form showed on boards 1-4 (`o1`..`o4`).
+    o1: String,
+    o2: String,
+    o3: String,
+    o4: String,
 }
 
 impl LineupForm {
+    /// The line-up the form was shown with, when it says so.
+    fn seen(&self) -> Option<Vec<i32>> {
+        [&self.o1, &self.o2, &self.o3, &self.o4]
+            .iter()
+            .map(|v| v.trim().parse::<i32>().ok())
+            .collect()
+    }
+
     fn boards(&self) -> Result<Vec<i32>, String> {
         [&self.b1, &self.b2, &self.b3, &self.b4]
             .iter()
@@ -674,6 +687,7 @@ async fn save_lineup(
         Sender::Captain(token) => (None, format!("/captain/{token}")),
     };
     let captain = referee.is_none();
+    let seen = form.seen();
     let outcome = match form.boards() {
         Err(m) => Err(m),
         Ok(boards) => {
@@ -685,7 +699,7 @@ async fn save_lineup(
                         Some(u) => Actor::Referee(u),
                         None => Actor::Captain { team: &name },
                     };
-                    set_lineup(c, tid, n, team_id, &boards, actor)
+                    set_lineup(c, tid, n, team_id, &boards, seen.as_deref(), actor)
                 })
                 .await
                 .map_err(|e| match e {
