@@ -26,9 +26,13 @@ enum Command {
     Token(TokenCommand),
     /// Copy a SQLite database to a new file, safely while the app runs.
     Backup(serve::BackupArgs),
-    /// Export a tournament's data (standings as CSV, records as text).
+    /// Export a tournament: standings (CSV), records (text), the whole
+    /// event (JSON) or a FIDE TRF.
     #[command(subcommand)]
     Export(kraal::cli::export::ExportWhat),
+    /// Import a tournament exported by `kraal export event`.
+    #[command(subcommand)]
+    Import(kraal::cli::import::ImportWhat),
     /// Check a scoresheet against the rules.
     Check(check::CheckArgs),
     /// Count move paths from a position (move-generator self test).
@@ -68,6 +72,7 @@ fn main() {
         Some(Command::Token(TokenCommand::Create(args))) => serve::token_create(args),
         Some(Command::Backup(args)) => serve::backup(args),
         Some(Command::Export(what)) => kraal::cli::export::run(what),
+        Some(Command::Import(what)) => kraal::cli::import::run(what),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Pair(args)) => pair::run(args),

@@ -162,6 +162,8 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             format!("/t/{s}/rounds/2/scoresheets?table=1"),
         ],
         "/t/{tid:\\d+}/games.txt" => vec![format!("/t/{s}/games.txt")],
+        "/t/{tid:\\d+}/event.json" => vec![format!("/t/{s}/event.json")],
+        "/t/{tid:\\d+}/export.trf" => vec![format!("/t/{s}/export.trf")],
         "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => vec![d.link.clone()],
         "/api/v1/games/{gid:\\d+}" => vec![format!("/api/v1/games/{g}")],
         "/api/v1/me" => vec!["/api/v1/me".into()],

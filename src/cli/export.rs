@@ -1,6 +1,6 @@
-//! `kraal export standings TOURNAMENT_ID` and `kraal export games
-//! TOURNAMENT_ID`: the same bytes as the standings CSV and the records file
-//! (`/t/ID/games.txt`) the site serves.
+//! `kraal export standings|games|event|trf TOURNAMENT_ID`: the same bytes as
+//! the standings CSV, the records file (`/t/ID/games.txt`), the event file
+//! (`/t/ID/event.json`) and the TRF (`/t/ID/export.trf`) the site serves.
 
 use std::io::Write;
 
@@ -12,37 +12,52 @@ use crate::director;
 #[derive(Debug, clap::Subcommand)]
 pub enum ExportWhat {
     /// The standings of a tournament as CSV on standard output.
-    Standings {
-        /// The tournament's id (the number in its address, /t/ID).
-        tournament: i32,
-        #[command(flatten)]
-        db: DatabaseArgs,
-    },
+    Standings(Which),
     /// Every record of a tournament's games, in the scoresheet notation.
-    Games {
-        /// The tournament's id (the number in its address, /t/ID).
-        tournament: i32,
-        #[command(flatten)]
-        db: DatabaseArgs,
-    },
+    Games(Which),
+    /// The whole tournament as one JSON file, for `kraal import event`.
+    Event(Which),
+    /// An individual event as a FIDE TRF file, which `kraal pair` reads.
+    Trf(Which),
 }
 
+/// The tournament to export and the database that holds it.
+#[derive(Debug, clap::Args)]
+pub struct Which {
+    /// The tournament's id (the number in its address, /t/ID).
+    tournament: i32,
+    #[command(flatten)]
+    db: DatabaseArgs,
+}
+
+/// Makes the bytes of one export from the database.
+type Make = fn(&mut crate::db::DbConnection, i32) -> Result<Vec<u8>, DbError>;
+
 pub fn run(what: ExportWhat) -> i32 {
-    let (tournament, db, games) = match what {
-        ExportWhat::Standings { tournament, db } => (tournament, db, false),
-        ExportWhat::Games { tournament, db } => (tournament, db, true),
+    let (which, make): (Which, Make) = match what {
+        ExportWhat::Standings(w) => (w, |conn, tid| {
+            let data = director::load(conn, tid)?;
+            crate::export::standings::csv(&data).map_err(|e| DbError::Setup(e.to_string()))
+        }),
+        ExportWhat::Games(w) => (w, |conn, tid| {
+            crate::export::games::text(conn, tid).map(String::into_bytes)
+        }),
+        ExportWhat::Event(w) => (w, |conn, tid| crate::export::event::json(conn, tid)),
+        ExportWhat::Trf(w) => (w, |conn, tid| {
+            let data = director::load(conn, tid)?;
+            crate::export::trf::text(&data).map(String::into_bytes)
+        }),
     };
+    let tournament = which.tournament;
     let result = (|| -> Result<Vec<u8>, DbError> {
-        let pool = db.open()?;
+        let pool = which.db.open()?;
         let mut conn = pool.get()?;
-        let data = director::load(&mut conn, tournament).map_err(|e| match e {
-            DbError::NotFound(_) => DbError::Setup(format!("no tournament with id {tournament}")),
+        make(&mut conn, tournament).map_err(|e| match e {
+            DbError::NotFound("tournament") => {
+                DbError::Setup(format!("no tournament with id {tournament}"))
+            }
             other => other,
-        })?;
-        if games {
-            return crate::export::games::text(&mut conn, tournament).map(String::into_bytes);
-        }
-        crate::export::standings::csv(&data).map_err(|e| DbError::Setup(e.to_string()))
+        })
     })();
     match result {
         Ok(bytes) => match std::io::stdout().write_all(&bytes) {

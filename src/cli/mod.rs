@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod export;
+pub mod import;
 pub mod pair;
 pub mod perft;
 pub mod serve;

@@ -21,18 +21,24 @@ pub struct PairArgs {
     #[arg(long)]
     pub json: bool,
     /// Rule set (`official` or `gar`) whose avoidance table applies to a TRF
-    /// file; Kraal JSON names its own. `--rule-set` is the old spelling.
-    #[arg(long = "rules", alias = "rule-set", default_value = "official")]
-    pub rules: RuleSet,
+    /// file: given here, it wins over the file's own `KRS` line; without
+    /// either, `official`. Kraal JSON names its own. `--rule-set` is the old
+    /// spelling.
+    #[arg(long = "rules", alias = "rule-set")]
+    pub rules: Option<RuleSet>,
 }
 
 /// Reads a tournament file's text as Kraal JSON or TRF (by its content:
 /// JSON starts with `{`).
-pub fn read_input(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> {
+pub fn read_input(text: &str, rules: Option<RuleSet>) -> Result<SwissInput, FormatError> {
     if text.trim_start().starts_with('{') {
         format::parse_kraal_json(text)
     } else {
-        format::parse_trf(text, rules)
+        let mut input = format::parse_trf(text, rules.unwrap_or(RuleSet::Official))?;
+        if let Some(r) = rules {
+            input.rules = r;
+        }
+        Ok(input)
     }
 }
 

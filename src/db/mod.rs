@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod auth;
 pub mod connection;
+pub mod event;
 pub mod forbidden;
 pub mod players;
 pub mod rounds;

@@ -94,7 +94,8 @@ pub enum DirectorError {
     Pairing(#[from] PairingError),
 }
 
-fn pid(id: i32) -> PlayerId {
+/// A player's database id as the engines number players.
+pub fn pid(id: i32) -> PlayerId {
     id as PlayerId
 }
 

@@ -103,6 +103,20 @@ impl TournamentData {
         }
     }
 
+    /// What the Swiss engine is given to pair round `next` (also what the
+    /// TRF export writes).
+    pub fn swiss_input(&self, next: i32) -> SwissInput {
+        let (forbidden, waivers) = self.kept_apart(Some(next));
+        SwissInput {
+            round: next as u32,
+            total_rounds: self.tournament.rounds as u32,
+            rules: self.tournament.rules,
+            players: self.swiss_players(next as u32),
+            forbidden,
+            waivers,
+        }
+    }
+
     pub(super) fn swiss_players(&self, round: u32) -> Vec<SwissPlayer> {
         let done: Vec<&Round> = self
             .rounds
@@ -251,15 +265,7 @@ impl TournamentData {
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
         let planned = match self.tournament.system {
             System::Swiss => {
-                let (forbidden, waivers) = self.kept_apart(Some(next));
-                let input = SwissInput {
-                    round: next as u32,
-                    total_rounds: self.tournament.rounds as u32,
-                    rules: self.tournament.rules,
-                    players: self.swiss_players(next as u32),
-                    forbidden,
-                    waivers,
-                };
+                let input = self.swiss_input(next);
                 let out = swiss::pair_round(&input)?;
                 let mut planned: Vec<Planned> = out
                     .pairs

@@ -1,10 +1,12 @@
 //! CSV in and out. Every CSV Kraal writes has a header row and is UTF-8;
 //! every CSV it reads is checked whole before anything is stored.
 
+pub mod event;
 pub mod games;
 pub mod players;
 pub mod standings;
 pub mod teams;
+pub mod trf;
 
 /// Writes a CSV table: a header row, then one record per row. Every CSV
 /// Kraal serves or prints is written here, so every one of them is

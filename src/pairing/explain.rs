@@ -74,6 +74,25 @@ pub fn with_names(text: &str, name: &dyn Fn(PlayerId) -> Option<String>) -> Stri
 }
 
 impl Explanation {
+    /// The same explanation with every player renumbered by `new_id` (a
+    /// tournament moved to another database, where its players have new
+    /// ids): the floats and every `player N` of the engines' sentences.
+    pub fn renumber(&mut self, new_id: &dyn Fn(PlayerId) -> Option<PlayerId>) {
+        let name = |id: PlayerId| new_id(id).map(|n| format!("player {n}"));
+        for f in &mut self.floats {
+            if let Some(n) = new_id(f.player) {
+                f.player = n;
+            }
+        }
+        for b in &mut self.bent {
+            b.rule = with_names(&b.rule, &name);
+            b.why = with_names(&b.why, &name);
+        }
+        for t in self.waivers.iter_mut().chain(&mut self.notes) {
+            *t = with_names(t, &name);
+        }
+    }
+
     /// The explanation as sentences, players named by `name`, scores shown
     /// by `show`.
     pub fn lines(

@@ -438,8 +438,17 @@ fn cols(line: &str, from: usize, to: usize) -> &str {
 /// opponent, colour, result; colours are read and ignored), `XXR` total
 /// rounds, `XXP` forbidden groups (all rounds), `260 FROM TO ids...`
 /// forbidden groups for a range of rounds, and the point system `BBW`,
-/// `BBD`, `BBL`, `BBZ`, `BBF`, `BBU`. Other lines are skipped.
+/// `BBD`, `BBL`, `BBZ`, `BBF`, `BBU`; and Kraal's own lines (see
+/// [`write_trf`]): `KRS` the rule set (else `rules`), `KCL` a player's
+/// club, `KRL` two relatives, `KWV` a waived ban, `KPT` a player's points
+/// per round where the result codes cannot say them. Other lines are
+/// skipped.
 pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> {
+    let mut rules = rules;
+    let mut clubs: HashMap<u32, (usize, String)> = HashMap::new();
+    let mut relatives: Vec<(usize, u32, u32)> = Vec::new();
+    let mut waived: Vec<(usize, u32, u32, String)> = Vec::new();
+    let mut points_lines: Vec<(usize, u32, Vec<Points>)> = Vec::new();
     let mut ps = PointSystem {
         win: POINT,
         draw: POINT / 2,
@@ -564,6 +573,50 @@ pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> 
                     }
                 }
             }
+            "KRS" => {
+                let name = line[3..].trim();
+                rules = name
+                    .parse()
+                    .map_err(|e: crate::named::UnknownName| err(at("rule set"), e.to_string()))?;
+            }
+            "KCL" | "KRL" | "KWV" | "KPT" => {
+                let rest = line.get(3..).unwrap_or("");
+                let mut words = rest.split_whitespace();
+                let mut rank = |what: &str| -> Result<u32, FormatError> {
+                    let s = words.next().unwrap_or("");
+                    s.parse()
+                        .map_err(|_| err(at(what), format!("\"{s}\" is not a starting rank")))
+                };
+                match code {
+                    "KCL" => {
+                        let r = rank("player")?;
+                        let club = rest.trim_start().split_once(' ').map_or("", |x| x.1).trim();
+                        if club.is_empty() {
+                            return Err(err(at("club"), "the club is missing"));
+                        }
+                        clubs.insert(r, (ln, club.to_string()));
+                    }
+                    "KRL" => {
+                        let a = rank("first player")?;
+                        let b = rank("second player")?;
+                        relatives.push((ln, a, b));
+                    }
+                    "KWV" => {
+                        let a = rank("first player")?;
+                        let b = rank("second player")?;
+                        let reason = words.collect::<Vec<_>>().join(" ");
+                        waived.push((ln, a, b, reason));
+                    }
+                    _ => {
+                        let r = rank("player")?;
+                        let mut list = Vec::new();
+                        for (k, w) in words.enumerate() {
+                            list.push(trf_points(w, &at(&format!("round {} points", k + 1)))?);
+                        }
+                        points_lines.push((ln, r, list));
+                    }
+                }
+            }
             "BBW" | "BBD" | "BBL" | "BBZ" | "BBF" | "BBU" => {
                 let v = trf_points(cols(line, 4, line.len()), &at("points"))?;
                 match code {
@@ -653,12 +706,65 @@ pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> 
             id: *rank,
             name: name.clone(),
             rating: *rating,
-            club: None,
+            club: clubs.get(rank).map(|c| c.1.clone()),
             team: None,
             relatives: Vec::new(),
             entered_round: 1,
             history,
             status,
+        });
+    }
+    let unknown = |ln: usize, what: &str, r: u32| {
+        err(
+            format!("line {ln}, field {what}"),
+            format!("no player with starting rank {r}"),
+        )
+    };
+    for (r, (ln, _)) in &clubs {
+        if !seen.contains_key(r) {
+            return Err(unknown(*ln, "player", *r));
+        }
+    }
+    let index: HashMap<u32, usize> = players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    for &(ln, a, b) in &relatives {
+        let (Some(&i), Some(&j)) = (index.get(&a), index.get(&b)) else {
+            return Err(unknown(
+                ln,
+                "player",
+                if index.contains_key(&a) { b } else { a },
+            ));
+        };
+        players[i].relatives.push(b);
+        players[j].relatives.push(a);
+    }
+    for (ln, r, list) in &points_lines {
+        let Some(&i) = index.get(r) else {
+            return Err(unknown(*ln, "player", *r));
+        };
+        if list.len() > players[i].history.len() {
+            return Err(err(
+                format!(
+                    "line {ln}, field round {} points",
+                    players[i].history.len() + 1
+                ),
+                format!("only {} rounds have been played", players[i].history.len()),
+            ));
+        }
+        for (e, p) in players[i].history.iter_mut().zip(list) {
+            e.points = *p;
+        }
+    }
+    let mut waivers = Vec::new();
+    for (ln, a, b, reason) in &waived {
+        for x in [a, b] {
+            if !index.contains_key(x) {
+                return Err(unknown(*ln, "player", *x));
+            }
+        }
+        waivers.push(Waiver {
+            a: *a,
+            b: *b,
+            reason: reason.clone(),
         });
     }
     // In TRF the starting rank is the pairing number; late entries already
@@ -682,6 +788,216 @@ pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> 
         rules,
         players,
         forbidden,
-        waivers: Vec::new(),
+        waivers,
     })
+}
+
+/// What a TRF file says besides its players' rounds, for [`write_trf`].
+#[derive(Debug, Clone, Default)]
+pub struct TrfEvent {
+    pub name: String,
+    pub venue: String,
+    /// `YYYY/MM/DD`, as TRF writes dates.
+    pub starts_on: Option<String>,
+    pub ends_on: Option<String>,
+    /// What a won pairing scores (the games of a mini-match, or 2 match
+    /// points): TRF's `BBW`.
+    pub win: Points,
+    /// What the pairing-allocated bye scores: TRF's `BBU`.
+    pub allocated_bye: Points,
+    /// The ratings to print: the input's are the engine's ordering values
+    /// (a seed is a rating above all).
+    pub ratings: HashMap<PlayerId, Option<i32>>,
+    /// Federation ids, printed when they fit TRF's eleven columns.
+    pub federation_ids: HashMap<PlayerId, String>,
+    /// Requested byes of the round to pair: `true` for a half point.
+    pub requested_half: HashMap<PlayerId, bool>,
+}
+
+/// Writes the input for the next round as a FIDE TRF file that
+/// [`parse_trf`] reads back to the same pairing.
+///
+/// Starting ranks are the engine's pairing numbers. Morabaraba has no
+/// colours: `w` marks the player with the lower pairing number. A
+/// mini-match is one round: `1`, `=` or `0` by who took more games, with
+/// the point system (`BBW` = a won pairing, `BBD` half of it). Where those
+/// codes cannot carry a player's points (a 1½–½ mini-match scored by game
+/// points), a `KPT rank points...` line gives every round's points. Kraal's
+/// other lines, which programs that do not know them skip: `KRS` the rule
+/// set, `KCL rank club`, `KRL rank rank` two close relatives, and `KWV rank
+/// rank reason` a kept-apart pair the referee waived. A withdrawn player is
+/// absent (`-`) in the round to pair.
+pub fn write_trf(input: &SwissInput, event: &TrfEvent) -> String {
+    use std::fmt::Write;
+    let numbers = super::swiss::pairing_numbers(&input.players);
+    let rank = |id: PlayerId| numbers.get(&id).copied().unwrap_or(0);
+    let mut players: Vec<&SwissPlayer> = input.players.iter().collect();
+    players.sort_by_key(|p| rank(p.id));
+    let by_id: HashMap<PlayerId, &SwissPlayer> = players.iter().map(|p| (p.id, *p)).collect();
+    let half = event.win / 2;
+    let pts = |p: Points| format!("{}.{}", p / POINT, p % POINT);
+    let total = |p: &SwissPlayer| -> Points { p.history.iter().map(|e| e.points).sum() };
+    // Places by score, then pairing number (TRF's rank column).
+    let mut order = players.clone();
+    order.sort_by(|a, b| total(b).cmp(&total(a)).then(rank(a.id).cmp(&rank(b.id))));
+    let place: HashMap<PlayerId, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i + 1))
+        .collect();
+
+    let mut out = String::new();
+    let one_line = |s: &str| s.replace(['\r', '\n'], " ");
+    let _ = writeln!(out, "012 {}", one_line(&event.name));
+    if !event.venue.is_empty() {
+        let _ = writeln!(out, "022 {}", one_line(&event.venue));
+    }
+    if let Some(d) = &event.starts_on {
+        let _ = writeln!(out, "042 {d}");
+    }
+    if let Some(d) = &event.ends_on {
+        let _ = writeln!(out, "052 {d}");
+    }
+    let _ = writeln!(out, "062 {}", players.len());
+    let _ = writeln!(out, "092 Dutch system (FIDE C.04.3, 2025), mini-matches");
+    let _ = writeln!(out, "XXR {}", input.total_rounds);
+    let _ = writeln!(out, "KRS {}", input.rules.as_str());
+    for (code, value) in [
+        ("BBW", event.win),
+        ("BBD", half),
+        ("BBL", 0),
+        ("BBZ", 0),
+        ("BBF", 0),
+        ("BBU", event.allocated_bye),
+    ] {
+        let _ = writeln!(out, "{code} {:>4}", pts(value));
+    }
+
+    let mut points_lines = Vec::new();
+    for p in &players {
+        // Name: at most 33 bytes, cut at a character, padded to 33 bytes
+        // (the columns are counted in bytes).
+        let mut name = one_line(&p.name);
+        while name.len() > 33 {
+            name.pop();
+        }
+        let rating = event
+            .ratings
+            .get(&p.id)
+            .copied()
+            .flatten()
+            .filter(|r| (0..=9999).contains(r))
+            .map(|r| r.to_string())
+            .unwrap_or_default();
+        let fid = event
+            .federation_ids
+            .get(&p.id)
+            .filter(|f| f.len() <= 11 && f.chars().all(|c| c.is_ascii_graphic()))
+            .cloned()
+            .unwrap_or_default();
+        let mut line = format!(
+            "001 {:>4}      {name:<pad$} {rating:>4}     {fid:>11}            {:>4} {:>4}",
+            rank(p.id),
+            pts(total(p)),
+            place[&p.id],
+            pad = 33 - (name.len() - name.chars().count()).min(33),
+        );
+        let mut coded = Vec::new();
+        for (i, e) in p.history.iter().enumerate() {
+            let (opp, colour, code, value) = match e.kind {
+                EntryKind::Played => {
+                    let o = e.opponent.and_then(|o| by_id.get(&o));
+                    let theirs = o.and_then(|o| o.history.get(i)).map_or(0, |x| x.points);
+                    let (code, value) = match e.points.cmp(&theirs) {
+                        std::cmp::Ordering::Greater => ('1', event.win),
+                        std::cmp::Ordering::Equal => ('=', half),
+                        std::cmp::Ordering::Less => ('0', 0),
+                    };
+                    let opp = e.opponent.map_or(0, rank);
+                    let colour = if rank(p.id) < opp { 'w' } else { 'b' };
+                    (opp, colour, code, value)
+                }
+                EntryKind::ForfeitWin => (e.opponent.map_or(0, rank), '-', '+', event.win),
+                EntryKind::ForfeitLoss => (e.opponent.map_or(0, rank), '-', '-', 0),
+                EntryKind::AllocatedBye => (0, '-', 'U', event.allocated_bye),
+                EntryKind::RequestedBye => match e.points {
+                    0 => (0, '-', 'Z', 0),
+                    x if x == event.win => (0, '-', 'F', event.win),
+                    _ => (0, '-', 'H', half),
+                },
+                // Not yet entered: a blank round, as TRF leaves it.
+                EntryKind::Absent if (i as u32) + 1 < p.entered_round => {
+                    coded.push(0);
+                    line.push_str("          ");
+                    continue;
+                }
+                EntryKind::Absent => (0, '-', '-', 0),
+            };
+            coded.push(value);
+            let opp = if opp == 0 {
+                "0000".to_string()
+            } else {
+                format!("{opp:>4}")
+            };
+            let _ = write!(line, "  {opp} {colour} {code}");
+        }
+        match p.status {
+            Status::Active => {}
+            Status::Withdrawn => line.push_str("  0000 - -"),
+            Status::RequestedBye => {
+                let code = if event.requested_half.get(&p.id).copied().unwrap_or(false) {
+                    'H'
+                } else {
+                    'Z'
+                };
+                let _ = write!(line, "  0000 - {code}");
+            }
+        }
+        let _ = writeln!(out, "{line}");
+        if coded.iter().zip(&p.history).any(|(c, e)| *c != e.points) {
+            let list: Vec<String> = p.history.iter().map(|e| pts(e.points)).collect();
+            points_lines.push(format!("KPT {:>4} {}", rank(p.id), list.join(" ")));
+        }
+    }
+    for l in points_lines {
+        let _ = writeln!(out, "{l}");
+    }
+    for p in &players {
+        if let Some(c) = p.club.as_deref().filter(|c| !c.trim().is_empty()) {
+            let _ = writeln!(out, "KCL {:>4} {}", rank(p.id), one_line(c.trim()));
+        }
+    }
+    for p in &players {
+        for r in &p.relatives {
+            if rank(p.id) < rank(*r) {
+                let _ = writeln!(out, "KRL {:>4} {:>4}", rank(p.id), rank(*r));
+            }
+        }
+    }
+    for f in &input.forbidden {
+        let (a, b) = (rank(f.a), rank(f.b));
+        match (f.from_round, f.to_round) {
+            (None, None) => {
+                let _ = writeln!(out, "XXP {a:>4} {b:>4}");
+            }
+            (from, to) => {
+                let _ = writeln!(
+                    out,
+                    "260 {} {} {a:>4} {b:>4}",
+                    from.unwrap_or(1),
+                    to.unwrap_or(input.total_rounds.max(input.round))
+                );
+            }
+        }
+    }
+    for w in &input.waivers {
+        let _ = writeln!(
+            out,
+            "KWV {:>4} {:>4} {}",
+            rank(w.a),
+            rank(w.b),
+            one_line(&w.reason)
+        );
+    }
+    out
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
@@ -741,14 +741,10 @@ pub async fn games_txt(r: Referee, state: web::Data<AppState>) -> Result<HttpRes
     let text = state
         .run(move |c| crate::export::games::text(c, tid))
         .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/plain; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}-games.txt\"",
-                super::players::slug(&r.tournament.name)
-            ),
-        ))
-        .body(text))
+    Ok(super::download(
+        "text/plain; charset=utf-8",
+        text,
+        &r.tournament.name,
+        "games.txt",
+    ))
 }

@@ -176,16 +176,32 @@ pub fn csv_download(
     what: &str,
 ) -> Result<HttpResponse, AppError> {
     let bytes = bytes.map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
+    Ok(download(
+        "text/csv; charset=utf-8",
+        bytes,
+        tournament,
+        &format!("{what}.csv"),
+    ))
+}
+
+/// A file to save rather than show, named after its tournament
+/// (`kraal-open-2026-standings.csv`).
+pub fn download(
+    content_type: &str,
+    bytes: impl actix_web::body::MessageBody + 'static,
+    tournament: &str,
+    file: &str,
+) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type.to_string())
         .insert_header((
             header::CONTENT_DISPOSITION,
             format!(
-                "attachment; filename=\"{}-{what}.csv\"",
+                "attachment; filename=\"{}-{file}\"",
                 players::slug(tournament)
             ),
         ))
-        .body(bytes))
+        .body(bytes)
 }
 
 /// The date a printed sheet of a round carries: the day it was published.

@@ -424,3 +424,32 @@ pub async fn audit_page(
         filter,
     })
 }
+
+/// The whole tournament as one file, for `kraal import event` on another
+/// server. Referees only: it holds what only they see (kept-apart pairs and
+/// their reasons, relatives, the audit trail).
+pub async fn event_json(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let bytes = state
+        .run(move |c| crate::export::event::json(c, tid))
+        .await?;
+    Ok(super::download(
+        "application/json",
+        bytes,
+        &r.tournament.name,
+        "event.json",
+    ))
+}
+
+/// The event as FIDE TRF. Referees only, for the same reason as the event
+/// file: it carries relatives and waived bans.
+pub async fn export_trf(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    let data = super::rounds::load_data(&state, r.tournament.id).await?;
+    let text = crate::export::trf::text(&data)?;
+    Ok(super::download(
+        "text/plain; charset=utf-8",
+        text,
+        &r.tournament.name,
+        "export.trf",
+    ))
+}

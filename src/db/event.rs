@@ -1,0 +1,848 @@
+//! A whole tournament as one file, to move it between two Kraal databases
+//! of either backend (`kraal export event`, `kraal import event`, and the
+//! download on the tournament page).
+//!
+//! The file holds the tournament's own rows, table by table, as stored:
+//! settings, players, relations, kept-apart pairs, requested byes, teams
+//! and their members, rounds, pairings and matches, line-ups, games and
+//! results, scoresheets, rulings, the audit trail and the referees. Ids in
+//! the file are the source database's; the import gives every row a new id
+//! in the target and rewrites every reference, so an event can be imported
+//! into a database that already holds others (or a copy of itself).
+//!
+//! Accounts are not part of an event: they belong to a server, with their
+//! passwords. The file names each account a row refers to (who entered a
+//! result, who is a referee, who made an audited change) by its name; the
+//! import links those to the target's accounts of the same name and reports
+//! the names it could not find, whose rows are kept without an author.
+//! Captains' secret links are not carried either: a file that referees
+//! download must not open line-ups to whoever reads it, so each team gets a
+//! new link in the target.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::schema::{
+    audit_entries, forbidden_pairs, games, lineups, pairings, players, relations, requested_byes,
+    rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
+};
+use super::{DbConnection, DbError};
+
+/// What the file says it is; anything else is refused by name.
+pub const FORMAT: &str = "kraal event";
+/// The version of the layout below. A later Kraal reads older versions; an
+/// older Kraal refuses a newer file rather than dropping what it does not
+/// know.
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournaments)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub name: String,
+    pub venue: String,
+    pub starts_on: Option<NaiveDate>,
+    pub ends_on: Option<NaiveDate>,
+    pub system: String,
+    pub rules: String,
+    pub games_per_pairing: i32,
+    pub rounds: i32,
+    pub ranking: String,
+    pub tiebreaks: String,
+    pub bye_value: String,
+    pub created_by: Option<i32>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub revision: i32,
+    pub records_public: bool,
+    pub records_required: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = players)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub name: String,
+    pub club: String,
+    pub rating: Option<i32>,
+    pub seed: Option<i32>,
+    pub federation_id: String,
+    pub withdrawn_from_round: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = relations)]
+#[serde(deny_unknown_fields)]
+pub struct RelationRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_a: i32,
+    pub player_b: i32,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = requested_byes)]
+#[serde(deny_unknown_fields)]
+pub struct RequestedByeRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_id: i32,
+    pub round: i32,
+    pub half: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = forbidden_pairs)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_a: i32,
+    pub player_b: i32,
+    pub from_round: Option<i32>,
+    pub to_round: Option<i32>,
+    pub waived: bool,
+    pub note: String,
+    pub created_by: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = teams)]
+#[serde(deny_unknown_fields)]
+pub struct TeamRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub name: String,
+    pub club: String,
+    /// Never written to the file (see the module comment); a new link is
+    /// made on import.
+    #[serde(skip)]
+    pub captain_token: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = team_members)]
+#[serde(deny_unknown_fields)]
+pub struct TeamMemberRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub team_id: i32,
+    pub player_id: i32,
+    pub board: Option<i32>,
+    pub substitute: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = rounds)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub number: i32,
+    pub status: String,
+    pub explanation: String,
+    pub created_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+    pub locked_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = pairings)]
+#[serde(deny_unknown_fields)]
+pub struct PairingRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub round_id: i32,
+    pub table_no: i32,
+    pub first_player_id: Option<i32>,
+    pub second_player_id: Option<i32>,
+    pub first_team_id: Option<i32>,
+    pub second_team_id: Option<i32>,
+    pub team_pairing_id: Option<i32>,
+    pub board: Option<i32>,
+    pub bye: Option<String>,
+    pub explanation: String,
+    pub started: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = lineups)]
+#[serde(deny_unknown_fields)]
+pub struct LineupRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub round_id: i32,
+    pub team_id: i32,
+    pub board: i32,
+    pub player_id: i32,
+    pub replaces_player_id: Option<i32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = games)]
+#[serde(deny_unknown_fields)]
+pub struct GameRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub pairing_id: i32,
+    pub number: i32,
+    pub starter_player_id: Option<i32>,
+    pub result: Option<String>,
+    pub tiebreak: bool,
+    pub scoresheet: Option<String>,
+    pub version: i32,
+    pub updated_at: Option<NaiveDateTime>,
+    pub updated_by: Option<i32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = scoresheets)]
+#[serde(deny_unknown_fields)]
+pub struct ScoresheetRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub game_id: i32,
+    pub side: String,
+    pub text: String,
+    pub rules: String,
+    pub error: Option<String>,
+    pub submitted_by: Option<i32>,
+    pub by_link: bool,
+    pub submitted_at: NaiveDateTime,
+    pub superseded_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = rulings)]
+#[serde(deny_unknown_fields)]
+pub struct RulingRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub game_id: i32,
+    pub kind: String,
+    pub result: Option<String>,
+    pub reason: String,
+    pub ruled_by: Option<i32>,
+    pub ruled_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = audit_entries)]
+#[serde(deny_unknown_fields)]
+pub struct AuditRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: Option<i32>,
+    pub user_id: Option<i32>,
+    pub at: NaiveDateTime,
+    pub action: String,
+    pub entity: String,
+    pub entity_id: Option<i32>,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+}
+
+/// One tournament, every row of it, as the file holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventFile {
+    pub format: String,
+    pub version: u32,
+    pub exported_at: NaiveDateTime,
+    /// The names of the accounts the rows below refer to, by their id in
+    /// the source database.
+    pub accounts: BTreeMap<i32, String>,
+    /// The source's ids of the tournament's referees.
+    pub referees: Vec<i32>,
+    pub tournament: TournamentRow,
+    pub players: Vec<PlayerRow>,
+    pub relations: Vec<RelationRow>,
+    pub requested_byes: Vec<RequestedByeRow>,
+    pub forbidden_pairs: Vec<ForbiddenRow>,
+    pub teams: Vec<TeamRow>,
+    pub team_members: Vec<TeamMemberRow>,
+    pub rounds: Vec<RoundRow>,
+    pub pairings: Vec<PairingRow>,
+    pub lineups: Vec<LineupRow>,
+    pub games: Vec<GameRow>,
+    pub scoresheets: Vec<ScoresheetRow>,
+    pub rulings: Vec<RulingRow>,
+    pub audit: Vec<AuditRow>,
+}
+
+/// Reads every row of one tournament, in one transaction so the file is one
+/// moment of the event even while results are being entered.
+pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
+    conn.transaction(|conn| {
+        let tournament: TournamentRow = tournaments::table
+            .find(tid)
+            .select(TournamentRow::as_select())
+            .first(conn)
+            .optional()?
+            .ok_or(DbError::NotFound("tournament"))?;
+        let players: Vec<PlayerRow> = players::table
+            .filter(players::tournament_id.eq(tid))
+            .order(players::id)
+            .select(PlayerRow::as_select())
+            .load(conn)?;
+        let relations: Vec<RelationRow> = relations::table
+            .filter(relations::tournament_id.eq(tid))
+            .order(relations::id)
+            .select(RelationRow::as_select())
+            .load(conn)?;
+        let requested_byes: Vec<RequestedByeRow> = requested_byes::table
+            .filter(requested_byes::tournament_id.eq(tid))
+            .order(requested_byes::id)
+            .select(RequestedByeRow::as_select())
+            .load(conn)?;
+        let forbidden_pairs: Vec<ForbiddenRow> = forbidden_pairs::table
+            .filter(forbidden_pairs::tournament_id.eq(tid))
+            .order(forbidden_pairs::id)
+            .select(ForbiddenRow::as_select())
+            .load(conn)?;
+        let teams: Vec<TeamRow> = teams::table
+            .filter(teams::tournament_id.eq(tid))
+            .order(teams::id)
+            .select(TeamRow::as_select())
+            .load(conn)?;
+        let team_ids: Vec<i32> = teams.iter().map(|t| t.id).collect();
+        let team_members: Vec<TeamMemberRow> = team_members::table
+            .filter(team_members::team_id.eq_any(&team_ids))
+            .order(team_members::id)
+            .select(TeamMemberRow::as_select())
+            .load(conn)?;
+        let rounds: Vec<RoundRow> = rounds::table
+            .filter(rounds::tournament_id.eq(tid))
+            .order(rounds::id)
+            .select(RoundRow::as_select())
+            .load(conn)?;
+        let round_ids: Vec<i32> = rounds.iter().map(|r| r.id).collect();
+        let pairings: Vec<PairingRow> = pairings::table
+            .filter(pairings::round_id.eq_any(&round_ids))
+            .order(pairings::id)
+            .select(PairingRow::as_select())
+            .load(conn)?;
+        let lineups: Vec<LineupRow> = lineups::table
+            .filter(lineups::round_id.eq_any(&round_ids))
+            .order(lineups::id)
+            .select(LineupRow::as_select())
+            .load(conn)?;
+        let games: Vec<GameRow> = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq_any(&round_ids))
+            .order(games::id)
+            .select(GameRow::as_select())
+            .load(conn)?;
+        let game_ids: Vec<i32> = games.iter().map(|g| g.id).collect();
+        let mut scoresheets: Vec<ScoresheetRow> = Vec::new();
+        let mut rulings: Vec<RulingRow> = Vec::new();
+        // Chunks keep the bound parameters under every backend's limit.
+        for chunk in game_ids.chunks(10_000) {
+            scoresheets.extend(
+                scoresheets::table
+                    .filter(scoresheets::game_id.eq_any(chunk))
+                    .order(scoresheets::id)
+                    .select(ScoresheetRow::as_select())
+                    .load(conn)?,
+            );
+            rulings.extend(
+                rulings::table
+                    .filter(rulings::game_id.eq_any(chunk))
+                    .order(rulings::id)
+                    .select(RulingRow::as_select())
+                    .load(conn)?,
+            );
+        }
+        let audit: Vec<AuditRow> = audit_entries::table
+            .filter(audit_entries::tournament_id.eq(tid))
+            .order(audit_entries::id)
+            .select(AuditRow::as_select())
+            .load(conn)?;
+        let referees: Vec<i32> = tournament_referees::table
+            .filter(tournament_referees::tournament_id.eq(tid))
+            .order(tournament_referees::user_id)
+            .select(tournament_referees::user_id)
+            .load(conn)?;
+
+        let mut user_ids: BTreeSet<i32> = referees.iter().copied().collect();
+        user_ids.extend(tournament.created_by);
+        user_ids.extend(forbidden_pairs.iter().filter_map(|f| f.created_by));
+        user_ids.extend(games.iter().filter_map(|g| g.updated_by));
+        user_ids.extend(scoresheets.iter().filter_map(|s| s.submitted_by));
+        user_ids.extend(rulings.iter().filter_map(|r| r.ruled_by));
+        user_ids.extend(audit.iter().filter_map(|a| a.user_id));
+        user_ids.extend(
+            audit
+                .iter()
+                .filter(|a| a.entity == "referee")
+                .filter_map(|a| a.entity_id),
+        );
+        let ids: Vec<i32> = user_ids.into_iter().collect();
+        let accounts: BTreeMap<i32, String> = users::table
+            .filter(users::id.eq_any(&ids))
+            .select((users::id, users::name))
+            .load::<(i32, String)>(conn)?
+            .into_iter()
+            .collect();
+
+        Ok(EventFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            exported_at: super::now(),
+            accounts,
+            referees,
+            tournament,
+            players,
+            relations,
+            requested_byes,
+            forbidden_pairs,
+            teams,
+            team_members,
+            rounds,
+            pairings,
+            lineups,
+            games,
+            scoresheets,
+            rulings,
+            audit,
+        })
+    })
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Imported {
+    /// The tournament's id in the target database.
+    pub tournament: i32,
+    pub players: usize,
+    pub rounds: usize,
+    pub games: usize,
+    /// Account names the file refers to that the target does not have:
+    /// their rows are kept without an author (and, for referees, without
+    /// the assignment).
+    pub unknown_accounts: Vec<String>,
+}
+
+/// Reads an event file, refusing anything that is not one with a message
+/// that names the problem (the line and column of bad JSON, the field of a
+/// wrong value, the row that refers to something not in the file).
+pub fn parse(text: &str) -> Result<EventFile, DbError> {
+    let invalid = |message: String| DbError::Invalid {
+        field: "file",
+        message,
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| invalid(format!("the file is not JSON: {e}")))?;
+    match value.get("format").and_then(|f| f.as_str()) {
+        Some(FORMAT) => {}
+        Some(other) => {
+            return Err(invalid(format!(
+                "the file is a '{other}', not a '{FORMAT}' (made by `kraal export event`)"
+            )))
+        }
+        None => {
+            return Err(invalid(format!(
+                "the file does not say it is a '{FORMAT}' (made by `kraal export event`)"
+            )))
+        }
+    }
+    match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(VERSION) => {}
+        Some(v) => {
+            return Err(invalid(format!(
+                "the file is version {v} of the event format; this Kraal reads version {VERSION}"
+            )))
+        }
+        None => return Err(invalid("the file has no version".into())),
+    }
+    if let Some(path) = control_character(&value, &mut String::new()) {
+        return Err(invalid(format!(
+            "{path} holds a NUL character, which no database stores"
+        )));
+    }
+    let file: EventFile = serde_json::from_value(value)
+        .map_err(|e| invalid(format!("the file is not a valid event: {e}")))?;
+    check_values(&file)?;
+    Ok(file)
+}
+
+/// Every stored spelling in the file must be one this Kraal reads (a
+/// result, a round's status, a setting), named by where it is in the file.
+fn check_values(file: &EventFile) -> Result<(), DbError> {
+    use crate::results::GameResult;
+    use crate::tournament::{
+        ByeKind, ByeValue, Ranking, RecordSide, RoundStatus, RuleSet, RulingKind, System, Tiebreaks,
+    };
+    fn known<T>(value: &str, at: String) -> Result<(), DbError>
+    where
+        T: TryFrom<String>,
+        T::Error: std::fmt::Display,
+    {
+        T::try_from(value.to_string())
+            .map(|_| ())
+            .map_err(|e| DbError::Invalid {
+                field: "file",
+                message: format!("{at}: {e}"),
+            })
+    }
+    let t = &file.tournament;
+    known::<System>(&t.system, "tournament.system".into())?;
+    known::<RuleSet>(&t.rules, "tournament.rules".into())?;
+    known::<Ranking>(&t.ranking, "tournament.ranking".into())?;
+    known::<Tiebreaks>(&t.tiebreaks, "tournament.tiebreaks".into())?;
+    known::<ByeValue>(&t.bye_value, "tournament.bye_value".into())?;
+    for (i, r) in file.rounds.iter().enumerate() {
+        known::<RoundStatus>(&r.status, format!("rounds[{i}].status"))?;
+    }
+    for (i, p) in file.pairings.iter().enumerate() {
+        if let Some(b) = &p.bye {
+            known::<ByeKind>(b, format!("pairings[{i}].bye"))?;
+        }
+    }
+    for (i, g) in file.games.iter().enumerate() {
+        if let Some(r) = &g.result {
+            known::<GameResult>(r, format!("games[{i}].result"))?;
+        }
+    }
+    for (i, s) in file.scoresheets.iter().enumerate() {
+        known::<RecordSide>(&s.side, format!("scoresheets[{i}].side"))?;
+        known::<RuleSet>(&s.rules, format!("scoresheets[{i}].rules"))?;
+    }
+    for (i, r) in file.rulings.iter().enumerate() {
+        known::<RulingKind>(&r.kind, format!("rulings[{i}].kind"))?;
+        if let Some(x) = &r.result {
+            known::<GameResult>(x, format!("rulings[{i}].result"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The path of the first string holding a NUL, which PostgreSQL refuses.
+fn control_character(value: &serde_json::Value, path: &mut String) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) => s.contains('\0').then(|| path.clone()),
+        serde_json::Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| {
+            let len = path.len();
+            path.push_str(&format!("[{i}]"));
+            let found = control_character(v, path);
+            path.truncate(len);
+            found
+        }),
+        serde_json::Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let len = path.len();
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(k);
+            let found = control_character(v, path);
+            path.truncate(len);
+            found
+        }),
+        _ => None,
+    }
+}
+
+/// Old id to new id for one table; a reference to a row the file does not
+/// hold is an error naming both.
+struct Ids {
+    table: &'static str,
+    map: HashMap<i32, i32>,
+}
+
+impl Ids {
+    fn new(table: &'static str) -> Ids {
+        Ids {
+            table,
+            map: HashMap::new(),
+        }
+    }
+
+    fn get(&self, from: &str, old: i32) -> Result<i32, DbError> {
+        self.map.get(&old).copied().ok_or_else(|| DbError::Invalid {
+            field: "file",
+            message: format!(
+                "{from} names {} {old}, which is not in the file",
+                self.table
+            ),
+        })
+    }
+
+    fn opt(&self, from: &str, old: Option<i32>) -> Result<Option<i32>, DbError> {
+        old.map(|o| self.get(from, o)).transpose()
+    }
+}
+
+/// Writes an event into the target database as a new tournament, in one
+/// transaction: either all of it is there or none.
+pub fn import(conn: &mut DbConnection, file: &EventFile) -> Result<Imported, DbError> {
+    conn.transaction(|conn| {
+        // Accounts, by name.
+        let names: Vec<&String> = file.accounts.values().collect();
+        let known: HashMap<String, i32> = users::table
+            .filter(users::name.eq_any(&names))
+            .select((users::name, users::id))
+            .load::<(String, i32)>(conn)?
+            .into_iter()
+            .collect();
+        let mut unknown_accounts = BTreeSet::new();
+        let mut user = |old: Option<i32>| -> Option<i32> {
+            let name = file.accounts.get(&old?)?;
+            let found = known.get(name).copied();
+            if found.is_none() {
+                unknown_accounts.insert(name.clone());
+            }
+            found
+        };
+
+        let mut t = file.tournament.clone();
+        t.created_by = user(t.created_by);
+        let tid: i32 = diesel::insert_into(tournaments::table)
+            .values(&t)
+            .returning(tournaments::id)
+            .get_result(conn)?;
+        for r in &file.referees {
+            if let Some(u) = user(Some(*r)) {
+                diesel::insert_into(tournament_referees::table)
+                    .values((
+                        tournament_referees::tournament_id.eq(tid),
+                        tournament_referees::user_id.eq(u),
+                    ))
+                    .execute(conn)?;
+            }
+        }
+
+        let mut player_ids = Ids::new("player");
+        for p in &file.players {
+            let mut row = p.clone();
+            row.tournament_id = tid;
+            let id = diesel::insert_into(players::table)
+                .values(&row)
+                .returning(players::id)
+                .get_result(conn)?;
+            player_ids.map.insert(p.id, id);
+        }
+        let mut relation_ids = Ids::new("relation");
+        for r in &file.relations {
+            let from = format!("relation {}", r.id);
+            let mut row = r.clone();
+            row.tournament_id = tid;
+            row.player_a = player_ids.get(&from, r.player_a)?;
+            row.player_b = player_ids.get(&from, r.player_b)?;
+            let id = diesel::insert_into(relations::table)
+                .values(&row)
+                .returning(relations::id)
+                .get_result(conn)?;
+            relation_ids.map.insert(r.id, id);
+        }
+        for b in &file.requested_byes {
+            let mut row = b.clone();
+            row.tournament_id = tid;
+            row.player_id = player_ids.get(&format!("requested bye {}", b.id), b.player_id)?;
+            diesel::insert_into(requested_byes::table)
+                .values(&row)
+                .execute(conn)?;
+        }
+        let mut forbidden_ids = Ids::new("kept-apart pair");
+        for f in &file.forbidden_pairs {
+            let from = format!("kept-apart pair {}", f.id);
+            let mut row = f.clone();
+            row.tournament_id = tid;
+            row.player_a = player_ids.get(&from, f.player_a)?;
+            row.player_b = player_ids.get(&from, f.player_b)?;
+            row.created_by = user(f.created_by);
+            let id = diesel::insert_into(forbidden_pairs::table)
+                .values(&row)
+                .returning(forbidden_pairs::id)
+                .get_result(conn)?;
+            forbidden_ids.map.insert(f.id, id);
+        }
+        let mut team_ids = Ids::new("team");
+        for tm in &file.teams {
+            let mut row = tm.clone();
+            row.tournament_id = tid;
+            row.captain_token = Some(crate::accounts::new_token());
+            let id = diesel::insert_into(teams::table)
+                .values(&row)
+                .returning(teams::id)
+                .get_result(conn)?;
+            team_ids.map.insert(tm.id, id);
+        }
+        for m in &file.team_members {
+            let from = format!("team member {}", m.id);
+            let mut row = m.clone();
+            row.team_id = team_ids.get(&from, m.team_id)?;
+            row.player_id = player_ids.get(&from, m.player_id)?;
+            diesel::insert_into(team_members::table)
+                .values(&row)
+                .execute(conn)?;
+        }
+        let renumbered = |text: &str| renumbered(text, &player_ids);
+        let mut round_ids = Ids::new("round");
+        for r in &file.rounds {
+            let mut row = r.clone();
+            row.tournament_id = tid;
+            row.explanation = renumbered(&r.explanation);
+            let id = diesel::insert_into(rounds::table)
+                .values(&row)
+                .returning(rounds::id)
+                .get_result(conn)?;
+            round_ids.map.insert(r.id, id);
+        }
+        // Matches first: a board's pairing refers to its match.
+        let mut pairing_ids = Ids::new("pairing");
+        let (matches, boards): (Vec<&PairingRow>, Vec<&PairingRow>) = file
+            .pairings
+            .iter()
+            .partition(|p| p.team_pairing_id.is_none());
+        for p in matches.into_iter().chain(boards) {
+            let from = format!("pairing {}", p.id);
+            let mut row = p.clone();
+            row.round_id = round_ids.get(&from, p.round_id)?;
+            row.first_player_id = player_ids.opt(&from, p.first_player_id)?;
+            row.second_player_id = player_ids.opt(&from, p.second_player_id)?;
+            row.first_team_id = team_ids.opt(&from, p.first_team_id)?;
+            row.second_team_id = team_ids.opt(&from, p.second_team_id)?;
+            row.team_pairing_id = pairing_ids.opt(&from, p.team_pairing_id)?;
+            row.explanation = renumbered(&p.explanation);
+            let id = diesel::insert_into(pairings::table)
+                .values(&row)
+                .returning(pairings::id)
+                .get_result(conn)?;
+            pairing_ids.map.insert(p.id, id);
+        }
+        for l in &file.lineups {
+            let from = format!("line-up entry {}", l.id);
+            let mut row = l.clone();
+            row.round_id = round_ids.get(&from, l.round_id)?;
+            row.team_id = team_ids.get(&from, l.team_id)?;
+            row.player_id = player_ids.get(&from, l.player_id)?;
+            row.replaces_player_id = player_ids.opt(&from, l.replaces_player_id)?;
+            diesel::insert_into(lineups::table)
+                .values(&row)
+                .execute(conn)?;
+        }
+        let mut game_ids = Ids::new("game");
+        for g in &file.games {
+            let from = format!("game {}", g.id);
+            let mut row = g.clone();
+            row.pairing_id = pairing_ids.get(&from, g.pairing_id)?;
+            row.starter_player_id = player_ids.opt(&from, g.starter_player_id)?;
+            row.updated_by = user(g.updated_by);
+            let id = diesel::insert_into(games::table)
+                .values(&row)
+                .returning(games::id)
+                .get_result(conn)?;
+            game_ids.map.insert(g.id, id);
+        }
+        for s in &file.scoresheets {
+            let mut row = s.clone();
+            row.game_id = game_ids.get(&format!("scoresheet {}", s.id), s.game_id)?;
+            row.submitted_by = user(s.submitted_by);
+            diesel::insert_into(scoresheets::table)
+                .values(&row)
+                .execute(conn)?;
+        }
+        for r in &file.rulings {
+            let mut row = r.clone();
+            row.game_id = game_ids.get(&format!("ruling {}", r.id), r.game_id)?;
+            row.ruled_by = user(r.ruled_by);
+            diesel::insert_into(rulings::table)
+                .values(&row)
+                .execute(conn)?;
+        }
+        for a in &file.audit {
+            let mut row = a.clone();
+            row.tournament_id = Some(tid);
+            row.user_id = user(a.user_id);
+            // An entry about a row that no longer exists (a game of an
+            // undone round) keeps a negative id, which names no row.
+            let moved = |ids: &Ids| {
+                a.entity_id
+                    .map(|old| ids.map.get(&old).copied().unwrap_or(-old.abs()))
+            };
+            row.entity_id = match a.entity.as_str() {
+                "tournament" => Some(tid),
+                "player" => moved(&player_ids),
+                "relation" => moved(&relation_ids),
+                "kept-apart pair" => moved(&forbidden_ids),
+                "team" => moved(&team_ids),
+                "round" => moved(&round_ids),
+                "match" => moved(&pairing_ids),
+                "game" => moved(&game_ids),
+                "referee" => user(a.entity_id),
+                _ => a.entity_id,
+            };
+            if a.action == "swap" {
+                row.old_value = a.old_value.as_deref().map(|v| swapped(v, &player_ids));
+            }
+            diesel::insert_into(audit_entries::table)
+                .values(&row)
+                .execute(conn)?;
+        }
+
+        // Read the new tournament back through the typed readers, so a
+        // setting, status or result this Kraal does not know is refused
+        // here, naming its row, instead of breaking its pages later.
+        super::tournaments::find(conn, tid)?;
+        super::rounds::everything(conn, tid)?;
+        super::players::list(conn, tid)?;
+        super::forbidden::list(conn, tid)?;
+
+        Ok(Imported {
+            tournament: tid,
+            players: file.players.len(),
+            rounds: file.rounds.len(),
+            games: file.games.len(),
+            unknown_accounts: unknown_accounts.into_iter().collect(),
+        })
+    })
+}
+
+/// An explanation stored with a round or pairing (the engine's JSON, or a
+/// sentence), its players renumbered to their new ids.
+fn renumbered(text: &str, players: &Ids) -> String {
+    let new_id = |old: crate::pairing::PlayerId| {
+        players
+            .map
+            .get(&(old as i32))
+            .map(|&n| n as crate::pairing::PlayerId)
+    };
+    match serde_json::from_str::<crate::pairing::explain::Explanation>(text) {
+        Ok(mut e) => {
+            e.renumber(&new_id);
+            serde_json::to_string(&e).unwrap_or_else(|_| text.to_string())
+        }
+        Err(_) => crate::pairing::explain::with_names(text, &|old| {
+            new_id(old).map(|n| format!("player {n}"))
+        }),
+    }
+}
+
+/// A swap's audit entry names its players by id ("players 12 and 40").
+fn swapped(value: &str, players: &Ids) -> String {
+    value
+        .strip_prefix("players ")
+        .and_then(|r| r.split_once(" and "))
+        .and_then(|(a, b)| {
+            let a = players.map.get(&a.parse().ok()?)?;
+            let b = players.map.get(&b.parse().ok()?)?;
+            Some(format!("players {a} and {b}"))
+        })
+        .unwrap_or_else(|| value.to_string())
+}

@@ -1,0 +1,54 @@
+//! An individual event as FIDE TRF (`/t/ID/export.trf`, `kraal export trf
+//! ID`): every published round, with the next round's requested byes and
+//! withdrawals, the point system, the kept-apart pairs and Kraal's lines for
+//! clubs, relatives and waivers (see [`crate::pairing::format::write_trf`]).
+//! `kraal pair` reads it back to the pairing the app makes for that round.
+
+use std::collections::HashMap;
+
+use crate::db::DbError;
+use crate::director::{pid, TournamentData};
+use crate::pairing::format::{write_trf, TrfEvent};
+
+pub fn text(data: &TournamentData) -> Result<String, DbError> {
+    if data.is_team_event() {
+        return Err(DbError::Invalid {
+            field: "tournament",
+            message: "a team event has no TRF (TRF describes individual games): download the event file instead".into(),
+        });
+    }
+    let t = &data.tournament;
+    let next = data
+        .rounds
+        .iter()
+        .filter(|r| r.is_published())
+        .map(|r| r.number)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let input = data.swiss_input(next);
+    let scoring = data.scoring();
+    let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
+    let event = TrfEvent {
+        name: t.name.clone(),
+        venue: t.venue.clone(),
+        starts_on: date(t.starts_on),
+        ends_on: date(t.ends_on),
+        win: scoring.round_max(),
+        allocated_bye: scoring.round_score(&crate::standings::Outcome::AllocatedBye),
+        ratings: data.players.iter().map(|p| (pid(p.id), p.rating)).collect(),
+        federation_ids: data
+            .players
+            .iter()
+            .filter(|p| !p.federation_id.is_empty())
+            .map(|p| (pid(p.id), p.federation_id.clone()))
+            .collect(),
+        requested_half: data
+            .byes
+            .iter()
+            .filter(|b| b.round == next)
+            .map(|b| (pid(b.player_id), b.half))
+            .collect::<HashMap<_, _>>(),
+    };
+    Ok(write_trf(&input, &event))
+}

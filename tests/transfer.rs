@@ -1,0 +1,525 @@
+//! An event that leaves the building: `kraal export event` / `kraal import
+//! event` move a whole tournament between databases of either backend, and
+//! the TRF export reads back in `kraal pair` to the pairing the app makes.
+
+mod common;
+
+use common::cli::kraal;
+use common::{Client, TestApp};
+use kraal::db::users::{Role, User};
+use serde_json::Value;
+
+/// A Swiss of nine (so one bye a round) as a club would run it: clubs,
+/// two relatives, a kept-apart pair and a waived one, three rounds of
+/// 2-game mini-matches with won, drawn and 1½–½ results, a forfeit, a
+/// withdrawal, a half-point bye asked for round 4, and a scoresheet.
+/// Returns the tournament's id.
+fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
+    let fields = kraal::tournament::RawTournament {
+        name: format!("Kimberley {rules} Open"),
+        venue: "Kimberley Civic Centre".into(),
+        starts_on: "2026-12-05".into(),
+        ends_on: "2026-12-06".into(),
+        rules: rules.into(),
+        games_per_pairing: "2".into(),
+        rounds: "6".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, admin).unwrap();
+    kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, referee, admin).unwrap();
+    let roster = [
+        ("Thabo Nkosi", "Kimberley MC", "1850"),
+        ("Lerato Dlamini", "Kimberley MC", "1790"),
+        ("Sipho Mokoena", "Upington MC", "1760"),
+        ("Naledi Khumalo", "Upington MC", "1720"),
+        ("Zanele Mahlangu", "Kuruman MC", "1700"),
+        ("Bongani Zulu", "Kuruman MC", "1650"),
+        ("Ayanda Nkosi", "Kimberley MC", "1600"),
+        ("Karabo Sithole", "", "1550"),
+        ("Zoë van Wyk", "De Aar MC", ""),
+    ];
+    let ids: Vec<i32> = roster
+        .iter()
+        .map(|(n, c, r)| common::player(app, t.id, admin, n, c, r).id)
+        .collect();
+    let mut conn = app.conn();
+    kraal::db::players::add_relation(&mut conn, t.id, ids[0], ids[6], admin).unwrap();
+    let ban = |a: usize, b: usize, from: Option<i32>| kraal::db::forbidden::NewForbidden {
+        a: ids[a],
+        b: ids[b],
+        from_round: from,
+        to_round: None,
+    };
+    kraal::db::forbidden::add(&mut conn, t.id, ban(2, 4, None), admin).unwrap();
+    let waived = kraal::db::forbidden::add(&mut conn, t.id, ban(1, 5, Some(2)), admin).unwrap();
+    kraal::db::forbidden::waive(&mut conn, t.id, waived.id, "same lift home", admin).unwrap();
+    kraal::db::rounds::request_bye(&mut conn, t.id, ids[3], 4, true, admin).unwrap();
+    drop(conn);
+
+    let mut api = app.script_for(referee);
+    for round in 1..=3 {
+        let pairings = common::pair(&mut api, i64::from(t.id));
+        for (k, p) in pairings.iter().enumerate() {
+            let games = p["games"].as_array().unwrap();
+            if games.is_empty() {
+                continue; // the bye
+            }
+            if round == 2 && k == 1 {
+                for g in games {
+                    common::put(&mut api, g, "+-");
+                }
+                continue;
+            }
+            let second = ["0-1", "1/2-1/2", "1-0"][(k + round) % 3];
+            common::put(&mut api, &games[0], "1-0");
+            common::put(&mut api, &games[1], second);
+        }
+        if round == 1 {
+            let g = &pairings[0]["games"][0];
+            let r = api.send_json(
+                "PUT",
+                &format!("/api/v1/games/{}/scoresheet", g["id"]),
+                serde_json::json!({"text": "1. a1 d1 2. g1 a4", "side": "light"}),
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        if round == 2 {
+            let mut conn = app.conn();
+            kraal::db::players::withdraw(&mut conn, t.id, ids[7], admin).unwrap();
+        }
+    }
+    t.id
+}
+
+/// The text a reader sees on a page: tags dropped, runs of space joined.
+fn visible(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The pages a tournament shows its players and referees, as text.
+fn pages(web: &mut Client, tid: i32) -> Vec<(String, String)> {
+    let mut urls = vec![
+        format!("/t/{tid}"),
+        format!("/t/{tid}/standings"),
+        format!("/t/{tid}/crosstable"),
+        format!("/t/{tid}/audit"),
+    ];
+    for n in 1..=3 {
+        urls.push(format!("/t/{tid}/rounds/{n}"));
+        urls.push(format!("/t/{tid}/rounds/{n}/results"));
+    }
+    let mut out: Vec<(String, String)> = urls
+        .iter()
+        .map(|u| {
+            let r = web.get(u);
+            assert_eq!(r.status, 200, "GET {u}");
+            let text = visible(&r.body)
+                .replace(&web.base, "BASE")
+                .replace(&format!("/t/{tid}/"), "/t/ID/");
+            (u.replace(&tid.to_string(), "ID"), text)
+        })
+        .collect();
+    for u in [
+        format!("/t/{tid}/standings.csv"),
+        format!("/t/{tid}/crosstable.csv"),
+    ] {
+        let r = web.get(&u);
+        assert_eq!(r.status, 200, "GET {u}");
+        out.push((u.replace(&tid.to_string(), "ID"), r.body));
+    }
+    out
+}
+
+/// Pairs the next round through the API: its pairings by names.
+fn next_round(api: &mut Client, tid: i32) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = common::pair(api, i64::from(tid))
+        .iter()
+        // Byes asked for are not pairings the engine makes.
+        .filter(|p| p["bye"].is_null() || p["bye"] == "allocated")
+        .map(|p| {
+            let a = p["first"].as_str().unwrap_or("").to_string();
+            let b = p["second"].as_str().unwrap_or("").to_string();
+            (a.clone().min(b.clone()), a.max(b))
+        })
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_round() {
+    for source in TestApp::all() {
+        // Into the other backend when this run has both, else another file.
+        let other = if source.backend == "sqlite" && common::backends().len() > 1 {
+            "postgres"
+        } else {
+            "sqlite"
+        };
+        let target = TestApp::start(other);
+        let admin = source.user("thandi", Role::Admin);
+        let referee = source.user("nomsa", Role::Referee);
+        let tid = club_swiss(&source, &admin, &referee, "official");
+
+        let (code, file, err) = kraal(&["export", "event", &tid.to_string()])
+            .database_url(&source.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
+        // The tournament page's download is the same file.
+        let mut web = source.client_as(&referee);
+        let page = web.get(&format!("/t/{tid}"));
+        assert!(page.body.contains(&format!("/t/{tid}/event.json")));
+        let download = web.get(&format!("/t/{tid}/event.json"));
+        assert_eq!(download.status, 200);
+        assert!(download.headers["content-disposition"].contains("event.json"));
+        let strip = |v: &str| {
+            let mut j: Value = serde_json::from_str(v).unwrap();
+            j["exported_at"] = Value::Null;
+            j
+        };
+        assert_eq!(strip(&download.body), strip(&file));
+        // Players and the public cannot download it.
+        assert_ne!(
+            source.client().get(&format!("/t/{tid}/event.json")).status,
+            200
+        );
+
+        // The target already runs an event of its own, so every id moves.
+        let t_admin = target.user("thandi", Role::Admin);
+        let t_referee = target.user("nomsa", Role::Referee);
+        let before = club_swiss(&target, &t_admin, &t_referee, "gar");
+        let before_pages = pages(&mut target.client_as(&t_admin), before);
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(&dir, "event.json", &file);
+        let (code, out, err) = kraal(&["import", "event", &path])
+            .database_url(&target.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("9 players, 3 rounds"), "{out}");
+        assert!(!out.contains("no account here"), "{out}");
+        let copy: i32 = out
+            .split("as tournament ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("the new id in {out:?}"));
+        assert_ne!(copy, tid, "the copy got a new id");
+
+        let a = pages(&mut source.client_as(&admin), tid);
+        let b = pages(&mut target.client_as(&t_admin), copy);
+        for ((url, x), (_, y)) in a.iter().zip(&b) {
+            assert_eq!(
+                x, y,
+                "{url} differs after the move ({} to {other})",
+                source.backend
+            );
+        }
+        assert_eq!(
+            pages(&mut target.client_as(&t_admin), before),
+            before_pages,
+            "the target's own event is untouched"
+        );
+        // The imported referee is the referee there, and both pair the
+        // next round alike.
+        let next_a = next_round(&mut source.script_for(&referee), tid);
+        let next_b = next_round(&mut target.script_for(&t_referee), copy);
+        assert_eq!(next_a.len(), 4, "{next_a:?}");
+        assert_eq!(next_a, next_b);
+
+        // The same file into its own database: a second, equal copy.
+        let (code, out, err) = kraal(&["import", "event", &path])
+            .database_url(&source.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
+        let again: i32 = out
+            .split("as tournament ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        let c = pages(&mut source.client_as(&admin), again);
+        // The original has moved on by a round since; its first three
+        // rounds and the copy's agree.
+        for ((url, x), (_, y)) in b.iter().zip(&c) {
+            if url.contains("/rounds/") {
+                assert_eq!(x, y, "{url}");
+            }
+        }
+    }
+}
+
+#[test]
+fn accounts_the_target_lacks_are_named_and_their_entries_kept_without_author() {
+    let source = TestApp::start("sqlite");
+    let admin = source.user("thandi", Role::Admin);
+    let referee = source.user("nomsa", Role::Referee);
+    let tid = club_swiss(&source, &admin, &referee, "gar");
+    let (code, file, err) = kraal(&["export", "event", &tid.to_string()])
+        .database_url(&source.database_url)
+        .run();
+    assert_eq!(code, 0, "{err}");
+    let target = TestApp::start("sqlite");
+    let t_admin = target.user("thandi", Role::Admin);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "event.json", &file);
+    let (code, out, err) = kraal(&["import", "event", &path])
+        .database_url(&target.database_url)
+        .run();
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("no account here for nomsa"), "{out}");
+    // Standings do not depend on who typed the results.
+    let copy = kraal::db::tournaments::list(&mut target.conn()).unwrap()[0].id;
+    let mut web = target.client_as(&t_admin);
+    assert_eq!(
+        web.get(&format!("/t/{copy}/standings.csv")).body,
+        source
+            .client_as(&admin)
+            .get(&format!("/t/{tid}/standings.csv"))
+            .body
+    );
+    // Nobody is a referee of it until the admin assigns one.
+    assert!(kraal::db::tournaments::referees(&mut target.conn(), copy)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
+    let source = TestApp::start("sqlite");
+    let admin = source.user("thandi", Role::Admin);
+    let referee = source.user("nomsa", Role::Referee);
+    let tid = club_swiss(&source, &admin, &referee, "official");
+    let (_, file, _) = kraal(&["export", "event", &tid.to_string()])
+        .database_url(&source.database_url)
+        .run();
+    let good: Value = serde_json::from_str(&file).unwrap();
+    let target = TestApp::start("sqlite");
+    let dir = tempfile::tempdir().unwrap();
+    let mutate = |f: &dyn Fn(&mut Value)| {
+        let mut v = good.clone();
+        f(&mut v);
+        serde_json::to_string_pretty(&v).unwrap()
+    };
+    let first_round = good["rounds"][0]["id"].clone();
+    let left_out = format!("names round {first_round}, which is not in the file");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "not json",
+            "{\n  \"format\": \"kraal event\",\n  oops\n}".into(),
+            "line 3",
+        ),
+        (
+            "a player list",
+            "name,club\nThabo Nkosi,Kimberley MC\n".into(),
+            "not JSON",
+        ),
+        (
+            "another format",
+            mutate(&|v| v["format"] = "kraal pairing".into()),
+            "not a 'kraal event'",
+        ),
+        (
+            "a newer version",
+            mutate(&|v| v["version"] = 2.into()),
+            "version 2",
+        ),
+        (
+            "a result no one knows",
+            mutate(&|v| v["games"][3]["result"] = "won on time".into()),
+            "games[3].result",
+        ),
+        (
+            "a round left out",
+            mutate(&|v| {
+                let rounds = v["rounds"].as_array_mut().unwrap();
+                rounds.remove(0);
+            }),
+            &left_out,
+        ),
+        (
+            "a NUL in a name",
+            mutate(&|v| v["players"][2]["name"] = "Sipho\u{0}Mokoena".into()),
+            "players[2].name holds a NUL",
+        ),
+        (
+            "an unknown field",
+            mutate(&|v| v["players"][0]["nickname"] = "Tee".into()),
+            "unknown field `nickname`",
+        ),
+    ];
+    for (what, text, says) in &cases {
+        let path = write(&dir, "event.json", text);
+        let (code, _, err) = kraal(&["import", "event", &path])
+            .database_url(&target.database_url)
+            .run();
+        assert_ne!(code, 0, "{what} is refused");
+        assert!(err.contains(says), "{what}: {err:?} should say {says:?}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert!(
+            kraal::db::tournaments::list(&mut target.conn())
+                .unwrap()
+                .is_empty(),
+            "{what}: nothing stored"
+        );
+    }
+}
+
+/// The rank → name table of a TRF's `001` lines.
+fn trf_names(trf: &str) -> std::collections::HashMap<String, String> {
+    trf.lines()
+        .filter(|l| l.starts_with("001"))
+        .map(|l| {
+            (
+                l[4..8].trim().to_string(),
+                String::from_utf8_lossy(&l.as_bytes()[14..47])
+                    .trim()
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_trf_export_pairs_in_kraal_pair_as_the_app_does_under_each_rule_set() {
+    for app in TestApp::all() {
+        for rules in ["official", "gar"] {
+            let admin = app.user(&format!("thandi-{rules}"), Role::Admin);
+            let referee = app.user(&format!("nomsa-{rules}"), Role::Referee);
+            let tid = club_swiss(&app, &admin, &referee, rules);
+            let mut web = app.client_as(&referee);
+            let page = web.get(&format!("/t/{tid}"));
+            assert!(page.body.contains(&format!("/t/{tid}/export.trf")));
+            let trf = web.get(&format!("/t/{tid}/export.trf"));
+            assert_eq!(trf.status, 200, "{}", trf.body);
+            let (code, cli, err) = kraal(&["export", "trf", &tid.to_string()])
+                .database_url(&app.database_url)
+                .run();
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(cli, trf.body, "the CLI writes the page's bytes");
+            assert!(trf.body.contains(&format!("KRS {rules}")), "{}", trf.body);
+            assert!(trf.body.contains("XXR 6"));
+            assert!(trf.body.contains("KWV"), "the waived ban travels");
+            assert!(trf.body.contains("KRL"), "the relatives travel");
+
+            let dir = tempfile::tempdir().unwrap();
+            let path = write(&dir, "event.trf", &trf.body);
+            let (code, out, err) = kraal(&["pair", &path]).run();
+            assert_eq!(code, 0, "{err}\n{}", trf.body);
+            let names = trf_names(&trf.body);
+            let mut from_trf: Vec<(String, String)> = out
+                .lines()
+                .skip(1)
+                .filter_map(|l| {
+                    let (a, b) = l.split_once(' ')?;
+                    let a = names.get(a)?.clone();
+                    let b = names.get(b).cloned().unwrap_or_default(); // "0": the bye
+                    Some((a.clone().min(b.clone()), a.max(b)))
+                })
+                .collect();
+            from_trf.sort();
+            let from_app = next_round(&mut app.script_for(&referee), tid);
+            // The app lists the bye as a pairing with an empty second.
+            assert_eq!(
+                from_trf, from_app,
+                "{rules} on {}:\n{}",
+                app.backend, trf.body
+            );
+        }
+    }
+}
+
+#[test]
+fn a_team_event_has_no_trf_but_moves_whole() {
+    for app in TestApp::all() {
+        let admin = app.user("thandi", Role::Admin);
+        let fields = kraal::tournament::RawTournament {
+            name: "Northern Cape League".into(),
+            system: "team_league".into(),
+            rounds: "3".into(),
+            ..Default::default()
+        }
+        .check()
+        .unwrap();
+        let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+        let players: Vec<i32> = (0..16)
+            .map(|k| common::player(&app, t.id, &admin, &format!("Player {k:02}"), "", "1500").id)
+            .collect();
+        for (i, name) in ["Kimberley", "Upington", "Kuruman", "De Aar"]
+            .iter()
+            .enumerate()
+        {
+            let new = kraal::db::teams::NewTeam {
+                name: (*name).into(),
+                club: String::new(),
+                members: players[i * 4..i * 4 + 4].to_vec(),
+                substitutes: vec![],
+            };
+            kraal::db::teams::create(&mut app.conn(), t.id, &new, &admin).unwrap();
+        }
+        let mut api = app.script_for(&admin);
+        let pairings = common::pair(&mut api, i64::from(t.id));
+        for (k, p) in pairings.iter().enumerate() {
+            for (j, g) in p["games"].as_array().unwrap().iter().enumerate() {
+                common::put(&mut api, g, ["1-0", "0-1", "1/2-1/2"][(k + j) % 3]);
+            }
+        }
+        let mut web = app.client_as(&admin);
+        let trf = web.get(&format!("/t/{}/export.trf", t.id));
+        assert_eq!(trf.status, 422, "{}", trf.body);
+        assert!(trf.body.contains("team event has no TRF"), "{}", trf.body);
+
+        let (code, file, err) = kraal(&["export", "event", &t.id.to_string()])
+            .database_url(&app.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(&dir, "league.json", &file);
+        let (code, out, err) = kraal(&["import", "event", &path])
+            .database_url(&app.database_url)
+            .run();
+        assert_eq!(code, 0, "{err}");
+        let copy: i32 = out
+            .split("as tournament ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        for page in ["standings.csv", "rounds/1/matches.csv"] {
+            assert_eq!(
+                web.get(&format!("/t/{}/{page}", t.id)).body,
+                web.get(&format!("/t/{copy}/{page}")).body,
+                "{page}"
+            );
+        }
+        let teams = kraal::db::teams::list(&mut app.conn(), copy).unwrap();
+        assert_eq!(teams.len(), 4);
+        let old = kraal::db::teams::list(&mut app.conn(), t.id).unwrap();
+        assert!(
+            teams
+                .iter()
+                .zip(&old)
+                .all(|(a, b)| a.captain_token != b.captain_token),
+            "captains' links are not carried: each team gets a new one"
+        );
+    }
+}
