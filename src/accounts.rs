@@ -5,7 +5,7 @@
 //! a stolen database from yielding usable tokens.
 
 use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::password_hash::PasswordHasher;
 use argon2::Argon2;
 use blake2::{Blake2b512, Digest};
 use rand::RngCore;
@@ -13,18 +13,20 @@ use rand::RngCore;
 /// The shortest password accepted, long enough to resist guessing at a venue.
 pub const MIN_PASSWORD_LEN: usize = 8;
 
-/// Argon2 needs about 19 MiB for each hash it computes, and the allocator
-/// keeps what a thread once used: hashed on any of the server's blocking
-/// threads, a hundred sign-ins at once would leave gigabytes behind. So all
-/// hashing runs on a few threads of its own (one per core), whatever the
-/// number of sign-ins; the others wait their turn in a queue.
-fn on_hashing_thread<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
-    use std::sync::mpsc;
-    use std::sync::{Mutex, OnceLock};
-    type Job = Box<dyn FnOnce() + Send>;
-    static QUEUE: OnceLock<Mutex<mpsc::Sender<Job>>> = OnceLock::new();
-    let queue = QUEUE.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Job>();
+/// The threads that run argon2, and nothing else: one per core.
+///
+/// Argon2 needs about 19 MiB for each hash it computes. Run on whatever
+/// thread asks, a hundred sign-ins at once would want 2 GB, and the
+/// allocator keeps what a thread once used. So every hash runs here, one
+/// per core at a time, each thread in one buffer of its own that it keeps
+/// and reuses ([`verify_in_place`]); the sign-ins waiting their turn are
+/// a closure each in a queue, and a waiting request holds no thread (see
+/// [`check_password`]).
+fn hashing_queue() -> &'static std::sync::Mutex<std::sync::mpsc::Sender<HashJob>> {
+    use std::sync::{mpsc, Mutex, OnceLock};
+    static QUEUE: OnceLock<Mutex<mpsc::Sender<HashJob>>> = OnceLock::new();
+    QUEUE.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<HashJob>();
         let rx = std::sync::Arc::new(Mutex::new(rx));
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         for i in 0..threads {
@@ -41,18 +43,29 @@ fn on_hashing_thread<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static
                 .expect("start a password hashing thread");
         }
         Mutex::new(tx)
-    });
-    let (done, result) = mpsc::channel();
-    let sent = queue
+    })
+}
+
+type HashJob = Box<dyn FnOnce() + Send>;
+
+fn submit(job: HashJob) {
+    let sent = hashing_queue()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .send(Box::new(move || {
-            let _ = done.send(job());
-        }));
-    match sent {
-        Ok(()) => result.recv().expect("the hashing thread answers"),
-        Err(mpsc::SendError(_)) => unreachable!("the hashing threads never stop"),
+        .send(job);
+    if sent.is_err() {
+        unreachable!("the hashing threads never stop");
     }
+}
+
+/// Runs `job` on a hashing thread and waits for it (for the command line
+/// and the rare account changes; a sign-in awaits instead).
+fn on_hashing_thread<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
+    let (done, result) = std::sync::mpsc::channel();
+    submit(Box::new(move || {
+        let _ = done.send(job());
+    }));
+    result.recv().expect("the hashing thread answers")
 }
 
 /// Hashes a password to a PHC string.
@@ -69,21 +82,85 @@ pub fn hash_password(password: &str) -> Result<String, String> {
 /// True when `password` matches the stored PHC string.
 pub fn verify_password(password: &str, stored: &str) -> bool {
     let (password, stored) = (password.to_string(), stored.to_string());
-    on_hashing_thread(move || match PasswordHash::new(&stored) {
-        Ok(parsed) => Argon2::default()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok(),
-        Err(_) => false,
+    on_hashing_thread(move || verify_in_place(password.as_bytes(), &stored))
+}
+
+/// The sign-in's check, awaited without holding a thread: `stored` is the
+/// account's hash, or `None` for a name no account has, which costs the
+/// same time as a real check so that the answer does not tell which names
+/// exist.
+pub async fn check_password(password: String, stored: Option<String>) -> bool {
+    let (done, result) = tokio::sync::oneshot::channel();
+    submit(Box::new(move || {
+        let ok = match &stored {
+            Some(hash) => verify_in_place(password.as_bytes(), hash),
+            None => {
+                verify_in_place(password.as_bytes(), dummy_hash());
+                false
+            }
+        };
+        let _ = done.send(ok);
+    }));
+    result.await.unwrap_or(false)
+}
+
+/// Spends the time of a real check on a name that has no account.
+pub fn verify_unknown(password: &str) {
+    let password = password.to_string();
+    on_hashing_thread(move || verify_in_place(password.as_bytes(), dummy_hash()));
+}
+
+/// A hash of nobody's password, with the parameters of real ones.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        Argon2::default()
+            .hash_password(b"not a password of anyone")
+            .map(|h| h.to_string())
+            .unwrap_or_default()
     })
 }
 
-/// Spends the time of a real check on a name that has no account, so that
-/// the answer's timing does not tell which names exist.
-pub fn verify_unknown(password: &str) {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let stored =
-        DUMMY.get_or_init(|| hash_password("not a password of anyone").unwrap_or_default());
-    verify_password(password, stored);
+/// Checks `password` against a PHC string in this thread's own argon2
+/// buffer, allocated once (at the largest cost met) and reused, so that
+/// checking never allocates the 19 MiB anew.
+fn verify_in_place(password: &[u8], stored: &str) -> bool {
+    use argon2::{Algorithm, Block, Params, Version};
+    use std::cell::RefCell;
+    thread_local! {
+        static MEMORY: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
+    }
+    let Ok(parsed) = PasswordHash::new(stored) else {
+        return false;
+    };
+    let Ok(algorithm) = Algorithm::try_from(parsed.algorithm.as_str()) else {
+        return false;
+    };
+    let version = match parsed.version.map(Version::try_from) {
+        None => Version::default(),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return false,
+    };
+    let Ok(params) = Params::try_from(&parsed) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (&parsed.salt, &parsed.hash) else {
+        return false;
+    };
+    let expected = expected.as_bytes();
+    let mut out = vec![0u8; expected.len()];
+    let computed = MEMORY.with(|memory| {
+        let mut memory = memory.borrow_mut();
+        let need = params.block_count();
+        if memory.len() < need {
+            memory.resize(need, Block::default());
+        }
+        Argon2::new(algorithm, version, params)
+            .hash_password_into_with_memory(password, salt.as_ref(), &mut out, &mut memory[..need])
+            .is_ok()
+    });
+    // Every byte compared, whatever the first difference.
+    computed && out.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 /// Checks a new password against the policy; the message names the problem.

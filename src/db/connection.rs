@@ -132,9 +132,12 @@ impl Database {
                     "normal" => "NORMAL",
                     _ => "FULL",
                 };
+                // The timeout first: setting the journal mode takes a lock,
+                // and a connection opened while others write must wait for
+                // it rather than fail ("database is locked").
                 conn.batch_execute(&format!(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; \
-                     PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;"
+                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;"
                 ))
                 .map_err(|e| {
                     DbError::Setup(format!("cannot use SQLite file {}: {e}", self.target))

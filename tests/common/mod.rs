@@ -162,12 +162,7 @@ impl TestApp {
 
     /// An anonymous browser-like client.
     pub fn client(&self) -> Client {
-        Client {
-            base: self.base.clone(),
-            agent: ureq::AgentBuilder::new().redirects(0).build(),
-            cookies: BTreeMap::new(),
-            bearer: None,
-        }
+        Client::new(&self.base)
     }
 
     /// A script's client with a new API token of `user`.
@@ -231,6 +226,16 @@ pub struct Client {
 }
 
 impl Client {
+    /// A browser-like client of the app at `base`, not signed in.
+    pub fn new(base: &str) -> Client {
+        Client {
+            base: base.to_string(),
+            agent: ureq::AgentBuilder::new().redirects(0).build(),
+            cookies: BTreeMap::new(),
+            bearer: None,
+        }
+    }
+
     fn request(&self, method: &str, path: &str) -> ureq::Request {
         let mut r = self
             .agent

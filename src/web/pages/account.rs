@@ -172,8 +172,7 @@ pub async fn login(
     if users::check_name(&name).is_err() {
         // No account can have this name (and some databases cannot even
         // look for it, a NUL byte say): a wrong sign-in, at the same cost.
-        let password = form.password.clone();
-        web::block(move || accounts::verify_unknown(&password)).await?;
+        accounts::check_password(form.password.clone(), None).await;
         return wrong_sign_in(&req, name, &form.next);
     }
     let (attempts, user) = state
@@ -190,17 +189,14 @@ pub async fn login(
             "Too many failed sign-ins for '{name}'. Wait {THROTTLE_MINUTES} minutes and try again, or ask an admin."
         )));
     }
-    let password = form.password.clone();
-    // Off the async workers, one argon2 per core at a time; an unknown name
-    // costs the same check as a known one.
-    let verified = web::block(move || match user {
-        Some(u) => accounts::verify_password(&password, &u.password_hash).then_some(u),
-        None => {
-            accounts::verify_unknown(&password);
-            None
-        }
-    })
-    .await?;
+    // Off the async workers, one argon2 per core at a time, awaited
+    // without holding a thread; an unknown name costs the same check as a
+    // known one.
+    let stored = user.as_ref().map(|u| u.password_hash.clone());
+    let verified = accounts::check_password(form.password.clone(), stored)
+        .await
+        .then_some(user)
+        .flatten();
     let Some(user) = verified else {
         return wrong_sign_in(&req, name, &form.next);
     };

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Pages while a big round is paired: a `gar` Swiss of 2,000 unrated players
+in 40 clubs of 50 (the slowest field the benches know) is paired through the
+API while a reader fetches pages of another tournament and the home page
+without pause. Prints the pairing's time and the pages' latencies during it.
+
+    latency-during-pairing.py KRAAL_BINARY [PLAYERS]
+"""
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+binary = sys.argv[1]
+players = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
+tmp = tempfile.mkdtemp()
+env = dict(os.environ, DATABASE_URL=f"sqlite://{tmp}/kraal.db")
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+subprocess.run([binary, "migrate"], env=env, check=True, stdout=subprocess.DEVNULL)
+subprocess.run([binary, "user", "add", "director", "--admin"], env=env, check=True,
+               input=b"latency-pass\n", stdout=subprocess.DEVNULL)
+token = subprocess.run([binary, "token", "create", "director"], env=env, check=True,
+                       capture_output=True).stdout.decode().split()[-1]
+server = subprocess.Popen([binary, "serve", "--bind", f"127.0.0.1:{port}"], env=env,
+                          stdout=subprocess.DEVNULL)
+headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+
+def call(conn, method, path, body=None):
+    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    r = conn.getresponse()
+    return r.status, json.loads(r.read() or b"null")
+
+
+for _ in range(300):
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("GET", "/healthz")
+        if c.getresponse().status == 200:
+            break
+    except OSError:
+        time.sleep(0.05)
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+_, big = call(c, "POST", "/api/v1/tournaments",
+              {"name": "National Open", "rules": "gar", "rounds": 9, "games_per_pairing": 2})
+for i in range(players):
+    st, _ = call(c, "POST", f"/api/v1/tournaments/{big['id']}/players",
+                 {"name": f"Player {i + 1:04}", "club": f"Club {i % 40:02}"})
+    assert st == 201, st
+_, small = call(c, "POST", "/api/v1/tournaments", {"name": "Club Night", "rules": "official", "rounds": 5})
+for i in range(24):
+    call(c, "POST", f"/api/v1/tournaments/{small['id']}/players", {"name": f"Member {i + 1}"})
+call(c, "POST", f"/api/v1/tournaments/{small['id']}/rounds", {})
+pages = ["/", f"/t/{small['id']}", f"/t/{small['id']}/standings", f"/t/{small['id']}/rounds/1"]
+
+
+def read_pages(until, out):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    k = 0
+    while not until.is_set():
+        path = pages[k % len(pages)]
+        k += 1
+        start = time.monotonic()
+        conn.request("GET", path)
+        r = conn.getresponse()
+        r.read()
+        out.append((time.monotonic() - start, r.status))
+
+
+def summary(label, out):
+    times = sorted(t for t, _ in out)
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    print(f"{label}: {len(times)} pages, median {statistics.median(times) * 1000:.1f} ms, "
+          f"p99 {p99 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms, "
+          f"statuses {sorted(set(s for _, s in out))}")
+
+
+idle = []
+stop = threading.Event()
+t = threading.Thread(target=read_pages, args=(stop, idle))
+t.start()
+time.sleep(3)
+stop.set()
+t.join()
+summary("idle", idle)
+
+during = []
+stop = threading.Event()
+t = threading.Thread(target=read_pages, args=(stop, during))
+t.start()
+start = time.monotonic()
+st, body = call(c, "POST", f"/api/v1/tournaments/{big['id']}/rounds", {})
+paired = time.monotonic() - start
+stop.set()
+t.join()
+assert st == 201, (st, body)
+print(f"pairing round 1 of {players} players (gar, 40 clubs of 50): {paired:.2f} s through the API")
+summary("during the pairing", during)
+server.terminate()
+server.wait()
