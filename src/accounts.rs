@@ -160,7 +160,12 @@ fn verify_in_place(password: &[u8], stored: &str) -> bool {
             .is_ok()
     });
     // Every byte compared, whatever the first difference.
-    computed && out.iter().zip(expected).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    computed
+        && out
+            .iter()
+            .zip(expected)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
 }
 
 /// Checks a new password against the policy; the message names the problem.

@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::TestApp;
+use kraal::db::users::Role;
 
 #[test]
 fn the_health_check_says_the_database_answers() {
@@ -275,5 +276,95 @@ fn the_openapi_description_matches_the_route_table() {
     assert_eq!(
         described, routes,
         "docs/openapi.json and src/web/routes.rs list the same routes"
+    );
+}
+
+/// Pairing runs off the async workers: while a big `gar` round is being
+/// paired (clubs to keep apart make it the slowest kind), another
+/// tournament's pages keep answering at their usual speed instead of
+/// waiting for the pairing, as they did when it ran on a worker.
+#[test]
+fn pages_answer_while_a_big_round_is_paired() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("thandi", Role::Admin);
+    let fields = kraal::tournament::RawTournament {
+        name: "National Open".into(),
+        rules: "gar".into(),
+        rounds: "9".into(),
+        games_per_pairing: "2".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let big = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    for i in 0..600 {
+        common::player(
+            &app,
+            big.id,
+            &admin,
+            &format!("Player {i:04}"),
+            &format!("Club {:02}", i % 12),
+            "",
+        );
+    }
+    let small = common::tournament(&app, &admin, "Club Night");
+    for i in 0..12 {
+        common::player(
+            &app,
+            small.id,
+            &admin,
+            &format!("Member {i:02}"),
+            "",
+            "1500",
+        );
+    }
+    let mut api = app.script_for(&admin);
+    common::pair(&mut api, i64::from(small.id));
+
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let done = done.clone();
+        let base = app.base.clone();
+        let pages = [
+            format!("/t/{}", small.id),
+            format!("/t/{}/standings", small.id),
+            format!("/t/{}/rounds/1", small.id),
+        ];
+        std::thread::spawn(move || {
+            let mut times = Vec::new();
+            let mut k = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                // A new connection each time, as many phones would open:
+                // the server spreads them over all its workers.
+                let start = Instant::now();
+                let r = common::Client::new(&base).get(&pages[k % pages.len()]);
+                assert_eq!(r.status, 200);
+                times.push(start.elapsed());
+                k += 1;
+            }
+            times
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    common::pair(&mut api, i64::from(big.id));
+    let pairing = start.elapsed();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut times = reader.join().unwrap();
+    times.sort();
+    let slowest = *times.last().unwrap();
+    let median = times[times.len() / 2];
+    eprintln!(
+        "pairing {pairing:?}; {} pages meanwhile, median {median:?}, slowest {slowest:?}",
+        times.len()
+    );
+    assert!(
+        times.len() >= 10,
+        "only {} pages answered during a pairing of {pairing:?}",
+        times.len()
+    );
+    assert!(
+        slowest < pairing / 2,
+        "a page waited {slowest:?} (median {median:?}) during a pairing of {pairing:?}"
     );
 }

@@ -48,7 +48,13 @@ fn a_crowd_signing_in_at_once_keeps_the_server_under_150_mib() {
         .unwrap()
         .port();
     let mut server = Command::new(env!("CARGO_BIN_EXE_kraal"))
-        .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--database", &url])
+        .args([
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--database",
+            &url,
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -56,7 +62,10 @@ fn a_crowd_signing_in_at_once_keeps_the_server_under_150_mib() {
     let base = format!("http://127.0.0.1:{port}");
     let started = Instant::now();
     while ureq::get(&format!("{base}/healthz")).call().is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "the app did not start");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the app did not start"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let before = peak_mib(server.id());
