@@ -52,9 +52,14 @@ pub fn run(what: ImportWhat) -> i32 {
     })();
     match result {
         Ok(done) => {
+            let count = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
             println!(
-                "imported \"{}\" as tournament {}: {} players, {} rounds, {} games",
-                event.tournament.name, done.tournament, done.players, done.rounds, done.games
+                "imported \"{}\" as tournament {}: {}, {}, {}",
+                event.tournament.name,
+                done.tournament,
+                count(done.players, "player"),
+                count(done.rounds, "round"),
+                count(done.games, "game")
             );
             if !done.unknown_accounts.is_empty() {
                 println!(

@@ -1,6 +1,7 @@
 //! Seeded random fuzzing of every reader of outside input: scoresheets,
-//! TRF and Kraal JSON tournament files, the player and team CSV imports,
-//! and the values of the API's JSON bodies. Each input is a mutation of a
+//! TRF and Kraal JSON tournament files, the event file of `kraal import
+//! event`, the player and team CSV imports, and the values of the API's
+//! JSON bodies. Each input is a mutation of a
 //! valid seed (bytes flipped, inserted, deleted, repeated, spliced with
 //! another seed, or tokens the readers care about dropped in), so most
 //! inputs get deep into the reader before they go wrong. A reader may
@@ -32,6 +33,8 @@ const SHEETS: &[&str] = &[
 
 const TRF: &[&str] = &[
     "012 Gauteng Open\nXXR 5\n001    1      Thabo Nkosi                       1800                             1.0    1     3 w 1     2 b =\n001    2      Sipho Dlamini                     1750                             1.5    2     4 b 1     1 w =\n001    3      Lerato Mokoena                    1700                             0.0    3     1 b 0     4 w 0\n001    4      Zanele Khumalo                    1650                             1.0    4     2 w 0     3 b 1\nXXP 1 4\n260 3 5 2 3\nBBW 1.0\nBBD 0.5\n",
+    // As Kraal writes it, with its own lines.
+    "012 Soweto Club Night\n062 5\nXXR 3\nKRS gar\nBBW  2.0\nBBD  1.0\nBBL  0.0\nBBZ  0.0\nBBF  0.0\nBBU  2.0\n001    1      Lerato Mokoena                                                     1.5    2     4 w 1\n001    2      Nomsa Nkosi                                                        1.0    3     3 w 1\n001    3      Sipho Dlamini                                                      0.0    5     2 b 0\n001    4      Thabo Nkosi                                                        0.5    4     1 b 0\n001    5      Zanele Khumalo                                                     2.0    1  0000 - U  0000 - H\nKPT    1 1.5\nKPT    2 1.0\nKPT    4 0.5\nKCL    1 Soweto MC\nKCL    2 Soweto MC\nKRL    2    4\nXXP    3    1\nKWV    2    3 same lift home\n",
 ];
 
 const KRAAL_JSON: &[&str] = &[
@@ -50,6 +53,10 @@ const KRAAL_JSON: &[&str] = &[
   "forbidden": [{"a": 2, "b": 3}, {"a": 1, "b": 5, "from_round": 1, "to_round": 3}],
   "waivers": [{"a": 1, "b": 3, "reason": "only two players left in the group"}]}"#,
 ];
+
+/// An event file as `kraal export event` writes it (a five-player round
+/// with a relation, a kept-apart pair, results, a forfeit and a record).
+const EVENT: &[&str] = &[include_str!("event.json")];
 
 const PLAYERS_CSV: &[&str] = &[
     "name,club,rating,seed,federation_id,relatives\nThabo Nkosi,Soweto MC,1800,,RSA123,Nomsa Nkosi\nNomsa Nkosi,Soweto MC,1650,1,,\n\"Dlamini, Sipho\",Tembisa MC,,,,\n",
@@ -103,6 +110,14 @@ const TOKENS: &[&str] = &[
     "true",
     "1.5",
     "1e400",
+    "KRS ",
+    "KCL ",
+    "KRL ",
+    "KWV ",
+    "KPT ",
+    "\"format\":\"kraal event\"",
+    "\"id\":",
+    "-1",
 ];
 
 /// A mutation of `seed` (or of two seeds spliced).
@@ -189,6 +204,10 @@ fn kraal_json(input: &[u8], n: u64) -> bool {
     }
 }
 
+fn event_file(input: &[u8], _: u64) -> bool {
+    kraal::db::event::parse(&text(input)).is_ok()
+}
+
 fn players_csv(input: &[u8], _: u64) -> bool {
     match kraal::export::players::read(&text(input)) {
         Ok(plan) => {
@@ -244,6 +263,11 @@ pub const TARGETS: &[Target] = &[
         name: "kraal_json",
         seeds: KRAAL_JSON,
         run: kraal_json,
+    },
+    Target {
+        name: "event_file",
+        seeds: EVENT,
+        run: event_file,
     },
     Target {
         name: "players_csv",
