@@ -368,3 +368,129 @@ fn pages_answer_while_a_big_round_is_paired() {
         "a page waited {slowest:?} (median {median:?}) during a pairing of {pairing:?}"
     );
 }
+
+/// SIGTERM in the middle of a write: the request under way finishes and
+/// is answered, its round is stored, and only then does the app exit.
+#[test]
+fn sigterm_lets_a_pairing_under_way_finish_and_store_its_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("kraal.db").display());
+    let (token, tid) = {
+        let pool = kraal::db::Database::parse(&url, false)
+            .unwrap()
+            .open(2)
+            .unwrap();
+        let mut conn = pool.get().unwrap();
+        let hash = kraal::accounts::hash_password(common::PASSWORD).unwrap();
+        let admin = kraal::db::users::create(&mut conn, "thandi", Role::Admin, &hash).unwrap();
+        let token = kraal::accounts::new_token();
+        kraal::db::auth::create_token(
+            &mut conn,
+            admin.id,
+            "script",
+            &kraal::accounts::token_digest(&token),
+        )
+        .unwrap();
+        let fields = kraal::tournament::RawTournament {
+            name: "Provincial Open".into(),
+            rules: "gar".into(),
+            rounds: "7".into(),
+            ..Default::default()
+        }
+        .check()
+        .unwrap();
+        let t = kraal::db::tournaments::create(&mut conn, &fields, &admin).unwrap();
+        // One transaction: one sync of the file instead of 600.
+        diesel::Connection::transaction::<_, kraal::db::DbError, _>(&mut *conn, |conn| {
+            for i in 0..600 {
+                let f = kraal::roster::PlayerFields::parse(
+                    &format!("Player {i:03}"),
+                    &format!("Club {:02}", i % 10),
+                    "",
+                    "",
+                    "",
+                )
+                .unwrap();
+                kraal::db::players::create(conn, t.id, &f, &admin)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        (token, t.id)
+    };
+    let port = free_port();
+    let mut server = Served(
+        Command::new(env!("CARGO_BIN_EXE_kraal"))
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--database",
+                &url,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let base = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    while ureq::get(&format!("{base}/healthz")).call().is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the app did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pairing = {
+        let base = base.clone();
+        std::thread::spawn(move || {
+            let mut api = common::Client::new(&base);
+            api.bearer = Some(token);
+            let start = Instant::now();
+            let r = api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/rounds"),
+                serde_json::json!({}),
+            );
+            (r.status, start.elapsed())
+        })
+    };
+    // The request is under way: loading 600 players, pairing them and
+    // storing 300 pairings of 6 games takes longer than this.
+    std::thread::sleep(Duration::from_millis(150));
+    let pid = server.0.id();
+    Command::new("sh")
+        .args(["-c", &format!("kill -TERM {pid}")])
+        .status()
+        .unwrap();
+    let (status, took) = pairing.join().unwrap();
+    assert!(
+        took > Duration::from_millis(150),
+        "the pairing ended before the signal ({took:?}): the test proves nothing"
+    );
+    assert_eq!(status, 201, "the request under way is answered");
+    let stop = Instant::now();
+    let exit = loop {
+        if let Some(s) = server.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            stop.elapsed() < Duration::from_secs(30),
+            "no stop after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{exit:?}");
+    let pool = kraal::db::Database::parse(&url, false)
+        .unwrap()
+        .open(1)
+        .unwrap();
+    let rounds = kraal::db::rounds::list(&mut pool.get().unwrap(), tid).unwrap();
+    assert_eq!(
+        rounds.len(),
+        1,
+        "the round paired during the stop is stored"
+    );
+    assert!(rounds[0].is_published());
+}
