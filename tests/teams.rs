@@ -821,3 +821,86 @@ fn pairs(fields: &[(String, String)]) -> Vec<(&str, &str)> {
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect()
 }
+
+/// A line-up change and the first result of the same board, sent at the
+/// same moment by two referees, again and again: either the change comes
+/// first (and the result is the new player's) or the result does (and the
+/// change is refused, OGR 10.3.1). Never a change after the result.
+#[test]
+fn a_line_up_change_racing_the_boards_first_result_never_lands_after_it() {
+    use diesel::prelude::*;
+    use kraal::db::schema::audit_entries;
+    for app in TestApp::all() {
+        let admin = app.user("director", Role::Admin);
+        let (mut both, mut changed_first, mut refused) = (0, 0, 0);
+        for round in 0..24 {
+            let (mut api, tid, ids, team_of) = league(
+                &app,
+                &admin,
+                json!({"name": format!("Race League {round}"), "system": "team_league", "rules": "official", "rounds": 1}),
+                &["Polokwane", "Tzaneen"],
+            );
+            pair_matches(&mut api, tid);
+            let team = ids[0];
+            let m = match_of(&app, tid, 1, team);
+            let before = boards_of(&m, team, &team_of);
+            let sub = *team_of
+                .iter()
+                .find(|(p, t)| **t == team && !before.contains(p))
+                .unwrap()
+                .0;
+            let game = m["boards"][0]["games"][0].clone();
+            let url = format!("/api/v1/tournaments/{tid}/rounds/1/lineups/{team}");
+            let lineup = json!({ "boards": [sub, before[1], before[2], before[3]] });
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let mut other = app.script_for(&admin);
+            let b2 = barrier.clone();
+            let result = std::thread::spawn(move || {
+                b2.wait();
+                other
+                    .send_json(
+                        "PUT",
+                        &format!("/api/v1/games/{}", game["id"]),
+                        json!({"result": "1-0"}),
+                    )
+                    .status
+            });
+            barrier.wait();
+            let change = api.send_json("PUT", &url, lineup).status;
+            let result = result.join().unwrap();
+            assert_eq!(result, 200, "the result is always stored");
+            // The order the two were stored in, by their audit entries.
+            let order: Vec<String> = audit_entries::table
+                .filter(audit_entries::tournament_id.eq(tid as i32))
+                .filter(audit_entries::action.eq_any(["line-up", "result"]))
+                .order(audit_entries::id)
+                .select(audit_entries::action)
+                .load(&mut app.conn())
+                .unwrap();
+            match change {
+                200 => {
+                    both += 1;
+                    assert_eq!(
+                        order.iter().filter(|e| *e == "line-up").count(),
+                        1,
+                        "{order:?}"
+                    );
+                    if order.first().map(String::as_str) == Some("line-up") {
+                        changed_first += 1;
+                    }
+                    assert_eq!(
+                        order.first().map(String::as_str),
+                        Some("line-up"),
+                        "round {round}: the line-up changed after board 1's result ({order:?})"
+                    );
+                }
+                409 => refused += 1,
+                other => panic!("the change got {other}"),
+            }
+        }
+        eprintln!(
+            "{}: change first {changed_first} of {both}, refused {refused}",
+            app.backend
+        );
+    }
+}

@@ -308,6 +308,23 @@ pub fn replace_player(
     )
     .set(games::starter_player_id.eq(new))
     .execute(conn)?;
+    // Asked again now that this transaction holds the board's row: a result
+    // saved (or a start marked) since the caller looked, by a transaction
+    // that held the row first, is seen here, and the change is refused.
+    let started: bool = pairings::table
+        .find(pairing_id)
+        .select(pairings::started)
+        .first(conn)?;
+    let results: i64 = games::table
+        .filter(games::pairing_id.eq(pairing_id))
+        .filter(games::result.is_not_null())
+        .count()
+        .get_result(conn)?;
+    if started || results > 0 {
+        return Err(DbError::Conflict(
+            "this board started meanwhile (a result or the start was entered): its player can no longer change (OGR 10.3.1)".into(),
+        ));
+    }
     Ok(())
 }
 
@@ -596,6 +613,15 @@ pub fn apply_edit(
     };
     if edit.seen_version.is_some_and(|v| v != ctx.game.version) {
         return conflict(conn, &ctx);
+    }
+    if ctx.pairing.board.is_some() {
+        // A board of a team match: hold its row until this transaction
+        // ends, so a line-up change and this result are one after the
+        // other, never both on a board that the other thinks unstarted
+        // (see `replace_player`).
+        diesel::update(pairings::table.find(ctx.pairing.id))
+            .set(pairings::started.eq(pairings::started))
+            .execute(conn)?;
     }
     let n = diesel::update(
         games::table
