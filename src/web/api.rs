@@ -103,40 +103,48 @@ impl From<&Tournament> for TournamentJson {
     }
 }
 
+/// The form's raw fields, so a script's tournament is checked by the very
+/// checks of the form.
+impl From<NewTournament> for RawTournament {
+    fn from(b: NewTournament) -> RawTournament {
+        RawTournament {
+            name: b.name,
+            venue: b.venue.unwrap_or_default(),
+            starts_on: b.starts_on.unwrap_or_default(),
+            ends_on: b.ends_on.unwrap_or_default(),
+            system: b.system.unwrap_or_default(),
+            rules: b.rules.unwrap_or_default(),
+            games_per_pairing: b
+                .games_per_pairing
+                .map(|g| g.to_string())
+                .unwrap_or_default(),
+            rounds: b.rounds.map(|g| g.to_string()).unwrap_or_default(),
+            ranking: b.ranking.unwrap_or_default(),
+            tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
+            bye_value: b.bye_value.unwrap_or_default(),
+            records_public: if b.records_public.unwrap_or(false) {
+                "yes".into()
+            } else {
+                String::new()
+            },
+            records_required: if b.records_required.unwrap_or(false) {
+                "yes".into()
+            } else {
+                String::new()
+            },
+        }
+    }
+}
+
 /// `POST /api/v1/tournaments`
 pub async fn create_tournament(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     body: web::Json<NewTournament>,
 ) -> Result<HttpResponse, ApiError> {
-    let b = body.into_inner();
-    let raw = RawTournament {
-        name: b.name,
-        venue: b.venue.unwrap_or_default(),
-        starts_on: b.starts_on.unwrap_or_default(),
-        ends_on: b.ends_on.unwrap_or_default(),
-        system: b.system.unwrap_or_default(),
-        rules: b.rules.unwrap_or_default(),
-        games_per_pairing: b
-            .games_per_pairing
-            .map(|g| g.to_string())
-            .unwrap_or_default(),
-        rounds: b.rounds.map(|g| g.to_string()).unwrap_or_default(),
-        ranking: b.ranking.unwrap_or_default(),
-        tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
-        bye_value: b.bye_value.unwrap_or_default(),
-        records_public: if b.records_public.unwrap_or(false) {
-            "yes".into()
-        } else {
-            String::new()
-        },
-        records_required: if b.records_required.unwrap_or(false) {
-            "yes".into()
-        } else {
-            String::new()
-        },
-    };
-    let fields = raw.check().map_err(invalid)?;
+    let fields = RawTournament::from(body.into_inner())
+        .check()
+        .map_err(invalid)?;
     let t = state
         .run(move |c| tournaments::create(c, &fields, &user))
         .await?;
@@ -153,6 +161,20 @@ pub struct NewPlayer {
     federation_id: Option<String>,
 }
 
+impl NewPlayer {
+    /// The player's fields, checked as the form checks them.
+    pub fn fields(self) -> Result<PlayerFields, Vec<crate::roster::FieldError>> {
+        let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+        PlayerFields::parse(
+            &self.name,
+            self.club.as_deref().unwrap_or(""),
+            &opt(self.rating),
+            &opt(self.seed),
+            self.federation_id.as_deref().unwrap_or(""),
+        )
+    }
+}
+
 /// `POST /api/v1/tournaments/{tid}/players`
 pub async fn add_player(
     ApiUser(user): ApiUser,
@@ -161,16 +183,7 @@ pub async fn add_player(
     body: web::Json<NewPlayer>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    let b = body.into_inner();
-    let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
-    let fields = PlayerFields::parse(
-        &b.name,
-        b.club.as_deref().unwrap_or(""),
-        &opt(b.rating),
-        &opt(b.seed),
-        b.federation_id.as_deref().unwrap_or(""),
-    )
-    .map_err(invalid)?;
+    let fields = body.into_inner().fields().map_err(invalid)?;
     let tid = t.id;
     let p = state
         .run(move |c| players::create(c, tid, &fields, &user))
@@ -503,6 +516,21 @@ pub struct ResultBody {
     version: Option<i32>,
 }
 
+impl ResultBody {
+    /// The result asked for: `None` clears the game.
+    pub fn result(&self) -> Result<Option<GameResult>, AppError> {
+        match self.result.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(text) => GameResult::parse(text).map(Some).ok_or_else(|| {
+                AppError::invalid(
+                    "result",
+                    format!("'{text}' is not a result: use 1-0, 0-1, 1/2-1/2, +-, -+, -- or np"),
+                )
+            }),
+        }
+    }
+}
+
 /// `PUT /api/v1/games/{id}`: `{"result": "1-0"}`, from the starter's side.
 pub async fn put_game(
     ApiUser(user): ApiUser,
@@ -513,15 +541,7 @@ pub async fn put_game(
     let gid = path.into_inner();
     let ctx = state.run(move |c| rounds::game_context(c, gid)).await?;
     refereed(&state, &user, ctx.round.tournament_id).await?;
-    let result = match body.result.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(text) => Some(GameResult::parse(text).ok_or_else(|| {
-            AppError::invalid(
-                "result",
-                format!("'{text}' is not a result: use 1-0, 0-1, 1/2-1/2, +-, -+, -- or np"),
-            )
-        })?),
-    };
+    let result = body.result()?;
     let edit = ResultEdit {
         game: gid,
         wanted: result,

@@ -70,6 +70,14 @@ const TEAMS_CSV: &[&str] = &[
 const BODIES: &[&str] = &[
     r#"{"name": "Gauteng Open", "system": "team_league", "rules": "gar", "rounds": "7", "games_per_pairing": "6", "ranking": "match_points", "tiebreaks": "board_1,wins", "bye_value": "draw", "starts_on": "2026-12-05", "ends_on": "2026-12-06", "venue": "Soweto"}"#,
     r#"{"name": "Refilwe Dube", "club": "Mafikeng MC", "rating": "1650", "seed": "3", "federation_id": "RSA-1", "result": "1/2-1/2", "score": "1½-½"}"#,
+    r#"{"name": "Gauteng Open", "system": "swiss", "rules": "official", "rounds": 7, "games_per_pairing": 6, "tiebreaks": ["buchholz", "wins"], "records_public": true}"#,
+    r#"{"name": "Refilwe Dube", "club": "Mafikeng MC", "rating": 1650, "seed": 3, "federation_id": "RSA-1"}"#,
+    r#"{"a": 12, "b": 40, "from_round": 2, "to_round": 5}"#,
+    r#"{"reason": "only two players left in the group"}"#,
+    r#"{"name": "Soweto A", "club": "Soweto MC", "members": [1, 2, 3, 4], "substitutes": [5]}"#,
+    r#"{"boards": [5, 2, 3, 4]}"#,
+    r#"{"result": "1/2-1/2", "version": 3}"#,
+    r#"{"text": "1. a1 d1 2. g1xd1", "side": "light"}"#,
 ];
 
 /// Tokens that mean something to one reader or another.
@@ -223,13 +231,30 @@ fn teams_csv(input: &[u8], _: u64) -> bool {
     kraal::export::teams::read(&text(input)).is_ok()
 }
 
-/// The values of the API's JSON bodies, through the same checks the
-/// routes use: the tournament fields, a player's fields, results and
-/// pairing scores.
+/// Every JSON body of the API, read as its route reads it (unknown fields
+/// refused), then through the same checks the routes use: a tournament's
+/// and a player's fields, results and pairing scores; the other bodies
+/// (relations, kept-apart pairs, waivers, teams, line-ups, records) are
+/// plain values the database layer checks.
 fn bodies(input: &[u8], _: u64) -> bool {
+    use kraal::web::api;
     let mut accepted = false;
+    if let Ok(b) = serde_json::from_slice::<api::NewTournament>(input) {
+        accepted |= kraal::tournament::RawTournament::from(b).check().is_ok();
+    }
     if let Ok(raw) = serde_json::from_slice::<kraal::tournament::RawTournament>(input) {
         accepted |= raw.check().is_ok();
+    }
+    if let Ok(b) = serde_json::from_slice::<api::NewPlayer>(input) {
+        accepted |= b.fields().is_ok();
+    }
+    accepted |= serde_json::from_slice::<api::NewRelation>(input).is_ok();
+    accepted |= serde_json::from_slice::<api::NewForbiddenBody>(input).is_ok();
+    accepted |= serde_json::from_slice::<api::WaiverBody>(input).is_ok();
+    accepted |= serde_json::from_slice::<api::NewTeamBody>(input).is_ok();
+    accepted |= serde_json::from_slice::<api::LineupBody>(input).is_ok();
+    if let Ok(b) = serde_json::from_slice::<api::ResultBody>(input) {
+        accepted |= b.result().is_ok();
     }
     if let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(input) {
         let field = |k: &str| map.get(k).and_then(|v| v.as_str()).unwrap_or("");
@@ -241,6 +266,8 @@ fn bodies(input: &[u8], _: u64) -> bool {
             field("federation_id"),
         );
         let _ = kraal::results::GameResult::parse(field("result"));
+        let _ = kraal::tournament::RecordSide::try_from(field("side").to_string());
+        let _ = kraal::rules::check::check_scoresheet(field("text"), None);
         for games in [2, 6] {
             accepted |= kraal::results::parse_pairing_score(field("score"), games).is_ok();
         }
