@@ -31,6 +31,12 @@ pub fn text(data: &TournamentData) -> Result<String, DbError> {
     let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());
     let event = TrfEvent {
         name: t.name.clone(),
+        kind: match t.system {
+            crate::tournament::System::Swiss => {
+                "Swiss, Dutch system (FIDE C.04.3, 2025), mini-matches".to_string()
+            }
+            other => format!("{}, mini-matches", other.label()),
+        },
         venue: t.venue.clone(),
         starts_on: date(t.starts_on),
         ends_on: date(t.ends_on),

@@ -796,6 +796,8 @@ pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> 
 #[derive(Debug, Clone, Default)]
 pub struct TrfEvent {
     pub name: String,
+    /// The type of tournament (TRF's `092` line).
+    pub kind: String,
     pub venue: String,
     /// `YYYY/MM/DD`, as TRF writes dates.
     pub starts_on: Option<String>,
@@ -859,7 +861,9 @@ pub fn write_trf(input: &SwissInput, event: &TrfEvent) -> String {
         let _ = writeln!(out, "052 {d}");
     }
     let _ = writeln!(out, "062 {}", players.len());
-    let _ = writeln!(out, "092 Dutch system (FIDE C.04.3, 2025), mini-matches");
+    if !event.kind.is_empty() {
+        let _ = writeln!(out, "092 {}", one_line(&event.kind));
+    }
     let _ = writeln!(out, "XXR {}", input.total_rounds);
     let _ = writeln!(out, "KRS {}", input.rules.as_str());
     for (code, value) in [
