@@ -10,29 +10,17 @@ database). Prints saves, refusals by status and lost updates.
 """
 import http.client
 import json
-import os
 import random
-import socket
-import subprocess
 import sys
 import threading
 import time
 
+import served
+
 binary, url = sys.argv[1], sys.argv[2]
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 10
-env = dict(os.environ, DATABASE_URL=url)
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-port = s.getsockname()[1]
-s.close()
-subprocess.run([binary, "migrate"], env=env, check=True, stdout=subprocess.DEVNULL)
-subprocess.run([binary, "user", "add", "director", "--admin"], env=env, check=True,
-               input=b"concurrent-pass\n", stdout=subprocess.DEVNULL)
-token = subprocess.run([binary, "token", "create", "director"], env=env, check=True,
-                       capture_output=True).stdout.decode().split()[-1]
-# The server's warnings and errors go to this script's standard error.
-server = subprocess.Popen([binary, "serve", "--bind", f"127.0.0.1:{port}"], env=env,
-                          stdout=subprocess.DEVNULL)
+token = served.prepare(binary, url, admin="director")
+server, port = served.start(binary, url)
 headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
 
@@ -42,13 +30,6 @@ def call(conn, method, path, body=None):
     return r.status, json.loads(r.read() or b"null")
 
 
-for _ in range(300):
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        if call(c, "GET", "/healthz")[0] == 200:
-            break
-    except OSError:
-        time.sleep(0.05)
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 _, t = call(c, "POST", "/api/v1/tournaments", {"name": "Crowded Hall Open", "rules": "official", "rounds": 3})
 for i in range(200):

@@ -8,30 +8,20 @@ without pause. Prints the pairing's time and the pages' latencies during it.
 """
 import http.client
 import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+import served
+
 binary = sys.argv[1]
 players = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
 tmp = tempfile.mkdtemp()
-env = dict(os.environ, DATABASE_URL=f"sqlite://{tmp}/kraal.db")
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-port = s.getsockname()[1]
-s.close()
-subprocess.run([binary, "migrate"], env=env, check=True, stdout=subprocess.DEVNULL)
-subprocess.run([binary, "user", "add", "director", "--admin"], env=env, check=True,
-               input=b"latency-pass\n", stdout=subprocess.DEVNULL)
-token = subprocess.run([binary, "token", "create", "director"], env=env, check=True,
-                       capture_output=True).stdout.decode().split()[-1]
-server = subprocess.Popen([binary, "serve", "--bind", f"127.0.0.1:{port}"], env=env,
-                          stdout=subprocess.DEVNULL)
+url = f"sqlite://{tmp}/kraal.db"
+token = served.prepare(binary, url, admin="director")
+server, port = served.start(binary, url)
 headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
 
@@ -41,14 +31,6 @@ def call(conn, method, path, body=None):
     return r.status, json.loads(r.read() or b"null")
 
 
-for _ in range(300):
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        c.request("GET", "/healthz")
-        if c.getresponse().status == 200:
-            break
-    except OSError:
-        time.sleep(0.05)
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
 _, big = call(c, "POST", "/api/v1/tournaments",
               {"name": "National Open", "rules": "gar", "rounds": 9, "games_per_pairing": 2})
@@ -103,7 +85,7 @@ paired = time.monotonic() - start
 stop.set()
 t.join()
 assert st == 201, (st, body)
-print(f"pairing round 1 of {players} players (gar, 40 clubs of 50): {paired:.2f} s through the API")
+print(f"pairing round 1 of {players} players (gar, 40 clubs of {players // 40}): {paired:.2f} s through the API")
 summary("during the pairing", during)
 server.terminate()
 server.wait()

@@ -13,30 +13,22 @@ by status and the median time of a sign-in with a known and an unknown name
 (which must not tell the two apart).
 """
 import http.client
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
 
+import served
+
 binary = sys.argv[1]
 crowd = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 tmp = tempfile.mkdtemp()
-env = dict(os.environ, DATABASE_URL=f"sqlite://{tmp}/kraal.db")
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-port = s.getsockname()[1]
-s.close()
-subprocess.run([binary, "migrate"], env=env, check=True, stdout=subprocess.DEVNULL)
-for i in range(160):
-    subprocess.run([binary, "user", "add", f"referee{i}", "--referee"], env=env, check=True,
-                   input=b"venue-password-2026\n", stdout=subprocess.DEVNULL)
-server = subprocess.Popen([binary, "serve", "--bind", f"127.0.0.1:{port}"], env=env,
-                          stdout=subprocess.DEVNULL)
+url = f"sqlite://{tmp}/kraal.db"
+served.prepare(binary, url, password="venue-password-2026",
+               referees=[f"referee{i}" for i in range(160)])
+server, port = served.start(binary, url)
 
 
 def rss(field):
@@ -47,14 +39,6 @@ def rss(field):
     return 0.0
 
 
-for _ in range(300):
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        c.request("GET", "/healthz")
-        if c.getresponse().status == 200:
-            break
-    except OSError:
-        time.sleep(0.05)
 print(f"idle: {rss('VmRSS'):.1f} MiB")
 
 

@@ -5,11 +5,10 @@
 mod common;
 
 use std::io::Read;
-use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::TestApp;
+use common::{Served, TestApp};
 use kraal::db::users::Role;
 
 #[test]
@@ -21,51 +20,19 @@ fn the_health_check_says_the_database_answers() {
     }
 }
 
-/// A served app that is stopped when the test ends, passed or not.
-struct Served(std::process::Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[test]
 fn a_served_app_logs_each_request_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_kraal"))
-        .args([
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--database",
-            &format!("sqlite://{}", dir.path().join("kraal.db").display()),
-        ])
-        .env("KRAAL_LOG", "warn,kraal::request=info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut served = Served::start(
+        &format!("sqlite://{}", dir.path().join("kraal.db").display()),
+        |c| {
+            c.env("KRAAL_LOG", "warn,kraal::request=info")
+                .stderr(Stdio::piped());
+        },
+    );
+    let server = &mut served.child;
     let agent = ureq::AgentBuilder::new().redirects(0).build();
-    let base = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    while agent.get(&format!("{base}/healthz")).call().is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the app did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let base = served.base.clone();
     let _ = agent
         .get(&format!("{base}/captain/a-captains-secret-link"))
         .call();
@@ -118,31 +85,9 @@ fn two_processes_on_one_postgresql_show_each_others_results_within_a_second() {
         eprintln!("skipped: KRAAL_TEST_POSTGRES_URL is not set");
         return;
     };
-    let port = free_port();
-    let _other = Served(
-        Command::new(env!("CARGO_BIN_EXE_kraal"))
-            .args([
-                "serve",
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--database",
-                &app.database_url,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let b = format!("http://127.0.0.1:{port}");
+    let other = Served::start(&app.database_url, |_| {});
+    let b = other.base.clone();
     let agent = ureq::AgentBuilder::new().redirects(0).build();
-    let started = Instant::now();
-    while agent.get(&format!("{b}/healthz")).call().is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the second process did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
     let admin = app.user("director", kraal::db::users::Role::Admin);
     let mut here = app.script_for(&admin);
     let mut there = app.script_for(&admin);
@@ -418,30 +363,8 @@ fn sigterm_lets_a_pairing_under_way_finish_and_store_its_round() {
         .unwrap();
         (token, t.id)
     };
-    let port = free_port();
-    let mut server = Served(
-        Command::new(env!("CARGO_BIN_EXE_kraal"))
-            .args([
-                "serve",
-                "--bind",
-                &format!("127.0.0.1:{port}"),
-                "--database",
-                &url,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let base = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    while ureq::get(&format!("{base}/healthz")).call().is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the app did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let mut server = Served::start(&url, |_| {});
+    let base = server.base.clone();
     let pairing = {
         let base = base.clone();
         std::thread::spawn(move || {
@@ -459,7 +382,7 @@ fn sigterm_lets_a_pairing_under_way_finish_and_store_its_round() {
     // The request is under way: loading 600 players, pairing them and
     // storing 300 pairings of 6 games takes longer than this.
     std::thread::sleep(Duration::from_millis(150));
-    let pid = server.0.id();
+    let pid = server.child.id();
     Command::new("sh")
         .args(["-c", &format!("kill -TERM {pid}")])
         .status()
@@ -472,7 +395,7 @@ fn sigterm_lets_a_pairing_under_way_finish_and_store_its_round() {
     assert_eq!(status, 201, "the request under way is answered");
     let stop = Instant::now();
     let exit = loop {
-        if let Some(s) = server.0.try_wait().unwrap() {
+        if let Some(s) = server.child.try_wait().unwrap() {
             break s;
         }
         assert!(

@@ -5,9 +5,6 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
 use kraal::db::users::Role;
 use kraal::db::Database;
 
@@ -42,33 +39,9 @@ fn a_crowd_signing_in_at_once_keeps_the_server_under_150_mib() {
                 .unwrap();
         }
     }
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_kraal"))
-        .args([
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--database",
-            &url,
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    while ureq::get(&format!("{base}/healthz")).call().is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the app did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let before = peak_mib(server.id());
+    let server = common::Served::start(&url, |_| {});
+    let base = server.base.clone();
+    let before = peak_mib(server.child.id());
 
     let crowd: Vec<std::thread::JoinHandle<u16>> = (0..200)
         .map(|i| {
@@ -87,9 +60,8 @@ fn a_crowd_signing_in_at_once_keeps_the_server_under_150_mib() {
         })
         .collect();
     let statuses: Vec<u16> = crowd.into_iter().map(|t| t.join().unwrap()).collect();
-    let peak = peak_mib(server.id());
-    let _ = server.kill();
-    let _ = server.wait();
+    let peak = peak_mib(server.child.id());
+    drop(server);
 
     assert_eq!(
         statuses.iter().filter(|&&s| s == 303).count(),

@@ -165,6 +165,15 @@ fn next_round(api: &mut Client, tid: i32) -> Vec<(String, String)> {
     pairs
 }
 
+/// The new tournament's id in `kraal import event`'s answer.
+fn imported_id(out: &str) -> i32 {
+    out.split("as tournament ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the new id in {out:?}"))
+}
+
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
@@ -221,12 +230,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("9 players, 3 rounds"), "{out}");
         assert!(!out.contains("no account here"), "{out}");
-        let copy: i32 = out
-            .split("as tournament ")
-            .nth(1)
-            .and_then(|r| r.split(':').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("the new id in {out:?}"));
+        let copy: i32 = imported_id(&out);
         assert_ne!(copy, tid, "the copy got a new id");
 
         let a = pages(&mut source.client_as(&admin), tid);
@@ -254,12 +258,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
             .database_url(&source.database_url)
             .run();
         assert_eq!(code, 0, "{err}");
-        let again: i32 = out
-            .split("as tournament ")
-            .nth(1)
-            .and_then(|r| r.split(':').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap();
+        let again: i32 = imported_id(&out);
         let c = pages(&mut source.client_as(&admin), again);
         // The original has moved on by a round since; its first three
         // rounds and the copy's agree.
@@ -501,12 +500,7 @@ fn a_team_event_has_no_trf_but_moves_whole() {
             .database_url(&app.database_url)
             .run();
         assert_eq!(code, 0, "{err}");
-        let copy: i32 = out
-            .split("as tournament ")
-            .nth(1)
-            .and_then(|r| r.split(':').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap();
+        let copy: i32 = imported_id(&out);
         for page in ["standings.csv", "rounds/1/matches.csv"] {
             assert_eq!(
                 web.get(&format!("/t/{}/{page}", t.id)).body,

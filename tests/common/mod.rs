@@ -463,3 +463,55 @@ pub fn put(api: &mut Client, game: &serde_json::Value, result: &str) {
     );
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+/// The built `kraal serve` as an operator runs it: its own process on a
+/// free port, answering `/healthz` before this returns, and stopped when
+/// dropped, whether the test passed or not.
+pub struct Served {
+    pub child: std::process::Child,
+    pub base: String,
+}
+
+impl Served {
+    /// Serves `database_url`; `configure` adds to the command (environment,
+    /// where its output goes: by default nowhere).
+    pub fn start(database_url: &str, configure: impl FnOnce(&mut std::process::Command)) -> Served {
+        use std::process::{Command, Stdio};
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kraal"));
+        command
+            .args(["serve", "--bind", &format!("127.0.0.1:{port}")])
+            .args(["--database", database_url])
+            .env_remove("DATABASE_URL")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        configure(&mut command);
+        let served = Served {
+            child: command.spawn().expect("start kraal serve"),
+            base: format!("http://127.0.0.1:{port}"),
+        };
+        let started = std::time::Instant::now();
+        while ureq::get(&format!("{}/healthz", served.base))
+            .call()
+            .is_err()
+        {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "the app did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        served
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
