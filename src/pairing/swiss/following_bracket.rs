@@ -53,6 +53,10 @@ impl Engine<'_> {
                 .filter(|&a| best[a].is_none())
                 .map(|a| nb[a])
                 .collect();
+            if further.is_empty() {
+                // The next bracket is the last: it floats nobody.
+                return rest.is_empty();
+            }
             rest.extend_from_slice(&further);
             self.pairable(&rest)
         };
