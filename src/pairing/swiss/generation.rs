@@ -1384,4 +1384,42 @@ mod handbook_order {
         let got = engine.pair_bracket(&bracket, &[]).unwrap();
         assert_eq!(got, vec![Some(1), Some(0), Some(3), Some(2)]);
     }
+
+    #[test]
+    fn the_first_perfect_candidate_is_the_handbook_order() {
+        // Even homogeneous brackets with random rematches: when a perfect
+        // transposition exists, the bipartite search must give what the
+        // sequential choice (checked against the literal enumeration
+        // above) gives.
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let mut checked = 0;
+        for case in 0..800 {
+            let k = 2 * (2 + rng.next(6) as usize);
+            let mut seats: Vec<Seat> = (0..k).map(|i| seat(i as u32 + 1, 20, None)).collect();
+            let density = 1 + rng.next(5);
+            for a in 0..k {
+                for b in a + 1..k {
+                    if rng.next(10) < density {
+                        let (ia, ib) = (seats[a].id, seats[b].id);
+                        seats[a].opponents.push(ib);
+                        seats[b].opponents.push(ia);
+                    }
+                }
+            }
+            for s in seats.iter_mut() {
+                s.opponents.sort_unstable();
+            }
+            let engine = Engine::new(&seats, &avoid, 5);
+            let bracket: Vec<usize> = (0..k).collect();
+            let w = Weights::new(&engine, &bracket, 118, k);
+            let Some(got) = engine.first_perfect_candidate(&w) else {
+                continue;
+            };
+            let want = engine.in_handbook_order(&w, &[]).unwrap();
+            assert_eq!(got, want, "case {case}: {seats:?}");
+            checked += 1;
+        }
+        assert!(checked > 300, "{checked}");
+    }
 }
