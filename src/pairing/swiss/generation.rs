@@ -5,6 +5,7 @@
 //! (3.8).
 
 use super::*;
+use crate::pairing::matching::Wide;
 
 impl Engine<'_> {
     /// A homogeneous bracket in the handbook's order: S1 = the first
@@ -506,32 +507,81 @@ pub(super) struct Chooser {
     pub(super) h_shift: u32,
     /// A best pairing under the choices so far, and its value.
     pub(super) cur: Vec<Option<usize>>,
-    pub(super) target: i128,
+    pub(super) target: Wide,
+    /// Whether every weight fits an `i128` (the faster solver).
+    pub(super) narrow: bool,
 }
 
 impl Chooser {
-    pub(super) fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> i128 {
+    pub(super) fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> Wide {
         let k = self.k;
         let (a, b) = (a.min(b), a.max(b));
         let q = self.quality[a * k + b];
         if q <= 0 || !self.allowed[a * k + b] {
-            return 0;
+            return Wide::default();
         }
         let f = |v: usize| (self.forced[v] || extra == Some(v)) as i128;
         let (x, d) = self.digits[a * k + b];
-        let v = (((((q << self.f_bits) + f(a) + f(b)) << self.x_bits) + x) << self.d_bits) + d;
-        // Without room for the hint it must stay out: it would leak into
-        // the exchange digits above it.
+        let v = (((((Wide::from(q) << self.f_bits) + Wide::from(f(a) + f(b))) << self.x_bits)
+            + Wide::from(x))
+            << self.d_bits)
+            + Wide::from(d);
         let hint = if self.h_bits == 0 {
             0
         } else {
             self.hint[a * k + b] >> self.h_shift
         };
-        (v << self.h_bits) + hint
+        (v << self.h_bits) + Wide::from(hint)
     }
 
-    pub(super) fn unit_forced(&self) -> i128 {
-        1 << (self.x_bits + self.d_bits + self.h_bits)
+    pub(super) fn unit_forced(&self) -> Wide {
+        Wide::from(1) << (self.x_bits + self.d_bits + self.h_bits)
+    }
+
+    /// A maximum-weight matching over the pairs `keep` allows, with
+    /// `extra` also forced, and its weight: over `i128` when the digits fit
+    /// one, else over [`Wide`].
+    fn best_matching(
+        &self,
+        keep: &dyn Fn(usize, usize) -> bool,
+        extra: Option<usize>,
+    ) -> (Vec<Option<usize>>, Wide) {
+        let k = self.k;
+        let weight = |a: usize, b: usize| {
+            if keep(a, b) {
+                self.weight(a, b, extra)
+            } else {
+                Wide::default()
+            }
+        };
+        if self.narrow {
+            let mut m = vec![0i128; k * k];
+            for a in 0..k {
+                for b in a + 1..k {
+                    m[a * k + b] = weight(a, b).to_i128().expect("digits fit an i128");
+                }
+            }
+            let mate = matching::max_weight(&m, k);
+            let v: i128 = (0..k)
+                .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
+                .sum();
+            (mate, Wide::from(v))
+        } else {
+            let mut m = vec![Wide::default(); k * k];
+            for a in 0..k {
+                for b in a + 1..k {
+                    m[a * k + b] = weight(a, b);
+                }
+            }
+            let mate = matching::max_weight_wide(&m, k);
+            let mut v = Wide::default();
+            for a in 0..k {
+                if let Some(b) = mate[a].filter(|&b| b > a) {
+                    v += m[a * k + b];
+                }
+            }
+            (mate, v)
+        }
     }
 
     /// Best pairing with the pairs `keep` says no to removed and `extra`
@@ -540,39 +590,17 @@ impl Chooser {
         &self,
         keep: &dyn Fn(usize, usize) -> bool,
         extra: Option<usize>,
-    ) -> Option<(Vec<Option<usize>>, i128)> {
-        let k = self.k;
-        let mut m = vec![0i128; k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                if keep(a, b) {
-                    m[a * k + b] = self.weight(a, b, extra);
-                }
-            }
-        }
-        let mate = matching::max_weight(&m, k);
-        let v: i128 = (0..k)
-            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
-            .sum();
+    ) -> Option<(Vec<Option<usize>>, Wide)> {
+        let (mate, v) = self.best_matching(keep, extra);
         let need = (self.target >> self.h_bits)
-            + ((extra.is_some() as i128) << (self.x_bits + self.d_bits));
+            + (Wide::from(extra.is_some() as i128) << (self.x_bits + self.d_bits));
         (v >> self.h_bits == need).then_some((mate, v))
     }
 
     /// Recomputes the best pairing after the digits changed.
     pub(super) fn settle(&mut self) {
-        self.target = i128::MIN;
-        let k = self.k;
-        let mut m = vec![0i128; k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                m[a * k + b] = self.weight(a, b, None);
-            }
-        }
-        let mate = matching::max_weight(&m, k);
-        self.target = (0..k)
-            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
-            .sum();
+        let (mate, v) = self.best_matching(&|_, _| true, None);
+        self.target = v;
         self.cur = mate;
     }
 
@@ -716,14 +744,22 @@ impl Engine<'_> {
         let x_bits = bits_for(2 * n as i128 + 2);
         let d_bits = bits_for(2 * (k * n) as i128 + 2);
         let k_bits = bits_for(n as i128 + 1);
-        if q_bits + big_bits + f_bits + x_bits + d_bits + k_bits > 124 {
+        // Each pair's criteria value (completeness included) is kept in an
+        // `i128`; the order digits below it and the hint go into the
+        // matching's weight, an `i128` when everything fits one and a
+        // [`Wide`] otherwise.
+        if q_bits + big_bits + k_bits > 125 {
             return None;
         }
-        // The hint gets the room left, coarser when the room is short.
-        let room = 124 - (q_bits + big_bits + f_bits + x_bits + d_bits + k_bits);
+        let fixed = q_bits + big_bits + f_bits + x_bits + d_bits + k_bits;
+        // The hint gets the room left, coarser only past 250 bits.
         let want = bits_for((k * k * k) as i128 + 1);
-        let h_bits = want.min(room);
+        let h_bits = want.min(Wide::BITS.saturating_sub(fixed));
         let h_shift = want - h_bits;
+        if fixed + h_bits > Wide::BITS {
+            return None;
+        }
+        let narrow = fixed + h_bits <= 124;
         // Completeness sits above the criteria of the bracket.
         let big: i128 = if big_bits == 0 {
             0
@@ -788,7 +824,8 @@ impl Engine<'_> {
             h_bits,
             h_shift,
             cur: vec![None; n],
-            target: 0,
+            target: Wide::default(),
+            narrow,
         };
         c.settle();
         let movers = w.movers;
