@@ -160,7 +160,7 @@ impl Engine<'_> {
         let k = bracket.len();
         let local = if let Some(ideal) = self.ideal_is_best(&w) {
             ideal
-        } else if let Some(perfect) = self.first_perfect_candidate(&w) {
+        } else if let Some(perfect) = self.first_perfect_candidate(&w, lower) {
             perfect
         } else if k > LARGE_BRACKET {
             self.repair_large(&w)

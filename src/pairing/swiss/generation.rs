@@ -260,16 +260,52 @@ impl Engine<'_> {
     ///
     /// `None` when the bracket is not of this kind, has no perfect
     /// candidate, or its remainder needs an exchange to be perfect.
-    pub(super) fn first_perfect_candidate(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+    pub(super) fn first_perfect_candidate(
+        &self,
+        w: &Weights,
+        lower: &[usize],
+    ) -> Option<Vec<Option<usize>>> {
         let k = w.bracket.len();
         let movers = w.movers;
-        if k < 2 || k % 2 == 1 || 2 * movers > k || w.c9.is_some() {
+        let odd = k % 2 == 1;
+        if k < 2 || 2 * movers > k || w.c9.is_some() {
             return None;
         }
         if w.bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
         let gar = w.shift_gar.is_some();
+        // An odd bracket floats one resident. Under `gar` the floater can
+        // force club-mates together further down, which ranks above the
+        // float criteria: that case is left to the general search.
+        if odd && (gar || lower.is_empty()) {
+            return None;
+        }
+        // Whether resident position `b` may be the one that floats in a
+        // perfect candidate: no downfloat in the last two rounds (C14,
+        // C16, and so nothing for C18 / C20) and the following bracket at
+        // its best with it (C8, completion included). `None` once a
+        // question could not be settled: the search is then given up.
+        let memo: std::cell::RefCell<Vec<Option<bool>>> = std::cell::RefCell::new(vec![None; k]);
+        let unsettled = std::cell::Cell::new(false);
+        let floater_ok = |b: usize| -> bool {
+            if let Some(v) = memo.borrow()[b] {
+                return v;
+            }
+            let f = w.bracket[b];
+            let seat = &self.seats[f];
+            let v = seat.float1 != Some(FloatDirection::Down)
+                && seat.float2 != Some(FloatDirection::Down)
+                && match self.floats_perfectly(f, lower) {
+                    Some(v) => v,
+                    None => {
+                        unsettled.set(true);
+                        false
+                    }
+                };
+            memo.borrow_mut()[b] = Some(v);
+            v
+        };
         // Whether positions x < y may meet in a perfect candidate.
         let good = |x: usize, y: usize| -> bool {
             let (x, y) = (x.min(y), x.max(y));
@@ -327,12 +363,73 @@ impl Engine<'_> {
         let rem: Vec<usize> = (movers..k).filter(|&x| !taken[x]).collect();
         let h = rem.len() / 2;
         let (s1, s2) = rem.split_at(h);
-        let pairs = self.first_perfect_transposition(s1, s2, &|a, b| good(a, b))?;
-        for (a, b) in pairs {
-            out[a] = Some(b);
-            out[b] = Some(a);
+        // In an odd remainder the S2 player left over floats: a last S1
+        // place that only a player allowed to float may take, chosen after
+        // every real one (the floater is the last of the transposition).
+        const FLOATS: usize = usize::MAX;
+        let mut s1 = s1.to_vec();
+        if odd {
+            s1.push(FLOATS);
+        }
+        let pairs = self.first_perfect_transposition(&s1, s2, &|a, b| {
+            if a == FLOATS {
+                floater_ok(b)
+            } else {
+                good(a, b)
+            }
+        });
+        if unsettled.get() {
+            return None;
+        }
+        for (a, b) in pairs? {
+            if a != FLOATS {
+                out[a] = Some(b);
+                out[b] = Some(a);
+            }
         }
         Some(out)
+    }
+
+    /// C8 and completion for a player `f` floating out of a bracket into
+    /// the players `lower` below: whether the following bracket is then at
+    /// its best by C1-C7 (as many pairs as its size allows, and when odd a
+    /// downfloater of its own residents' score) with everyone further below
+    /// still pairable; with no following bracket, whether `f` and the rest
+    /// can be paired. `None` when that takes more tries than are worth
+    /// making here.
+    fn floats_perfectly(&self, f: usize, lower: &[usize]) -> Option<bool> {
+        let first = lower.first()?;
+        let score = self.seats[*first].score;
+        let next_len = lower
+            .iter()
+            .take_while(|&&i| self.seats[i].score == score && !self.seats[i].is_bye)
+            .count();
+        let mut with_f = vec![f];
+        if next_len == 0 {
+            with_f.extend_from_slice(lower);
+            return Some(self.pairable(&with_f));
+        }
+        let (next, further) = lower.split_at(next_len);
+        with_f.extend_from_slice(next);
+        if with_f.len() % 2 == 0 {
+            return Some(self.pairable(&with_f) && self.pairable(further));
+        }
+        // One resident of the next bracket floats on: any will do.
+        for (tries, &r) in next.iter().rev().enumerate() {
+            if tries == 8 {
+                return None;
+            }
+            let nb: Vec<usize> = with_f.iter().copied().filter(|&x| x != r).collect();
+            if !self.pairable(&nb) {
+                continue;
+            }
+            let mut rest = vec![r];
+            rest.extend_from_slice(further);
+            if self.pairable(&rest) {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     /// The first transposition of `s2` (Article 4.2, lexicographic) that
@@ -354,8 +451,15 @@ impl Engine<'_> {
         const FREE: usize = usize::MAX;
         let mut to2 = vec![FREE; h];
         let mut to1 = vec![FREE; h];
+        // The S2 players are taken nearly in order: scans start at the
+        // first one still free (greedy) or not yet fixed (the choices), so
+        // that a bracket of thousands costs about linear time.
+        let mut first_free = 0;
         for a in 0..h {
-            if let Some(b) = (0..h).find(|&b| to1[b] == FREE && good(a, b)) {
+            while first_free < h && to1[first_free] != FREE {
+                first_free += 1;
+            }
+            if let Some(b) = (first_free..h).find(|&b| to1[b] == FREE && good(a, b)) {
                 to2[a] = b;
                 to1[b] = a;
             }
@@ -363,18 +467,20 @@ impl Engine<'_> {
         let mut fixed1 = vec![false; h];
         let mut fixed2 = vec![false; h];
         // Augments from the free S1 player `root` to a free S2 player,
-        // through players not fixed; returns whether it did.
+        // through players not fixed (every S2 player before `from_b` is);
+        // returns whether it did.
         let augment = |root: usize,
                        to2: &mut Vec<usize>,
                        to1: &mut Vec<usize>,
                        fixed1: &[bool],
-                       fixed2: &[bool]|
+                       fixed2: &[bool],
+                       from_b: usize|
          -> bool {
             let mut seen2 = vec![false; h];
             let mut from = vec![FREE; h]; // S2 player -> the S1 player reaching it
             let mut queue = std::collections::VecDeque::from([root]);
             while let Some(a) = queue.pop_front() {
-                for b in 0..h {
+                for b in from_b..h {
                     if seen2[b] || fixed2[b] || !good(a, b) {
                         continue;
                     }
@@ -403,12 +509,16 @@ impl Engine<'_> {
             false
         };
         for a in 0..h {
-            if to2[a] == FREE && !augment(a, &mut to2, &mut to1, &fixed1, &fixed2) {
+            if to2[a] == FREE && !augment(a, &mut to2, &mut to1, &fixed1, &fixed2, 0) {
                 return None;
             }
         }
+        let mut first_open = 0;
         for a in 0..h {
-            for b in 0..h {
+            while first_open < h && fixed2[first_open] {
+                first_open += 1;
+            }
+            for b in first_open..h {
                 if fixed2[b] || !good(a, b) {
                     continue;
                 }
@@ -425,7 +535,7 @@ impl Engine<'_> {
                 to1[b2] = FREE;
                 fixed1[a] = true;
                 fixed2[b] = true;
-                if augment(a2, &mut to2, &mut to1, &fixed1, &fixed2) {
+                if augment(a2, &mut to2, &mut to1, &fixed1, &fixed2, first_open) {
                     break;
                 }
                 fixed1[a] = false;
@@ -1536,7 +1646,7 @@ mod handbook_order {
             let engine = Engine::new(&seats, &avoid, 5);
             let bracket: Vec<usize> = (0..k).collect();
             let w = Weights::new(&engine, &bracket, 118, k);
-            let Some(got) = engine.first_perfect_candidate(&w) else {
+            let Some(got) = engine.first_perfect_candidate(&w, &[]) else {
                 continue;
             };
             let want = engine.in_handbook_order(&w, &[]).unwrap();

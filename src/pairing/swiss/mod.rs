@@ -351,11 +351,11 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
 /// Brackets up to this size get the handbook's generation order and C7
 /// exactly ([`Engine::in_handbook_order`]); larger ones the order digit of
 /// the weights (approximate).
-const EXACT_ORDER_LIMIT: usize = 128;
+const EXACT_ORDER_LIMIT: usize = 256;
 
 /// A bracket re-solved for completion (C4) gets the handbook's order
 /// exactly while it and the players below number at most this many.
-const COMPLETING_LIMIT: usize = 200;
+const COMPLETING_LIMIT: usize = 400;
 
 /// Brackets above this size are repaired locally rather than solved whole.
 const LARGE_BRACKET: usize = 1500;
