@@ -30,8 +30,11 @@ fn main() {
         let t = Instant::now();
         let paired = swiss::pair_round(&input).expect("pairs");
         let took = t.elapsed();
-        let club: std::collections::HashMap<_, _> =
-            input.players.iter().map(|p| (p.id, p.club.clone())).collect();
+        let club: std::collections::HashMap<_, _> = input
+            .players
+            .iter()
+            .map(|p| (p.id, p.club.clone()))
+            .collect();
         let mates = paired
             .pairs
             .iter()

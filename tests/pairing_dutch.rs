@@ -498,13 +498,29 @@ fn a_bracket_of_240_players_takes_the_first_transposition_in_lexicographic_order
         (6, 123),
         (6, 124),
     ];
-    let (mut pairs, bye) = pair(
-        &field(240),
-        bans.iter().map(|&(a, b)| ban(a, b)).collect(),
-    );
+    let (mut pairs, bye) = pair(&field(240), bans.iter().map(|&(a, b)| ban(a, b)).collect());
     pairs.sort_unstable();
     let mut want = vec![(1, 121), (2, 124), (3, 122), (4, 123), (5, 125), (6, 126)];
     want.extend((7..=120).map(|k| (k, k + 120)));
+    assert_eq!(pairs, want);
+    assert_eq!(bye, None);
+}
+
+#[test]
+fn an_exchange_in_a_bracket_of_220_players_follows_article_4_3() {
+    // Round 1 of 220 players: S1 = 1-110, S2 = 111-220, and the referee
+    // forbids 1 to meet anyone of S2, so no transposition works (and no
+    // candidate is perfect without an exchange). Article 4.3, by hand: the
+    // first exchange moves one player each way with the smallest BSN
+    // difference, 110 (the lowest of S1) for 111 (the highest of S2). S1 =
+    // 1-109 and 111, S2 = 110 and 112-220; the first transposition is the
+    // identity: 1-110, 2-112, ..., 109-219, 111-220.
+    let bans: Vec<ForbiddenPair> = (111..=220).map(|b| ban(1, b)).collect();
+    let (mut pairs, bye) = pair(&field(220), bans);
+    pairs.sort_unstable();
+    let mut want = vec![(1, 110)];
+    want.extend((2..=109).map(|k| (k, k + 110)));
+    want.push((111, 220));
     assert_eq!(pairs, want);
     assert_eq!(bye, None);
 }

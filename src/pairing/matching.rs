@@ -389,7 +389,17 @@ mod tests {
 
     #[test]
     fn wide_arithmetic_matches_i128() {
-        let vals: [i128; 9] = [0, 1, -1, 7, -7, 1 << 100, -(1 << 100), i128::MAX >> 3, -12345];
+        let vals: [i128; 9] = [
+            0,
+            1,
+            -1,
+            7,
+            -7,
+            1 << 100,
+            -(1 << 100),
+            i128::MAX >> 3,
+            -12345,
+        ];
         for &a in &vals {
             assert_eq!(Wide::from(a).to_i128(), Some(a));
             for &b in &vals {

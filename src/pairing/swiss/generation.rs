@@ -455,12 +455,12 @@ impl Engine<'_> {
         // first one still free (greedy) or not yet fixed (the choices), so
         // that a bracket of thousands costs about linear time.
         let mut first_free = 0;
-        for a in 0..h {
+        for (a, partner) in to2.iter_mut().enumerate() {
             while first_free < h && to1[first_free] != FREE {
                 first_free += 1;
             }
             if let Some(b) = (first_free..h).find(|&b| to1[b] == FREE && good(a, b)) {
-                to2[a] = b;
+                *partner = b;
                 to1[b] = a;
             }
         }

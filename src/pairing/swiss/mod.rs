@@ -348,16 +348,21 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
     Ok(engine.publish(&mate, round, requested_byes, input))
 }
 
-/// Brackets up to this size get the handbook's generation order and C7
-/// exactly ([`Engine::in_handbook_order`]); larger ones the order digit of
-/// the weights (approximate).
+/// Brackets without a perfect candidate get the handbook's generation
+/// order and C8 exactly ([`Engine::in_handbook_order`]) up to this size;
+/// larger ones the order digit of the weights (approximate: each exact
+/// choice costs a dense matching, O(k³); see docs/pairing.md, "What
+/// differs"). A bracket with a perfect candidate is exact at any size
+/// ([`Engine::first_perfect_candidate`]).
 const EXACT_ORDER_LIMIT: usize = 256;
 
-/// A bracket re-solved for completion (C4) gets the handbook's order
-/// exactly while it and the players below number at most this many.
+/// A bracket re-solved for completion (C4), or judged with its following
+/// bracket (C8), gets the handbook's order exactly while it and the
+/// players it looks at number at most this many.
 const COMPLETING_LIMIT: usize = 400;
 
-/// Brackets above this size are repaired locally rather than solved whole.
+/// Brackets without a perfect candidate above this size are repaired
+/// locally rather than solved whole.
 const LARGE_BRACKET: usize = 1500;
 
 /// Score differences of pairs below the bracket, in half points, are
