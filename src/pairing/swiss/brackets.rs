@@ -104,15 +104,29 @@ impl Engine<'_> {
             bracket.extend(start..end);
             let lower: Vec<usize> = (end..n).collect();
             let bracket_score = self.seats[start].score;
-            let mut local = self.pair_bracket(&bracket, &lower)?;
-            // C8 (2025) looks at the following bracket whenever there is
-            // one (the 2017 C7 skipped the penultimate bracket).
-            if end < n && self.brackets_from(end) >= 1 {
-                local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
-                    Some(exact) => exact,
-                    None => self.next_bracket_best(&bracket, &lower, local, end),
-                };
-            }
+            // A bracket (its players, in order) is paired the same way
+            // whenever it comes up: under `gar` the rounds played out for
+            // club-mates meet the same brackets again.
+            let known = self.paired_brackets.borrow().get(&bracket).cloned();
+            let mut local = match known {
+                Some(local) => local,
+                None => {
+                    let mut local = self.pair_bracket(&bracket, &lower)?;
+                    // C8 (2025) looks at the following bracket whenever
+                    // there is one (the 2017 C7 skipped the penultimate
+                    // bracket).
+                    if end < n && self.brackets_from(end) >= 1 {
+                        local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
+                            Some(exact) => exact,
+                            None => self.next_bracket_best(&bracket, &lower, local, end),
+                        };
+                    }
+                    self.paired_brackets
+                        .borrow_mut()
+                        .insert(bracket.clone(), local.clone());
+                    local
+                }
+            };
             if lookahead {
                 local = self.keep_mates_apart(&bracket, &lower, local, end, bracket_score, mate);
             }
