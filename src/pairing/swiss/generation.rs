@@ -332,11 +332,24 @@ impl Engine<'_> {
         let mut taken = vec![false; k];
         let mut out = vec![None; k];
         if movers > 0 {
+            // Whether the players not taken have a perfect pairing; in an
+            // odd bracket, one of the residents left floating (a stand-in
+            // for "floats" joins the matching, meeting only those allowed).
             let perfect_rest = |taken: &[bool]| -> bool {
-                let rest: Vec<usize> = (0..k).filter(|&x| !taken[x]).collect();
-                matching::has_perfect_matching(rest.len(), &|p, q| good(rest[p], rest[q]))
+                let mut rest: Vec<usize> = (0..k).filter(|&x| !taken[x]).collect();
+                if odd {
+                    rest.push(usize::MAX);
+                }
+                matching::has_perfect_matching(rest.len(), &|p, q| {
+                    let (x, y) = (rest[p].min(rest[q]), rest[p].max(rest[q]));
+                    if y == usize::MAX {
+                        x >= movers && floater_ok(x)
+                    } else {
+                        good(x, y)
+                    }
+                })
             };
-            if !perfect_rest(&taken) {
+            if !perfect_rest(&taken) || unsettled.get() {
                 return None;
             }
             for m in 0..movers {
@@ -355,7 +368,7 @@ impl Engine<'_> {
                     }
                     taken[r] = false;
                 }
-                if !done {
+                if !done || unsettled.get() {
                     return None;
                 }
             }
