@@ -374,23 +374,52 @@ impl Engine<'_> {
             }
         }
         let rem: Vec<usize> = (movers..k).filter(|&x| !taken[x]).collect();
-        let h = rem.len() / 2;
-        let (s1, s2) = rem.split_at(h);
+        let r = rem.len();
+        let h = r / 2;
         // In an odd remainder the S2 player left over floats: a last S1
         // place that only a player allowed to float may take, chosen after
         // every real one (the floater is the last of the transposition).
         const FLOATS: usize = usize::MAX;
-        let mut s1 = s1.to_vec();
-        if odd {
-            s1.push(FLOATS);
-        }
-        let pairs = self.first_perfect_transposition(&s1, s2, &|a, b| {
-            if a == FLOATS {
-                floater_ok(b)
-            } else {
-                good(a, b)
+        let split = |s1: Vec<usize>, s2: &[usize]| {
+            let mut s1 = s1;
+            if odd {
+                s1.push(FLOATS);
             }
-        });
+            self.first_perfect_transposition(&s1, s2, &|a, b| {
+                if a == FLOATS {
+                    floater_ok(b)
+                } else {
+                    good(a, b)
+                }
+            })
+        };
+        let mut pairs = split(rem[..h].to_vec(), &rem[h..]);
+        // Article 4.3: with no perfect transposition, the exchanges of one
+        // player each way, in the article's order (smallest difference of
+        // the BSNs exchanged, then the highest BSN moved from S1, then the
+        // lowest from S2), the first few of them.
+        const EXCHANGES_TRIED: usize = 64;
+        let mut tried = 0;
+        'exchanges: for d in 1..r {
+            for i in (h.saturating_sub(d)..h.min(r - d)).rev() {
+                if pairs.is_some() || unsettled.get() {
+                    break 'exchanges;
+                }
+                if tried == EXCHANGES_TRIED {
+                    return None;
+                }
+                tried += 1;
+                let j = i + d;
+                let mut s1: Vec<usize> =
+                    rem[..h].iter().copied().filter(|&x| x != rem[i]).collect();
+                s1.push(rem[j]);
+                let mut s2: Vec<usize> =
+                    rem[h..].iter().copied().filter(|&x| x != rem[j]).collect();
+                s2.push(rem[i]);
+                s2.sort_unstable();
+                pairs = split(s1, &s2);
+            }
+        }
         if unsettled.get() {
             return None;
         }
