@@ -7,6 +7,10 @@
 use super::*;
 use crate::pairing::matching::Wide;
 
+/// How many exchanges of one player each way the perfect-candidate search
+/// tries before leaving the bracket to the general search.
+const EXCHANGES_TRIED: usize = 64;
+
 impl Engine<'_> {
     /// A homogeneous bracket in the handbook's order: S1 = the first
     /// MaxPairs players, S2 the rest; first every transposition of S2 (S1
@@ -236,15 +240,18 @@ impl Engine<'_> {
         Some(fixed.into_iter().map(|f| f.flatten()).collect())
     }
 
-    /// Article 3.4 for a bracket of any size that pairs everyone: an even
-    /// bracket whose moved-down players are no more than its residents.
-    /// When a candidate pairs every player with neither a rematch nor a
-    /// forbidden pair nor (under `gar`, rounds 1-3) two club-mates, and no
-    /// MDP meets a resident who floated up in one of the last two rounds,
-    /// it meets every criterion: C6 all paired; nobody floats, so C7, C9,
-    /// C14, C16 and C18-C21 have nothing to count, and the players below
-    /// are untouched (C8); C15 and C17 count nobody. The first such
-    /// candidate in the handbook's order is then the pairing:
+    /// Article 3.4 for a bracket of any size whose moved-down players are
+    /// no more than its residents. A candidate is perfect when it pairs
+    /// everyone (or, in an odd bracket, all but one resident) with neither
+    /// a rematch nor a forbidden pair nor (under `gar`, rounds 1-3) two
+    /// club-mates, no MDP meets a resident who floated up in one of the
+    /// last two rounds, and the floater, if any, did not float down in the
+    /// last two rounds and leaves the following bracket at its best (C8)
+    /// with everyone below pairable (C4). It meets every criterion: C6
+    /// most pairs; C7 the lowest downfloater; C8 as said; C9 is left to
+    /// the general search; C14-C17 count nobody, and C18-C21 have nothing
+    /// to weigh. The first perfect candidate in the handbook's order is
+    /// then the pairing:
     ///
     /// - the MDP-pairing (Article 4.4; with every MDP pairable, S1 holds
     ///   them all and Limbo is empty): MDP by MDP, the first resident in
@@ -252,14 +259,15 @@ impl Engine<'_> {
     ///   test over the rest), as transpositions of S2 come in
     ///   lexicographic order (4.2);
     /// - the remainder as a homogeneous bracket: S1 (its first half) keeps
-    ///   its players as long as some transposition of S2 is perfect (4.3:
-    ///   no exchange before every transposition), and S1 player by player
-    ///   takes the first S2 player that leaves a perfect pairing of the
-    ///   rest, kept as a bipartite matching and repaired by one augmenting
-    ///   path per choice.
+    ///   its players as long as some transposition of S2 is perfect, and
+    ///   S1 player by player takes the first S2 player that leaves a
+    ///   perfect pairing of the rest, kept as a bipartite matching and
+    ///   repaired by one augmenting path per choice; failing that, the
+    ///   exchanges of one player each way in the order of Article 4.3.
     ///
     /// `None` when the bracket is not of this kind, has no perfect
-    /// candidate, or its remainder needs an exchange to be perfect.
+    /// candidate, or its first perfect candidate could not be found among
+    /// the first [`EXCHANGES_TRIED`] single exchanges.
     pub(super) fn first_perfect_candidate(
         &self,
         w: &Weights,
@@ -398,7 +406,6 @@ impl Engine<'_> {
         // player each way, in the article's order (smallest difference of
         // the BSNs exchanged, then the highest BSN moved from S1, then the
         // lowest from S2), the first few of them.
-        const EXCHANGES_TRIED: usize = 64;
         let mut tried = 0;
         'exchanges: for d in 1..r {
             for i in (h.saturating_sub(d)..h.min(r - d)).rev() {
