@@ -255,10 +255,10 @@ impl<'e, 'a> Weights<'e, 'a> {
                 } else {
                     bits_for(top.saturating_mul(2 * (k_i + 1)))
                 };
-                // Room is kept for the order digit and for the exchange
-                // digits of the handbook's order (`Chooser`).
-                let reserve = bits_for(2 * k_i * pairs_max + 1) + 5 * bits_for(2 * k_i + 2) + 4;
-                if fixed + bits + reserve <= limit {
+                // The handbook's order keeps its own digits below these
+                // (`Chooser`, 256-bit when needed): only the criteria
+                // themselves must fit.
+                if fixed + bits <= limit {
                     fixed += bits;
                     *slot = Some(SdDigit {
                         shift: 0,

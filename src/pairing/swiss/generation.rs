@@ -719,7 +719,7 @@ impl Engine<'_> {
 pub(super) struct Chooser {
     pub(super) k: usize,
     /// Criteria value of each pair (0 = may not meet).
-    pub(super) quality: Vec<i128>,
+    pub(super) quality: Vec<Wide>,
     /// Pairs still allowed by the choices made so far.
     pub(super) allowed: Vec<bool>,
     /// Players a choice has made to be paired.
@@ -749,12 +749,12 @@ impl Chooser {
         let k = self.k;
         let (a, b) = (a.min(b), a.max(b));
         let q = self.quality[a * k + b];
-        if q <= 0 || !self.allowed[a * k + b] {
+        if q <= Wide::default() || !self.allowed[a * k + b] {
             return Wide::default();
         }
         let f = |v: usize| (self.forced[v] || extra == Some(v)) as i128;
         let (x, d) = self.digits[a * k + b];
-        let v = (((((Wide::from(q) << self.f_bits) + Wide::from(f(a) + f(b))) << self.x_bits)
+        let v = ((((((q) << self.f_bits) + Wide::from(f(a) + f(b))) << self.x_bits)
             + Wide::from(x))
             << self.d_bits)
             + Wide::from(d);
@@ -878,7 +878,7 @@ impl Chooser {
             let mut done = false;
             for &b in s2 {
                 let k = self.k;
-                if self.quality[a.min(b) * k + a.max(b)] <= 0
+                if self.quality[a.min(b) * k + a.max(b)] <= Wide::default()
                     || !self.allowed[a.min(b) * k + a.max(b)]
                 {
                     continue;
@@ -976,13 +976,10 @@ impl Engine<'_> {
         let x_bits = bits_for(2 * n as i128 + 2);
         let d_bits = bits_for(2 * (k * n) as i128 + 2);
         let k_bits = bits_for(n as i128 + 1);
-        // Each pair's criteria value (completeness included) is kept in an
-        // `i128`; the order digits below it and the hint go into the
-        // matching's weight, an `i128` when everything fits one and a
-        // [`Wide`] otherwise.
-        if q_bits + big_bits + k_bits > 125 {
-            return None;
-        }
+        // Each pair's criteria (completeness and, with C8, the next
+        // bracket's digits included), the order digits below them and the
+        // hint make the matching's weight: an `i128` when everything fits
+        // one, a [`Wide`] otherwise.
         let fixed = q_bits + big_bits + f_bits + x_bits + d_bits + k_bits;
         // The hint gets the room left, coarser only past 250 bits.
         let want = bits_for((k * k * k) as i128 + 1);
@@ -993,10 +990,10 @@ impl Engine<'_> {
         }
         let narrow = fixed + h_bits <= 124;
         // Completeness sits above the criteria of the bracket.
-        let big: i128 = if big_bits == 0 {
-            0
+        let big = if big_bits == 0 {
+            Wide::default()
         } else {
-            1i128 << (q_bits + k_bits)
+            Wide::from(1) << (q_bits + k_bits)
         };
         let seat = |v: usize| {
             if v < k {
@@ -1007,7 +1004,7 @@ impl Engine<'_> {
                 further[v - near]
             }
         };
-        let mut quality = vec![0i128; n * n];
+        let mut quality = vec![Wide::default(); n * n];
         for a in 0..n {
             for b in a + 1..n {
                 if banned.contains(&a) || banned.contains(&b) {
@@ -1027,16 +1024,18 @@ impl Engine<'_> {
                             let lo = x & ((1i128 << lo_bits) - 1);
                             // Paired here, neither is in the next bracket.
                             let nb = df(a) + df(b);
-                            quality[a * n + b] = big + (((hi << nb_bits) + nb) << lo_bits) + lo + 1;
+                            quality[a * n + b] = big
+                                + (((Wide::from(hi) << nb_bits) + Wide::from(nb)) << lo_bits)
+                                + Wide::from(lo + 1);
                         }
                     } else if let Some(x) = nw.quality(a, b) {
-                        quality[a * n + b] = big + ((x >> nw.shift_scores) << lo_bits);
+                        quality[a * n + b] = big + (Wide::from(x >> nw.shift_scores) << lo_bits);
                     }
                 } else if b < k {
                     if let Some(x) = w.quality(a, b) {
                         // Criteria digits only, plus one so that every
                         // allowed pair has a positive weight.
-                        quality[a * n + b] = big + (x >> w.shift_quality) + 1;
+                        quality[a * n + b] = big + Wide::from((x >> w.shift_quality) + 1);
                     }
                 } else if self.compatible(seat(a), seat(b)) {
                     quality[a * n + b] = big;
@@ -1109,7 +1108,7 @@ impl Engine<'_> {
             for &a in &s1 {
                 let mut done = false;
                 for &b in &s2 {
-                    if b == a || c.quality[a.min(b) * n + a.max(b)] <= 0 {
+                    if b == a || c.quality[a.min(b) * n + a.max(b)] <= Wide::default() {
                         continue;
                     }
                     if !c.allowed[a.min(b) * n + a.max(b)] {
