@@ -6,7 +6,8 @@
 //!   most important first, into one integer weight per possible pair, and a
 //!   maximum-weight matching answers. The blossom algorithm is the exact
 //!   tool for that; we use the `integer-blossom` crate over `i128` weights so
-//!   that a dozen criteria stack without overflow.
+//!   that a dozen criteria stack without overflow, and over [`Wide`]
+//!   (256-bit) weights when the Swiss generation order's digits need more.
 //! - "Can the players below still all be paired?" (the completion criterion).
 //!   Here only the number of pairs matters, so a greedy start plus Edmonds'
 //!   augmenting paths over the *compatibility* graph is enough. That graph is
