@@ -3,14 +3,49 @@
 //! to read the memory a round takes (run it under `/usr/bin/time -v`):
 //!
 //!     cargo run --release --example swiss_round -- 100000 8
+//!
+//! With `gar` first, round R (1-3) of the `gar` Swiss of 2,000 unrated
+//! players in 40 clubs of 50 (the bench's `gar_2000_in_40_clubs`), and how
+//! many club-mate pairings it has:
+//!
+//!     cargo run --release --example swiss_round -- gar 1
 
 use std::time::Instant;
 
 use kraal::pairing::sim::{self, SimConfig};
-use kraal::pairing::swiss;
+use kraal::pairing::{swiss, RuleSet};
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("gar") {
+        args.next();
+        let round: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
+        let mut cfg = SimConfig::plain(2_000, round - 1, 2026);
+        cfg.rules = RuleSet::Gar;
+        cfg.total_rounds = 7;
+        cfg.clubs = 40;
+        cfg.even_clubs = true;
+        cfg.unrated = true;
+        let input = sim::tournament(&cfg).expect("synthetic tournament pairs");
+        let t = Instant::now();
+        let paired = swiss::pair_round(&input).expect("pairs");
+        let took = t.elapsed();
+        let club: std::collections::HashMap<_, _> = input
+            .players
+            .iter()
+            .map(|p| (p.id, p.club.clone()))
+            .collect();
+        let mates = paired
+            .pairs
+            .iter()
+            .filter(|p| club[&p.first].is_some() && club[&p.first] == club[&p.second])
+            .count();
+        println!(
+            "gar, 2,000 players in 40 clubs, round {round}: {} pairs ({mates} of club-mates) paired in {took:.2?}",
+            paired.pairs.len()
+        );
+        return;
+    }
     let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let played: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(8);
     let mut cfg = SimConfig::plain(players, played, 2026);

@@ -474,3 +474,53 @@ fn the_bye_goes_to_the_lowest_score_that_leaves_the_round_complete() {
     assert_eq!(pairs, vec![(2, 1), (3, 4)]);
     assert_eq!(bye, Some(5));
 }
+
+#[test]
+fn a_bracket_of_240_players_takes_the_first_transposition_in_lexicographic_order() {
+    // Round 1 of 240 players: one bracket, S1 = 1-120, S2 = 121-240. The
+    // referee forbids 2-121, 2-122, 2-123, 3-126, 4-125, 4-126, 5-121,
+    // 5-126, 6-123 and 6-124. Article 4.2, by hand: 1 takes 121; 2 cannot
+    // meet 121 (taken), 122 or 123, so takes 124; 3 takes 122; 4 takes 123
+    // (121 and 122 taken); 5 takes 125; 6 takes 126; 7-120 meet 127-240 as
+    // in the plain S1/S2 pairing, and every one of those choices leaves the
+    // rest a perfect pairing. A pairing that only stays close to the S1/S2
+    // pairing (3-123, 4-122: each one place off instead of 3-122, 4-123)
+    // is a later transposition.
+    let bans = [
+        (2, 121),
+        (2, 122),
+        (2, 123),
+        (3, 126),
+        (4, 125),
+        (4, 126),
+        (5, 121),
+        (5, 126),
+        (6, 123),
+        (6, 124),
+    ];
+    let (mut pairs, bye) = pair(&field(240), bans.iter().map(|&(a, b)| ban(a, b)).collect());
+    pairs.sort_unstable();
+    let mut want = vec![(1, 121), (2, 124), (3, 122), (4, 123), (5, 125), (6, 126)];
+    want.extend((7..=120).map(|k| (k, k + 120)));
+    assert_eq!(pairs, want);
+    assert_eq!(bye, None);
+}
+
+#[test]
+fn an_exchange_in_a_bracket_of_220_players_follows_article_4_3() {
+    // Round 1 of 220 players: S1 = 1-110, S2 = 111-220, and the referee
+    // forbids 1 to meet anyone of S2, so no transposition works (and no
+    // candidate is perfect without an exchange). Article 4.3, by hand: the
+    // first exchange moves one player each way with the smallest BSN
+    // difference, 110 (the lowest of S1) for 111 (the highest of S2). S1 =
+    // 1-109 and 111, S2 = 110 and 112-220; the first transposition is the
+    // identity: 1-110, 2-112, ..., 109-219, 111-220.
+    let bans: Vec<ForbiddenPair> = (111..=220).map(|b| ban(1, b)).collect();
+    let (mut pairs, bye) = pair(&field(220), bans);
+    pairs.sort_unstable();
+    let mut want = vec![(1, 110)];
+    want.extend((2..=109).map(|k| (k, k + 110)));
+    want.push((111, 220));
+    assert_eq!(pairs, want);
+    assert_eq!(bye, None);
+}

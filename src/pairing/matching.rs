@@ -6,7 +6,8 @@
 //!   most important first, into one integer weight per possible pair, and a
 //!   maximum-weight matching answers. The blossom algorithm is the exact
 //!   tool for that; we use the `integer-blossom` crate over `i128` weights so
-//!   that a dozen criteria stack without overflow.
+//!   that a dozen criteria stack without overflow, and over [`Wide`]
+//!   (256-bit) weights when the Swiss generation order's digits need more.
 //! - "Can the players below still all be paired?" (the completion criterion).
 //!   Here only the number of pairs matters, so a greedy start plus Edmonds'
 //!   augmenting paths over the *compatibility* graph is enough. That graph is
@@ -20,6 +21,165 @@ pub fn max_weight(weight: &[i128], n: usize) -> Vec<Option<usize>> {
         return Vec::new();
     }
     integer_blossom::max_weight_matching(weight, n)
+}
+
+/// As [`max_weight`], over [`Wide`] weights: for the generation order's
+/// matchings, whose digits (the criteria, then the handbook's order) can
+/// need more than the 127 bits of an `i128`.
+pub fn max_weight_wide(weight: &[Wide], n: usize) -> Vec<Option<usize>> {
+    if n == 0 {
+        return Vec::new();
+    }
+    integer_blossom::max_weight_matching(weight, n)
+}
+
+/// A 256-bit two's complement integer: the matching weight when the digits
+/// do not fit an `i128`. The blossom solver only adds, subtracts, compares,
+/// doubles and halves; the engine builds weights with shifts and adds.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Wide {
+    /// The high half, signed: it carries the sign, so the derived order
+    /// (high half, then low half) is the numeric order.
+    hi: i128,
+    lo: u128,
+}
+
+impl Wide {
+    /// Bits a caller may use below the sign, keeping the solver's headroom
+    /// (it works up to a quarter of the largest value).
+    pub const BITS: u32 = 250;
+
+    pub const fn from_i128(v: i128) -> Self {
+        Wide {
+            hi: if v < 0 { -1 } else { 0 },
+            lo: v as u128,
+        }
+    }
+
+    /// The value as an `i128`, when it fits.
+    pub fn to_i128(self) -> Option<i128> {
+        let v = self.lo as i128;
+        (self.hi == if v < 0 { -1 } else { 0 }).then_some(v)
+    }
+
+    pub fn is_negative(self) -> bool {
+        self.hi < 0
+    }
+
+    fn neg(self) -> Self {
+        let (lo, carry) = (!self.lo).overflowing_add(1);
+        Wide {
+            hi: (!self.hi).wrapping_add(carry as i128),
+            lo,
+        }
+    }
+}
+
+impl std::fmt::Debug for Wide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.to_i128() {
+            Some(v) => write!(f, "{v}"),
+            None => write!(f, "Wide({:#x}, {:#x})", self.hi, self.lo),
+        }
+    }
+}
+
+impl From<i128> for Wide {
+    fn from(v: i128) -> Self {
+        Wide::from_i128(v)
+    }
+}
+
+impl std::ops::Add for Wide {
+    type Output = Wide;
+    fn add(self, o: Wide) -> Wide {
+        let (lo, carry) = self.lo.overflowing_add(o.lo);
+        Wide {
+            hi: self.hi.wrapping_add(o.hi).wrapping_add(carry as i128),
+            lo,
+        }
+    }
+}
+
+impl std::ops::Sub for Wide {
+    type Output = Wide;
+    fn sub(self, o: Wide) -> Wide {
+        let (lo, borrow) = self.lo.overflowing_sub(o.lo);
+        Wide {
+            hi: self.hi.wrapping_sub(o.hi).wrapping_sub(borrow as i128),
+            lo,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Wide {
+    fn add_assign(&mut self, o: Wide) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::SubAssign for Wide {
+    fn sub_assign(&mut self, o: Wide) {
+        *self = *self - o;
+    }
+}
+
+impl std::ops::Shl<u32> for Wide {
+    type Output = Wide;
+    fn shl(self, s: u32) -> Wide {
+        match s {
+            0 => self,
+            1..=127 => Wide {
+                hi: (self.hi << s) | (self.lo >> (128 - s)) as i128,
+                lo: self.lo << s,
+            },
+            128..=255 => Wide {
+                hi: (self.lo << (s - 128)) as i128,
+                lo: 0,
+            },
+            _ => Wide::default(),
+        }
+    }
+}
+
+/// Arithmetic (sign-keeping) shift right.
+impl std::ops::Shr<u32> for Wide {
+    type Output = Wide;
+    fn shr(self, s: u32) -> Wide {
+        match s {
+            0 => self,
+            1..=127 => Wide {
+                hi: self.hi >> s,
+                lo: (self.lo >> s) | ((self.hi as u128) << (128 - s)),
+            },
+            _ => Wide {
+                hi: self.hi >> 127,
+                lo: (self.hi >> (s.min(255) - 128)) as u128,
+            },
+        }
+    }
+}
+
+impl integer_blossom::Weight for Wide {
+    const ZERO: Self = Wide { hi: 0, lo: 0 };
+    const ONE: Self = Wide { hi: 0, lo: 1 };
+    fn inf() -> Self {
+        Wide {
+            hi: i128::MAX >> 2,
+            lo: u128::MAX,
+        }
+    }
+    fn double(self) -> Self {
+        self << 1
+    }
+    /// Halves towards zero, as the solver's integer types do.
+    fn half(self) -> Self {
+        if self.is_negative() {
+            (self.neg() >> 1).neg()
+        } else {
+            self >> 1
+        }
+    }
 }
 
 const NONE: usize = usize::MAX;
@@ -226,5 +386,64 @@ mod tests {
         assert!(has_perfect_matching(6, &adj));
         let adj5 = |a: usize, b: usize| a < 5 && b < 5 && adj(a, b);
         assert!(!has_perfect_matching(5, &adj5));
+    }
+
+    #[test]
+    fn wide_arithmetic_matches_i128() {
+        let vals: [i128; 9] = [
+            0,
+            1,
+            -1,
+            7,
+            -7,
+            1 << 100,
+            -(1 << 100),
+            i128::MAX >> 3,
+            -12345,
+        ];
+        for &a in &vals {
+            assert_eq!(Wide::from(a).to_i128(), Some(a));
+            for &b in &vals {
+                assert_eq!((Wide::from(a) + Wide::from(b)).to_i128(), a.checked_add(b));
+                assert_eq!((Wide::from(a) - Wide::from(b)).to_i128(), a.checked_sub(b));
+                assert_eq!(Wide::from(a).cmp(&Wide::from(b)), a.cmp(&b));
+            }
+            for s in [0u32, 1, 5, 64, 127] {
+                assert_eq!((Wide::from(a) >> s).to_i128(), Some(a >> s));
+                // Up and back down, beyond 128 bits (as far as 253).
+                let t = 126;
+                assert_eq!(((Wide::from(a) << t) >> t).to_i128(), Some(a));
+            }
+            use integer_blossom::Weight;
+            assert_eq!(Wide::from(a).half().to_i128(), Some(a / 2));
+        }
+    }
+
+    #[test]
+    fn wide_weights_give_the_same_matching_shifted_past_128_bits() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200 {
+            let n = 2 + (next() % 12) as usize;
+            let mut m = vec![0i128; n * n];
+            for a in 0..n {
+                for b in a + 1..n {
+                    m[a * n + b] = (next() % 50) as i128;
+                }
+            }
+            let small = max_weight(&m, n);
+            let wide: Vec<Wide> = m.iter().map(|&x| Wide::from(x) << 180).collect();
+            let total = |mate: &[Option<usize>]| -> i128 {
+                (0..n)
+                    .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * n + b]))
+                    .sum()
+            };
+            assert_eq!(total(&max_weight_wide(&wide, n)), total(&small));
+        }
     }
 }

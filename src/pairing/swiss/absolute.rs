@@ -17,6 +17,9 @@ pub(super) struct Engine<'a> {
     /// The score of the player who gets the pairing-allocated bye (C5),
     /// when the field is odd.
     pub(super) bye_score: Option<Points>,
+    /// Each bracket's pairing by the criteria and C8 (before the `gar`
+    /// club-mates look-ahead), by its players in order.
+    pub(super) paired_brackets: std::cell::RefCell<HashMap<Vec<usize>, Vec<Option<usize>>>>,
 }
 
 impl<'a> Engine<'a> {
@@ -65,6 +68,7 @@ impl<'a> Engine<'a> {
             round,
             incompatible,
             bye_score: None,
+            paired_brackets: Default::default(),
         };
         engine.settle_bye_score();
         engine

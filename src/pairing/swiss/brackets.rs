@@ -104,15 +104,29 @@ impl Engine<'_> {
             bracket.extend(start..end);
             let lower: Vec<usize> = (end..n).collect();
             let bracket_score = self.seats[start].score;
-            let mut local = self.pair_bracket(&bracket, &lower)?;
-            // C8 (2025) looks at the following bracket whenever there is
-            // one (the 2017 C7 skipped the penultimate bracket).
-            if end < n && self.brackets_from(end) >= 1 {
-                local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
-                    Some(exact) => exact,
-                    None => self.next_bracket_best(&bracket, &lower, local, end),
-                };
-            }
+            // A bracket (its players, in order) is paired the same way
+            // whenever it comes up: under `gar` the rounds played out for
+            // club-mates meet the same brackets again.
+            let known = self.paired_brackets.borrow().get(&bracket).cloned();
+            let mut local = match known {
+                Some(local) => local,
+                None => {
+                    let mut local = self.pair_bracket(&bracket, &lower)?;
+                    // C8 (2025) looks at the following bracket whenever
+                    // there is one (the 2017 C7 skipped the penultimate
+                    // bracket).
+                    if end < n && self.brackets_from(end) >= 1 {
+                        local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
+                            Some(exact) => exact,
+                            None => self.next_bracket_best(&bracket, &lower, local, end),
+                        };
+                    }
+                    self.paired_brackets
+                        .borrow_mut()
+                        .insert(bracket.clone(), local.clone());
+                    local
+                }
+            };
             if lookahead {
                 local = self.keep_mates_apart(&bracket, &lower, local, end, bracket_score, mate);
             }
@@ -160,6 +174,8 @@ impl Engine<'_> {
         let k = bracket.len();
         let local = if let Some(ideal) = self.ideal_is_best(&w) {
             ideal
+        } else if let Some(perfect) = self.first_perfect_candidate(&w, lower) {
+            perfect
         } else if k > LARGE_BRACKET {
             self.repair_large(&w)
         } else {
@@ -172,12 +188,7 @@ impl Engine<'_> {
                 self.solve(&w)
             }
         };
-        let mut rest: Vec<usize> = (0..k)
-            .filter(|&i| local[i].is_none())
-            .map(|i| bracket[i])
-            .collect();
-        rest.extend_from_slice(lower);
-        if self.pairable(&rest) {
+        if self.leaves_pairable(bracket, &local, lower) {
             return Ok(local);
         }
         // C4: the bracket must leave the players below pairable. Small
@@ -185,36 +196,57 @@ impl Engine<'_> {
         // best that allow completion.
         if k <= EXACT_ORDER_LIMIT && k + lower.len() <= COMPLETING_LIMIT {
             if let Some(local) = self.in_handbook_order_completing(&w, lower) {
-                let mut rest: Vec<usize> = (0..k)
-                    .filter(|&i| local[i].is_none())
-                    .map(|i| bracket[i])
-                    .collect();
-                rest.extend_from_slice(lower);
-                if self.pairable(&rest) {
+                if self.leaves_pairable(bracket, &local, lower) {
                     return Ok(local);
                 }
             }
         }
         // Otherwise solve it together with them, completeness first; widen
         // to everyone below if a nearer window is not enough.
+        // When no candidate of the bracket completes the round, two
+        // moved-down players may meet as a last resort (the brackets above
+        // checked completion with every compatible pair).
         const WINDOW: usize = 1200;
-        let mut take = WINDOW.saturating_sub(k).max(16).min(lower.len());
-        loop {
-            let jw = Weights::new(self, bracket, 110 - bits_for((k + take) as i128), k + take);
-            let joint = self.joint(&jw, bracket, &lower[..take]);
-            let mut rest: Vec<usize> = (0..k)
-                .filter(|&i| joint[i].is_none())
-                .map(|i| bracket[i])
-                .collect();
-            rest.extend_from_slice(lower);
-            if self.pairable(&rest) {
-                return Ok(joint);
+        for mdp_pairs in [false, true] {
+            if mdp_pairs && w.movers < 2 {
+                break;
             }
-            if take == lower.len() {
-                return Err(self.diagnose());
+            let mut take = WINDOW.saturating_sub(k).max(16).min(lower.len());
+            loop {
+                let mut jw =
+                    Weights::new(self, bracket, 110 - bits_for((k + take) as i128), k + take);
+                jw.mdp_pairs_allowed = mdp_pairs;
+                let joint = self.joint(&jw, bracket, &lower[..take]);
+                if self.leaves_pairable(bracket, &joint, lower) {
+                    return Ok(joint);
+                }
+                if take == lower.len() {
+                    break;
+                }
+                take = (take * 4).min(lower.len());
             }
-            take = (take * 4).min(lower.len());
         }
+        Err(self.diagnose())
+    }
+
+    /// C4 for one bracket's pairing `local`: its downfloaters and the
+    /// players below can all still be paired. The last bracket floats
+    /// nobody (there is no bracket below to take a downfloater).
+    pub(super) fn leaves_pairable(
+        &self,
+        bracket: &[usize],
+        local: &[Option<usize>],
+        lower: &[usize],
+    ) -> bool {
+        let mut rest: Vec<usize> = (0..bracket.len())
+            .filter(|&i| local[i].is_none())
+            .map(|i| bracket[i])
+            .collect();
+        if lower.is_empty() {
+            return rest.is_empty();
+        }
+        rest.extend_from_slice(lower);
+        self.pairable(&rest)
     }
 
     /// The best pairing of a bracket by one maximum-weight matching.

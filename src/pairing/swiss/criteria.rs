@@ -47,6 +47,10 @@ pub(super) struct Weights<'e, 'a> {
     pub(super) ranks: Vec<Points>,
     pub(super) ideal: Vec<Option<usize>>,
     pub(super) movers: usize,
+    /// Whether two moved-down players may meet here: only as the last
+    /// resort of completion (C4), when no candidate of the bracket leaves
+    /// the players below pairable.
+    pub(super) mdp_pairs_allowed: bool,
     /// Bits used by all quality digits together.
     pub(super) bits: u32,
 }
@@ -251,10 +255,10 @@ impl<'e, 'a> Weights<'e, 'a> {
                 } else {
                     bits_for(top.saturating_mul(2 * (k_i + 1)))
                 };
-                // Room is kept for the order digit and for the exchange
-                // digits of the handbook's order (`Chooser`).
-                let reserve = bits_for(2 * k_i * pairs_max + 1) + 5 * bits_for(2 * k_i + 2) + 4;
-                if fixed + bits + reserve <= limit {
+                // The handbook's order keeps its own digits below these
+                // (`Chooser`, 256-bit when needed): only the criteria
+                // themselves must fit.
+                if fixed + bits <= limit {
                     fixed += bits;
                     *slot = Some(SdDigit {
                         shift: 0,
@@ -362,6 +366,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             ranks,
             ideal,
             movers,
+            mdp_pairs_allowed: false,
             bits: shift + 1,
         }
     }
@@ -388,7 +393,7 @@ impl<'e, 'a> Weights<'e, 'a> {
     pub(super) fn weigh(&self, a: usize, b: usize, with_order: bool) -> Option<i128> {
         let seats = self.engine.seats;
         let (i, j) = (self.bracket[a], self.bracket[b]);
-        if !self.engine.compatible(i, j) {
+        if !self.engine.compatible(i, j) || self.both_moved_down(a, b) {
             return None;
         }
         let (si, sj) = (&seats[i], &seats[j]);
@@ -425,6 +430,16 @@ impl<'e, 'a> Weights<'e, 'a> {
             w += self.order_hint(a, b) << s;
         }
         Some(w)
+    }
+
+    /// Two moved-down players never meet in the bracket they dropped into:
+    /// the handbook's candidates of a heterogeneous bracket (Articles 3.2,
+    /// 4.4) pair the MDPs of S1 with residents of S2, and the MDPs left in
+    /// Limbo float on; the remainder holds residents only. (Completion may
+    /// still need such a pair when no candidate completes the round: see
+    /// [`Weights::mdp_pairs_allowed`].)
+    pub(super) fn both_moved_down(&self, a: usize, b: usize) -> bool {
+        !self.mdp_pairs_allowed && a < self.movers && b < self.movers
     }
 
     /// C7 (C.04.3, 2025): minimise the scores of the downfloaters, taken

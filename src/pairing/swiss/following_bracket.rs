@@ -5,7 +5,7 @@
 use super::*;
 
 impl Engine<'_> {
-    /// C7 for brackets of up to [`EXACT_ORDER_LIMIT`] players whose next
+    /// C8 for brackets of up to [`EXACT_ORDER_LIMIT`] players whose next
     /// bracket keeps the two within [`COMPLETING_LIMIT`]: one matching over
     /// both (see [`Engine::in_handbook_order_c7`]). `None` when out of
     /// range, when the digits do not fit, or when the choice would not leave
@@ -53,6 +53,10 @@ impl Engine<'_> {
                 .filter(|&a| best[a].is_none())
                 .map(|a| nb[a])
                 .collect();
+            if further.is_empty() {
+                // The next bracket is the last: it floats nobody.
+                return rest.is_empty();
+            }
             rest.extend_from_slice(&further);
             self.pairable(&rest)
         };
@@ -84,7 +88,8 @@ impl Engine<'_> {
     /// lowest downfloaters' scores. Candidates are this bracket's pairings of equal quality
     /// (C6, C7) with one more of its players floating, lowest-ranked first;
     /// the chosen one is re-ordered by the S1/S2 procedure with its
-    /// downfloaters fixed. Brackets above 64 players keep their pairing.
+    /// downfloaters fixed. Brackets above [`EXACT_ORDER_LIMIT`] players, or
+    /// whose next bracket has over 200, keep their pairing.
     pub(super) fn next_bracket_best(
         &self,
         bracket: &[usize],

@@ -27,10 +27,12 @@
 //!   Articles 3-4).
 //! - [`explanation`]: what each published pairing says about itself.
 //!
-//! Each bracket is solved as a maximum-weight matching (blossom algorithm)
-//! whose weights hold the criteria as digits; the generation order is then
-//! settled choice by choice, each time asking a matching whether a best
-//! pairing survives. docs/pairing.md maps every article to where it is
+//! A bracket that has a perfect candidate (Article 3.4) takes the first
+//! one in the handbook's order, found by matching tests alone, at any size.
+//! Any other bracket is solved as a maximum-weight matching (blossom
+//! algorithm) whose weights hold the criteria as digits (256-bit where an
+//! `i128` is too narrow); the generation order is then settled choice by
+//! choice, each time asking a matching whether a best pairing survives. docs/pairing.md maps every article to where it is
 //! implemented and to the test that shows it.
 
 use std::collections::HashMap;
@@ -348,16 +350,21 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
     Ok(engine.publish(&mate, round, requested_byes, input))
 }
 
-/// Brackets up to this size get the handbook's generation order and C7
-/// exactly ([`Engine::in_handbook_order`]); larger ones the order digit of
-/// the weights (approximate).
-const EXACT_ORDER_LIMIT: usize = 128;
+/// Brackets without a perfect candidate get the handbook's generation
+/// order and C8 exactly ([`Engine::in_handbook_order`]) up to this size;
+/// larger ones the order digit of the weights (approximate: each exact
+/// choice costs a dense matching, O(k³); see docs/pairing.md, "What
+/// differs"). A bracket with a perfect candidate is exact at any size
+/// ([`Engine::first_perfect_candidate`]).
+const EXACT_ORDER_LIMIT: usize = 256;
 
-/// A bracket re-solved for completion (C4) gets the handbook's order
-/// exactly while it and the players below number at most this many.
-const COMPLETING_LIMIT: usize = 200;
+/// A bracket re-solved for completion (C4), or judged with its following
+/// bracket (C8), gets the handbook's order exactly while it and the
+/// players it looks at number at most this many.
+const COMPLETING_LIMIT: usize = 400;
 
-/// Brackets above this size are repaired locally rather than solved whole.
+/// Brackets without a perfect candidate above this size are repaired
+/// locally rather than solved whole.
 const LARGE_BRACKET: usize = 1500;
 
 /// Score differences of pairs below the bracket, in half points, are
