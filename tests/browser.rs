@@ -8,7 +8,7 @@ mod web_browser;
 
 use fantoccini::Locator;
 use kraal::db::users::Role;
-use web_browser::{browser, browser_with, fill_sign_in, navigate, path, Go};
+use web_browser::{browser, browser_with, fill_sign_in, follow, navigate, path, press, Go};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_referee_signs_in_and_creates_a_tournament_in_a_browser() {
@@ -145,21 +145,9 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     assert!(b.find(Locator::LinkText("New tournament")).await.is_ok());
 
     navigate(&b, Go::To(&format!("{}/t/{}", app.base, t.id))).await;
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Pair round 1')]")),
-    )
-    .await;
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Publish round 1')]")),
-    )
-    .await;
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//a[contains(., 'Enter results')]")),
-    )
-    .await;
+    press(&b, "Pair round 1").await;
+    press(&b, "Publish round 1").await;
+    follow(&b, "Enter results").await;
 
     // Type each pairing's score with the keyboard: the first player wins 4-2.
     let scores = b.find(Locator::Css("form.results")).await.unwrap();
@@ -171,11 +159,7 @@ async fn a_referee_pairs_a_round_and_enters_results_that_a_player_page_shows() {
     for input in &inputs {
         input.send_keys("4-2").await.unwrap();
     }
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Save all tables')]")),
-    )
-    .await;
+    press(&b, "Save all tables").await;
     b.find(Locator::Css("form.results")).await.unwrap();
 
     // A player (no account) looks at the top seed's page.
@@ -288,11 +272,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
         .send_keys("6-0")
         .await
         .unwrap();
-    navigate(
-        &a,
-        Go::Click(Locator::XPath("//button[contains(., 'Save table 1')]")),
-    )
-    .await;
+    press(&a, "Save table 1").await;
     b.find(Locator::Id(&format!("s{}", p2.id)))
         .await
         .unwrap()
@@ -330,11 +310,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
     let g = game_of(p2.id, 1);
     let before = stored(p2.id);
     choose(&a, &format!("g{g}"), "0-1").await;
-    navigate(
-        &a,
-        Go::Click(Locator::XPath("//button[contains(., 'Save table 2')]")),
-    )
-    .await;
+    press(&a, "Save table 2").await;
     let summary = a
         .find(Locator::Id("problems"))
         .await

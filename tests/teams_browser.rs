@@ -8,7 +8,7 @@ mod web_browser;
 
 use fantoccini::Locator;
 use kraal::db::users::Role;
-use web_browser::{browser, fill_sign_in, navigate, Go};
+use web_browser::{browser, fill_sign_in, follow, navigate, press, Go};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
@@ -57,21 +57,9 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
     navigate(&b, Go::To(&format!("{}/login", app.base))).await;
     fill_sign_in(&b, "lindiwe").await;
     navigate(&b, Go::To(&format!("{}/t/{}", app.base, t.id))).await;
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Pair round 1')]")),
-    )
-    .await;
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Publish round 1')]")),
-    )
-    .await;
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//a[contains(., 'Line-up of Langa')]")),
-    )
-    .await;
+    press(&b, "Pair round 1").await;
+    press(&b, "Publish round 1").await;
+    follow(&b, "Line-up of Langa").await;
     // Inga Mkhize, Langa's substitute, comes in on board 2 for Busi Ngcobo.
     b.find(Locator::Css(&format!("#b2 option[value='{}']", ids[8])))
         .await
@@ -79,11 +67,7 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
         .click()
         .await
         .unwrap();
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Save line-up')]")),
-    )
-    .await;
+    press(&b, "Save line-up").await;
     let text = b
         .find(Locator::Css("main"))
         .await
@@ -107,11 +91,7 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
         "the replaced player does not: {text}"
     );
 
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//a[contains(., 'Enter results')]")),
-    )
-    .await;
+    follow(&b, "Enter results").await;
     // Langa wins boards 1 and 3 2-0 and draws boards 2 and 4 1-1: 6-2.
     let inputs = b
         .find(Locator::Css("form.results"))
@@ -126,11 +106,7 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
         let score = if k % 2 == 0 { "2-0" } else { "1-1" };
         input.send_keys(score).await.unwrap();
     }
-    navigate(
-        &b,
-        Go::Click(Locator::XPath("//button[contains(., 'Save all tables')]")),
-    )
-    .await;
+    press(&b, "Save all tables").await;
     navigate(&b, Go::To(&format!("{}/t/{}/rounds/1", app.base, t.id))).await;
     let heading = b
         .find(Locator::Css("section.match h2"))

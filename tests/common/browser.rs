@@ -167,6 +167,19 @@ pub async fn navigate(b: &Client, go: Go<'_>) {
     }
 }
 
+/// Presses the button that says `text`, as a person would, and waits for
+/// the page it leads to.
+pub async fn press(b: &Client, text: &str) {
+    let xpath = format!("//button[contains(., '{text}')]");
+    navigate(b, Go::Click(Locator::XPath(&xpath))).await;
+}
+
+/// Follows the link that says `text` and waits for its page.
+pub async fn follow(b: &Client, text: &str) {
+    let xpath = format!("//a[contains(., '{text}')]");
+    navigate(b, Go::Click(Locator::XPath(&xpath))).await;
+}
+
 /// The path (and query) of the page the browser shows.
 pub async fn path(b: &Client) -> String {
     let url = b.current_url().await.unwrap();

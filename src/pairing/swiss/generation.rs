@@ -1223,6 +1223,23 @@ mod handbook_order {
         }
     }
 
+    /// Past meetings at random: each two players met with chance
+    /// `density` in ten.
+    fn meet_at_random(seats: &mut [Seat], rng: &mut Rng, density: u64) {
+        for a in 0..seats.len() {
+            for b in a + 1..seats.len() {
+                if rng.next(10) < density {
+                    let (ia, ib) = (seats[a].id, seats[b].id);
+                    seats[a].opponents.push(ib);
+                    seats[b].opponents.push(ia);
+                }
+            }
+        }
+        for s in seats.iter_mut() {
+            s.opponents.sort_unstable();
+        }
+    }
+
     /// Exchanges of a group (positions), S1 = its first `s`, in the order
     /// of Article 4.3.3; each as (S1', S2').
     fn exchanges(group: &[usize], s: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
@@ -1420,18 +1437,7 @@ mod handbook_order {
                 .collect();
             seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
             let density = 2 + rng.next(5);
-            for a in 0..k + nb {
-                for b in a + 1..k + nb {
-                    if rng.next(10) < density {
-                        let (ia, ib) = (seats[a].id, seats[b].id);
-                        seats[a].opponents.push(ib);
-                        seats[b].opponents.push(ia);
-                    }
-                }
-            }
-            for s in seats.iter_mut() {
-                s.opponents.sort_unstable();
-            }
+            meet_at_random(&mut seats, &mut rng, density);
             let engine = Engine::new(&seats, &avoid, 5);
             let bracket: Vec<usize> = (0..k).collect();
             let next: Vec<usize> = (k..k + nb).collect();
@@ -1532,18 +1538,7 @@ mod handbook_order {
                 .collect();
             seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
             let density = 2 + rng.next(4);
-            for a in 0..k + below {
-                for b in a + 1..k + below {
-                    if rng.next(10) < density {
-                        let (ia, ib) = (seats[a].id, seats[b].id);
-                        seats[a].opponents.push(ib);
-                        seats[b].opponents.push(ia);
-                    }
-                }
-            }
-            for s in seats.iter_mut() {
-                s.opponents.sort_unstable();
-            }
+            meet_at_random(&mut seats, &mut rng, density);
             let engine = Engine::new(&seats, &avoid, 5);
             let bracket: Vec<usize> = (0..k).collect();
             let w = Weights::new(&engine, &bracket, 118, k);
@@ -1679,18 +1674,7 @@ mod handbook_order {
                 })
                 .collect();
             let density = 1 + rng.next(5);
-            for a in 0..k {
-                for b in a + 1..k {
-                    if rng.next(10) < density {
-                        let (ia, ib) = (seats[a].id, seats[b].id);
-                        seats[a].opponents.push(ib);
-                        seats[b].opponents.push(ia);
-                    }
-                }
-            }
-            for s in seats.iter_mut() {
-                s.opponents.sort_unstable();
-            }
+            meet_at_random(&mut seats, &mut rng, density);
             let engine = Engine::new(&seats, &avoid, 5);
             let bracket: Vec<usize> = (0..k).collect();
             let w = Weights::new(&engine, &bracket, 118, k);
