@@ -10,17 +10,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kraal::pairing::sim::{self, SimConfig};
-use kraal::pairing::{swiss, RuleSet};
+use kraal::pairing::swiss;
 
 fn field(players: usize) -> swiss::SwissInput {
-    let mut cfg = SimConfig::plain(players, 8, 2026);
-    cfg.total_rounds = 9;
-    cfg.withdraw_chance = 0.01;
-    cfg.requested_bye_chance = 0.01;
-    cfg.late_entries = players / 100;
-    cfg.forbidden_pairs = players / 20;
-    cfg.clubs = players / 10;
-    sim::tournament(&cfg).expect("synthetic tournament pairs")
+    sim::tournament(&SimConfig::large_open(players, 8)).expect("synthetic tournament pairs")
 }
 
 fn swiss_round(c: &mut Criterion) {
@@ -44,13 +37,8 @@ fn gar_clubs(c: &mut Criterion) {
     let mut g = c.benchmark_group("gar_2000_in_40_clubs");
     g.sample_size(10);
     for round in 1..=3u32 {
-        let mut cfg = SimConfig::plain(2_000, round - 1, 2026);
-        cfg.rules = RuleSet::Gar;
-        cfg.total_rounds = 7;
-        cfg.clubs = 40;
-        cfg.even_clubs = true;
-        cfg.unrated = true;
-        let input = sim::tournament(&cfg).expect("synthetic tournament pairs");
+        let input =
+            sim::tournament(&SimConfig::gar_clubs(round)).expect("synthetic tournament pairs");
         g.bench_function(format!("round_{round}"), |b| {
             b.iter(|| swiss::pair_round(&input).expect("pairs"))
         });

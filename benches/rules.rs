@@ -24,39 +24,13 @@ fn perft_empty_board(c: &mut Criterion) {
     group.finish();
 }
 
-/// A legal game of at least `plies` plies, the same on every run: random
-/// moves from a fixed generator, the first seed whose game lasts.
-fn long_game(rules: PlayRules, plies: usize) -> Vec<kraal::rules::Move> {
-    for seed in 1u64.. {
-        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut game = Game::new(rules);
-        let mut moves = Vec::new();
-        while moves.len() < plies {
-            let legal = game.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mv = legal[(state % legal.len() as u64) as usize];
-            game.play(mv);
-            moves.push(mv);
-        }
-        if moves.len() == plies {
-            return moves;
-        }
-    }
-    unreachable!("some seed gives a long game")
-}
-
 fn check_120_plies(c: &mut Criterion) {
     let mut group = c.benchmark_group("check");
     for (rules, style) in [
         (PlayRules::OFFICIAL, Style::Official),
         (PlayRules::GAR, Style::Standard),
     ] {
-        let moves = long_game(rules, 120);
+        let moves = kraal::rules::sample::lasting_game(rules, 0, 120);
         let text = notation::write(&rules, &moves, style, None);
         let report = check_scoresheet(&text, None).expect("the sheet reads");
         assert!(report.irregularities.is_empty() && report.plies == 120);

@@ -13,20 +13,15 @@
 use std::time::Instant;
 
 use kraal::pairing::sim::{self, SimConfig};
-use kraal::pairing::{swiss, RuleSet};
+use kraal::pairing::swiss;
 
 fn main() {
     let mut args = std::env::args().skip(1).peekable();
     if args.peek().map(String::as_str) == Some("gar") {
         args.next();
         let round: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-        let mut cfg = SimConfig::plain(2_000, round - 1, 2026);
-        cfg.rules = RuleSet::Gar;
-        cfg.total_rounds = 7;
-        cfg.clubs = 40;
-        cfg.even_clubs = true;
-        cfg.unrated = true;
-        let input = sim::tournament(&cfg).expect("synthetic tournament pairs");
+        let input =
+            sim::tournament(&SimConfig::gar_clubs(round)).expect("synthetic tournament pairs");
         let t = Instant::now();
         let paired = swiss::pair_round(&input).expect("pairs");
         let took = t.elapsed();
@@ -48,15 +43,9 @@ fn main() {
     }
     let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let played: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(8);
-    let mut cfg = SimConfig::plain(players, played, 2026);
-    cfg.total_rounds = played + 1;
-    cfg.withdraw_chance = 0.01;
-    cfg.requested_bye_chance = 0.01;
-    cfg.late_entries = players / 100;
-    cfg.forbidden_pairs = players / 20;
-    cfg.clubs = players / 10;
     let t = Instant::now();
-    let input = sim::tournament(&cfg).expect("synthetic tournament pairs");
+    let input = sim::tournament(&SimConfig::large_open(players, played))
+        .expect("synthetic tournament pairs");
     eprintln!("history of {played} rounds built in {:.1?}", t.elapsed());
     let t = Instant::now();
     let round = swiss::pair_round(&input).expect("pairs");

@@ -11,48 +11,22 @@ database). Prints the saves acknowledged, the kills and what was lost.
 """
 import http.client
 import json
-import os
 import random
 import signal
-import socket
-import subprocess
 import sys
 import time
 
+import served
+
 binary, url, kills = sys.argv[1], sys.argv[2], int(sys.argv[3])
-env = dict(os.environ, DATABASE_URL=url)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-port = free_port()
+port = served.free_port()
 
 
 def start():
-    p = subprocess.Popen([binary, "serve", "--bind", f"127.0.0.1:{port}"], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            c.request("GET", "/healthz")
-            if c.getresponse().status == 200:
-                return p
-        except OSError:
-            time.sleep(0.05)
-    sys.exit("the server did not start")
+    return served.start(binary, url, port)[0]
 
 
-subprocess.run([binary, "migrate"], env=env, check=True, stdout=subprocess.DEVNULL)
-subprocess.run([binary, "user", "add", "prober", "--admin"], env=env, check=True,
-               input=b"kill9-probe-pass\n", stdout=subprocess.DEVNULL)
-token = subprocess.run([binary, "token", "create", "prober"], env=env, check=True,
-                       capture_output=True).stdout.decode().split()[-1]
+token = served.prepare(binary, url, admin="prober")
 headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
 

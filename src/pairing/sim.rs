@@ -60,6 +60,35 @@ impl SimConfig {
             seed,
         }
     }
+
+    /// A large open after `played` rounds, as the pairing benches and
+    /// `examples/swiss_round.rs` time it: 1% withdrawals and requested byes
+    /// a round, 1% late entries, a kept-apart pair per 20 players and a
+    /// club per 10.
+    pub fn large_open(players: usize, played: u32) -> Self {
+        SimConfig {
+            total_rounds: played + 1,
+            withdraw_chance: 0.01,
+            requested_bye_chance: 0.01,
+            late_entries: players / 100,
+            forbidden_pairs: players / 20,
+            clubs: players / 10,
+            ..SimConfig::plain(players, played, 2026)
+        }
+    }
+
+    /// A `gar` Swiss of 2,000 unrated players in 40 clubs of 50 before
+    /// round `round`: the field where keeping club-mates apart is hardest.
+    pub fn gar_clubs(round: u32) -> Self {
+        SimConfig {
+            rules: RuleSet::Gar,
+            total_rounds: 7,
+            clubs: 40,
+            even_clubs: true,
+            unrated: true,
+            ..SimConfig::plain(2_000, round - 1, 2026)
+        }
+    }
 }
 
 /// Plays `played_rounds` rounds and returns the input for the next one.
