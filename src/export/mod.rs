@@ -102,6 +102,34 @@ pub(crate) fn import_header(
     Ok((index, errors))
 }
 
+/// The data rows of an import with their line numbers in the file (the
+/// header is line 1), blank rows left out; a row the reader cannot take is
+/// a problem in `errors`, and the rows after it are still read.
+pub(crate) fn import_rows(
+    reader: &mut csv::Reader<&[u8]>,
+    errors: &mut Vec<players::ImportError>,
+) -> Vec<(u64, csv::StringRecord)> {
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        match record {
+            Ok(r) if r.iter().all(|f| f.is_empty()) => {}
+            Ok(r) => rows.push((r.position().map(|p| p.line()).unwrap_or(0), r)),
+            Err(e) => errors.push(unreadable(&e)),
+        }
+    }
+    rows
+}
+
+/// A row's cell under the column `col` (empty when the file has no such
+/// column), with the formula guard of [`cell`] taken off.
+pub(crate) fn field<'r>(header: &Header, record: &'r csv::StringRecord, col: &str) -> &'r str {
+    header
+        .get(col)
+        .and_then(|&i| record.get(i))
+        .map(uncell)
+        .unwrap_or("")
+}
+
 /// A line the reader could not take, as an import problem on that line.
 pub(crate) fn unreadable(e: &csv::Error) -> players::ImportError {
     let line = e.position().map(|p| p.line()).unwrap_or(0);

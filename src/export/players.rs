@@ -75,25 +75,8 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
     let mut players = Vec::new();
     let mut rows: Vec<(u64, String, Option<usize>)> = Vec::new();
     let mut wanted: Vec<(u64, usize, String)> = Vec::new();
-    for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                errors.push(super::unreadable(&e));
-                continue;
-            }
-        };
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|f| f.is_empty()) {
-            continue;
-        }
-        let get = |col: &str| {
-            index
-                .get(col)
-                .and_then(|&i| record.get(i))
-                .map(super::uncell)
-                .unwrap_or("")
-        };
+    for (line, record) in super::import_rows(&mut reader, &mut errors) {
+        let get = |col: &str| super::field(&index, &record, col);
         let row = rows.len();
         for name in get("relatives")
             .split(';')

@@ -68,25 +68,8 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
     let mut boards: Vec<Vec<(u64, usize, usize)>> = Vec::new();
     let mut first_line: Vec<u64> = Vec::new();
     let mut seen_names: HashMap<String, u64> = HashMap::new();
-    for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                errors.push(super::unreadable(&e));
-                continue;
-            }
-        };
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|f| f.is_empty()) {
-            continue;
-        }
-        let get = |col: &str| {
-            index
-                .get(col)
-                .and_then(|&i| record.get(i))
-                .map(super::uncell)
-                .unwrap_or("")
-        };
+    for (line, record) in super::import_rows(&mut reader, &mut errors) {
+        let get = |col: &str| super::field(&index, &record, col);
         let team = get("team").split_whitespace().collect::<Vec<_>>().join(" ");
         if team.is_empty() {
             errors.push(err(line, "team", "the team is empty".into()));
