@@ -104,12 +104,6 @@ pub async fn check_password(password: String, stored: Option<String>) -> bool {
     result.await.unwrap_or(false)
 }
 
-/// Spends the time of a real check on a name that has no account.
-pub fn verify_unknown(password: &str) {
-    let password = password.to_string();
-    on_hashing_thread(move || verify_in_place(password.as_bytes(), dummy_hash()));
-}
-
 /// A hash of nobody's password, with the parameters of real ones.
 fn dummy_hash() -> &'static str {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();

@@ -471,7 +471,7 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
         }
         None => return Err(invalid("the file has no version".into())),
     }
-    if let Some(path) = control_character(&value, &mut String::new()) {
+    if let Some(path) = nul_at(&value, &mut String::new()) {
         return Err(invalid(format!(
             "{path} holds a NUL character, which no database stores"
         )));
@@ -534,13 +534,13 @@ fn check_values(file: &EventFile) -> Result<(), DbError> {
 }
 
 /// The path of the first string holding a NUL, which PostgreSQL refuses.
-fn control_character(value: &serde_json::Value, path: &mut String) -> Option<String> {
+fn nul_at(value: &serde_json::Value, path: &mut String) -> Option<String> {
     match value {
         serde_json::Value::String(s) => s.contains('\0').then(|| path.clone()),
         serde_json::Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| {
             let len = path.len();
             path.push_str(&format!("[{i}]"));
-            let found = control_character(v, path);
+            let found = nul_at(v, path);
             path.truncate(len);
             found
         }),
@@ -550,7 +550,7 @@ fn control_character(value: &serde_json::Value, path: &mut String) -> Option<Str
                 path.push('.');
             }
             path.push_str(k);
-            let found = control_character(v, path);
+            let found = nul_at(v, path);
             path.truncate(len);
             found
         }),
