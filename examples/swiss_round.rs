@@ -23,7 +23,7 @@ fn main() {
         let input =
             sim::tournament(&SimConfig::gar_clubs(round)).expect("synthetic tournament pairs");
         let t = Instant::now();
-        let paired = swiss::pair_round(&input).expect("pairs");
+        let (paired, shortcuts) = swiss::pair_round_with_shortcuts(&input).expect("pairs");
         let took = t.elapsed();
         let club: std::collections::HashMap<_, _> = input
             .players
@@ -39,6 +39,7 @@ fn main() {
             "gar, 2,000 players in 40 clubs, round {round}: {} pairs ({mates} of club-mates) paired in {took:.2?}",
             paired.pairs.len()
         );
+        report(&shortcuts);
         return;
     }
     let players: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
@@ -48,11 +49,22 @@ fn main() {
         .expect("synthetic tournament pairs");
     eprintln!("history of {played} rounds built in {:.1?}", t.elapsed());
     let t = Instant::now();
-    let round = swiss::pair_round(&input).expect("pairs");
+    let (round, shortcuts) = swiss::pair_round_with_shortcuts(&input).expect("pairs");
     println!(
         "{players} players, round {}: {} pairs paired in {:.2?}",
         input.round,
         round.pairs.len(),
         t.elapsed()
     );
+    report(&shortcuts);
+}
+
+/// Where the round left the handbook's exact procedure for a size limit.
+fn report(shortcuts: &[String]) {
+    if shortcuts.is_empty() {
+        println!("every bracket paired by the handbook's exact procedure");
+    }
+    for s in shortcuts {
+        println!("shortcut: {s}");
+    }
 }

@@ -133,3 +133,67 @@ proptest! {
         check_round(&input)?;
     }
 }
+
+/// The fields of the benchmarks, and open fields of 20 to 500 players with
+/// forfeits, requested byes, late entries, withdrawals, kept-apart pairs
+/// and clubs: every bracket is paired by the handbook's exact procedure,
+/// none by a path kept for sizes beyond them (docs/pairing.md, "What
+/// differs"). A `gar` field whose club-mates cannot all be kept apart may
+/// still be noted (the comparison among alternatives), so the `gar`
+/// fields here are the benchmark's, where nobody has to meet a club-mate.
+#[test]
+fn real_sized_fields_are_paired_without_shortcuts() {
+    let mut fields = Vec::new();
+    for seed in 0..24u64 {
+        let players = [20, 31, 50, 77, 120, 201, 333, 500][(seed % 8) as usize];
+        fields.push(SimConfig {
+            withdraw_chance: 0.02,
+            requested_bye_chance: 0.03,
+            late_entries: players / 20,
+            forfeit_chance: 0.05,
+            forbidden_pairs: players / 10,
+            clubs: if seed % 3 == 0 { players / 8 } else { 0 },
+            games: if seed % 5 == 0 { 6 } else { 2 },
+            ..SimConfig::plain(players, 1 + (seed * 3 % 8) as u32, seed)
+        });
+    }
+    fields.push(SimConfig::large_open(1_000, 8));
+    for round in 1..=3 {
+        fields.push(SimConfig::gar_clubs(round));
+    }
+    let mut paired_rounds = 0;
+    for cfg in &fields {
+        // A small field deep into its rounds may have run out of opponents.
+        let Ok(input) = sim::tournament(cfg) else {
+            continue;
+        };
+        let Ok((paired, shortcuts)) = swiss::pair_round_with_shortcuts(&input) else {
+            continue;
+        };
+        paired_rounds += 1;
+        assert!(
+            shortcuts.is_empty(),
+            "{} players, round {}: {shortcuts:?}",
+            cfg.players,
+            input.round
+        );
+        if cfg.rules == RuleSet::Gar {
+            let club: HashMap<u32, Option<String>> = input
+                .players
+                .iter()
+                .map(|p| (p.id, p.club.clone()))
+                .collect();
+            let mates = paired
+                .pairs
+                .iter()
+                .filter(|p| club[&p.first].is_some() && club[&p.first] == club[&p.second])
+                .count();
+            assert_eq!(mates, 0, "round {}", input.round);
+        }
+    }
+    assert!(
+        paired_rounds >= 24,
+        "{paired_rounds} of {} fields paired",
+        fields.len()
+    );
+}

@@ -20,6 +20,10 @@ pub(super) struct Engine<'a> {
     /// Each bracket's pairing by the criteria and C8 (before the `gar`
     /// club-mates look-ahead), by its players in order.
     pub(super) paired_brackets: std::cell::RefCell<HashMap<Vec<usize>, Vec<Option<usize>>>>,
+    /// Where this round took a path that is not the handbook's exact
+    /// procedure (a size limit, see docs/pairing.md "What differs"), in
+    /// words. Empty on every field the benchmarks and tests pair.
+    pub(super) shortcuts: std::cell::RefCell<Vec<String>>,
 }
 
 impl<'a> Engine<'a> {
@@ -69,6 +73,7 @@ impl<'a> Engine<'a> {
             incompatible,
             bye_score: None,
             paired_brackets: Default::default(),
+            shortcuts: Default::default(),
         };
         engine.settle_bye_score();
         engine
@@ -76,6 +81,11 @@ impl<'a> Engine<'a> {
 
     pub(super) fn compatible(&self, a: usize, b: usize) -> bool {
         a != b && self.incompatible[a].binary_search(&(b as u32)).is_err()
+    }
+
+    /// Notes a path that is not the handbook's exact procedure.
+    pub(super) fn shortcut(&self, what: String) {
+        self.shortcuts.borrow_mut().push(what);
     }
 
     pub(super) fn avoid_is_gar_early(&self) -> bool {

@@ -111,14 +111,23 @@ impl Engine<'_> {
             let mut local = match known {
                 Some(local) => local,
                 None => {
-                    let mut local = self.pair_bracket(&bracket, &lower)?;
+                    let (mut local, perfect) = self.settle_bracket(&bracket, &lower)?;
                     // C8 (2025) looks at the following bracket whenever
                     // there is one (the 2017 C7 skipped the penultimate
-                    // bracket).
-                    if end < n && self.brackets_from(end) >= 1 {
+                    // bracket). A perfect candidate has settled it already.
+                    if !perfect && end < n && self.brackets_from(end) >= 1 {
                         local = match self.next_bracket_exact(&bracket, &lower, &local, end) {
                             Some(exact) => exact,
-                            None => self.next_bracket_best(&bracket, &lower, local, end),
+                            None => {
+                                if bracket.len() > 1 && local.iter().any(Option::is_none) {
+                                    self.shortcut(format!(
+                                        "C8 for a bracket of {} players was compared among a \
+                                         few alternatives",
+                                        bracket.len()
+                                    ));
+                                }
+                                self.next_bracket_best(&bracket, &lower, local, end)
+                            }
                         };
                     }
                     self.paired_brackets
@@ -165,31 +174,64 @@ impl Engine<'_> {
 
     /// Pairs one bracket (moved-down players first, then residents) and
     /// returns, per bracket position, its partner's position.
+    #[cfg(test)]
     pub(super) fn pair_bracket(
         &self,
         bracket: &[usize],
         lower: &[usize],
     ) -> Result<Vec<Option<usize>>, PairingError> {
+        self.settle_bracket(bracket, lower).map(|(local, _)| local)
+    }
+
+    /// As [`Engine::pair_bracket`], and whether the pairing is a perfect
+    /// candidate (Article 3.4), which already meets C8.
+    pub(super) fn settle_bracket(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+    ) -> Result<(Vec<Option<usize>>, bool), PairingError> {
         let w = Weights::new(self, bracket, 118, bracket.len());
         let k = bracket.len();
-        let local = if let Some(ideal) = self.ideal_is_best(&w) {
-            ideal
-        } else if let Some(perfect) = self.first_perfect_candidate(&w, lower) {
-            perfect
-        } else if k > LARGE_BRACKET {
+        if let Some(perfect) = self
+            .ideal_is_best(&w)
+            .or_else(|| self.first_perfect_candidate(&w, lower))
+            .filter(|p| self.leaves_pairable(bracket, p, lower))
+        {
+            return Ok((perfect, true));
+        }
+        if let Some(why) = &w.narrowed {
+            self.shortcut(why.clone());
+        }
+        let local = if k > LARGE_BRACKET {
+            self.shortcut(format!(
+                "a bracket of {k} players without a perfect candidate was repaired around \
+                 its S1/S2 pairing"
+            ));
             self.repair_large(&w)
+        } else if k > EXACT_ORDER_LIMIT {
+            self.shortcut(format!(
+                "a bracket of {k} players without a perfect candidate was ordered by the \
+                 weights' order digit"
+            ));
+            self.solve(&w)
+        } else if let Some(local) = self
+            .in_handbook_order(&w, &[])
+            .or_else(|| self.by_exchanges(&w))
+        {
+            local
         } else {
-            if k <= EXACT_ORDER_LIMIT {
-                self.in_handbook_order(&w, &[])
-                    .or_else(|| self.by_exchanges(&w))
-                    .or_else(|| self.in_dutch_order(&w, &[]))
-                    .unwrap_or_else(|| self.solve(&w))
-            } else {
-                self.solve(&w)
+            let bye_seats = w.bracket.iter().any(|&i| self.seats[i].is_bye);
+            if !bye_seats {
+                self.shortcut(format!(
+                    "a bracket of {k} players whose digits do not fit was ordered by \
+                     sequential choice"
+                ));
             }
+            self.in_dutch_order(&w, &[])
+                .unwrap_or_else(|| self.solve(&w))
         };
         if self.leaves_pairable(bracket, &local, lower) {
-            return Ok(local);
+            return Ok((local, false));
         }
         // C4: the bracket must leave the players below pairable. Small
         // cases take the first candidate in the handbook's order among the
@@ -197,9 +239,18 @@ impl Engine<'_> {
         if k <= EXACT_ORDER_LIMIT && k + lower.len() <= COMPLETING_LIMIT {
             if let Some(local) = self.in_handbook_order_completing(&w, lower) {
                 if self.leaves_pairable(bracket, &local, lower) {
-                    return Ok(local);
+                    return Ok((local, false));
                 }
             }
+        }
+        // Within the limits, no candidate completes the round: what follows
+        // is completion's last resort, which the text leaves open.
+        if k > EXACT_ORDER_LIMIT || k + lower.len() > COMPLETING_LIMIT {
+            self.shortcut(format!(
+                "a bracket of {k} players with {} below was re-solved for completion \
+                 without the handbook's order",
+                lower.len()
+            ));
         }
         // Otherwise solve it together with them, completeness first; widen
         // to everyone below if a nearer window is not enough.
@@ -218,7 +269,7 @@ impl Engine<'_> {
                 jw.mdp_pairs_allowed = mdp_pairs;
                 let joint = self.joint(&jw, bracket, &lower[..take]);
                 if self.leaves_pairable(bracket, &joint, lower) {
-                    return Ok(joint);
+                    return Ok((joint, false));
                 }
                 if take == lower.len() {
                     break;

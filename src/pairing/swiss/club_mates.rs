@@ -65,6 +65,13 @@ impl Engine<'_> {
                 }
             }
         }
+        if best_mates > 0 {
+            self.shortcut(format!(
+                "under gar, {best_mates} club-mate pairs remain after comparing a bracket of {} \
+                 players with a few alternatives",
+                bracket.len()
+            ));
+        }
         if best != local {
             // The same floaters, paired in the handbook's order, when that
             // keeps the outcome and the club-mates apart.

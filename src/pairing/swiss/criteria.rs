@@ -53,6 +53,9 @@ pub(super) struct Weights<'e, 'a> {
     pub(super) mdp_pairs_allowed: bool,
     /// Bits used by all quality digits together.
     pub(super) bits: u32,
+    /// What did not fit the digits, if anything (see
+    /// [`Engine::shortcut`]): it matters only where the weights decide.
+    pub(super) narrowed: Option<String>,
 }
 
 /// The float criteria in the handbook's order: C14 (C18) downfloat and
@@ -120,6 +123,8 @@ impl<'e, 'a> Weights<'e, 'a> {
             let count = scores.iter().filter(|&&x| x == r).count() as i128;
             top_cost = top_cost.saturating_mul(count + 1);
         }
+        let mut narrowed = (top_cost == i128::MAX)
+            .then(|| format!("C7's place values overflow in a bracket of {k} players"));
         // S1/S2: moved-down players first meet the top residents, the rest
         // split in halves.
         let mut movers = bracket
@@ -245,6 +250,9 @@ impl<'e, 'a> Weights<'e, 'a> {
                     top = top.saturating_mul(count as i128 + 1);
                 }
                 if top == i128::MAX {
+                    narrowed = Some(format!(
+                        "C18-C21 left out of a bracket of {k} players: too many distinct values"
+                    ));
                     continue;
                 }
                 // Scores: the paired players' place values sum below `top`.
@@ -266,6 +274,10 @@ impl<'e, 'a> Weights<'e, 'a> {
                         ranks: r,
                         bits,
                     });
+                } else {
+                    narrowed = Some(format!(
+                        "C18-C21 left out of a bracket of {k} players: its digits do not fit"
+                    ));
                 }
             }
         }
@@ -368,6 +380,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             movers,
             mdp_pairs_allowed: false,
             bits: shift + 1,
+            narrowed,
         }
     }
 

@@ -34,6 +34,9 @@ impl Engine<'_> {
         let mut both = bracket.to_vec();
         both.extend_from_slice(&next);
         let nw = Weights::for_next(self, &both);
+        if let Some(why) = &nw.narrowed {
+            self.shortcut(why.clone());
+        }
         // C8 judges the next bracket by C1-C7, completion (C4) included.
         // First without the players below: when the next bracket's best
         // pairing for the chosen downfloaters also leaves everyone below

@@ -246,11 +246,14 @@ impl Engine<'_> {
     /// a rematch nor a forbidden pair nor (under `gar`, rounds 1-3) two
     /// club-mates, no MDP meets a resident who floated up in one of the
     /// last two rounds, and the floater, if any, did not float down in the
-    /// last two rounds and leaves the following bracket at its best (C8)
-    /// with everyone below pairable (C4). It meets every criterion: C6
-    /// most pairs; C7 the lowest downfloater; C8 as said; C9 is left to
-    /// the general search; C14-C17 count nobody, and C18-C21 have nothing
-    /// to weigh. The first perfect candidate in the handbook's order is
+    /// last two rounds, leaves the following bracket at its best (C8)
+    /// with everyone below pairable (C4), and, when it gets the bye, has
+    /// as few unplayed games as any resident (C9). It meets every
+    /// criterion: C6 most pairs; C7 the lowest downfloater; C8 and C9 as
+    /// said; C14-C17 count nobody, and C18-C21 have nothing to weigh. Under
+    /// `gar` this is the bracket's own best; what its floater does to
+    /// club-mates further down is weighed over the round afterwards
+    /// ([`Engine::keep_mates_apart`]). The first perfect candidate in the handbook's order is
     /// then the pairing:
     ///
     /// - the MDP-pairing (Article 4.4; with every MDP pairable, S1 holds
@@ -276,19 +279,25 @@ impl Engine<'_> {
         let k = w.bracket.len();
         let movers = w.movers;
         let odd = k % 2 == 1;
-        if k < 2 || 2 * movers > k || w.c9.is_some() {
+        if k < 2 || 2 * movers > k || (odd && lower.is_empty()) {
             return None;
         }
         if w.bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
         let gar = w.shift_gar.is_some();
-        // An odd bracket floats one resident. Under `gar` the floater can
-        // force club-mates together further down, which ranks above the
-        // float criteria: that case is left to the general search.
-        if odd && (gar || lower.is_empty()) {
-            return None;
-        }
+        // C9: when the one who floats here gets the bye, its unplayed games
+        // count (a player who may not take the bye counts none, as in the
+        // weights). Every best candidate floats a resident (C7), so the
+        // fewest any resident has is what a perfect candidate must reach.
+        let c9_credit = |b: usize| -> u32 {
+            let s = &self.seats[w.bracket[b]];
+            match w.c9 {
+                Some((_, bye)) if s.score == bye && !s.bye_used => s.unplayed,
+                _ => 0,
+            }
+        };
+        let c9_least = (movers..k).map(c9_credit).min().unwrap_or(0);
         // Whether resident position `b` may be the one that floats in a
         // perfect candidate: no downfloat in the last two rounds (C14,
         // C16, and so nothing for C18 / C20) and the following bracket at
@@ -304,6 +313,7 @@ impl Engine<'_> {
             let seat = &self.seats[f];
             let v = seat.float1 != Some(FloatDirection::Down)
                 && seat.float2 != Some(FloatDirection::Down)
+                && c9_credit(b) == c9_least
                 && match self.floats_perfectly(f, lower) {
                     Some(v) => v,
                     None => {
@@ -598,33 +608,22 @@ impl Engine<'_> {
         Some((0..h).map(|a| (s1[a], s2[to2[a]])).collect())
     }
 
-    /// A homogeneous bracket whose S1/S2 pairing breaks nothing needs no
-    /// search: every pair has SD 0, the only downfloater is the last player
-    /// (the least the handbook allows), and if that player did not float
-    /// down in the last two rounds no criterion can be improved.
+    /// An even homogeneous bracket whose S1/S2 pairing breaks nothing needs
+    /// no search: it is the first candidate and a perfect one. (An odd one
+    /// has a floater, whose effect on the following bracket (C8) is for
+    /// [`Engine::first_perfect_candidate`] to judge.)
     pub(super) fn ideal_is_best(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
-        if w.movers != 0 || w.c9.is_some() {
+        if w.movers != 0 || w.c9.is_some() || w.ideal.iter().any(Option::is_none) {
             return None;
         }
         for (a, partner) in w.ideal.iter().enumerate() {
-            let p = &self.seats[w.bracket[a]];
-            match *partner {
-                Some(b) => {
-                    let q = &self.seats[w.bracket[b]];
-                    if !self.compatible(w.bracket[a], w.bracket[b])
-                        || (w.shift_gar.is_some()
-                            && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
-                    {
-                        return None;
-                    }
-                }
-                None => {
-                    if p.float1 == Some(FloatDirection::Down)
-                        || p.float2 == Some(FloatDirection::Down)
-                    {
-                        return None;
-                    }
-                }
+            let (i, j) = (w.bracket[a], w.bracket[(*partner)?]);
+            let (p, q) = (&self.seats[i], &self.seats[j]);
+            if !self.compatible(i, j)
+                || (w.shift_gar.is_some()
+                    && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
+            {
+                return None;
             }
         }
         Some(w.ideal.clone())
@@ -1686,5 +1685,117 @@ mod handbook_order {
             checked += 1;
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    /// A random past float of one round, as a realistic field has them:
+    /// mostly none.
+    fn some_float(rng: &mut Rng) -> Option<FloatDirection> {
+        match rng.next(6) {
+            0 => Some(FloatDirection::Down),
+            1 => Some(FloatDirection::Up),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_first_perfect_candidate_gives_the_bye_to_the_fewest_unplayed_games() {
+        // Odd bottom brackets whose floater takes the bye (C9), with
+        // players of several unplayed games, byes already had, rematches
+        // and past floats: a perfect candidate, when there is one, must be
+        // the first best in the handbook's order with completion (the bye
+        // seat below), which the sequential choice gives.
+        let mut rng = Rng(0x0c9c_9c9c_0c9c_9c91);
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let (mut checked, mut weighed) = (0, 0);
+        for case in 0..1500 {
+            let k = 2 * (2 + rng.next(5) as usize) + 1;
+            let movers = (case % 3 == 0) as usize;
+            let mut seats: Vec<Seat> = (0..k)
+                .map(|i| {
+                    let score = if i < movers { 30 } else { 20 };
+                    let mut s = seat(i as u32 + 1, score, some_float(&mut rng));
+                    s.float2 = some_float(&mut rng);
+                    s.unplayed = [0, 0, 0, 1, 2][rng.next(5) as usize];
+                    s.bye_used = rng.next(8) == 0;
+                    s
+                })
+                .collect();
+            let density = rng.next(4);
+            meet_at_random(&mut seats, &mut rng, density);
+            let mut bye = seat(0, 20 - POINT, None);
+            bye.tpn = u32::MAX;
+            bye.is_bye = true;
+            seats.push(bye);
+            let engine = Engine::new(&seats, &avoid, 5);
+            let bracket: Vec<usize> = (0..k).collect();
+            let w = Weights::new(&engine, &bracket, 118, k);
+            let Some(got) = engine.first_perfect_candidate(&w, &[k]) else {
+                continue;
+            };
+            let want = engine.in_handbook_order_completing(&w, &[k]).unwrap();
+            assert_eq!(got, want, "case {case}: {seats:?}");
+            checked += 1;
+            weighed += w.c9.is_some() as usize;
+        }
+        assert!(checked > 500 && weighed > 200, "{checked} {weighed}");
+    }
+
+    #[test]
+    fn the_first_perfect_candidate_of_an_odd_gar_bracket_is_the_handbook_order() {
+        // Under `gar`, round 2: odd brackets of club-mates with a following
+        // bracket and players below it. A perfect candidate pairs no
+        // club-mates and floats a player who leaves the following bracket
+        // at its best (C8); it must be the first best by the criteria and
+        // C8 in the handbook's order.
+        let mut rng = Rng(0x6a12_6a12_6a12_6a13);
+        let (mut checked, mut tried) = (0, 0);
+        for _ in 0..800 {
+            let k = 2 * (2 + rng.next(4) as usize) + 1;
+            let next = 3 + 2 * rng.next(3) as usize;
+            let further = 2 * rng.next(3) as usize;
+            let n = k + next + further;
+            let mut seats: Vec<Seat> = (0..n)
+                .map(|i| {
+                    let score = if i < k {
+                        20
+                    } else if i < k + next {
+                        10
+                    } else {
+                        0
+                    };
+                    seat(i as u32 + 1, score, some_float(&mut rng))
+                })
+                .collect();
+            let density = rng.next(3);
+            meet_at_random(&mut seats, &mut rng, density);
+            let ties: Vec<Ties> = seats
+                .iter()
+                .map(|s| Ties {
+                    id: s.id,
+                    club: Some(format!("club {}", rng.next(4))),
+                    team: None,
+                    relatives: Vec::new(),
+                })
+                .collect();
+            let avoid = Avoidance::new(RuleSet::Gar, 7, &ties, &[], &[]);
+            let engine = Engine::new(&seats, &avoid, 2);
+            let bracket: Vec<usize> = (0..k).collect();
+            let lower: Vec<usize> = (k..n).collect();
+            let w = Weights::new(&engine, &bracket, 118, k);
+            let Some(got) = engine.first_perfect_candidate(&w, &lower) else {
+                continue;
+            };
+            tried += 1;
+            let both: Vec<usize> = (0..k + next).collect();
+            let nw = Weights::for_next(&engine, &both);
+            let next_players: Vec<usize> = (k..k + next).collect();
+            let further_players: Vec<usize> = (k + next..n).collect();
+            let want = engine
+                .in_handbook_order_c7(&w, &next_players, Some(&further_players), &nw)
+                .unwrap();
+            assert_eq!(got, want, "{seats:?}");
+            checked += 1;
+        }
+        assert!(checked > 150, "{checked} of {tried}");
     }
 }
