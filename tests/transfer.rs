@@ -489,6 +489,9 @@ fn a_team_event_has_no_trf_but_moves_whole() {
         let trf = web.get(&format!("/t/{}/export.trf", t.id));
         assert_eq!(trf.status, 422, "{}", trf.body);
         assert!(trf.body.contains("team event has no TRF"), "{}", trf.body);
+        // The refusal is a page for the signed-in referee, in plain words.
+        assert!(trf.body.contains("Sign out") && !trf.body.contains(r#"href="/login""#));
+        assert!(!trf.body.contains("Unprocessable"), "{}", trf.body);
 
         let (code, file, err) = kraal(&["export", "event", &t.id.to_string()])
             .database_url(&app.database_url)

@@ -169,6 +169,35 @@ fn sixty_simultaneous_wrong_passwords_get_at_most_five_checks() {
 }
 
 #[test]
+fn ten_people_signing_in_at_once_with_the_right_password_all_get_in() {
+    // A results desk whose helpers share one account all sign in at the
+    // same moment: the throttle is for wrong passwords, and no helper is
+    // turned away while the others' right ones are being checked.
+    for app in TestApp::all() {
+        app.user("desk", Role::Referee);
+        let statuses: Vec<u16> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..10)
+                .map(|_| {
+                    let app = &app;
+                    s.spawn(move || app.client().sign_in("desk", common::PASSWORD).status)
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(
+            statuses.iter().all(|&s| s == 303),
+            "[{}] {statuses:?}",
+            app.backend
+        );
+        // Five wrong ones still lock the name afterwards.
+        for _ in 0..5 {
+            assert_eq!(app.client().sign_in("desk", "not the password").status, 401);
+        }
+        assert_eq!(app.client().sign_in("desk", common::PASSWORD).status, 429);
+    }
+}
+
+#[test]
 fn a_control_character_in_a_text_field_is_refused_by_name_on_both_backends() {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);

@@ -445,3 +445,39 @@ fn the_public_standings_follow_every_change() {
         assert!(visitor.get(&url).body.contains("Musa K. Khoza"));
     }
 }
+
+#[test]
+fn an_error_page_keeps_the_signed_in_account_and_speaks_plainly() {
+    for app in TestApp::all() {
+        let owner = app.user("nomsa", Role::Referee);
+        let t = common::tournament(&app, &owner, "Karoo Open");
+        let other = app.user("pieter", Role::Referee);
+        let mut web = app.client_as(&other);
+        // A tournament that does not exist, and one this referee may not
+        // change: both answered in the layout of a signed-in visitor.
+        let missing = web.get("/t/999999");
+        assert_eq!(missing.status, 404);
+        assert!(
+            missing.body.contains("<h1>Not found</h1>"),
+            "{}",
+            missing.body
+        );
+        let refused = web.get(&format!("/t/{}/edit", t.id));
+        assert_eq!(refused.status, 403);
+        assert!(
+            refused.body.contains("<h1>Not allowed</h1>"),
+            "{}",
+            refused.body
+        );
+        for page in [&missing, &refused] {
+            assert!(page.body.contains(">pieter</a>"), "{}", page.body);
+            assert!(page.body.contains("Sign out"));
+            assert!(!page.body.contains(r#"href="/login""#), "{}", page.body);
+        }
+        // Nobody signed in: the same page offers to sign in.
+        let anonymous = app.client().get("/t/999999");
+        assert_eq!(anonymous.status, 404);
+        assert!(anonymous.body.contains(r#"href="/login""#));
+        assert!(!anonymous.body.contains("Sign out"));
+    }
+}

@@ -117,6 +117,85 @@ pub fn token_user(conn: &mut DbConnection, token_digest: &str) -> Result<Option<
     Ok(Some(user))
 }
 
+/// How a sign-in attempt stands against the throttle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admission {
+    /// It may be checked; the id of its record, to settle afterwards.
+    Admitted(i32),
+    /// The attempts being checked right now, with the failures, fill the
+    /// allowance: ask again when they are settled.
+    Busy,
+    /// The failures alone fill it: refuse.
+    Locked,
+}
+
+/// How long an attempt may take to be checked. Its record is written
+/// that far ahead: while its time is in the future it is being checked,
+/// and an attempt whose process died counts as a failure after it.
+const CHECKING_SECONDS: i64 = 60;
+
+/// Admits a sign-in attempt for `name` when fewer than `allowed` attempts
+/// since `since` have failed or are being checked, and writes it down as
+/// being checked. The count and the record are one step for every process
+/// at once (SQLite has one writer, and the record is written first;
+/// PostgreSQL takes a lock on the name for the transaction), so never more
+/// than `allowed` wrong passwords are checked, however many arrive
+/// together; while right ones are being checked, the others wait their
+/// turn instead of being refused.
+pub fn admit_sign_in(
+    conn: &mut DbConnection,
+    name: &str,
+    since: NaiveDateTime,
+    allowed: i64,
+) -> Result<Admission, DbError> {
+    conn.transaction(|conn| {
+        if let DbConnection::Postgres(c) = conn {
+            diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                .bind::<diesel::sql_types::Text, _>(name)
+                .execute(c)?;
+        }
+        let t = now();
+        let id: i32 = diesel::insert_into(login_failures::table)
+            .values((
+                login_failures::name.eq(name),
+                login_failures::at.eq(t + Duration::seconds(CHECKING_SECONDS)),
+            ))
+            .returning(login_failures::id)
+            .get_result(conn)?;
+        // Failed and being checked in one count, so that one attempt
+        // settling meanwhile is counted once and not zero times.
+        let others = login_failures::table
+            .filter(login_failures::name.eq(name))
+            .filter(login_failures::id.ne(id))
+            .filter(login_failures::at.gt(since));
+        let taken: i64 = others.count().get_result(conn)?;
+        if taken < allowed {
+            return Ok(Admission::Admitted(id));
+        }
+        let failed: i64 = others
+            .filter(login_failures::at.le(t))
+            .count()
+            .get_result(conn)?;
+        let admission = if failed >= allowed {
+            Admission::Locked
+        } else {
+            Admission::Busy
+        };
+        diesel::delete(login_failures::table.find(id)).execute(conn)?;
+        Ok(admission)
+    })
+}
+
+/// The admitted attempt `id` was wrong: it counts as a failure from now.
+pub fn sign_in_failed(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+    diesel::update(login_failures::table.find(id))
+        .set(login_failures::at.eq(now()))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A refused attempt counts as a failure too, so that hammering a locked
+/// name keeps it locked.
 pub fn record_login_failure(conn: &mut DbConnection, name: &str) -> Result<(), DbError> {
     diesel::insert_into(login_failures::table)
         .values((login_failures::name.eq(name), login_failures::at.eq(now())))
@@ -124,21 +203,17 @@ pub fn record_login_failure(conn: &mut DbConnection, name: &str) -> Result<(), D
     Ok(())
 }
 
-/// Failed sign-ins for `name` since `since`.
-pub fn login_failures_since(
-    conn: &mut DbConnection,
-    name: &str,
-    since: NaiveDateTime,
-) -> Result<i64, DbError> {
-    Ok(login_failures::table
-        .filter(login_failures::name.eq(name))
-        .filter(login_failures::at.gt(since))
-        .count()
-        .get_result(conn)?)
-}
-
-pub fn clear_login_failures(conn: &mut DbConnection, name: &str) -> Result<(), DbError> {
-    diesel::delete(login_failures::table.filter(login_failures::name.eq(name))).execute(conn)?;
+/// The admitted attempt `id` was right: its record and the failures
+/// before it go; attempts of others still being checked keep theirs.
+pub fn sign_in_succeeded(conn: &mut DbConnection, name: &str, id: i32) -> Result<(), DbError> {
+    diesel::delete(
+        login_failures::table.filter(
+            login_failures::id.eq(id).or(login_failures::name
+                .eq(name)
+                .and(login_failures::at.le(now()))),
+        ),
+    )
+    .execute(conn)?;
     Ok(())
 }
 

@@ -67,7 +67,22 @@ pub async fn guard(
         }
     };
     req.extensions_mut().insert(caller);
-    let mut res = next.call(req).await?;
+    let res = next.call(req).await?;
+    // An error page is rendered before anyone knows the caller: render it
+    // again with the signed-in account in the header.
+    let page = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<AppError>())
+        .filter(|_| !api && self::caller(res.request()).user.is_some())
+        .map(|e| e.page(super::pages::Ctx::with_csrf(res.request())));
+    let mut res = match page {
+        Some(page) => {
+            let (request, _) = res.into_parts();
+            ServiceResponse::new(request, page).map_into_right_body()
+        }
+        None => res.map_into_left_body(),
+    };
     if changes_state {
         // Whatever it changed, this process's cached pages must not outlive it.
         state.pages.clear();
@@ -81,7 +96,7 @@ pub async fn guard(
         let cookie = security_cookie(CSRF_COOKIE, token, state.secure_cookies);
         res.response_mut().add_cookie(&cookie)?;
     }
-    Ok(res.map_into_left_body())
+    Ok(res)
 }
 
 /// Who is calling, checked: the bearer token or the session, and for a

@@ -90,12 +90,37 @@ impl ResponseError for AppError {
         if let AppError::Internal(detail) = self {
             tracing::error!("internal error: {detail}");
         }
+        self.page(super::pages::Ctx::anonymous())
+    }
+}
+
+impl AppError {
+    /// A heading in the words of the people who meet the error (HTTP's
+    /// reason phrases, "Unprocessable Entity" and the like, are not).
+    fn title(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "That request could not be read",
+            AppError::Unauthorized => "Sign in first",
+            AppError::Forbidden(_) => "Not allowed",
+            AppError::NotFound(_) => "Not found",
+            AppError::Conflict(_) => "Not possible now",
+            AppError::Invalid { .. } => "That cannot be done",
+            AppError::TooManyRequests(_) => "Too many tries",
+            AppError::TooLarge(_) => "Too large",
+            AppError::Internal(_) => "Something went wrong",
+        }
+    }
+
+    /// The error as a page in the site layout; `ctx` says who is signed
+    /// in, so that the header shows their name and not "Sign in". The
+    /// response hook that knows the caller renders it again with theirs
+    /// (`auth::guard`).
+    pub fn page(&self, ctx: super::pages::Ctx) -> HttpResponse {
         let status = self.status_code();
-        let title = status.canonical_reason().unwrap_or("Error");
         let page = ErrorPage {
-            ctx: super::pages::Ctx::anonymous(),
+            ctx,
             status: status.as_u16(),
-            title,
+            title: self.title(),
             message: self.to_string(),
         };
         let body = page.render().unwrap_or_else(|_| self.to_string());

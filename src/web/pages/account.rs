@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::accounts;
 use crate::db;
-use crate::db::auth::{self as db_auth, ApiToken};
+use crate::db::auth::{self as db_auth, Admission, ApiToken};
 use crate::db::users::{self, User};
 use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::web::error::AppError;
@@ -20,6 +20,9 @@ use crate::web::AppState;
 /// Failed sign-ins allowed per name in [`THROTTLE_MINUTES`] before refusing.
 pub const MAX_FAILURES: i64 = 5;
 pub const THROTTLE_MINUTES: i64 = 15;
+/// How long a sign-in waits for others of the same name being checked
+/// before it is refused.
+const SIGN_IN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -165,30 +168,47 @@ pub async fn login(
     let name = form.name.trim().to_string();
     let since = db::now() - Duration::minutes(THROTTLE_MINUTES);
     let lookup = name.clone();
-    // Every attempt is written down before the password is checked, and
-    // then counted: of any number of simultaneous attempts, only those
-    // whose record lands among the first MAX_FAILURES are checked, on every
-    // process, without a lock. A success clears the record.
+    // Every attempt is admitted and written down before its password is
+    // checked (`db_auth::admit_sign_in`): of any number of simultaneous
+    // wrong attempts, at most MAX_FAILURES are checked, on every process.
+    // A success clears the record.
     if users::check_name(&name).is_err() {
         // No account can have this name (and some databases cannot even
         // look for it, a NUL byte say): a wrong sign-in, at the same cost.
         accounts::check_password(form.password.clone(), None).await;
         return wrong_sign_in(&req, name, &form.next);
     }
-    let (attempts, user) = state
-        .run(move |c| {
-            db_auth::record_login_failure(c, &lookup)?;
-            Ok((
-                db_auth::login_failures_since(c, &lookup, since)?,
-                users::find_by_name(c, &lookup)?,
-            ))
-        })
-        .await?;
-    if attempts > MAX_FAILURES {
-        return Err(AppError::TooManyRequests(format!(
-            "Too many failed sign-ins for '{name}'. Wait {THROTTLE_MINUTES} minutes and try again, or ask an admin."
-        )));
-    }
+    // Attempts that find the allowance taken by others still being checked
+    // wait for them (a right password clears the way), for as long as a
+    // check can reasonably take.
+    let patience = std::time::Instant::now();
+    let (id, user) = loop {
+        let lookup = lookup.clone();
+        let (admission, user) = state
+            .run(move |c| {
+                let admission = db_auth::admit_sign_in(c, &lookup, since, MAX_FAILURES)?;
+                match admission {
+                    Admission::Admitted(_) => Ok((admission, users::find_by_name(c, &lookup)?)),
+                    Admission::Busy => Ok((admission, None)),
+                    Admission::Locked => {
+                        db_auth::record_login_failure(c, &lookup)?;
+                        Ok((admission, None))
+                    }
+                }
+            })
+            .await?;
+        match admission {
+            Admission::Admitted(id) => break (id, user),
+            Admission::Busy if patience.elapsed() < SIGN_IN_PATIENCE => {
+                actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            Admission::Busy | Admission::Locked => {
+                return Err(AppError::TooManyRequests(format!(
+                    "Too many failed sign-ins for '{name}'. Wait {THROTTLE_MINUTES} minutes and try again, or ask an admin."
+                )));
+            }
+        }
+    };
     // Off the async workers, one argon2 per core at a time, awaited
     // without holding a thread; an unknown name costs the same check as a
     // known one.
@@ -198,11 +218,12 @@ pub async fn login(
         .then_some(user)
         .flatten();
     let Some(user) = verified else {
+        state.run(move |c| db_auth::sign_in_failed(c, id)).await?;
         return wrong_sign_in(&req, name, &form.next);
     };
     let uname = user.name.clone();
     state
-        .run(move |c| db_auth::clear_login_failures(c, &uname))
+        .run(move |c| db_auth::sign_in_succeeded(c, &uname, id))
         .await?;
     let old = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string());
     start_session(&state, &user, old, &safe_next(&form.next)).await
