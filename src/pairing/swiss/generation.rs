@@ -253,7 +253,11 @@ impl Engine<'_> {
     /// said; C14-C17 count nobody, and C18-C21 have nothing to weigh. Under
     /// `gar` this is the bracket's own best; what its floater does to
     /// club-mates further down is weighed over the round afterwards
-    /// ([`Engine::keep_mates_apart`]). The first perfect candidate in the handbook's order is
+    /// ([`Engine::keep_mates_apart`]). In an odd bracket where no ideal
+    /// floater leaves a perfect pairing of the others, the floater's own
+    /// criteria (C9, C14, C16) may be the best reachable instead of ideal
+    /// when nothing ranked below them can be traded: no MDPs, or no
+    /// resident who floated up lately. The first perfect candidate in the handbook's order is
     /// then the pairing:
     ///
     /// - the MDP-pairing (Article 4.4; with every MDP pairable, S1 holds
@@ -298,32 +302,41 @@ impl Engine<'_> {
             }
         };
         let c9_least = (movers..k).map(c9_credit).min().unwrap_or(0);
-        // Whether resident position `b` may be the one that floats in a
-        // perfect candidate: no downfloat in the last two rounds (C14,
-        // C16, and so nothing for C18 / C20) and the following bracket at
-        // its best with it (C8, completion included). `None` once a
-        // question could not be settled: the search is then given up.
+        // What the floater itself weighs, in the handbook's order: C9 (its
+        // unplayed games, when it gets the bye), then C14 and C16 (a
+        // downfloat one and two rounds before; with them C18 and C20).
+        let own = |b: usize| -> (u32, bool, bool) {
+            let s = &self.seats[w.bracket[b]];
+            (
+                c9_credit(b),
+                s.float1 == Some(FloatDirection::Down),
+                s.float2 == Some(FloatDirection::Down),
+            )
+        };
+        // The floater's own criteria must be at `target`: at first their
+        // ideal (the fewest unplayed games, no recent downfloat).
+        let target = std::cell::Cell::new((c9_least, false, false));
+        // C8 and completion for resident position `b` floating: the
+        // following bracket at its best with it. `None` once a question
+        // could not be settled: the search is then given up.
         let memo: std::cell::RefCell<Vec<Option<bool>>> = std::cell::RefCell::new(vec![None; k]);
         let unsettled = std::cell::Cell::new(false);
-        let floater_ok = |b: usize| -> bool {
+        let floats_well = |b: usize| -> bool {
             if let Some(v) = memo.borrow()[b] {
                 return v;
             }
-            let f = w.bracket[b];
-            let seat = &self.seats[f];
-            let v = seat.float1 != Some(FloatDirection::Down)
-                && seat.float2 != Some(FloatDirection::Down)
-                && c9_credit(b) == c9_least
-                && match self.floats_perfectly(f, lower) {
-                    Some(v) => v,
-                    None => {
-                        unsettled.set(true);
-                        false
-                    }
-                };
+            let v = match self.floats_perfectly(w.bracket[b], lower) {
+                Some(v) => v,
+                None => {
+                    unsettled.set(true);
+                    false
+                }
+            };
             memo.borrow_mut()[b] = Some(v);
             v
         };
+        // Whether resident position `b` may be the one that floats.
+        let floater_ok = |b: usize| -> bool { own(b) == target.get() && floats_well(b) };
         // Whether positions x < y may meet in a perfect candidate.
         let good = |x: usize, y: usize| -> bool {
             let (x, y) = (x.min(y), x.max(y));
@@ -347,6 +360,38 @@ impl Engine<'_> {
                 || (self.seats[j].float1 != Some(FloatDirection::Up)
                     && self.seats[j].float2 != Some(FloatDirection::Up))
         };
+        // In an odd bracket the floater's own criteria rank below C8 and
+        // the club-mates, and above C15-C21, which are all that the rest of
+        // a candidate pairing everyone else perfectly could still trade.
+        // Those count nothing when no resident floated up in the last two
+        // rounds (C15, C17, C19, C21) and every MDP is paired (C18, C20
+        // then weigh the floater alone). Then, when no floater is ideal,
+        // the best candidate floats one whose own criteria are the best
+        // that leave a perfect pairing of the others, and among those the
+        // first in the handbook's order.
+        let no_upfloats = (movers..k).all(|b| {
+            let s = &self.seats[w.bracket[b]];
+            s.float1 != Some(FloatDirection::Up) && s.float2 != Some(FloatDirection::Up)
+        });
+        if odd && (movers == 0 || no_upfloats) {
+            let mut levels: Vec<(u32, bool, bool)> = (0..k).map(own).collect();
+            levels.sort_unstable();
+            levels.dedup();
+            let reachable = levels.into_iter().find(|&level| {
+                matching::has_perfect_matching(k + 1, &|p, q| {
+                    let (x, y) = (p.min(q), p.max(q));
+                    if y == k {
+                        own(x) == level && floats_well(x)
+                    } else {
+                        good(x, y)
+                    }
+                })
+            });
+            if unsettled.get() {
+                return None;
+            }
+            target.set(reachable?);
+        }
         let mut taken = vec![false; k];
         let mut out = vec![None; k];
         if movers > 0 {
@@ -1797,5 +1842,78 @@ mod handbook_order {
             checked += 1;
         }
         assert!(checked > 150, "{checked} of {tried}");
+    }
+
+    #[test]
+    fn an_odd_bracket_without_an_ideal_floater_floats_the_best_it_can() {
+        // Odd brackets, homogeneous or with one or two MDPs, where most
+        // players floated down in one of the last two rounds and some have
+        // unplayed games: often no floater is ideal. In a third of them some
+        // residents floated up two rounds before, so that an MDP meeting
+        // one of them (C17) can be traded for a better floater. The candidate found must be the first best in
+        // the handbook's order, with the bracket below (C8) or the bye
+        // seat (C9) in view, as the sequential choice gives it.
+        let mut rng = Rng(0xf10a_7f10_a7f1_0a7f);
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let (mut checked, mut graded) = (0, 0);
+        for case in 0..1200 {
+            let k = 2 * (2 + rng.next(5) as usize) + 1;
+            let movers = [0, 0, 1, 2][rng.next(4) as usize];
+            let down =
+                |rng: &mut Rng| [None, Some(FloatDirection::Down)][(rng.next(4) != 0) as usize];
+            let mut seats: Vec<Seat> = (0..k)
+                .map(|i| {
+                    let score = if i < movers { 30 } else { 20 };
+                    let mut s = seat(i as u32 + 1, score, down(&mut rng));
+                    s.float2 = down(&mut rng);
+                    if case % 3 == 0 && rng.next(3) == 0 {
+                        s.float2 = Some(FloatDirection::Up);
+                    }
+                    s.unplayed = [0, 0, 1, 2][rng.next(4) as usize];
+                    s
+                })
+                .collect();
+            let density = rng.next(4);
+            meet_at_random(&mut seats, &mut rng, density);
+            let bye_below = case % 2 == 0;
+            let (next, further) = if bye_below {
+                let mut bye = seat(0, 20 - POINT, None);
+                bye.tpn = u32::MAX;
+                bye.is_bye = true;
+                seats.push(bye);
+                (Vec::new(), Vec::new())
+            } else {
+                let m = 3 + 2 * rng.next(3) as usize;
+                let f = 2 * rng.next(3) as usize;
+                seats.extend((k..k + m).map(|i| seat(i as u32 + 1, 10, None)));
+                seats.extend((k + m..k + m + f).map(|i| seat(i as u32 + 1, 0, None)));
+                (
+                    (k..k + m).collect(),
+                    (k + m..k + m + f).collect::<Vec<usize>>(),
+                )
+            };
+            let engine = Engine::new(&seats, &avoid, 5);
+            let bracket: Vec<usize> = (0..k).collect();
+            let lower: Vec<usize> = (k..seats.len()).collect();
+            let w = Weights::new(&engine, &bracket, 118, k);
+            let Some(got) = engine.first_perfect_candidate(&w, &lower) else {
+                continue;
+            };
+            let want = if bye_below {
+                engine.in_handbook_order_completing(&w, &lower).unwrap()
+            } else {
+                let both: Vec<usize> = (0..k).chain(next.iter().copied()).collect();
+                let nw = Weights::for_next(&engine, &both);
+                engine
+                    .in_handbook_order_c7(&w, &next, Some(&further), &nw)
+                    .unwrap()
+            };
+            assert_eq!(got, want, "case {case}: {seats:?}");
+            checked += 1;
+            let floater = (0..k).find(|&b| got[b].is_none()).unwrap();
+            let s = &seats[floater];
+            graded += (s.float1.is_some() || s.float2.is_some()) as usize;
+        }
+        assert!(checked > 400 && graded > 150, "{checked} {graded}");
     }
 }
