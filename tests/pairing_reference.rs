@@ -190,16 +190,25 @@ struct Divergence {
     handbook: Option<reference::Outcome>,
 }
 
-/// Random tournaments of 6-14 players, each round paired by both; the
-/// tournament goes on with the reference's pairing. Returns the rounds
-/// compared and the divergences.
+/// The smallest field of the random tournaments: 6, or
+/// KRAAL_REFERENCE_PLAYERS for a longer run.
+fn smallest_field() -> u32 {
+    std::env::var("KRAAL_REFERENCE_PLAYERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6)
+}
+
+/// Random tournaments of 6-14 players (see [`smallest_field`]), each round
+/// paired by both; the tournament goes on with the reference's pairing.
+/// Returns the rounds compared and the divergences.
 fn compare(seeds: std::ops::Range<u64>, rounds: usize) -> (usize, Vec<Divergence>) {
     let mut compared = 0;
     let mut out = Vec::new();
     for seed in seeds {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let mut t = Played {
-            players: 6 + rng.below(9) as u32,
+            players: smallest_field() + rng.below(9) as u32,
             ..Played::default()
         };
         for _ in 0..rng.below(3) {
@@ -289,7 +298,9 @@ fn engine_agrees_with_the_reference_round_by_round() {
 }
 
 // The same over more seeds. Run with `--ignored --nocapture`;
-// KRAAL_REFERENCE_CASES and KRAAL_REFERENCE_FROM choose the seeds.
+// KRAAL_REFERENCE_CASES and KRAAL_REFERENCE_FROM choose the seeds,
+// KRAAL_REFERENCE_PLAYERS the smallest field (6; fields take up to eight
+// more) and KRAAL_REFERENCE_ROUNDS the rounds (5).
 #[test]
 #[ignore = "several minutes in a debug build: run it with --ignored after changing the Swiss engine"]
 fn engine_agrees_with_the_reference_on_many_random_tournaments() {
@@ -301,7 +312,11 @@ fn engine_agrees_with_the_reference_on_many_random_tournaments() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(QUICK_SEEDS);
-    let (compared, divergences) = compare(from..from + n, ROUNDS);
+    let rounds = std::env::var("KRAAL_REFERENCE_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(ROUNDS);
+    let (compared, divergences) = compare(from..from + n, rounds);
     report(compared, &divergences);
     assert!(divergences.is_empty());
 }
