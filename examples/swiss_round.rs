@@ -25,16 +25,7 @@ fn main() {
         let t = Instant::now();
         let (paired, shortcuts) = swiss::pair_round_with_shortcuts(&input).expect("pairs");
         let took = t.elapsed();
-        let club: std::collections::HashMap<_, _> = input
-            .players
-            .iter()
-            .map(|p| (p.id, p.club.clone()))
-            .collect();
-        let mates = paired
-            .pairs
-            .iter()
-            .filter(|p| club[&p.first].is_some() && club[&p.first] == club[&p.second])
-            .count();
+        let mates = sim::club_mate_pairs(&input, &paired);
         println!(
             "gar, 2,000 players in 40 clubs, round {round}: {} pairs ({mates} of club-mates) paired in {took:.2?}",
             paired.pairs.len()

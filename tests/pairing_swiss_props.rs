@@ -178,16 +178,7 @@ fn real_sized_fields_are_paired_without_shortcuts() {
             input.round
         );
         if cfg.rules == RuleSet::Gar {
-            let club: HashMap<u32, Option<String>> = input
-                .players
-                .iter()
-                .map(|p| (p.id, p.club.clone()))
-                .collect();
-            let mates = paired
-                .pairs
-                .iter()
-                .filter(|p| club[&p.first].is_some() && club[&p.first] == club[&p.second])
-                .count();
+            let mates = sim::club_mate_pairs(&input, &paired);
             assert_eq!(mates, 0, "round {}", input.round);
         }
     }

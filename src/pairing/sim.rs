@@ -248,3 +248,14 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
     }
     Ok(input)
 }
+
+/// How many pairs of a round are club-mates (the `gar` benchmark's count).
+pub fn club_mate_pairs(input: &SwissInput, round: &swiss::RoundPairing) -> usize {
+    let club: std::collections::HashMap<_, _> =
+        input.players.iter().map(|p| (p.id, &p.club)).collect();
+    round
+        .pairs
+        .iter()
+        .filter(|p| club[&p.first].is_some() && club[&p.first] == club[&p.second])
+        .count()
+}

@@ -1850,9 +1850,10 @@ mod handbook_order {
         // players floated down in one of the last two rounds and some have
         // unplayed games: often no floater is ideal. In a third of them some
         // residents floated up two rounds before, so that an MDP meeting
-        // one of them (C17) can be traded for a better floater. The candidate found must be the first best in
-        // the handbook's order, with the bracket below (C8) or the bye
-        // seat (C9) in view, as the sequential choice gives it.
+        // one of them (C17) can be traded for a better floater. The
+        // candidate found must be the first best in the handbook's order,
+        // with the bracket below (C8) or the bye seat (C9) in view, as the
+        // sequential choice gives it.
         let mut rng = Rng(0xf10a_7f10_a7f1_0a7f);
         let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
         let (mut checked, mut graded) = (0, 0);
