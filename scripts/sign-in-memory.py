@@ -6,7 +6,8 @@
 Starts `kraal serve` on a new SQLite file with 160 referee accounts, then,
 CONCURRENT at a time (default 200): correct passwords (one per account, for
 100 accounts), wrong passwords (for 40 other accounts, five guesses each,
-the most the throttle checks), and names no account has. Samples the server's
+the most the throttle checks), names no account has, and 50 correct
+passwords for one shared account. Samples the server's
 resident memory every 10 ms and prints its peak (VmHWM, the kernel's own
 high-water mark) and the memory after the crowd has gone, with the answers
 by status and the median time of a sign-in with a known and an unknown name
@@ -73,6 +74,8 @@ for label, count, who in [
     ("correct", 100, lambda i: (f"referee{i}", "venue-password-2026")),
     ("wrong", crowd, lambda i: (f"referee{100 + i % 40}", "guess-number-%d" % i)),
     ("unknown name", crowd, lambda i: (f"nobody{i}", "guess-number-%d" % i)),
+    # A results desk sharing one account: all must get in.
+    ("correct, one shared account,", 50, lambda i: ("referee0", "venue-password-2026")),
 ]:
     out = []
     threads = [threading.Thread(target=sign_in, args=(*who(i), out)) for i in range(count)]
