@@ -360,6 +360,116 @@ impl Engine<'_> {
                 || (self.seats[j].float1 != Some(FloatDirection::Up)
                     && self.seats[j].float2 != Some(FloatDirection::Up))
         };
+        // The first candidate in the handbook's order with the floater at
+        // `target`: the MDPs, then the remainder (see above).
+        let search = || -> Option<Vec<Option<usize>>> {
+            let mut taken = vec![false; k];
+            let mut out = vec![None; k];
+            if movers > 0 {
+                // Whether the players not taken have a perfect pairing; in an
+                // odd bracket, one of the residents left floating (a stand-in
+                // for "floats" joins the matching, meeting only those allowed).
+                let perfect_rest = |taken: &[bool]| -> bool {
+                    let mut rest: Vec<usize> = (0..k).filter(|&x| !taken[x]).collect();
+                    if odd {
+                        rest.push(usize::MAX);
+                    }
+                    matching::has_perfect_matching(rest.len(), &|p, q| {
+                        let (x, y) = (rest[p].min(rest[q]), rest[p].max(rest[q]));
+                        if y == usize::MAX {
+                            x >= movers && floater_ok(x)
+                        } else {
+                            good(x, y)
+                        }
+                    })
+                };
+                if !perfect_rest(&taken) || unsettled.get() {
+                    return None;
+                }
+                for m in 0..movers {
+                    taken[m] = true;
+                    let mut done = false;
+                    for r in movers..k {
+                        if taken[r] || !good(m, r) {
+                            continue;
+                        }
+                        taken[r] = true;
+                        if perfect_rest(&taken) {
+                            out[m] = Some(r);
+                            out[r] = Some(m);
+                            done = true;
+                            break;
+                        }
+                        taken[r] = false;
+                    }
+                    if !done || unsettled.get() {
+                        return None;
+                    }
+                }
+            }
+            let rem: Vec<usize> = (movers..k).filter(|&x| !taken[x]).collect();
+            let r = rem.len();
+            let h = r / 2;
+            // In an odd remainder the S2 player left over floats: a last S1
+            // place that only a player allowed to float may take, chosen after
+            // every real one (the floater is the last of the transposition).
+            const FLOATS: usize = usize::MAX;
+            let split = |s1: Vec<usize>, s2: &[usize]| {
+                let mut s1 = s1;
+                if odd {
+                    s1.push(FLOATS);
+                }
+                self.first_perfect_transposition(&s1, s2, &|a, b| {
+                    if a == FLOATS {
+                        floater_ok(b)
+                    } else {
+                        good(a, b)
+                    }
+                })
+            };
+            let mut pairs = split(rem[..h].to_vec(), &rem[h..]);
+            // Article 4.3: with no perfect transposition, the exchanges of one
+            // player each way, in the article's order (smallest difference of
+            // the BSNs exchanged, then the highest BSN moved from S1, then the
+            // lowest from S2), the first few of them.
+            let mut tried = 0;
+            'exchanges: for d in 1..r {
+                for i in (h.saturating_sub(d)..h.min(r - d)).rev() {
+                    if pairs.is_some() || unsettled.get() {
+                        break 'exchanges;
+                    }
+                    if tried == EXCHANGES_TRIED {
+                        return None;
+                    }
+                    tried += 1;
+                    let j = i + d;
+                    let mut s1: Vec<usize> =
+                        rem[..h].iter().copied().filter(|&x| x != rem[i]).collect();
+                    s1.push(rem[j]);
+                    let mut s2: Vec<usize> =
+                        rem[h..].iter().copied().filter(|&x| x != rem[j]).collect();
+                    s2.push(rem[i]);
+                    s2.sort_unstable();
+                    pairs = split(s1, &s2);
+                }
+            }
+            if unsettled.get() {
+                return None;
+            }
+            for (a, b) in pairs? {
+                if a != FLOATS {
+                    out[a] = Some(b);
+                    out[b] = Some(a);
+                }
+            }
+            Some(out)
+        };
+        if let Some(found) = search() {
+            return Some(found);
+        }
+        if unsettled.get() {
+            return None;
+        }
         // In an odd bracket the floater's own criteria rank below C8 and
         // the club-mates, and above C15-C21, which are all that the rest of
         // a candidate pairing everyone else perfectly could still trade.
@@ -373,125 +483,33 @@ impl Engine<'_> {
             let s = &self.seats[w.bracket[b]];
             s.float1 != Some(FloatDirection::Up) && s.float2 != Some(FloatDirection::Up)
         });
-        if odd && (movers == 0 || no_upfloats) {
-            let mut levels: Vec<(u32, bool, bool)> = (0..k).map(own).collect();
-            levels.sort_unstable();
-            levels.dedup();
-            let reachable = levels.into_iter().find(|&level| {
-                matching::has_perfect_matching(k + 1, &|p, q| {
-                    let (x, y) = (p.min(q), p.max(q));
-                    if y == k {
-                        own(x) == level && floats_well(x)
-                    } else {
-                        good(x, y)
-                    }
-                })
-            });
-            if unsettled.get() {
-                return None;
-            }
-            target.set(reachable?);
+        if !odd || !(movers == 0 || no_upfloats) {
+            return None;
         }
-        let mut taken = vec![false; k];
-        let mut out = vec![None; k];
-        if movers > 0 {
-            // Whether the players not taken have a perfect pairing; in an
-            // odd bracket, one of the residents left floating (a stand-in
-            // for "floats" joins the matching, meeting only those allowed).
-            let perfect_rest = |taken: &[bool]| -> bool {
-                let mut rest: Vec<usize> = (0..k).filter(|&x| !taken[x]).collect();
-                if odd {
-                    rest.push(usize::MAX);
-                }
-                matching::has_perfect_matching(rest.len(), &|p, q| {
-                    let (x, y) = (rest[p].min(rest[q]), rest[p].max(rest[q]));
-                    if y == usize::MAX {
-                        x >= movers && floater_ok(x)
-                    } else {
-                        good(x, y)
-                    }
-                })
-            };
-            if !perfect_rest(&taken) || unsettled.get() {
-                return None;
-            }
-            for m in 0..movers {
-                taken[m] = true;
-                let mut done = false;
-                for r in movers..k {
-                    if taken[r] || !good(m, r) {
-                        continue;
-                    }
-                    taken[r] = true;
-                    if perfect_rest(&taken) {
-                        out[m] = Some(r);
-                        out[r] = Some(m);
-                        done = true;
-                        break;
-                    }
-                    taken[r] = false;
-                }
-                if !done || unsettled.get() {
-                    return None;
-                }
-            }
-        }
-        let rem: Vec<usize> = (movers..k).filter(|&x| !taken[x]).collect();
-        let r = rem.len();
-        let h = r / 2;
-        // In an odd remainder the S2 player left over floats: a last S1
-        // place that only a player allowed to float may take, chosen after
-        // every real one (the floater is the last of the transposition).
-        const FLOATS: usize = usize::MAX;
-        let split = |s1: Vec<usize>, s2: &[usize]| {
-            let mut s1 = s1;
-            if odd {
-                s1.push(FLOATS);
-            }
-            self.first_perfect_transposition(&s1, s2, &|a, b| {
-                if a == FLOATS {
-                    floater_ok(b)
+        let mut levels: Vec<(u32, bool, bool)> = (movers..k).map(own).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let reachable = levels.into_iter().find(|&level| {
+            matching::has_perfect_matching(k + 1, &|p, q| {
+                let (x, y) = (p.min(q), p.max(q));
+                if y == k {
+                    own(x) == level && floats_well(x)
                 } else {
-                    good(a, b)
+                    good(x, y)
                 }
             })
-        };
-        let mut pairs = split(rem[..h].to_vec(), &rem[h..]);
-        // Article 4.3: with no perfect transposition, the exchanges of one
-        // player each way, in the article's order (smallest difference of
-        // the BSNs exchanged, then the highest BSN moved from S1, then the
-        // lowest from S2), the first few of them.
-        let mut tried = 0;
-        'exchanges: for d in 1..r {
-            for i in (h.saturating_sub(d)..h.min(r - d)).rev() {
-                if pairs.is_some() || unsettled.get() {
-                    break 'exchanges;
-                }
-                if tried == EXCHANGES_TRIED {
-                    return None;
-                }
-                tried += 1;
-                let j = i + d;
-                let mut s1: Vec<usize> =
-                    rem[..h].iter().copied().filter(|&x| x != rem[i]).collect();
-                s1.push(rem[j]);
-                let mut s2: Vec<usize> =
-                    rem[h..].iter().copied().filter(|&x| x != rem[j]).collect();
-                s2.push(rem[i]);
-                s2.sort_unstable();
-                pairs = split(s1, &s2);
-            }
-        }
+        });
         if unsettled.get() {
             return None;
         }
-        for (a, b) in pairs? {
-            if a != FLOATS {
-                out[a] = Some(b);
-                out[b] = Some(a);
-            }
+        let level = reachable?;
+        // The ideal is reachable: the search above stopped at its own
+        // limits (the exchanges it tries); the general search takes over.
+        if level == target.get() {
+            return None;
         }
-        Some(out)
+        target.set(level);
+        search()
     }
 
     /// C8 and completion for a player `f` floating out of a bracket into
