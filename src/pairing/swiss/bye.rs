@@ -67,6 +67,12 @@ impl Engine<'_> {
     pub(super) fn floats_one_when_complete(&self, bracket: &[usize], low: Points) -> bool {
         let mut all = bracket.to_vec();
         all.extend((0..self.seats.len()).filter(|&i| self.seats[i].score < low));
+        // The usual case, the lowest bracket with only the bye seat below:
+        // a complete round pairs all of it but the one who takes the bye,
+        // which a matching test tells without weights.
+        if all[bracket.len()..].iter().all(|&i| self.seats[i].is_bye) && self.pairable(&all) {
+            return true;
+        }
         let (k, n) = (bracket.len(), all.len());
         let big = n as i128 + 1;
         let mut m = vec![0i128; n * n];
