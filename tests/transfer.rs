@@ -174,6 +174,23 @@ fn imported_id(out: &str) -> i32 {
         .unwrap_or_else(|| panic!("the new id in {out:?}"))
 }
 
+/// `kraal export event ID` on `app`'s database: the file, or the test fails.
+fn export_event(app: &TestApp, tid: i32) -> String {
+    let (code, file, err) = kraal(&["export", "event", &tid.to_string()])
+        .database_url(&app.database_url)
+        .run();
+    assert_eq!(code, 0, "{err}");
+    file
+}
+
+/// `kraal import event PATH` into `app`'s database: exit code, standard
+/// output and standard error.
+fn import_event(app: &TestApp, path: &str) -> (i32, String, String) {
+    kraal(&["import", "event", path])
+        .database_url(&app.database_url)
+        .run()
+}
+
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
@@ -194,10 +211,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
         let referee = source.user("nomsa", Role::Referee);
         let tid = club_swiss(&source, &admin, &referee, "official");
 
-        let (code, file, err) = kraal(&["export", "event", &tid.to_string()])
-            .database_url(&source.database_url)
-            .run();
-        assert_eq!(code, 0, "{err}");
+        let file = export_event(&source, tid);
         // The tournament page's download is the same file.
         let mut web = source.client_as(&referee);
         let page = web.get(&format!("/t/{tid}"));
@@ -224,9 +238,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
         let before_pages = pages(&mut target.client_as(&t_admin), before);
         let dir = tempfile::tempdir().unwrap();
         let path = write(&dir, "event.json", &file);
-        let (code, out, err) = kraal(&["import", "event", &path])
-            .database_url(&target.database_url)
-            .run();
+        let (code, out, err) = import_event(&target, &path);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("9 players, 3 rounds"), "{out}");
         assert!(!out.contains("no account here"), "{out}");
@@ -254,9 +266,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
         assert_eq!(next_a, next_b);
 
         // The same file into its own database: a second, equal copy.
-        let (code, out, err) = kraal(&["import", "event", &path])
-            .database_url(&source.database_url)
-            .run();
+        let (code, out, err) = import_event(&source, &path);
         assert_eq!(code, 0, "{err}");
         let again: i32 = imported_id(&out);
         let c = pages(&mut source.client_as(&admin), again);
@@ -276,17 +286,12 @@ fn accounts_the_target_lacks_are_named_and_their_entries_kept_without_author() {
     let admin = source.user("thandi", Role::Admin);
     let referee = source.user("nomsa", Role::Referee);
     let tid = club_swiss(&source, &admin, &referee, "gar");
-    let (code, file, err) = kraal(&["export", "event", &tid.to_string()])
-        .database_url(&source.database_url)
-        .run();
-    assert_eq!(code, 0, "{err}");
+    let file = export_event(&source, tid);
     let target = TestApp::start("sqlite");
     let t_admin = target.user("thandi", Role::Admin);
     let dir = tempfile::tempdir().unwrap();
     let path = write(&dir, "event.json", &file);
-    let (code, out, err) = kraal(&["import", "event", &path])
-        .database_url(&target.database_url)
-        .run();
+    let (code, out, err) = import_event(&target, &path);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("no account here for nomsa"), "{out}");
     // Standings do not depend on who typed the results.
@@ -311,9 +316,7 @@ fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
     let admin = source.user("thandi", Role::Admin);
     let referee = source.user("nomsa", Role::Referee);
     let tid = club_swiss(&source, &admin, &referee, "official");
-    let (_, file, _) = kraal(&["export", "event", &tid.to_string()])
-        .database_url(&source.database_url)
-        .run();
+    let file = export_event(&source, tid);
     let good: Value = serde_json::from_str(&file).unwrap();
     let target = TestApp::start("sqlite");
     let dir = tempfile::tempdir().unwrap();
@@ -371,9 +374,7 @@ fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
     ];
     for (what, text, says) in &cases {
         let path = write(&dir, "event.json", text);
-        let (code, _, err) = kraal(&["import", "event", &path])
-            .database_url(&target.database_url)
-            .run();
+        let (code, _, err) = import_event(&target, &path);
         assert_ne!(code, 0, "{what} is refused");
         assert!(err.contains(says), "{what}: {err:?} should say {says:?}");
         assert!(!err.contains("panicked"), "{what}: {err}");
@@ -493,15 +494,10 @@ fn a_team_event_has_no_trf_but_moves_whole() {
         assert!(trf.body.contains("Sign out") && !trf.body.contains(r#"href="/login""#));
         assert!(!trf.body.contains("Unprocessable"), "{}", trf.body);
 
-        let (code, file, err) = kraal(&["export", "event", &t.id.to_string()])
-            .database_url(&app.database_url)
-            .run();
-        assert_eq!(code, 0, "{err}");
+        let file = export_event(&app, t.id);
         let dir = tempfile::tempdir().unwrap();
         let path = write(&dir, "league.json", &file);
-        let (code, out, err) = kraal(&["import", "event", &path])
-            .database_url(&app.database_url)
-            .run();
+        let (code, out, err) = import_event(&app, &path);
         assert_eq!(code, 0, "{err}");
         let copy: i32 = imported_id(&out);
         for page in ["standings.csv", "rounds/1/matches.csv"] {
