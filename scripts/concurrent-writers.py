@@ -9,7 +9,6 @@ Uses DATABASE_URL as given (a new SQLite file, or an empty PostgreSQL
 database). Prints saves, refusals by status and lost updates.
 """
 import http.client
-import json
 import random
 import sys
 import threading
@@ -21,13 +20,7 @@ binary, url = sys.argv[1], sys.argv[2]
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 10
 token = served.prepare(binary, url, admin="director")
 server, port = served.start(binary, url)
-headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-
-
-def call(conn, method, path, body=None):
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    r = conn.getresponse()
-    return r.status, json.loads(r.read() or b"null")
+call = served.api(token)
 
 
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

@@ -7,7 +7,6 @@ without pause. Prints the pairing's time and the pages' latencies during it.
     latency-during-pairing.py KRAAL_BINARY [PLAYERS]
 """
 import http.client
-import json
 import statistics
 import sys
 import tempfile
@@ -22,13 +21,7 @@ tmp = tempfile.mkdtemp()
 url = f"sqlite://{tmp}/kraal.db"
 token = served.prepare(binary, url, admin="director")
 server, port = served.start(binary, url)
-headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-
-
-def call(conn, method, path, body=None):
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    r = conn.getresponse()
-    return r.status, json.loads(r.read() or b"null")
+call = served.api(token)
 
 
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)

@@ -4,6 +4,7 @@ serve` on a free loopback port, answering /healthz before `start` returns.
 The server's warnings and errors go to the script's standard error.
 """
 import http.client
+import json
 import os
 import socket
 import subprocess
@@ -51,3 +52,16 @@ def start(binary, url, port=None):
         time.sleep(0.05)
     server.kill()
     raise SystemExit("the app did not start")
+
+
+def api(token):
+    """A caller of the JSON API with `token`: call(conn, method, path,
+    body=None) returns (status, decoded body)."""
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+    def call(conn, method, path, body=None):
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        r = conn.getresponse()
+        return r.status, json.loads(r.read() or b"null")
+
+    return call
