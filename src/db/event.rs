@@ -18,6 +18,11 @@
 //! Captains' secret links are not carried either: a file that referees
 //! download must not open line-ups to whoever reads it, so each team gets a
 //! new link in the target.
+//!
+//! The rows are this module's own types, not the ones the pages read: the
+//! file is a versioned format, so it holds every column as stored (a rule
+//! set or a result in its stored spelling, checked on import), and nothing
+//! the app adds to what it shows can change it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
