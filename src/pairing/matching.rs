@@ -15,159 +15,240 @@
 //!   field), so adjacency is asked of a closure rather than stored.
 
 /// Maximum-weight matching over a dense `n x n` matrix (only `i < j` read);
-/// non-positive entries are missing edges.
-pub fn max_weight(weight: &[i128], n: usize) -> Vec<Option<usize>> {
+/// non-positive entries are missing edges. The weight type is `i128` when
+/// the digits fit one (the fastest), else an [`Int`] as wide as they need.
+pub fn max_weight<W: Digits>(weight: &[W], n: usize) -> Vec<Option<usize>> {
     if n == 0 {
         return Vec::new();
     }
     integer_blossom::max_weight_matching(weight, n)
 }
 
-/// As [`max_weight`], over [`Wide`] weights: for the generation order's
-/// matchings, whose digits (the criteria, then the handbook's order) can
-/// need more than the 127 bits of an `i128`.
-pub fn max_weight_wide(weight: &[Wide], n: usize) -> Vec<Option<usize>> {
-    if n == 0 {
-        return Vec::new();
-    }
-    integer_blossom::max_weight_matching(weight, n)
-}
-
-/// A 256-bit two's complement integer: the matching weight when the digits
-/// do not fit an `i128`. The blossom solver only adds, subtracts, compares,
-/// doubles and halves; the engine builds weights with shifts and adds.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Wide {
-    /// The high half, signed: it carries the sign, so the derived order
-    /// (high half, then low half) is the numeric order.
-    hi: i128,
-    lo: u128,
-}
-
-impl Wide {
+/// What the pairing engine needs of a matching weight: the solver's
+/// arithmetic, and shifts to stack the criteria as digits. Implemented by
+/// `i128` and by [`Int`] of any width, so that one piece of code weighs a
+/// bracket whatever number of bits its criteria take.
+pub trait Digits:
+    integer_blossom::Weight
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+    + From<i128>
+    + std::iter::Sum
+{
     /// Bits a caller may use below the sign, keeping the solver's headroom
     /// (it works up to a quarter of the largest value).
-    pub const BITS: u32 = 250;
+    const BITS: u32;
+    /// The value modulo `2^bits` (its lowest `bits` bits).
+    fn low(self, bits: u32) -> Self {
+        self - ((self >> bits) << bits)
+    }
+}
 
-    pub const fn from_i128(v: i128) -> Self {
-        Wide {
-            hi: if v < 0 { -1 } else { 0 },
-            lo: v as u128,
+impl Digits for i128 {
+    const BITS: u32 = 124;
+}
+
+/// The widest weights the engine uses: 64 limbs, 4,096 bits.
+pub type Widest = Int<64>;
+/// 256 bits: the generation order's matchings over criteria that fit an
+/// `i128`.
+pub type Wide = Int<4>;
+
+/// Runs `$e` with `$W` standing for the narrowest weight type that holds
+/// `$bits` bits: `i128`, then [`Int`] of 256, 512, 1,024 and 4,096 bits.
+#[macro_export]
+macro_rules! with_width {
+    ($bits:expr, $W:ident => $e:expr) => {{
+        let bits: u32 = $bits;
+        if bits <= <i128 as $crate::pairing::matching::Digits>::BITS {
+            type $W = i128;
+            $e
+        } else if bits
+            <= <$crate::pairing::matching::Int<4> as $crate::pairing::matching::Digits>::BITS
+        {
+            type $W = $crate::pairing::matching::Int<4>;
+            $e
+        } else if bits
+            <= <$crate::pairing::matching::Int<8> as $crate::pairing::matching::Digits>::BITS
+        {
+            type $W = $crate::pairing::matching::Int<8>;
+            $e
+        } else if bits
+            <= <$crate::pairing::matching::Int<16> as $crate::pairing::matching::Digits>::BITS
+        {
+            type $W = $crate::pairing::matching::Int<16>;
+            $e
+        } else {
+            type $W = $crate::pairing::matching::Widest;
+            $e
         }
+    }};
+}
+
+/// A two's complement integer of `L` 64-bit limbs (least significant
+/// first): the matching weight when the digits do not fit an `i128`. The
+/// blossom solver only adds, subtracts, compares, doubles and halves; the
+/// engine builds weights with shifts and adds.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Int<const L: usize>([u64; L]);
+
+impl<const L: usize> Default for Int<L> {
+    fn default() -> Self {
+        Int([0; L])
+    }
+}
+
+impl<const L: usize> Int<L> {
+    pub const fn from_i128(v: i128) -> Self {
+        let fill = if v < 0 { u64::MAX } else { 0 };
+        let mut limbs = [fill; L];
+        limbs[0] = v as u64;
+        if L > 1 {
+            limbs[1] = (v >> 64) as u64;
+        }
+        Int(limbs)
     }
 
     /// The value as an `i128`, when it fits.
     pub fn to_i128(self) -> Option<i128> {
-        let v = self.lo as i128;
-        (self.hi == if v < 0 { -1 } else { 0 }).then_some(v)
+        let v = (self.0[0] as i128) | ((self.0[1] as i128) << 64);
+        (Self::from_i128(v) == self).then_some(v)
     }
 
     pub fn is_negative(self) -> bool {
-        self.hi < 0
+        (self.0[L - 1] as i64) < 0
     }
 
     fn neg(self) -> Self {
-        let (lo, carry) = (!self.lo).overflowing_add(1);
-        Wide {
-            hi: (!self.hi).wrapping_add(carry as i128),
-            lo,
+        let mut out = [0u64; L];
+        let mut carry = 1u64;
+        for (o, &x) in out.iter_mut().zip(&self.0) {
+            let (v, c) = (!x).overflowing_add(carry);
+            *o = v;
+            carry = c as u64;
         }
+        Int(out)
     }
 }
 
-impl std::fmt::Debug for Wide {
+impl<const L: usize> PartialOrd for Int<L> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// The numeric order: the top limb signed, the others unsigned.
+impl<const L: usize> Ord for Int<L> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.0[L - 1] as i64)
+            .cmp(&(o.0[L - 1] as i64))
+            .then_with(|| self.0[..L - 1].iter().rev().cmp(o.0[..L - 1].iter().rev()))
+    }
+}
+
+impl<const L: usize> std::fmt::Debug for Int<L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.to_i128() {
             Some(v) => write!(f, "{v}"),
-            None => write!(f, "Wide({:#x}, {:#x})", self.hi, self.lo),
+            None => write!(f, "Int({:x?})", self.0),
         }
     }
 }
 
-impl From<i128> for Wide {
+impl<const L: usize> From<i128> for Int<L> {
     fn from(v: i128) -> Self {
-        Wide::from_i128(v)
+        Int::from_i128(v)
     }
 }
 
-impl std::ops::Add for Wide {
-    type Output = Wide;
-    fn add(self, o: Wide) -> Wide {
-        let (lo, carry) = self.lo.overflowing_add(o.lo);
-        Wide {
-            hi: self.hi.wrapping_add(o.hi).wrapping_add(carry as i128),
-            lo,
+impl<const L: usize> std::ops::Add for Int<L> {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        let mut out = [0u64; L];
+        let mut carry = false;
+        for (r, (&x, &y)) in out.iter_mut().zip(self.0.iter().zip(&o.0)) {
+            let (v, c1) = x.overflowing_add(y);
+            let (v, c2) = v.overflowing_add(carry as u64);
+            *r = v;
+            carry = c1 || c2;
         }
+        Int(out)
     }
 }
 
-impl std::ops::Sub for Wide {
-    type Output = Wide;
-    fn sub(self, o: Wide) -> Wide {
-        let (lo, borrow) = self.lo.overflowing_sub(o.lo);
-        Wide {
-            hi: self.hi.wrapping_sub(o.hi).wrapping_sub(borrow as i128),
-            lo,
+impl<const L: usize> std::ops::Sub for Int<L> {
+    type Output = Self;
+    fn sub(self, o: Self) -> Self {
+        let mut out = [0u64; L];
+        let mut borrow = false;
+        for (r, (&x, &y)) in out.iter_mut().zip(self.0.iter().zip(&o.0)) {
+            let (v, b1) = x.overflowing_sub(y);
+            let (v, b2) = v.overflowing_sub(borrow as u64);
+            *r = v;
+            borrow = b1 || b2;
         }
+        Int(out)
     }
 }
 
-impl std::ops::AddAssign for Wide {
-    fn add_assign(&mut self, o: Wide) {
+impl<const L: usize> std::ops::AddAssign for Int<L> {
+    fn add_assign(&mut self, o: Self) {
         *self = *self + o;
     }
 }
 
-impl std::ops::SubAssign for Wide {
-    fn sub_assign(&mut self, o: Wide) {
+impl<const L: usize> std::ops::SubAssign for Int<L> {
+    fn sub_assign(&mut self, o: Self) {
         *self = *self - o;
     }
 }
 
-impl std::ops::Shl<u32> for Wide {
-    type Output = Wide;
-    fn shl(self, s: u32) -> Wide {
-        match s {
-            0 => self,
-            1..=127 => Wide {
-                hi: (self.hi << s) | (self.lo >> (128 - s)) as i128,
-                lo: self.lo << s,
-            },
-            128..=255 => Wide {
-                hi: (self.lo << (s - 128)) as i128,
-                lo: 0,
-            },
-            _ => Wide::default(),
+impl<const L: usize> std::iter::Sum for Int<L> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |a, b| a + b)
+    }
+}
+
+impl<const L: usize> std::ops::Shl<u32> for Int<L> {
+    type Output = Self;
+    fn shl(self, s: u32) -> Self {
+        let (limbs, bits) = ((s / 64) as usize, s % 64);
+        let mut out = [0u64; L];
+        for (src, r) in out.iter_mut().skip(limbs).enumerate() {
+            *r = self.0[src] << bits;
+            if bits > 0 && src > 0 {
+                *r |= self.0[src - 1] >> (64 - bits);
+            }
         }
+        Int(out)
     }
 }
 
 /// Arithmetic (sign-keeping) shift right.
-impl std::ops::Shr<u32> for Wide {
-    type Output = Wide;
-    fn shr(self, s: u32) -> Wide {
-        match s {
-            0 => self,
-            1..=127 => Wide {
-                hi: self.hi >> s,
-                lo: (self.lo >> s) | ((self.hi as u128) << (128 - s)),
-            },
-            _ => Wide {
-                hi: self.hi >> 127,
-                lo: (self.hi >> (s.min(255) - 128)) as u128,
-            },
+impl<const L: usize> std::ops::Shr<u32> for Int<L> {
+    type Output = Self;
+    fn shr(self, s: u32) -> Self {
+        let fill = if self.is_negative() { u64::MAX } else { 0 };
+        let (limbs, bits) = ((s / 64) as usize, s % 64);
+        let mut out = [fill; L];
+        for (src, r) in (limbs..L).zip(out.iter_mut()) {
+            let above = if src + 1 < L { self.0[src + 1] } else { fill };
+            *r = self.0[src] >> bits;
+            if bits > 0 {
+                *r |= above << (64 - bits);
+            }
         }
+        Int(out)
     }
 }
 
-impl integer_blossom::Weight for Wide {
-    const ZERO: Self = Wide { hi: 0, lo: 0 };
-    const ONE: Self = Wide { hi: 0, lo: 1 };
+impl<const L: usize> integer_blossom::Weight for Int<L> {
+    const ZERO: Self = Int([0; L]);
+    const ONE: Self = Int::from_i128(1);
     fn inf() -> Self {
-        Wide {
-            hi: i128::MAX >> 2,
-            lo: u128::MAX,
-        }
+        let mut limbs = [u64::MAX; L];
+        limbs[L - 1] = u64::MAX >> 3;
+        Int(limbs)
     }
     fn double(self) -> Self {
         self << 1
@@ -180,6 +261,10 @@ impl integer_blossom::Weight for Wide {
             self >> 1
         }
     }
+}
+
+impl<const L: usize> Digits for Int<L> {
+    const BITS: u32 = 64 * L as u32 - 6;
 }
 
 const NONE: usize = usize::MAX;
@@ -390,6 +475,13 @@ mod tests {
 
     #[test]
     fn wide_arithmetic_matches_i128() {
+        wide_arithmetic::<4>();
+        wide_arithmetic::<16>();
+        wide_arithmetic::<64>();
+    }
+
+    fn wide_arithmetic<const L: usize>() {
+        use integer_blossom::Weight;
         let vals: [i128; 9] = [
             0,
             1,
@@ -401,21 +493,27 @@ mod tests {
             i128::MAX >> 3,
             -12345,
         ];
+        let int = Int::<L>::from;
         for &a in &vals {
-            assert_eq!(Wide::from(a).to_i128(), Some(a));
+            assert_eq!(int(a).to_i128(), Some(a));
             for &b in &vals {
-                assert_eq!((Wide::from(a) + Wide::from(b)).to_i128(), a.checked_add(b));
-                assert_eq!((Wide::from(a) - Wide::from(b)).to_i128(), a.checked_sub(b));
-                assert_eq!(Wide::from(a).cmp(&Wide::from(b)), a.cmp(&b));
+                assert_eq!((int(a) + int(b)).to_i128(), a.checked_add(b));
+                assert_eq!((int(a) - int(b)).to_i128(), a.checked_sub(b));
+                assert_eq!(int(a).cmp(&int(b)), a.cmp(&b));
+                // Far above 128 bits, the order and the sums still hold.
+                let t = 64 * L as u32 - 130;
+                assert_eq!((int(a) << t).cmp(&(int(b) << t)), a.cmp(&b));
+                assert_eq!(((int(a) << t) + (int(b) << t)) >> t, int(a) + int(b));
             }
-            for s in [0u32, 1, 5, 64, 127] {
-                assert_eq!((Wide::from(a) >> s).to_i128(), Some(a >> s));
-                // Up and back down, beyond 128 bits (as far as 253).
-                let t = 126;
-                assert_eq!(((Wide::from(a) << t) >> t).to_i128(), Some(a));
+            for s in [0u32, 1, 5, 63, 64, 65, 127] {
+                assert_eq!((int(a) >> s).to_i128(), Some(a >> s));
             }
-            use integer_blossom::Weight;
-            assert_eq!(Wide::from(a).half().to_i128(), Some(a / 2));
+            for t in [1u32, 63, 64, 126, 64 * L as u32 - 130] {
+                assert_eq!(((int(a) << t) >> t).to_i128(), Some(a));
+                assert_eq!((int(a) << t).low(t), Int::default());
+                assert_eq!(((int(a) << t) + int(1)).low(t), int(1));
+            }
+            assert_eq!(int(a).half().to_i128(), Some(a / 2));
         }
     }
 
@@ -443,7 +541,7 @@ mod tests {
                     .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * n + b]))
                     .sum()
             };
-            assert_eq!(total(&max_weight_wide(&wide, n)), total(&small));
+            assert_eq!(total(&max_weight(&wide, n)), total(&small));
         }
     }
 }

@@ -302,33 +302,30 @@ impl Engine<'_> {
 
     /// The best pairing of a bracket by one maximum-weight matching.
     pub(super) fn solve(&self, w: &Weights) -> Vec<Option<usize>> {
-        let k = w.bracket.len();
-        let mut m = vec![0i128; k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                if let Some(x) = w.edge(a, b) {
-                    m[a * k + b] = x;
-                }
-            }
-        }
-        matching::max_weight(&m, k)
+        self.solve_banning(w, None)
     }
 
     /// As [`Engine::solve`], with the player at bracket position `banned`
     /// left unpaired (made to float).
     pub(super) fn solve_without(&self, w: &Weights, banned: usize) -> Vec<Option<usize>> {
+        self.solve_banning(w, Some(banned))
+    }
+
+    fn solve_banning(&self, w: &Weights, banned: Option<usize>) -> Vec<Option<usize>> {
         let k = w.bracket.len();
-        let mut m = vec![0i128; k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                if a == banned || b == banned {
-                    continue;
-                }
-                if let Some(x) = w.edge(a, b) {
-                    m[a * k + b] = x;
+        crate::with_width!(w.bits + 1, W => {
+            let mut m = vec![W::from(0); k * k];
+            for a in 0..k {
+                for b in a + 1..k {
+                    if banned == Some(a) || banned == Some(b) {
+                        continue;
+                    }
+                    if let Some(x) = w.edge::<W>(a, b) {
+                        m[a * k + b] = x;
+                    }
                 }
             }
-        }
-        matching::max_weight(&m, k)
+            matching::max_weight(&m, k)
+        })
     }
 }

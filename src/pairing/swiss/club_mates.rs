@@ -36,13 +36,6 @@ impl Engine<'_> {
         let Some(top_shift) = w.shift_gar else {
             return local;
         };
-        let value = |l: &[Option<usize>]| -> i128 {
-            (0..l.len())
-                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
-                .sum::<i128>()
-                >> top_shift
-        };
-        let target = value(&local);
         let (mut best, mut best_mates) = (local.clone(), mates);
         let paired: Vec<usize> = (0..bracket.len())
             .rev()
@@ -52,7 +45,7 @@ impl Engine<'_> {
         let _ = lower;
         for x in paired {
             let alt = self.solve_without(&w, x);
-            if alt == local || value(&alt) != target {
+            if alt == local || !w.same_from(&alt, &local, top_shift) {
                 continue;
             }
             if let Some((o2, m2)) = self.play_out(bracket, &alt, end, bracket_score, mate) {
@@ -77,7 +70,7 @@ impl Engine<'_> {
             // keeps the outcome and the club-mates apart.
             let banned: Vec<usize> = (0..bracket.len()).filter(|&a| best[a].is_none()).collect();
             if let Some(ordered) = self.in_handbook_order(&w, &banned) {
-                if value(&ordered) == target
+                if w.same_from(&ordered, &local, top_shift)
                     && self.play_out(bracket, &ordered, end, bracket_score, mate)
                         == Some((outcome, best_mates))
                 {

@@ -5,6 +5,7 @@
 //! players below is solved again with them.
 
 use super::*;
+use crate::pairing::matching::Digits;
 
 impl Engine<'_> {
     /// Explains why the whole field cannot be paired.
@@ -68,12 +69,20 @@ impl Engine<'_> {
         let k = bracket.len();
         let n = k + lower.len();
         let all: Vec<usize> = bracket.iter().chain(lower).copied().collect();
-        let big: i128 = 1i128 << w.bits;
-        let mut m = vec![0i128; n * n];
+        let full = crate::with_width!(w.bits + 1 + bits_for(n as i128), W => {
+            self.joint_in::<W>(w, &all, k)
+        });
+        (0..k).map(|a| full[a].filter(|&b| b < k)).collect()
+    }
+
+    fn joint_in<W: Digits>(&self, w: &Weights, all: &[usize], k: usize) -> Vec<Option<usize>> {
+        let n = all.len();
+        let big = W::from(1) << w.bits;
+        let mut m = vec![W::from(0); n * n];
         for a in 0..n {
             for b in a + 1..n {
                 let x = if b < k {
-                    w.edge(a, b).map(|x| x + big)
+                    w.edge::<W>(a, b).map(|x| x + big)
                 } else {
                     // Below the bracket only completeness and, under GAR,
                     // club-mates apart count: the lower brackets are paired
@@ -92,13 +101,15 @@ impl Engine<'_> {
                     });
                     let sd = (self.seats[all[a]].score - self.seats[all[b]].score).abs() as i128
                         / (POINT as i128 / 2);
-                    let low = w.shift_low.map_or(0, |s| (LOW_CAP - sd.min(LOW_CAP)) << s);
+                    let low = w
+                        .shift_low
+                        .map_or(W::from(0), |s| W::from(LOW_CAP - sd.min(LOW_CAP)) << s);
                     self.compatible(all[a], all[b]).then(|| {
                         big + low
                             + if keeps {
-                                1i128 << w.shift_gar.unwrap_or(0)
+                                W::from(1) << w.shift_gar.unwrap_or(0)
                             } else {
-                                0
+                                W::from(0)
                             }
                     })
                 };
@@ -107,7 +118,6 @@ impl Engine<'_> {
                 }
             }
         }
-        let full = matching::max_weight(&m, n);
-        (0..k).map(|a| full[a].filter(|&b| b < k)).collect()
+        matching::max_weight(&m, n)
     }
 }

@@ -7,6 +7,7 @@
 //! completion (see `bye`, `completion`).
 
 use super::*;
+use crate::pairing::matching::{Digits, Widest};
 
 /// The weight of a pair inside one bracket: the quality criteria as digits
 /// of one integer, most significant first, so that a maximum-weight
@@ -24,6 +25,9 @@ use super::*;
 /// | `shift_order` | not a criterion: the ideal S1/S2 pairing | how close the pair is to it |
 ///
 /// A digit is left out when nobody in the bracket could make it differ.
+/// The weight is as wide as its digits: callers pick the integer type by
+/// `bits` (see `matching::with_width`).
+#[derive(Clone)]
 pub(super) struct Weights<'e, 'a> {
     pub(super) engine: &'e Engine<'a>,
     pub(super) bracket: Vec<usize>,
@@ -42,8 +46,9 @@ pub(super) struct Weights<'e, 'a> {
     /// Lowest bit of the criteria digits (everything above the order digit).
     pub(super) shift_quality: u32,
     pub(super) order_weighted: bool,
-    /// C7's place value of each score in `ranks` (see `build`).
-    pub(super) place: Vec<i128>,
+    /// C7's place value of each score in `ranks`, as a power of two (see
+    /// `build`).
+    pub(super) place: Vec<u32>,
     pub(super) ranks: Vec<Points>,
     pub(super) ideal: Vec<Option<usize>>,
     pub(super) movers: usize,
@@ -74,8 +79,8 @@ pub(super) const FLOAT_DIGITS: [(FloatDirection, bool); 4] = [
 #[derive(Debug, Clone, Default)]
 pub(super) struct SdDigit {
     pub(super) shift: u32,
-    /// Place value of each value in `ranks`.
-    pub(super) place: Vec<i128>,
+    /// Place value of each value in `ranks`, as a power of two.
+    pub(super) place: Vec<u32>,
     pub(super) ranks: Vec<Points>,
     pub(super) bits: u32,
 }
@@ -83,6 +88,24 @@ pub(super) struct SdDigit {
 pub(super) fn bits_for(max_total: i128) -> u32 {
     128 - (max_total.max(1)).leading_zeros()
 }
+
+/// Place values for a list of values compared from the highest: each a
+/// power of two (its exponent returned) above the most that all smaller
+/// values can add up to, given how many players can carry each value
+/// (`count`). Returns the exponents and the bits of the whole digit.
+fn places(count: impl Iterator<Item = usize>) -> (Vec<u32>, u32) {
+    let mut place = Vec::new();
+    let mut top = 0u32;
+    for c in count {
+        place.push(top);
+        top += bits_for(c as i128);
+    }
+    (place, top)
+}
+
+/// The bits a weight may take: 4,096 less the solver's headroom and the
+/// digits callers stack above the criteria.
+const CRITERIA_LIMIT: u32 = Widest::BITS - 90;
 
 impl<'e, 'a> Weights<'e, 'a> {
     pub(super) fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
@@ -107,24 +130,21 @@ impl<'e, 'a> Weights<'e, 'a> {
         let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
         // C7 (2025) ranks the scores of the bracket's players: the lower a
         // score's rank, the less it costs to leave a player with it unpaired.
-        // The place value of each score is mixed-radix: one more than the
-        // number of players of every lower score multiplied together, so no
-        // number of lower-scored players outweighs one of a higher score and
-        // the digit takes only the bits those counts need.
+        // The place value of each score is a power of two above what all the
+        // players of lower scores add up to, so no number of lower-scored
+        // players outweighs one of a higher score and the digit takes only
+        // the bits those counts need (the weight is as wide as it must be).
         let _ = next_only;
         let mut scores: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
         scores.sort_unstable();
         let mut ranks: Vec<Points> = scores.clone();
         ranks.dedup();
-        let mut place = Vec::with_capacity(ranks.len());
-        let mut top_cost: i128 = 1;
-        for &r in &ranks {
-            place.push(top_cost);
-            let count = scores.iter().filter(|&&x| x == r).count() as i128;
-            top_cost = top_cost.saturating_mul(count + 1);
-        }
-        let mut narrowed = (top_cost == i128::MAX)
-            .then(|| format!("C7's place values overflow in a bracket of {k} players"));
+        let (place, c6_bits) = places(
+            ranks
+                .iter()
+                .map(|&r| scores.iter().filter(|&&x| x == r).count()),
+        );
+        let mut narrowed = None;
         // S1/S2: moved-down players first meet the top residents, the rest
         // split in halves.
         let mut movers = bracket
@@ -160,7 +180,6 @@ impl<'e, 'a> Weights<'e, 'a> {
         }
         let k_i = k as i128;
         let pairs_max = k_i / 2 + 1;
-        let c6_bits = bits_for(top_cost);
         let c5_bits = bits_for(pairs_max);
         let gar = (engine.avoid_is_gar_early()).then_some(bits_for(span.max(k) as i128 / 2 + 1));
         let fl: Vec<bool> = vec![
@@ -235,38 +254,29 @@ impl<'e, 'a> Weights<'e, 'a> {
                 if r.is_empty() {
                     continue;
                 }
-                // Place values: for C18 / C20 (scores) mixed-radix by how
-                // many of those players have each score; for C19 / C21
-                // (differences) powers of one more than their number.
-                let mut place = Vec::with_capacity(r.len());
-                let mut top: i128 = 1;
-                for &x in &r {
-                    place.push(top);
-                    let count = if dir == FloatDirection::Down {
+                // Place values: for C18 / C20 (scores) by how many of those
+                // players have each score; for C19 / C21 (differences) by
+                // how many players there are.
+                let (place, top) = places(r.iter().map(|&x| {
+                    if dir == FloatDirection::Down {
                         who.iter().filter(|&&i| seats[i].score == x).count()
                     } else {
                         who.len()
-                    };
-                    top = top.saturating_mul(count as i128 + 1);
-                }
-                if top == i128::MAX {
-                    narrowed = Some(format!(
-                        "C18-C21 left out of a bracket of {k} players: too many distinct values"
-                    ));
-                    continue;
-                }
-                // Scores: the paired players' place values sum below `top`.
-                // Differences: each paired player contributes up to the
-                // largest place value.
+                    }
+                }));
+                // Scores: the paired players' place values sum below the
+                // top. Differences: each paired player contributes up to
+                // the largest place value.
                 let bits = if dir == FloatDirection::Down {
-                    bits_for(top)
+                    top
                 } else {
-                    bits_for(top.saturating_mul(2 * (k_i + 1)))
+                    top + bits_for(2 * (k_i + 1))
                 };
-                // The handbook's order keeps its own digits below these
-                // (`Chooser`, 256-bit when needed): only the criteria
-                // themselves must fit.
-                if fixed + bits <= limit {
+                // The weight takes as many bits as the criteria need (see
+                // `matching::with_width`); only past thousands of bits,
+                // which no bracket of a real event comes near, is a digit
+                // left out.
+                if fixed + bits <= CRITERIA_LIMIT {
                     fixed += bits;
                     *slot = Some(SdDigit {
                         shift: 0,
@@ -314,6 +324,9 @@ impl<'e, 'a> Weights<'e, 'a> {
         let weighted_bits =
             bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
         let plain_bits = bits_for(2 * k_i * pairs_max + 1);
+        // The order digit is not a criterion: it is kept within `limit`
+        // (an `i128`'s width for most callers), so that it never makes a
+        // weight wider.
         let (order_bits, order_weighted) = if fixed + weighted_bits <= limit {
             (Some(weighted_bits), true)
         } else if fixed + plain_bits <= limit {
@@ -384,42 +397,84 @@ impl<'e, 'a> Weights<'e, 'a> {
         }
     }
 
+    /// The same weights moved up by `pad` bits, all of them: the same
+    /// order of pairings at a width the tests choose.
+    #[cfg(test)]
+    pub(super) fn widened(&self, pad: u32) -> Self {
+        let mut w = self.clone();
+        for s in [
+            &mut w.shift_pairs,
+            &mut w.shift_scores,
+            &mut w.shift_quality,
+            &mut w.bits,
+        ]
+        .into_iter()
+        .chain(w.shift_gar.as_mut())
+        .chain(w.shift_low.as_mut())
+        .chain(w.shift_order.as_mut())
+        .chain(w.c9.as_mut().map(|c| &mut c.0))
+        .chain(w.shift_float.iter_mut().flatten())
+        .chain(w.sd.iter_mut().flatten().map(|d| &mut d.shift))
+        {
+            *s += pad;
+        }
+        w
+    }
+
     /// What pairing a player of this score is worth to C7: its place
     /// value, so that sums compare like the lists of the downfloaters'
     /// scores from the highest.
-    pub(super) fn cost(&self, score: Points) -> i128 {
+    pub(super) fn cost<W: Digits>(&self, score: Points) -> W {
         let r = self.ranks.binary_search(&score).unwrap_or(0);
-        self.place[r]
+        W::from(1) << self.place[r]
     }
 
     /// Weight of pairing bracket positions `a` and `b`, `None` if they may
     /// not meet.
-    pub(super) fn edge(&self, a: usize, b: usize) -> Option<i128> {
+    pub(super) fn edge<W: Digits>(&self, a: usize, b: usize) -> Option<W> {
         self.weigh(a, b, true)
     }
 
     /// The weight without the S1/S2 order digit: the criteria only.
-    pub(super) fn quality(&self, a: usize, b: usize) -> Option<i128> {
+    pub(super) fn quality<W: Digits>(&self, a: usize, b: usize) -> Option<W> {
         self.weigh(a, b, false)
     }
 
-    pub(super) fn weigh(&self, a: usize, b: usize, with_order: bool) -> Option<i128> {
+    /// The value of a pairing (`l`: each position's partner): the sum of
+    /// its pairs' weights.
+    pub(super) fn total<W: Digits>(&self, l: &[Option<usize>]) -> W {
+        (0..l.len())
+            .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| self.edge::<W>(a, b)))
+            .sum()
+    }
+
+    /// Whether two pairings of the bracket are worth the same in every
+    /// digit from bit `shift` up.
+    pub(super) fn same_from(&self, x: &[Option<usize>], y: &[Option<usize>], shift: u32) -> bool {
+        let sums = bits_for(self.bracket.len() as i128);
+        crate::with_width!(self.bits + 1 + sums, W => {
+            self.total::<W>(x) >> shift == self.total::<W>(y) >> shift
+        })
+    }
+
+    pub(super) fn weigh<W: Digits>(&self, a: usize, b: usize, with_order: bool) -> Option<W> {
         let seats = self.engine.seats;
         let (i, j) = (self.bracket[a], self.bracket[b]);
         if !self.engine.compatible(i, j) || self.both_moved_down(a, b) {
             return None;
         }
         let (si, sj) = (&seats[i], &seats[j]);
-        let mut w: i128 = c6_pairs() << self.shift_pairs;
-        w += self.c7_scores_paired(si, sj) << self.shift_scores;
+        let digit = |v: i128, shift: u32| W::from(v) << shift;
+        let mut w = digit(c6_pairs(), self.shift_pairs);
+        w += self.c7_scores_paired::<W>(si, sj) << self.shift_scores;
         if let Some(s) = self.shift_low {
-            w += LOW_CAP << s;
+            w += digit(LOW_CAP, s);
         }
         if let Some(s) = self.shift_gar {
-            w += self.gar_mates_apart(si, sj) << s;
+            w += digit(self.gar_mates_apart(si, sj), s);
         }
         if let Some((s, bye_score)) = self.c9 {
-            w += c9_unplayed_games(si, sj, bye_score) << s;
+            w += digit(c9_unplayed_games(si, sj, bye_score), s);
         }
         for (f, shift) in self.shift_float.iter().enumerate() {
             let Some(shift) = shift else { continue };
@@ -428,19 +483,21 @@ impl<'e, 'a> Weights<'e, 'a> {
                 FloatDirection::Down => c14_c16_repeated_downfloat(si, sj, recent),
                 FloatDirection::Up => c15_c17_repeated_upfloat(si, sj, recent),
             };
-            w += v << shift;
+            w += digit(v, *shift);
         }
         for (f, d) in self.sd.iter().enumerate() {
             let Some(d) = d else { continue };
             let (dir, recent) = FLOAT_DIGITS[f];
             let v = match dir {
-                FloatDirection::Down => c18_c20_repeated_downfloaters_scores(d, si, sj, recent),
+                FloatDirection::Down => {
+                    c18_c20_repeated_downfloaters_scores::<W>(d, si, sj, recent)
+                }
                 FloatDirection::Up => c19_c21_repeated_upfloat_differences(d, si, sj, recent),
             };
             w += v << d.shift;
         }
         if let Some(s) = self.shift_order.filter(|_| with_order) {
-            w += self.order_hint(a, b) << s;
+            w += digit(self.order_hint(a, b), s);
         }
         Some(w)
     }
@@ -461,8 +518,8 @@ impl<'e, 'a> Weights<'e, 'a> {
     /// leaves the lowest list of downfloaters'
     /// scores (the 2017 pairing score difference gives the same order on
     /// the handbook's candidates).
-    fn c7_scores_paired(&self, si: &Seat, sj: &Seat) -> i128 {
-        self.cost(si.score) + self.cost(sj.score)
+    fn c7_scores_paired<W: Digits>(&self, si: &Seat, sj: &Seat) -> W {
+        self.cost::<W>(si.score) + self.cost::<W>(sj.score)
     }
 
     /// Under `gar`, in rounds 1-3: club or team mates apart where possible
@@ -576,10 +633,15 @@ fn c15_c17_repeated_upfloat(si: &Seat, sj: &Seat, recent: bool) -> i128 {
 /// the one below, where its difference is its score less that bracket's,
 /// so the repeated downfloaters left unpaired should have the lowest
 /// scores: each one paired here is credited with its score's place value.
-fn c18_c20_repeated_downfloaters_scores(d: &SdDigit, si: &Seat, sj: &Seat, recent: bool) -> i128 {
+fn c18_c20_repeated_downfloaters_scores<W: Digits>(
+    d: &SdDigit,
+    si: &Seat,
+    sj: &Seat,
+    recent: bool,
+) -> W {
     let part = |s: &Seat, other: &Seat| {
         if s.is_bye || other.is_bye || past(s, recent) != Some(FloatDirection::Down) {
-            0
+            W::ZERO
         } else {
             d.cost(s.score)
         }
@@ -591,13 +653,18 @@ fn c18_c20_repeated_downfloaters_scores(d: &SdDigit, si: &Seat, sj: &Seat, recen
 /// highest, of the MDP opponents who received an upfloat in the previous
 /// round (two rounds before). Each player's share is the same unpaired as
 /// paired without that upfloat, so only the differences count.
-fn c19_c21_repeated_upfloat_differences(d: &SdDigit, si: &Seat, sj: &Seat, recent: bool) -> i128 {
-    let top = d.top();
+fn c19_c21_repeated_upfloat_differences<W: Digits>(
+    d: &SdDigit,
+    si: &Seat,
+    sj: &Seat,
+    recent: bool,
+) -> W {
+    let top = d.top::<W>();
     let part = |s: &Seat, other: &Seat| {
         if s.is_bye || other.is_bye || past(s, recent) != Some(FloatDirection::Up) {
             top
         } else if s.score < other.score {
-            top - d.cost(other.score - s.score)
+            top - d.cost::<W>(other.score - s.score)
         } else {
             top
         }
@@ -607,12 +674,12 @@ fn c19_c21_repeated_upfloat_differences(d: &SdDigit, si: &Seat, sj: &Seat, recen
 
 impl SdDigit {
     /// The place value of `x` among this criterion's values.
-    fn cost(&self, x: Points) -> i128 {
-        self.place[self.ranks.binary_search(&x).unwrap_or(0)]
+    fn cost<W: Digits>(&self, x: Points) -> W {
+        W::from(1) << self.place[self.ranks.binary_search(&x).unwrap_or(0)]
     }
 
     /// The place value of the largest value.
-    fn top(&self) -> i128 {
-        self.place[self.ranks.len() - 1]
+    fn top<W: Digits>(&self) -> W {
+        W::from(1) << self.place[self.ranks.len() - 1]
     }
 }

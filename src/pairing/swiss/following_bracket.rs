@@ -69,13 +69,7 @@ impl Engine<'_> {
             }
             got = self.in_handbook_order_c7(&w, &next, Some(&further), &nw)?;
         }
-        let value = |l: &[Option<usize>]| -> i128 {
-            (0..l.len())
-                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
-                .sum::<i128>()
-                >> w.shift_scores
-        };
-        if value(&got) != value(local) {
+        if !w.same_from(&got, local, w.shift_scores) {
             return None;
         }
         let mut rest: Vec<usize> = (0..k)
@@ -113,13 +107,6 @@ impl Engine<'_> {
             return local;
         }
         let w = Weights::new(self, bracket, 118, k);
-        let value = |l: &[Option<usize>]| -> i128 {
-            (0..l.len())
-                .filter_map(|a| l[a].filter(|&b| b > a).and_then(|b| w.edge(a, b)))
-                .sum::<i128>()
-                >> w.shift_scores
-        };
-        let target = value(&local);
         let downfloaters = |l: &[Option<usize>]| -> Vec<usize> {
             (0..k)
                 .filter(|&a| l[a].is_none())
@@ -148,19 +135,21 @@ impl Engine<'_> {
             if !self.pairable(&stranded) && nb.len() + further.len() <= COMPLETING_LIMIT {
                 let all: Vec<usize> = nb.iter().chain(&further).copied().collect();
                 let m = all.len();
-                let big: i128 = 1 << (nw.bits + 1);
-                let mut weight = vec![0i128; m * m];
-                for a in 0..m {
-                    for b in a + 1..m {
-                        let x = if b < nb.len() {
-                            nw.edge(a, b).map(|x| big + (x >> nw.shift_scores))
-                        } else {
-                            self.compatible(all[a], all[b]).then_some(big)
-                        };
-                        weight[a * m + b] = x.unwrap_or(0);
+                let joint = crate::with_width!(nw.bits + 2 + bits_for(m as i128), W => {
+                    let big = W::from(1) << (nw.bits + 1);
+                    let mut weight = vec![W::from(0); m * m];
+                    for a in 0..m {
+                        for b in a + 1..m {
+                            let x = if b < nb.len() {
+                                nw.edge::<W>(a, b).map(|x| big + (x >> nw.shift_scores))
+                            } else {
+                                self.compatible(all[a], all[b]).then_some(big)
+                            };
+                            weight[a * m + b] = x.unwrap_or(W::from(0));
+                        }
                     }
-                }
-                let joint = matching::max_weight(&weight, m);
+                    matching::max_weight(&weight, m)
+                });
                 sol = (0..nb.len())
                     .map(|a| joint[a].filter(|&b| b < nb.len()))
                     .collect();
@@ -190,7 +179,7 @@ impl Engine<'_> {
             .collect();
         for x in paired {
             let alt = self.solve_without(&w, x);
-            if value(&alt) != target {
+            if !w.same_from(&alt, &local, w.shift_scores) {
                 continue;
             }
             if let Some(q) = next_quality(&downfloaters(&alt)) {
@@ -207,7 +196,7 @@ impl Engine<'_> {
                 let banned: Vec<usize> = (0..k).filter(|&a| alt[a].is_none()).collect();
                 self.in_handbook_order(&w, &banned)
                     .or_else(|| self.in_dutch_order(&w, &banned))
-                    .filter(|l| value(l) == target)
+                    .filter(|l| w.same_from(l, &local, w.shift_scores))
                     .unwrap_or(alt)
             }
         }

@@ -5,7 +5,7 @@
 //! (3.8).
 
 use super::*;
-use crate::pairing::matching::Wide;
+use crate::pairing::matching::Digits;
 
 /// How many exchanges of one player each way the perfect-candidate search
 /// tries before leaving the bracket to the general search.
@@ -21,19 +21,23 @@ impl Engine<'_> {
     /// brackets only). `None` when the bracket is heterogeneous or needs
     /// more exchanges; the caller then falls back to sequential fixing.
     pub(super) fn by_exchanges(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
+        crate::with_width!(w.bits + 1, W => self.by_exchanges_in::<W>(w))
+    }
+
+    fn by_exchanges_in<W: Digits>(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
         if w.movers != 0 || w.bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
         let k = w.bracket.len();
-        let mut base = vec![0i128; k * k];
+        let mut base = vec![W::from(0); k * k];
         for a in 0..k {
             for b in a + 1..k {
-                if let Some(x) = w.quality(a, b) {
+                if let Some(x) = w.quality::<W>(a, b) {
                     base[a * k + b] = x;
                 }
             }
         }
-        let value = |m: &[i128], mate: &[Option<usize>]| -> i128 {
+        let value = |m: &[W], mate: &[Option<usize>]| -> W {
             (0..k)
                 .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
                 .sum()
@@ -51,7 +55,7 @@ impl Engine<'_> {
             for a in 0..k {
                 for b in a + 1..k {
                     if in_s1[a] == in_s1[b] {
-                        m[a * k + b] = 0;
+                        m[a * k + b] = W::from(0);
                     }
                 }
             }
@@ -63,7 +67,7 @@ impl Engine<'_> {
             for a in (0..k).filter(|&a| in_s1[a]) {
                 let mut ok = false;
                 for b in (0..k).filter(|&b| !in_s1[b] && !done[b]) {
-                    if m[a.min(b) * k + a.max(b)] <= 0 {
+                    if m[a.min(b) * k + a.max(b)] <= W::from(0) {
                         continue;
                     }
                     let mut trial = m.clone();
@@ -71,7 +75,7 @@ impl Engine<'_> {
                         for y in [a, b] {
                             let (p, q) = (x.min(y), x.max(y));
                             if p != q && (p, q) != (a.min(b), a.max(b)) {
-                                trial[p * k + q] = 0;
+                                trial[p * k + q] = W::from(0);
                             }
                         }
                     }
@@ -158,19 +162,27 @@ impl Engine<'_> {
         w: &Weights,
         banned: &[usize],
     ) -> Option<Vec<Option<usize>>> {
+        crate::with_width!(w.bits + 1, W => self.in_dutch_order_in::<W>(w, banned))
+    }
+
+    fn in_dutch_order_in<W: Digits>(
+        &self,
+        w: &Weights,
+        banned: &[usize],
+    ) -> Option<Vec<Option<usize>>> {
         let k = w.bracket.len();
-        let mut base = vec![0i128; k * k];
+        let mut base = vec![W::from(0); k * k];
         for a in 0..k {
             for b in a + 1..k {
                 if banned.contains(&a) || banned.contains(&b) {
                     continue;
                 }
-                if let Some(x) = w.quality(a, b) {
+                if let Some(x) = w.quality::<W>(a, b) {
                     base[a * k + b] = x;
                 }
             }
         }
-        let value = |m: &[i128], mate: &[Option<usize>]| -> i128 {
+        let value = |m: &[W], mate: &[Option<usize>]| -> W {
             (0..k)
                 .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
                 .sum()
@@ -187,7 +199,9 @@ impl Engine<'_> {
             if fixed[a].is_some() {
                 continue;
             }
-            let free = |b: usize| b != a && fixed[b].is_none() && base[a.min(b) * k + a.max(b)] > 0;
+            let free = |b: usize| {
+                b != a && fixed[b].is_none() && base[a.min(b) * k + a.max(b)] > W::from(0)
+            };
             let later: Vec<usize> = (a + 1..k).filter(|&b| free(b)).collect();
             let mut order: Vec<usize> = if a < w.movers {
                 // Moved-down players meet the residents in order first.
@@ -220,7 +234,7 @@ impl Engine<'_> {
                     for y in [a].into_iter().chain(opt) {
                         let (p, q) = (x.min(y), x.max(y));
                         if p != q && Some((p, q)) != keep {
-                            trial[p * k + q] = 0;
+                            trial[p * k + q] = W::from(0);
                         }
                     }
                 }
@@ -778,10 +792,10 @@ impl Engine<'_> {
 /// sum over pairs of the smaller BSN less a constant, so both are additive
 /// over pairs and sit in the matching weights as two digits below the
 /// criteria; the last two keys are settled player by player.
-pub(super) struct Chooser {
+pub(super) struct Chooser<W: Digits> {
     pub(super) k: usize,
     /// Criteria value of each pair (0 = may not meet).
-    pub(super) quality: Vec<Wide>,
+    pub(super) quality: Vec<W>,
     /// Pairs still allowed by the choices made so far.
     pub(super) allowed: Vec<bool>,
     /// Players a choice has made to be paired.
@@ -797,85 +811,67 @@ pub(super) struct Chooser {
     /// that most choices need no new matching; values are compared above it.
     pub(super) hint: Vec<i128>,
     pub(super) h_bits: u32,
-    /// How much the hint is scaled down to fit its bits.
-    pub(super) h_shift: u32,
     /// A best pairing under the choices so far, and its value.
     pub(super) cur: Vec<Option<usize>>,
-    pub(super) target: Wide,
-    /// Whether every weight fits an `i128` (the faster solver).
-    pub(super) narrow: bool,
+    pub(super) target: W,
 }
 
-impl Chooser {
-    pub(super) fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> Wide {
+/// The widths of the digits a [`Chooser`] stacks (see
+/// [`Engine::handbook_core`]).
+#[derive(Clone, Copy)]
+pub(super) struct OrderDigits {
+    lo_bits: u32,
+    nb_bits: u32,
+    q_bits: u32,
+    big_bits: u32,
+    f_bits: u32,
+    x_bits: u32,
+    d_bits: u32,
+    k_bits: u32,
+    h_bits: u32,
+}
+
+impl<W: Digits> Chooser<W> {
+    pub(super) fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> W {
         let k = self.k;
         let (a, b) = (a.min(b), a.max(b));
         let q = self.quality[a * k + b];
-        if q <= Wide::default() || !self.allowed[a * k + b] {
-            return Wide::default();
+        if q <= W::ZERO || !self.allowed[a * k + b] {
+            return W::ZERO;
         }
         let f = |v: usize| (self.forced[v] || extra == Some(v)) as i128;
         let (x, d) = self.digits[a * k + b];
-        let v = ((((((q) << self.f_bits) + Wide::from(f(a) + f(b))) << self.x_bits)
-            + Wide::from(x))
+        let v = ((((((q) << self.f_bits) + W::from(f(a) + f(b))) << self.x_bits) + W::from(x))
             << self.d_bits)
-            + Wide::from(d);
-        let hint = if self.h_bits == 0 {
-            0
-        } else {
-            self.hint[a * k + b] >> self.h_shift
-        };
-        (v << self.h_bits) + Wide::from(hint)
+            + W::from(d);
+        (v << self.h_bits) + W::from(self.hint[a * k + b])
     }
 
-    pub(super) fn unit_forced(&self) -> Wide {
-        Wide::from(1) << (self.x_bits + self.d_bits + self.h_bits)
+    pub(super) fn unit_forced(&self) -> W {
+        W::from(1) << (self.x_bits + self.d_bits + self.h_bits)
     }
 
     /// A maximum-weight matching over the pairs `keep` allows, with
-    /// `extra` also forced, and its weight: over `i128` when the digits fit
-    /// one, else over [`Wide`].
+    /// `extra` also forced, and its weight.
     fn best_matching(
         &self,
         keep: &dyn Fn(usize, usize) -> bool,
         extra: Option<usize>,
-    ) -> (Vec<Option<usize>>, Wide) {
+    ) -> (Vec<Option<usize>>, W) {
         let k = self.k;
-        let weight = |a: usize, b: usize| {
-            if keep(a, b) {
-                self.weight(a, b, extra)
-            } else {
-                Wide::default()
-            }
-        };
-        if self.narrow {
-            let mut m = vec![0i128; k * k];
-            for a in 0..k {
-                for b in a + 1..k {
-                    m[a * k + b] = weight(a, b).to_i128().expect("digits fit an i128");
+        let mut m = vec![W::ZERO; k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if keep(a, b) {
+                    m[a * k + b] = self.weight(a, b, extra);
                 }
             }
-            let mate = matching::max_weight(&m, k);
-            let v: i128 = (0..k)
-                .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
-                .sum();
-            (mate, Wide::from(v))
-        } else {
-            let mut m = vec![Wide::default(); k * k];
-            for a in 0..k {
-                for b in a + 1..k {
-                    m[a * k + b] = weight(a, b);
-                }
-            }
-            let mate = matching::max_weight_wide(&m, k);
-            let mut v = Wide::default();
-            for a in 0..k {
-                if let Some(b) = mate[a].filter(|&b| b > a) {
-                    v += m[a * k + b];
-                }
-            }
-            (mate, v)
         }
+        let mate = matching::max_weight(&m, k);
+        let v = (0..k)
+            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
+            .sum();
+        (mate, v)
     }
 
     /// Best pairing with the pairs `keep` says no to removed and `extra`
@@ -884,10 +880,10 @@ impl Chooser {
         &self,
         keep: &dyn Fn(usize, usize) -> bool,
         extra: Option<usize>,
-    ) -> Option<(Vec<Option<usize>>, Wide)> {
+    ) -> Option<(Vec<Option<usize>>, W)> {
         let (mate, v) = self.best_matching(keep, extra);
         let need = (self.target >> self.h_bits)
-            + (Wide::from(extra.is_some() as i128) << (self.x_bits + self.d_bits));
+            + (W::from(extra.is_some() as i128) << (self.x_bits + self.d_bits));
         (v >> self.h_bits == need).then_some((mate, v))
     }
 
@@ -940,7 +936,7 @@ impl Chooser {
             let mut done = false;
             for &b in s2 {
                 let k = self.k;
-                if self.quality[a.min(b) * k + a.max(b)] <= Wide::default()
+                if self.quality[a.min(b) * k + a.max(b)] <= W::ZERO
                     || !self.allowed[a.min(b) * k + a.max(b)]
                 {
                     continue;
@@ -1022,8 +1018,7 @@ impl Engine<'_> {
         }
         let complete_c8 = c7.is_some() && further.is_some();
         let further = further.unwrap_or(&[]);
-        let near = k + lower.len();
-        let n = near + further.len();
+        let n = k + lower.len() + further.len();
         // With C8, the next bracket's C6 and C7 digits sit between this
         // bracket's C7 and its later criteria.
         let lo_bits = w.shift_scores - w.shift_quality;
@@ -1041,21 +1036,54 @@ impl Engine<'_> {
         // Each pair's criteria (completeness and, with C8, the next
         // bracket's digits included), the order digits below them and the
         // hint make the matching's weight: an `i128` when everything fits
-        // one, a [`Wide`] otherwise.
-        let fixed = q_bits + big_bits + f_bits + x_bits + d_bits + k_bits;
-        // The hint gets the room left, coarser only past 250 bits.
-        let want = bits_for((k * k * k) as i128 + 1);
-        let h_bits = want.min(Wide::BITS.saturating_sub(fixed));
-        let h_shift = want - h_bits;
-        if fixed + h_bits > Wide::BITS {
-            return None;
-        }
-        let narrow = fixed + h_bits <= 124;
+        // one, an [`Int`](matching::Int) as wide as they need otherwise.
+        let h_bits = bits_for((k * k * k) as i128 + 1);
+        let bits = q_bits + big_bits + f_bits + x_bits + d_bits + k_bits + h_bits;
+        let digits = OrderDigits {
+            lo_bits,
+            nb_bits,
+            q_bits,
+            big_bits,
+            f_bits,
+            x_bits,
+            d_bits,
+            k_bits,
+            h_bits,
+        };
+        crate::with_width!(bits, W => {
+            self.handbook_in::<W>(w, banned, lower, c7, further, digits)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn handbook_in<W: Digits>(
+        &self,
+        w: &Weights,
+        banned: &[usize],
+        lower: &[usize],
+        c7: Option<&Weights>,
+        further: &[usize],
+        digits: OrderDigits,
+    ) -> Option<Vec<Option<usize>>> {
+        let OrderDigits {
+            lo_bits,
+            nb_bits,
+            q_bits,
+            big_bits,
+            f_bits,
+            x_bits,
+            d_bits,
+            k_bits,
+            h_bits,
+        } = digits;
+        let k = w.bracket.len();
+        let near = k + lower.len();
+        let n = near + further.len();
         // Completeness sits above the criteria of the bracket.
         let big = if big_bits == 0 {
-            Wide::default()
+            W::ZERO
         } else {
-            Wide::from(1) << (q_bits + k_bits)
+            W::from(1) << (q_bits + k_bits)
         };
         let seat = |v: usize| {
             if v < k {
@@ -1066,38 +1094,37 @@ impl Engine<'_> {
                 further[v - near]
             }
         };
-        let mut quality = vec![Wide::default(); n * n];
+        let mut quality = vec![W::ZERO; n * n];
         for a in 0..n {
             for b in a + 1..n {
                 if banned.contains(&a) || banned.contains(&b) {
                     continue;
                 }
                 if let Some(nw) = c7 {
-                    let df = |v: usize| nw.cost(self.seats[seat(v)].score);
+                    let df = |v: usize| nw.cost::<W>(self.seats[seat(v)].score);
                     if b >= near {
                         // Below the next bracket only completeness counts.
                         if self.compatible(seat(a), seat(b)) {
                             quality[a * n + b] = big;
                         }
                     } else if b < k {
-                        if let Some(x) = w.quality(a, b) {
+                        if let Some(x) = w.quality::<W>(a, b) {
                             let x = x >> w.shift_quality;
                             let hi = x >> lo_bits;
-                            let lo = x & ((1i128 << lo_bits) - 1);
+                            let lo = x.low(lo_bits);
                             // Paired here, neither is in the next bracket.
                             let nb = df(a) + df(b);
-                            quality[a * n + b] = big
-                                + (((Wide::from(hi) << nb_bits) + Wide::from(nb)) << lo_bits)
-                                + Wide::from(lo + 1);
+                            quality[a * n + b] =
+                                big + (((hi << nb_bits) + nb) << lo_bits) + lo + W::ONE;
                         }
-                    } else if let Some(x) = nw.quality(a, b) {
-                        quality[a * n + b] = big + (Wide::from(x >> nw.shift_scores) << lo_bits);
+                    } else if let Some(x) = nw.quality::<W>(a, b) {
+                        quality[a * n + b] = big + ((x >> nw.shift_scores) << lo_bits);
                     }
                 } else if b < k {
-                    if let Some(x) = w.quality(a, b) {
+                    if let Some(x) = w.quality::<W>(a, b) {
                         // Criteria digits only, plus one so that every
                         // allowed pair has a positive weight.
-                        quality[a * n + b] = big + Wide::from((x >> w.shift_quality) + 1);
+                        quality[a * n + b] = big + (x >> w.shift_quality) + W::ONE;
                     }
                 } else if self.compatible(seat(a), seat(b)) {
                     quality[a * n + b] = big;
@@ -1115,10 +1142,8 @@ impl Engine<'_> {
             d_bits,
             hint: vec![0; n * n],
             h_bits,
-            h_shift,
             cur: vec![None; n],
-            target: Wide::default(),
-            narrow,
+            target: W::ZERO,
         };
         c.settle();
         let movers = w.movers;
@@ -1170,7 +1195,7 @@ impl Engine<'_> {
             for &a in &s1 {
                 let mut done = false;
                 for &b in &s2 {
-                    if b == a || c.quality[a.min(b) * n + a.max(b)] <= Wide::default() {
+                    if b == a || c.quality[a.min(b) * n + a.max(b)] <= W::ZERO {
                         continue;
                     }
                     if !c.allowed[a.min(b) * n + a.max(b)] {
@@ -1274,6 +1299,7 @@ mod handbook_order {
     //! on small random brackets: the first candidate of best quality must be
     //! the pairing chosen.
     use super::*;
+    use crate::pairing::matching::Widest;
 
     struct Rng(u64);
     impl Rng {
@@ -1364,7 +1390,7 @@ mod handbook_order {
     fn value(w: &Weights, pairs: &[(usize, usize)]) -> Option<i128> {
         pairs
             .iter()
-            .map(|&(a, b)| w.quality(a.min(b), a.max(b)))
+            .map(|&(a, b)| w.quality::<i128>(a.min(b), a.max(b)))
             .sum::<Option<i128>>()
     }
 
@@ -1391,7 +1417,7 @@ mod handbook_order {
             go(w, k, used, acc, v, completes, top);
             for b in a + 1..k {
                 if !used[b] {
-                    if let Some(x) = w.quality(a, b) {
+                    if let Some(x) = w.quality::<i128>(a, b) {
                         used[b] = true;
                         acc.push((a, b));
                         go(w, k, used, acc, v + x, completes, top);
@@ -1510,7 +1536,7 @@ mod handbook_order {
                 continue;
             };
             let lo_bits = w.shift_scores - w.shift_quality;
-            let df = |v: usize| nw.cost(seats[v].score);
+            let df = |v: usize| nw.cost::<i128>(seats[v].score);
             // Best next-bracket value for a set of downfloaters.
             let nb_best = |down: &[usize]| -> i128 {
                 let mut players = down.to_vec();
@@ -1525,7 +1551,7 @@ mod handbook_order {
                     for j in i + 1..p.len() {
                         if !used[j] {
                             let (a, b) = (p[i].min(p[j]), p[i].max(p[j]));
-                            if let Some(x) = nw.quality(a, b) {
+                            if let Some(x) = nw.quality::<i128>(a, b) {
                                 used[j] = true;
                                 go(nw, p, used, v + (x >> nw.shift_scores), top);
                                 used[j] = false;
@@ -1634,6 +1660,37 @@ mod handbook_order {
             }
             assert_eq!(got, want, "case {case}: {seats:?}");
             checked += 1;
+            // The same criteria moved past 128, 1,024 and 3,000 bits (the
+            // widths a bracket with many distinct scores needs) choose the
+            // same pairing, by every path that weighs a bracket.
+            if case % 5 == 0 {
+                let value = |w: &Weights, l: &[Option<usize>]| w.total::<Widest>(l);
+                for pad in [140, 900, 3000] {
+                    let wide = w.widened(pad);
+                    let again = if below == 0 {
+                        engine.in_handbook_order(&wide, &[])
+                    } else {
+                        engine.in_handbook_order_completing(&wide, &lower)
+                    };
+                    assert_eq!(again.as_ref(), Some(&want), "case {case}, {pad} bits up");
+                    let (narrow, broad) = (engine.solve(&w), engine.solve(&wide));
+                    assert_eq!(
+                        value(&w, &narrow) << pad,
+                        value(&wide, &broad),
+                        "case {case}"
+                    );
+                    assert_eq!(
+                        engine.in_dutch_order(&wide, &[]),
+                        engine.in_dutch_order(&w, &[]),
+                        "case {case}, {pad} bits up"
+                    );
+                    if below > 0 {
+                        let joint = |w: &Weights| engine.joint(w, &bracket, &lower);
+                        let (j1, j2) = (joint(&w), joint(&wide));
+                        assert_eq!(value(&w, &j1) << pad, value(&wide, &j2), "case {case}");
+                    }
+                }
+            }
         }
         assert!(checked > 600, "{checked}");
     }
@@ -1673,6 +1730,38 @@ mod handbook_order {
         let bracket: Vec<usize> = (0..4).collect();
         let got = engine.pair_bracket(&bracket, &[]).unwrap();
         assert_eq!(got, vec![Some(3), Some(2), Some(1), Some(0)]);
+    }
+
+    #[test]
+    fn c19_still_decides_in_a_bracket_whose_criteria_need_hundreds_of_bits() {
+        // The bracket above with 60 more moved-down players, each of a
+        // score of its own (3.5 to 33 points), and 60 more residents: C7
+        // needs a bit per distinct score and C19 one per distinct
+        // difference, past an `i128`. Every moved-down player still
+        // meets a resident, and 3, who floated up last round, meets the
+        // closest score, 2 (2.5 points), as C19 asks.
+        let mut seats: Vec<Seat> = (0..60)
+            .map(|i| seat(10 + i, 330 - 5 * i as i64, None))
+            .collect();
+        seats.extend([
+            seat(1, 30, None),
+            seat(2, 25, None),
+            seat(3, 20, Some(FloatDirection::Up)),
+            seat(4, 20, None),
+        ]);
+        seats.extend((0..60).map(|i| seat(200 + i, 20, None)));
+        seats[60].opponents = vec![2];
+        seats[61].opponents = vec![1];
+        let avoid = Avoidance::new(RuleSet::Official, 9, &[], &[], &[]);
+        let engine = Engine::new(&seats, &avoid, 4);
+        let bracket: Vec<usize> = (0..seats.len()).collect();
+        let w = Weights::new(&engine, &bracket, 118, bracket.len());
+        assert!(w.bits > 128, "{} bits", w.bits);
+        assert!(w.narrowed.is_none() && w.sd[1].is_some());
+        let got = engine.pair_bracket(&bracket, &[]).unwrap();
+        assert!((0..62).all(|a| got[a].is_some_and(|b| b >= 62)));
+        assert_eq!(got[62], Some(61), "3 meets 2");
+        assert!(engine.shortcuts.borrow().is_empty());
     }
 
     #[test]
