@@ -5,9 +5,9 @@
 //! - "Which pairing of this score bracket is best?" The criteria are packed,
 //!   most important first, into one integer weight per possible pair, and a
 //!   maximum-weight matching answers. The blossom algorithm is the exact
-//!   tool for that; we use the `integer-blossom` crate over `i128` weights so
-//!   that a dozen criteria stack without overflow, and over [`Wide`]
-//!   (256-bit) weights when the Swiss generation order's digits need more.
+//!   tool for that; we use the `integer-blossom` crate over `i128` weights
+//!   while a dozen criteria fit one, and over [`Int`] weights of 256 to
+//!   4,096 bits (see [`with_width`](crate::with_width)) when a bracket's digits need more.
 //! - "Can the players below still all be paired?" (the completion criterion).
 //!   Here only the number of pairs matters, so a greedy start plus Edmonds'
 //!   augmenting paths over the *compatibility* graph is enough. That graph is
@@ -50,9 +50,6 @@ impl Digits for i128 {
 
 /// The widest weights the engine uses: 64 limbs, 4,096 bits.
 pub type Widest = Int<64>;
-/// 256 bits: the generation order's matchings over criteria that fit an
-/// `i128`.
-pub type Wide = Int<4>;
 
 /// Runs `$e` with `$W` standing for the narrowest weight type that holds
 /// `$bits` bits: `i128`, then [`Int`] of 256, 512, 1,024 and 4,096 bits.
@@ -535,7 +532,7 @@ mod tests {
                 }
             }
             let small = max_weight(&m, n);
-            let wide: Vec<Wide> = m.iter().map(|&x| Wide::from(x) << 180).collect();
+            let wide: Vec<Int<4>> = m.iter().map(|&x| Int::from(x) << 180).collect();
             let total = |mate: &[Option<usize>]| -> i128 {
                 (0..n)
                     .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * n + b]))

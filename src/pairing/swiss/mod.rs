@@ -30,8 +30,8 @@
 //! A bracket that has a perfect candidate (Article 3.4) takes the first
 //! one in the handbook's order, found by matching tests alone, at any size.
 //! Any other bracket is solved as a maximum-weight matching (blossom
-//! algorithm) whose weights hold the criteria as digits (256-bit where an
-//! `i128` is too narrow); the generation order is then settled choice by
+//! algorithm) whose weights hold the criteria as digits (an `i128`, or an
+//! integer as wide as the digits need); the generation order is then settled choice by
 //! choice, each time asking a matching whether a best pairing survives. docs/pairing.md maps every article to where it is
 //! implemented and to the test that shows it.
 
