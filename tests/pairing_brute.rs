@@ -101,6 +101,46 @@ fn outcome(f: &Field, pairs: &[(u32, u32)]) -> Vec<(Points, Points)> {
     v
 }
 
+/// What one field shows: `None` when the simulator could not build it,
+/// else the club-mate pairs of the engine's pairing and the fewest of any
+/// complete pairing with the same score outcome (both 0 when neither
+/// pairs anyone). Panics when the engine and the brute force disagree on
+/// whether a pairing exists, or a bent preference is not explained.
+fn club_mates(seed: u64, cfg: &SimConfig) -> Option<(usize, usize)> {
+    let input = sim::tournament(cfg).ok()?;
+    let f = field(&input);
+    let mut best_for: HashMap<Vec<(Points, Points)>, usize> = HashMap::new();
+    let mut any = false;
+    each(&f, &mut f.ids.clone(), &mut Vec::new(), &mut |pairs| {
+        any = true;
+        let m = pairs.iter().filter(|&&(a, b)| (f.mates)(a, b)).count();
+        let e = best_for.entry(outcome(&f, pairs)).or_insert(usize::MAX);
+        *e = (*e).min(m);
+    });
+    match swiss::pair_round(&input) {
+        Err(PairingError::Impossible(_)) => {
+            assert!(!any, "seed {seed}: engine found nothing, brute force did");
+            Some((0, 0))
+        }
+        Err(e) => panic!("seed {seed}: {e}"),
+        Ok(r) => {
+            assert!(any, "seed {seed}: engine paired what brute force cannot");
+            let mut pairs: Vec<(u32, u32)> = r.pairs.iter().map(|p| (p.first, p.second)).collect();
+            if let Some(b) = &r.bye {
+                pairs.push((b.player, 0));
+            }
+            let m = pairs.iter().filter(|&&(a, b)| (f.mates)(a, b)).count();
+            let said = r
+                .pairs
+                .iter()
+                .filter(|p| !p.explanation.bent.is_empty())
+                .count();
+            assert!(said >= m, "seed {seed}: a bent preference is not explained");
+            Some((m, best_for[&outcome(&f, &pairs)]))
+        }
+    }
+}
+
 #[test]
 fn engine_agrees_with_brute_force_on_small_gar_fields() {
     let mut checked = 0;
@@ -111,62 +151,51 @@ fn engine_agrees_with_brute_force_on_small_gar_fields() {
         cfg.total_rounds = 5;
         cfg.clubs = 2 + (seed % 2) as usize;
         cfg.forbidden_pairs = (seed % 3) as usize;
-        let Ok(input) = sim::tournament(&cfg) else {
+        let Some((m, best)) = club_mates(seed, &cfg) else {
             continue;
         };
-        let f = field(&input);
-        let mut best_for: HashMap<Vec<(Points, Points)>, usize> = HashMap::new();
-        let mut any = false;
-        each(&f, &mut f.ids.clone(), &mut Vec::new(), &mut |pairs| {
-            any = true;
-            let m = pairs.iter().filter(|&&(a, b)| (f.mates)(a, b)).count();
-            let e = best_for.entry(outcome(&f, pairs)).or_insert(usize::MAX);
-            *e = (*e).min(m);
-        });
-        match swiss::pair_round(&input) {
-            Err(PairingError::Impossible(_)) => {
-                assert!(!any, "seed {seed}: engine found nothing, brute force did")
-            }
-            Err(e) => panic!("seed {seed}: {e}"),
-            Ok(r) => {
-                assert!(any, "seed {seed}: engine paired what brute force cannot");
-                let mut pairs: Vec<(u32, u32)> =
-                    r.pairs.iter().map(|p| (p.first, p.second)).collect();
-                if let Some(b) = &r.bye {
-                    pairs.push((b.player, 0));
-                }
-                let m = pairs.iter().filter(|&&(a, b)| (f.mates)(a, b)).count();
-                let best = best_for[&outcome(&f, &pairs)];
-                if m > 0 {
-                    bent += 1;
-                    assert!(
-                        best > 0,
-                        "seed {seed}: club-mates could have been kept apart: {pairs:?}\n{:?}",
-                        input
-                            .players
-                            .iter()
-                            .map(|p| (
-                                p.id,
-                                f.score[&p.id],
-                                p.club.clone(),
-                                p.history.iter().map(|e| e.opponent).collect::<Vec<_>>()
-                            ))
-                            .collect::<Vec<_>>()
-                    );
-                    let said = r
-                        .pairs
-                        .iter()
-                        .filter(|p| !p.explanation.bent.is_empty())
-                        .count();
-                    assert!(said >= m, "seed {seed}: a bent preference is not explained");
-                }
-                checked += 1;
-            }
-        }
+        assert_eq!(m, best, "seed {seed}: more club-mates than needed");
+        bent += usize::from(m > 0);
+        checked += 1;
     }
     assert!(checked > 300, "only {checked} fields checked");
     assert!(
         bent > 0,
         "no field needed to bend the preference; the test proves nothing"
     );
+}
+
+/// The same on larger fields, rounds 1-3 of a `gar` event (where the club
+/// rule applies) with 8-15 players in 2-4 clubs: `KRAAL_GAR_FIELDS` fields
+/// (default 1,500) from seed `KRAAL_GAR_FROM` (default 0). Run with
+/// `cargo test --release --test pairing_brute -- --ignored --nocapture`.
+#[test]
+#[ignore = "minutes: brute force over fields of up to 15 players"]
+fn engine_keeps_club_mates_apart_on_larger_gar_fields() {
+    let knob = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let from = knob("KRAAL_GAR_FROM", 0);
+    let fields = knob("KRAAL_GAR_FIELDS", 1500);
+    let (mut checked, mut bent, mut more) = (0, 0, Vec::new());
+    for seed in from..from + fields {
+        let mut cfg = SimConfig::plain(8 + (seed % 8) as usize, (seed % 3) as u32, seed);
+        cfg.rules = RuleSet::Gar;
+        cfg.total_rounds = 5;
+        cfg.clubs = 2 + (seed % 3) as usize;
+        cfg.forbidden_pairs = (seed % 3) as usize;
+        let Some((m, best)) = club_mates(seed, &cfg) else {
+            continue;
+        };
+        if m > best {
+            more.push((seed, m, best));
+        }
+        bent += usize::from(m > 0);
+        checked += 1;
+    }
+    println!("{checked} fields, {bent} with club-mates paired, more than the fewest on {more:?}");
+    assert!(more.is_empty(), "more club-mates than needed: {more:?}");
 }

@@ -3,6 +3,12 @@
 //! criteria (C6-C8) and weighed over the whole round, not one bracket.
 
 use super::*;
+use crate::pairing::matching::Digits;
+
+/// Under `gar`, a bracket and everyone below it up to this many players
+/// are paired with the fewest club-mates exactly ([`Engine::fewest_mates`]);
+/// larger fields compare a few alternatives per bracket.
+const MATES_EXACT_LIMIT: usize = 200;
 
 impl Engine<'_> {
     /// GAR ranks club-mates apart right after the score-bracket criteria
@@ -28,6 +34,9 @@ impl Engine<'_> {
         };
         if mates == 0 {
             return local;
+        }
+        if let Some(exact) = self.fewest_mates(bracket, lower) {
+            return exact;
         }
         // Candidates: the same bracket with one more of its players made to
         // float, kept only if the bracket's own quality (C6, C7) is
@@ -79,6 +88,132 @@ impl Engine<'_> {
             }
         }
         best
+    }
+
+    /// The bracket's pairing when the fewest club-mates over the round is
+    /// asked of one matching: the bracket and every player below it, each
+    /// pair weighed, most significant first, by
+    ///
+    /// 1. completeness (C4: everyone left can be paired);
+    /// 2. the score outcome, bracket by bracket from this one down: C6
+    ///    (the pairs made at or above each score) and C7 (the scores of
+    ///    the players paired at or above it, from the highest, as place
+    ///    values), so C8 and every later bracket's C6 and C7 are kept;
+    /// 3. club or team mates apart, over the whole round;
+    /// 4. this bracket's remaining criteria (C9, C14-C21);
+    ///
+    /// and the first pairing in the handbook's order among the best is
+    /// taken ([`Engine::order_from`]). A pair of players of different
+    /// scores is read as the higher one floating down to meet the lower.
+    /// Each bracket below is then paired the same way and finds the same
+    /// best still open, so the round ends with the fewest club-mates that
+    /// its score outcome allows. `None` for the bye seat's bracket (its
+    /// own weights already weigh club-mates last) or past
+    /// [`MATES_EXACT_LIMIT`] players.
+    pub(super) fn fewest_mates(
+        &self,
+        bracket: &[usize],
+        lower: &[usize],
+    ) -> Option<Vec<Option<usize>>> {
+        let k = bracket.len();
+        let n = k + lower.len();
+        if n > MATES_EXACT_LIMIT || bracket.iter().any(|&i| self.seats[i].is_bye) {
+            return None;
+        }
+        let w = Weights::new(self, bracket, 118, k);
+        let shift_gar = w.shift_gar?;
+        let all: Vec<usize> = bracket.iter().chain(lower).copied().collect();
+        let score = |v: usize| self.seats[all[v]].score;
+        let real: Vec<usize> = (0..n).filter(|&v| !self.seats[all[v]].is_bye).collect();
+        // The score levels from this bracket's down, each with the place
+        // values of the scores at or above it.
+        let low = bracket.iter().map(|&i| self.seats[i].score).min()?;
+        let mut levels: Vec<Points> = real
+            .iter()
+            .map(|&v| score(v))
+            .filter(|&s| s <= low)
+            .collect();
+        levels.sort_unstable_by(|a, b| b.cmp(a));
+        levels.dedup();
+        let pair_bits = bits_for(n as i128 / 2 + 1);
+        let mut level_digits = Vec::new();
+        let mut shift = 0;
+        for &level in levels.iter().rev() {
+            let mut above: Vec<Points> = real
+                .iter()
+                .map(|&v| score(v))
+                .filter(|&s| s >= level)
+                .collect();
+            above.sort_unstable();
+            let mut ranks = above.clone();
+            ranks.dedup();
+            let (place, c7_bits) = places(
+                ranks
+                    .iter()
+                    .map(|&r| above.iter().filter(|&&x| x == r).count()),
+            );
+            level_digits.push((level, ranks, place, c7_bits, shift));
+            shift += c7_bits + pair_bits;
+        }
+        // From the bottom: one per pair (every allowed pair weighs more
+        // than nothing), this bracket's own criteria, club-mates apart, the
+        // score outcome, completeness.
+        let own_bits = shift_gar - w.shift_quality;
+        let own_shift = pair_bits;
+        let mates_shift = own_shift + own_bits;
+        let outcome_shift = mates_shift + pair_bits;
+        let big_shift = outcome_shift + shift;
+        let q_bits = big_shift + bits_for(n as i128 + 1) + 1;
+        let order_bits = [
+            bits_for(n as i128 + 1),
+            bits_for(2 * n as i128 + 2),
+            bits_for(2 * (k * n) as i128 + 2),
+            bits_for((k * k * k) as i128 + 1),
+        ];
+        crate::with_width!(q_bits + order_bits.iter().sum::<u32>(), W => {
+            let mut quality = vec![W::from(0); n * n];
+            for a in 0..n {
+                for b in a + 1..n {
+                    let (i, j) = (all[a], all[b]);
+                    let own = if b < k {
+                        match w.quality::<W>(a, b) {
+                            Some(x) => (x >> w.shift_quality).low(own_bits),
+                            None => continue,
+                        }
+                    } else if self.compatible(i, j) {
+                        W::from(0)
+                    } else {
+                        continue;
+                    };
+                    let (si, sj) = (&self.seats[i], &self.seats[j]);
+                    let apart = si.is_bye
+                        || sj.is_bye
+                        || self.avoid.prefers_apart(si.id, sj.id, self.round).is_none();
+                    let mut outcome = W::from(0);
+                    let paired_at = if si.is_bye || sj.is_bye {
+                        Points::MIN
+                    } else {
+                        si.score.min(sj.score)
+                    };
+                    for (level, ranks, place, c7_bits, at) in &level_digits {
+                        if paired_at < *level {
+                            continue;
+                        }
+                        let value = |s: Points| {
+                            W::from(1) << place[ranks.binary_search(&s).unwrap_or(0)]
+                        };
+                        outcome += ((W::from(1) << *c7_bits) + value(si.score) + value(sj.score))
+                            << *at;
+                    }
+                    quality[a * n + b] = (W::from(1) << big_shift)
+                        + (outcome << outcome_shift)
+                        + (W::from(i128::from(apart)) << mates_shift)
+                        + (own << own_shift)
+                        + W::from(1);
+                }
+            }
+            self.order_from::<W>(&w, n, quality, order_bits)
+        })
     }
 
     /// The score outcome and number of club-mate pairs of the whole round

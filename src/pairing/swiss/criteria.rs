@@ -93,7 +93,7 @@ pub(super) fn bits_for(max_total: i128) -> u32 {
 /// power of two (its exponent returned) above the most that all smaller
 /// values can add up to, given how many players can carry each value
 /// (`count`). Returns the exponents and the bits of the whole digit.
-fn places(count: impl Iterator<Item = usize>) -> (Vec<u32>, u32) {
+pub(super) fn places(count: impl Iterator<Item = usize>) -> (Vec<u32>, u32) {
     let mut place = Vec::new();
     let mut top = 0u32;
     for c in count {

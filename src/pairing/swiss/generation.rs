@@ -1131,6 +1131,22 @@ impl Engine<'_> {
                 }
             }
         }
+        self.order_from(w, n, quality, [f_bits, x_bits, d_bits, h_bits])
+    }
+
+    /// The first pairing in the handbook's order among the best by
+    /// `quality` (per pair of the `n` players, the bracket's `k` first;
+    /// zero = may not meet), the generation order's own digits of widths
+    /// `[f, x, d, h]` stacked below it (see [`Chooser`]). A bracket player
+    /// paired with one of the others is a downfloater.
+    pub(super) fn order_from<W: Digits>(
+        &self,
+        w: &Weights,
+        n: usize,
+        quality: Vec<W>,
+        [f_bits, x_bits, d_bits, h_bits]: [u32; 4],
+    ) -> Option<Vec<Option<usize>>> {
+        let k = w.bracket.len();
         let mut c = Chooser {
             k: n,
             quality,
