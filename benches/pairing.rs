@@ -2,7 +2,9 @@
 //! 8 rounds of synthetic history (ratings, draws, a few withdrawals and late
 //! entries, club-mates and forbidden pairs), paired by the Dutch engine; and
 //! rounds 1-3 of a `gar` Swiss of 2,000 unrated players in 40 clubs of 50,
-//! where club-mates are kept apart where the score brackets allow.
+//! where club-mates are kept apart where the score brackets allow, and of
+//! one of 200 players in 2 clubs drawn at random, where some must meet and
+//! the round finds the fewest.
 //!
 //! Run with `cargo bench --bench pairing`; the 100,000-player round (whose
 //! history alone takes minutes to build) only when `KRAAL_BENCH_HUGE` is
@@ -46,5 +48,21 @@ fn gar_clubs(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, swiss_round, gar_clubs);
+/// Rounds 2-3 of a `gar` Swiss of 200 unrated players in 2 clubs drawn at
+/// random: club-mates must meet, and the fewest over the round is one
+/// matching of each bracket with everyone below it.
+fn gar_crowded(c: &mut Criterion) {
+    let mut g = c.benchmark_group("gar_200_in_2_clubs");
+    g.sample_size(10);
+    for round in 2..=3u32 {
+        let input = sim::tournament(&SimConfig::gar_crowded(200, 2, round))
+            .expect("synthetic tournament pairs");
+        g.bench_function(format!("round_{round}"), |b| {
+            b.iter(|| swiss::pair_round(&input).expect("pairs"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, swiss_round, gar_clubs, gar_crowded);
 criterion_main!(benches);

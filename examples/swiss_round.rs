@@ -9,6 +9,12 @@
 //! many club-mate pairings it has:
 //!
 //!     cargo run --release --example swiss_round -- gar 1
+//!
+//! Then a player count and a number of clubs give a `gar` field of that
+//! many players in clubs drawn at random, where some club-mates must meet
+//! (`SimConfig::gar_crowded`):
+//!
+//!     cargo run --release --example swiss_round -- gar 3 200 2
 
 use std::time::Instant;
 
@@ -20,14 +26,23 @@ fn main() {
     if args.peek().map(String::as_str) == Some("gar") {
         args.next();
         let round: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-        let input =
-            sim::tournament(&SimConfig::gar_clubs(round)).expect("synthetic tournament pairs");
+        let players: Option<usize> = args.next().and_then(|a| a.parse().ok());
+        let clubs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
+        let cfg = match players {
+            Some(p) => SimConfig::gar_crowded(p, clubs, round),
+            None => SimConfig::gar_clubs(round),
+        };
+        let field = match players {
+            Some(p) => format!("{p} players in {clubs} clubs drawn at random"),
+            None => "2,000 players in 40 clubs".to_string(),
+        };
+        let input = sim::tournament(&cfg).expect("synthetic tournament pairs");
         let t = Instant::now();
         let (paired, shortcuts) = swiss::pair_round_with_shortcuts(&input).expect("pairs");
         let took = t.elapsed();
         let mates = sim::club_mate_pairs(&input, &paired);
         println!(
-            "gar, 2,000 players in 40 clubs, round {round}: {} pairs ({mates} of club-mates) paired in {took:.2?}",
+            "gar, {field}, round {round}: {} pairs ({mates} of club-mates) paired in {took:.2?}",
             paired.pairs.len()
         );
         report(&shortcuts);

@@ -89,6 +89,19 @@ impl SimConfig {
             ..SimConfig::plain(2_000, round - 1, 2026)
         }
     }
+
+    /// A `gar` Swiss of `players` unrated players in `clubs` clubs drawn
+    /// at random before round `round` (1-3): with few clubs, some
+    /// club-mates must meet, and the fewest is what the engine must find.
+    pub fn gar_crowded(players: usize, clubs: usize, round: u32) -> Self {
+        SimConfig {
+            rules: RuleSet::Gar,
+            total_rounds: 7,
+            clubs,
+            unrated: true,
+            ..SimConfig::plain(players, round - 1, 2026)
+        }
+    }
 }
 
 /// Plays `played_rounds` rounds and returns the input for the next one.

@@ -28,14 +28,17 @@ impl Engine<'_> {
         bracket_score: Points,
         mate: &[Option<(usize, Points)>],
     ) -> Vec<Option<usize>> {
-        let Some((outcome, mates)) = self.play_out(bracket, &local, end, bracket_score, mate)
+        let Some((outcome, mates, played)) =
+            self.play_out(bracket, &local, end, bracket_score, mate)
         else {
             return local;
         };
-        if mates == 0 {
+        if mates == 0 || lower.is_empty() {
+            // The last bracket's own weights already weigh club-mates
+            // right after its C6 and C7.
             return local;
         }
-        if let Some(exact) = self.fewest_mates(bracket, lower) {
+        if let Some(exact) = self.fewest_mates(bracket, lower, &local, &played) {
             return exact;
         }
         // Candidates: the same bracket with one more of its players made to
@@ -57,7 +60,7 @@ impl Engine<'_> {
             if alt == local || !w.same_from(&alt, &local, top_shift) {
                 continue;
             }
-            if let Some((o2, m2)) = self.play_out(bracket, &alt, end, bracket_score, mate) {
+            if let Some((o2, m2, _)) = self.play_out(bracket, &alt, end, bracket_score, mate) {
                 if o2 == outcome && m2 < best_mates {
                     best = alt;
                     best_mates = m2;
@@ -80,8 +83,9 @@ impl Engine<'_> {
             let banned: Vec<usize> = (0..bracket.len()).filter(|&a| best[a].is_none()).collect();
             if let Some(ordered) = self.in_handbook_order(&w, &banned) {
                 if w.same_from(&ordered, &local, top_shift)
-                    && self.play_out(bracket, &ordered, end, bracket_score, mate)
-                        == Some((outcome, best_mates))
+                    && self
+                        .play_out(bracket, &ordered, end, bracket_score, mate)
+                        .is_some_and(|(o, m, _)| (o, m) == (outcome.clone(), best_mates))
                 {
                     return ordered;
                 }
@@ -103,7 +107,9 @@ impl Engine<'_> {
     /// 4. this bracket's remaining criteria (C9, C14-C21);
     ///
     /// and the first pairing in the handbook's order among the best is
-    /// taken ([`Engine::order_from`]). A pair of players of different
+    /// taken ([`Engine::order_from`]). When the bracket's own best pairing
+    /// (`local`), played out as usual (`played`), already reaches the best
+    /// score outcome with the fewest club-mates, it is kept. A pair of players of different
     /// scores is read as the higher one floating down to meet the lower.
     /// Each bracket below is then paired the same way and finds the same
     /// best still open, so the round ends with the fewest club-mates that
@@ -114,6 +120,8 @@ impl Engine<'_> {
         &self,
         bracket: &[usize],
         lower: &[usize],
+        local: &[Option<usize>],
+        played: &[Option<(usize, Points)>],
     ) -> Option<Vec<Option<usize>>> {
         let k = bracket.len();
         let n = k + lower.len();
@@ -212,12 +220,28 @@ impl Engine<'_> {
                         + W::from(1);
                 }
             }
+            // One matching tells the best outcome and the fewest
+            // club-mates; the round as played out may reach both already.
+            let value = |pairs: &mut dyn Iterator<Item = (usize, usize)>| -> W {
+                pairs.map(|(a, b)| quality[a.min(b) * n + a.max(b)]).sum::<W>() >> mates_shift
+            };
+            let best = matching::max_weight(&quality, n);
+            let at: HashMap<usize, usize> = all.iter().enumerate().map(|(v, &i)| (i, v)).collect();
+            let reached = value(&mut (0..n).filter_map(|a| {
+                let (j, _) = played[all[a]]?;
+                at.get(&j).copied().filter(|&b| b > a).map(|b| (a, b))
+            }));
+            let optimum = value(&mut (0..n).filter_map(|a| best[a].filter(|&b| b > a).map(|b| (a, b))));
+            if reached == optimum {
+                return Some(local.to_vec());
+            }
             self.order_from::<W>(&w, n, quality, order_bits)
         })
     }
 
     /// The score outcome and number of club-mate pairs of the whole round
-    /// if this bracket is paired as `local` and the rest as usual.
+    /// if this bracket is paired as `local` and the rest as usual, and that
+    /// round's pairs.
     pub(super) fn play_out(
         &self,
         bracket: &[usize],
@@ -225,7 +249,7 @@ impl Engine<'_> {
         end: usize,
         bracket_score: Points,
         mate: &[Option<(usize, Points)>],
-    ) -> Option<(Vec<(Points, Points)>, usize)> {
+    ) -> Option<(Vec<(Points, Points)>, usize, Vec<Option<(usize, Points)>>)> {
         let mut m = mate.to_vec();
         let down = Self::apply(bracket, local, bracket_score, &mut m);
         self.run(end, down, false, &mut m).ok()?;
@@ -244,6 +268,6 @@ impl Engine<'_> {
             }
         }
         outcome.sort_unstable();
-        Some((outcome, mates))
+        Some((outcome, mates, m))
     }
 }
