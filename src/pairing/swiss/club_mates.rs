@@ -10,6 +10,17 @@ use crate::pairing::matching::Digits;
 /// larger fields compare a few alternatives per bracket.
 const MATES_EXACT_LIMIT: usize = 200;
 
+/// A round played out to its end.
+pub(super) struct PlayOut {
+    /// The score pairs (higher first), sorted.
+    outcome: Vec<(Points, Points)>,
+    /// Club-mate pairs.
+    mates: usize,
+    /// Each seat's partner and the score of the bracket they met in (as
+    /// `Engine::run` fills it).
+    pairs: Vec<Option<(usize, Points)>>,
+}
+
 impl Engine<'_> {
     /// GAR ranks club-mates apart right after the score-bracket criteria
     /// and above the float criteria. A bracket's choice among pairings of
@@ -28,8 +39,11 @@ impl Engine<'_> {
         bracket_score: Points,
         mate: &[Option<(usize, Points)>],
     ) -> Vec<Option<usize>> {
-        let Some((outcome, mates, played)) =
-            self.play_out(bracket, &local, end, bracket_score, mate)
+        let Some(PlayOut {
+            outcome,
+            mates,
+            pairs: played,
+        }) = self.play_out(bracket, &local, end, bracket_score, mate)
         else {
             return local;
         };
@@ -60,11 +74,11 @@ impl Engine<'_> {
             if alt == local || !w.same_from(&alt, &local, top_shift) {
                 continue;
             }
-            if let Some((o2, m2, _)) = self.play_out(bracket, &alt, end, bracket_score, mate) {
-                if o2 == outcome && m2 < best_mates {
+            if let Some(p) = self.play_out(bracket, &alt, end, bracket_score, mate) {
+                if p.outcome == outcome && p.mates < best_mates {
                     best = alt;
-                    best_mates = m2;
-                    if m2 == 0 {
+                    best_mates = p.mates;
+                    if best_mates == 0 {
                         break;
                     }
                 }
@@ -85,7 +99,7 @@ impl Engine<'_> {
                 if w.same_from(&ordered, &local, top_shift)
                     && self
                         .play_out(bracket, &ordered, end, bracket_score, mate)
-                        .is_some_and(|(o, m, _)| (o, m) == (outcome.clone(), best_mates))
+                        .is_some_and(|p| p.outcome == outcome && p.mates == best_mates)
                 {
                     return ordered;
                 }
@@ -249,7 +263,7 @@ impl Engine<'_> {
         end: usize,
         bracket_score: Points,
         mate: &[Option<(usize, Points)>],
-    ) -> Option<(Vec<(Points, Points)>, usize, Vec<Option<(usize, Points)>>)> {
+    ) -> Option<PlayOut> {
         let mut m = mate.to_vec();
         let down = Self::apply(bracket, local, bracket_score, &mut m);
         self.run(end, down, false, &mut m).ok()?;
@@ -268,6 +282,10 @@ impl Engine<'_> {
             }
         }
         outcome.sort_unstable();
-        Some((outcome, mates, m))
+        Some(PlayOut {
+            outcome,
+            mates,
+            pairs: m,
+        })
     }
 }
