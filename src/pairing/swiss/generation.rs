@@ -816,21 +816,6 @@ pub(super) struct Chooser<W: Digits> {
     pub(super) target: W,
 }
 
-/// The widths of the digits a [`Chooser`] stacks (see
-/// [`Engine::handbook_core`]).
-#[derive(Clone, Copy)]
-pub(super) struct OrderDigits {
-    lo_bits: u32,
-    nb_bits: u32,
-    q_bits: u32,
-    big_bits: u32,
-    f_bits: u32,
-    x_bits: u32,
-    d_bits: u32,
-    k_bits: u32,
-    h_bits: u32,
-}
-
 impl<W: Digits> Chooser<W> {
     pub(super) fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> W {
         let k = self.k;
@@ -1039,19 +1024,11 @@ impl Engine<'_> {
         // one, an [`Int`](matching::Int) as wide as they need otherwise.
         let h_bits = bits_for((k * k * k) as i128 + 1);
         let bits = q_bits + big_bits + f_bits + x_bits + d_bits + k_bits + h_bits;
-        let digits = OrderDigits {
-            lo_bits,
-            nb_bits,
-            q_bits,
-            big_bits,
-            f_bits,
-            x_bits,
-            d_bits,
-            k_bits,
-            h_bits,
-        };
+        // Completeness sits above the criteria of the bracket.
+        let big_shift = (big_bits > 0).then_some(q_bits + k_bits);
+        let order = [f_bits, x_bits, d_bits, h_bits];
         crate::with_width!(bits, W => {
-            self.handbook_in::<W>(w, banned, lower, c7, further, digits)
+            self.handbook_in::<W>(w, banned, lower, c7, further, [lo_bits, nb_bits], big_shift, order)
         })
     }
 
@@ -1063,28 +1040,14 @@ impl Engine<'_> {
         lower: &[usize],
         c7: Option<&Weights>,
         further: &[usize],
-        digits: OrderDigits,
+        [lo_bits, nb_bits]: [u32; 2],
+        big_shift: Option<u32>,
+        order: [u32; 4],
     ) -> Option<Vec<Option<usize>>> {
-        let OrderDigits {
-            lo_bits,
-            nb_bits,
-            q_bits,
-            big_bits,
-            f_bits,
-            x_bits,
-            d_bits,
-            k_bits,
-            h_bits,
-        } = digits;
         let k = w.bracket.len();
         let near = k + lower.len();
         let n = near + further.len();
-        // Completeness sits above the criteria of the bracket.
-        let big = if big_bits == 0 {
-            W::ZERO
-        } else {
-            W::from(1) << (q_bits + k_bits)
-        };
+        let big = big_shift.map_or(W::ZERO, |s| W::from(1) << s);
         let seat = |v: usize| {
             if v < k {
                 w.bracket[v]
@@ -1131,7 +1094,7 @@ impl Engine<'_> {
                 }
             }
         }
-        self.order_from(w, n, quality, [f_bits, x_bits, d_bits, h_bits])
+        self.order_from(w, n, quality, order)
     }
 
     /// The first pairing in the handbook's order among the best by
