@@ -192,7 +192,8 @@ impl Engine<'_> {
             bits_for(2 * (k * n) as i128 + 2),
             bits_for((k * k * k) as i128 + 1),
         ];
-        crate::with_width!(q_bits + order_bits.iter().sum::<u32>(), W => {
+        let width = (q_bits + order_bits.iter().sum::<u32>()).max(w.bits + 1);
+        crate::with_width!(width, W => {
             let mut quality = vec![W::from(0); n * n];
             for a in 0..n {
                 for b in a + 1..n {

@@ -21,7 +21,9 @@ impl Engine<'_> {
     /// brackets only). `None` when the bracket is heterogeneous or needs
     /// more exchanges; the caller then falls back to sequential fixing.
     pub(super) fn by_exchanges(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
-        crate::with_width!(w.bits + 1, W => self.by_exchanges_in::<W>(w))
+        // Room for the sum of a pairing's weights, which is compared.
+        let sums = bits_for(w.bracket.len() as i128);
+        crate::with_width!(w.bits + 1 + sums, W => self.by_exchanges_in::<W>(w))
     }
 
     fn by_exchanges_in<W: Digits>(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
@@ -162,7 +164,8 @@ impl Engine<'_> {
         w: &Weights,
         banned: &[usize],
     ) -> Option<Vec<Option<usize>>> {
-        crate::with_width!(w.bits + 1, W => self.in_dutch_order_in::<W>(w, banned))
+        let sums = bits_for(w.bracket.len() as i128);
+        crate::with_width!(w.bits + 1 + sums, W => self.in_dutch_order_in::<W>(w, banned))
     }
 
     fn in_dutch_order_in<W: Digits>(
@@ -1027,7 +1030,10 @@ impl Engine<'_> {
         // Completeness sits above the criteria of the bracket.
         let big_shift = (big_bits > 0).then_some(q_bits + k_bits);
         let order = [f_bits, x_bits, d_bits, h_bits];
-        crate::with_width!(bits, W => {
+        // The weights are built whole before their order digit is shifted
+        // off: the type must hold `w.bits` too.
+        let width = bits.max(w.bits + 1).max(c7.map_or(0, |nw| nw.bits + 1));
+        crate::with_width!(width, W => {
             self.handbook_in::<W>(w, banned, lower, c7, further, [lo_bits, nb_bits], big_shift, order)
         })
     }
