@@ -181,3 +181,130 @@ fn double_round_robin_reverses_starts_in_the_second_cycle() {
         }
     }
 }
+
+/// Rounds `1..=upto` of a schedule as a director stores them: each
+/// player's opponent, `None` for the one who sat out.
+fn as_played(
+    s: &kraal::pairing::round_robin::Schedule,
+    upto: u32,
+) -> Vec<std::collections::HashMap<u32, Option<u32>>> {
+    s.rounds
+        .iter()
+        .filter(|r| r.round <= upto)
+        .map(|r| {
+            let mut m = std::collections::HashMap::new();
+            for p in &r.pairs {
+                m.insert(p.first, Some(p.second));
+                m.insert(p.second, Some(p.first));
+            }
+            if let Some(b) = r.bye {
+                m.insert(b, None);
+            }
+            m
+        })
+        .collect()
+}
+
+/// Every pair over the whole schedule, and how often it meets.
+fn meetings(
+    s: &kraal::pairing::round_robin::Schedule,
+) -> std::collections::HashMap<(u32, u32), u32> {
+    let mut met = std::collections::HashMap::new();
+    for r in &s.rounds {
+        for p in &r.pairs {
+            *met.entry((p.first.min(p.second), p.first.max(p.second)))
+                .or_default() += 1;
+        }
+    }
+    met
+}
+
+#[test]
+fn the_schedule_goes_on_from_the_rounds_played_when_the_draw_order_changes() {
+    // A referee corrects two ratings after round 3, and players 2 and 5
+    // swap places in the draw order. A fresh table would seat them anew
+    // and bring back pairs that have met; the schedule instead continues
+    // the table rounds 1-3 followed.
+    for n in [8u32, 7] {
+        let players = field(n, |_| None);
+        let before = schedule(&RoundRobinInput {
+            players: players.clone(),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut reordered = players.clone();
+        reordered.swap(1, 4);
+        let fresh = schedule(&RoundRobinInput {
+            players: reordered.clone(),
+            ..Default::default()
+        })
+        .unwrap();
+        let played = as_played(&before, 3);
+        let rematches = fresh
+            .rounds
+            .iter()
+            .filter(|r| r.round > 3)
+            .flat_map(|r| &r.pairs)
+            .filter(|p| {
+                played
+                    .iter()
+                    .any(|m| m.get(&p.first) == Some(&Some(p.second)))
+            })
+            .count();
+        assert!(
+            rematches > 0,
+            "{n} players: the reorder changes nothing, the test proves nothing"
+        );
+        let went_on = schedule(&RoundRobinInput {
+            players: reordered,
+            played: played.clone(),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(
+            as_played(&went_on, 3),
+            played,
+            "{n} players: rounds 1-3 as played"
+        );
+        let met = meetings(&went_on);
+        assert_eq!(
+            met.len() as u32,
+            n * (n - 1) / 2,
+            "{n} players: every pair meets"
+        );
+        assert!(
+            met.values().all(|&c| c == 1),
+            "{n} players: nobody meets twice"
+        );
+    }
+}
+
+#[test]
+fn rounds_changed_by_hand_are_refused_with_a_reason() {
+    let players = field(6, |_| None);
+    let s = schedule(&RoundRobinInput {
+        players: players.clone(),
+        ..Default::default()
+    })
+    .unwrap();
+    let mut played = as_played(&s, 2);
+    // Swap one player of two pairings of round 2 by hand.
+    let r2 = &s.rounds[1];
+    let (a, b) = (r2.pairs[0].first, r2.pairs[0].second);
+    let (c, d) = (r2.pairs[1].first, r2.pairs[1].second);
+    for (x, y) in [(a, c), (c, a), (b, d), (d, b)] {
+        played[1].insert(x, Some(y));
+    }
+    let mut reordered = players.clone();
+    reordered.swap(0, 5);
+    let err = schedule(&RoundRobinInput {
+        players: reordered,
+        played,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("do not follow one Berger table"),
+        "{err}"
+    );
+}

@@ -365,3 +365,61 @@ fn simultaneous_result_entry_loses_nothing() {
         );
     }
 }
+
+#[test]
+fn a_round_robin_goes_on_from_its_rounds_when_a_rating_is_corrected() {
+    // Six players; after round 2 the referee corrects the last player's
+    // rating so that they would draw number 1. Rounds 3-5 must continue
+    // the table rounds 1-2 followed: no pair meets twice, every pair meets.
+    for app in TestApp::all() {
+        let (mut api, tid, ids) = setup(
+            &app,
+            json!({"name": "Corrected Ratings RR", "system": "round_robin", "rules": "official", "rounds": 5}),
+            6,
+        );
+        let admin = app.user("corrector", Role::Admin);
+        let mut page = app.client_as(&admin);
+        let mut met = HashSet::new();
+        for round in 1..=5 {
+            if round == 3 {
+                let edit = format!("/t/{tid}/players/{}/edit", ids[5]);
+                let html = page.get(&edit).body;
+                let mut fields = common::form_fields(&html, "action=\"/t/");
+                for f in fields.iter_mut() {
+                    if f.0 == "rating" {
+                        f.1 = "2400".into();
+                    }
+                }
+                let fields: Vec<(&str, &str)> = fields
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect();
+                let saved = page.post(&edit, &fields);
+                assert!(saved.status < 400, "[{}] {}", app.backend, saved.body);
+                let csv = app.client().get(&format!("/t/{tid}/players.csv")).body;
+                assert!(
+                    csv.contains("2400"),
+                    "[{}] not saved: {fields:?} {csv}",
+                    app.backend
+                );
+            }
+            let r = api.send_json(
+                "POST",
+                &format!("/api/v1/tournaments/{tid}/rounds"),
+                json!({}),
+            );
+            assert_eq!(r.status, 201, "[{}] round {round}: {}", app.backend, r.body);
+            for p in r.json()["pairings"].as_array().unwrap() {
+                let a = p["first_id"].as_i64().unwrap();
+                let b = p["second_id"].as_i64().unwrap();
+                assert!(
+                    met.insert((a.min(b), a.max(b))),
+                    "[{}] {a} and {b} meet again in round {round}",
+                    app.backend
+                );
+                play(&mut api, p["games"].as_array().unwrap(), &["1-0", "0-1"]);
+            }
+        }
+        assert_eq!(met.len(), 15, "[{}] every pair met", app.backend);
+    }
+}

@@ -292,12 +292,26 @@ impl TournamentData {
                     players.len()
                 };
                 let (forbidden, waivers) = self.kept_apart(None);
+                // The rounds paired so far, so that the schedule goes on
+                // from the table they follow.
+                let played = self
+                    .rounds
+                    .iter()
+                    .filter(|r| r.number < next)
+                    .map(|r| {
+                        players
+                            .iter()
+                            .map(|p| (pid(p.id), EntryKind::of(&self.outcome(p.id, r)).1))
+                            .collect()
+                    })
+                    .collect();
                 let input = RoundRobinInput {
                     players: self.ties(&players),
                     double: (self.tournament.rounds as usize) > games_per_cycle,
                     rules: self.tournament.rules,
                     forbidden,
                     waivers,
+                    played,
                 };
                 let schedule = round_robin::schedule(&input)?;
                 let round = schedule

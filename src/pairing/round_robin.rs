@@ -66,6 +66,12 @@ pub struct RoundRobinInput {
     pub forbidden: Vec<ForbiddenPair>,
     #[serde(default)]
     pub waivers: Vec<Waiver>,
+    /// The rounds paired so far, in order: each player's opponent, `None`
+    /// for the one who sat out. Later rounds continue the table these
+    /// follow, whatever has changed since (a rating corrected, a pair kept
+    /// apart), so that nobody meets twice and every pair still meets.
+    #[serde(default)]
+    pub played: Vec<HashMap<PlayerId, Option<PlayerId>>>,
 }
 
 /// One pairing of a scheduled round; `first` starts game 1.
@@ -178,6 +184,45 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
             })?
         }
     };
+    // A round as paired: each player's opponent, taken from either side
+    // (a player who withdrew may have no entry of their own).
+    let played: Vec<HashMap<PlayerId, Option<PlayerId>>> = input
+        .played
+        .iter()
+        .map(|round| {
+            let mut both = round.clone();
+            for (&a, &b) in round {
+                if let Some(b) = b {
+                    both.insert(b, Some(a));
+                }
+            }
+            both
+        })
+        .collect();
+    let seating = if played.is_empty() || follows(&table, &seating, &played) {
+        seating
+    } else {
+        continued(&table, &order, &played, |seating| {
+            let round_of = |r: usize| if r < table.len() { r } else { r - table.len() };
+            (played.len()..total as usize).all(|r| {
+                table[round_of(r)].iter().all(|&(x, y)| {
+                    match (seating.get(x as usize - 1), seating.get(y as usize - 1)) {
+                        (Some(&a), Some(&b)) => avoid.forbids(a, b, r as u32 + 1).is_none(),
+                        _ => true,
+                    }
+                })
+            })
+        })
+        .ok_or_else(|| {
+            PairingError::Impossible(format!(
+                "rounds 1-{} as paired do not follow one Berger table of these {n} players \
+                 (a pairing changed by hand, or a player added or removed since), or no \
+                 table they follow keeps the forbidden pairs apart in the rounds left; the \
+                 schedule cannot go on from them",
+                played.len()
+            ))
+        })?
+    };
     let cycle = table.len() as u32;
     let mut rounds = Vec::new();
     for leg in 0..if input.double { 2 } else { 1 } {
@@ -223,6 +268,150 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
         }
     }
     Ok(Schedule { seating, rounds })
+}
+
+/// Whether the rounds played are the first rounds of the table under
+/// `seating` (the bye seat being the one who sat out).
+fn follows(
+    table: &[Vec<(u32, u32)>],
+    seating: &[PlayerId],
+    played: &[HashMap<PlayerId, Option<PlayerId>>],
+) -> bool {
+    let at = |x: u32| seating.get(x as usize - 1).copied();
+    played.iter().enumerate().all(|(r, round)| {
+        table[r % table.len()]
+            .iter()
+            .all(|&(x, y)| match (at(x), at(y)) {
+                (Some(a), Some(b)) => {
+                    round.get(&a) == Some(&Some(b)) && round.get(&b) == Some(&Some(a))
+                }
+                (Some(a), None) | (None, Some(a)) => round.get(&a) == Some(&None),
+                (None, None) => true,
+            })
+    })
+}
+
+/// A seating under which the table's first rounds are the rounds
+/// `played`, and that `keeps` accepts (the rounds left honour the absolute
+/// rules), found by fixing one number's player and following the rounds
+/// played to its opponents' numbers; `None` when there is none (a pairing
+/// changed by hand, the field changed).
+fn continued(
+    table: &[Vec<(u32, u32)>],
+    order: &[PlayerId],
+    played: &[HashMap<PlayerId, Option<PlayerId>>],
+    mut keeps: impl FnMut(&[PlayerId]) -> bool,
+) -> Option<Vec<PlayerId>> {
+    let seats = table.first().map_or(0, |t| t.len() * 2);
+    if played.iter().any(|r| r.len() != order.len()) || played.len() > 2 * table.len() {
+        return None;
+    }
+    // partner[r][x] = the number x meets in round r (numbers from 0).
+    let partner: Vec<Vec<usize>> = (0..played.len())
+        .map(|r| {
+            let mut p = vec![0; seats];
+            for &(x, y) in &table[r % table.len()] {
+                p[x as usize - 1] = y as usize - 1;
+                p[y as usize - 1] = x as usize - 1;
+            }
+            p
+        })
+        .collect();
+    // A slot holds a player or, in an odd field, the bye (None).
+    type Slot = Option<PlayerId>;
+    let mut slots: Vec<Slot> = order.iter().copied().map(Some).collect();
+    if seats > order.len() {
+        slots.push(None);
+    }
+    fn go(
+        at: Vec<Option<Slot>>,
+        slots: &[Slot],
+        partner: &[Vec<usize>],
+        played: &[HashMap<PlayerId, Option<PlayerId>>],
+        budget: &mut u32,
+        keeps: &mut dyn FnMut(&[PlayerId]) -> bool,
+    ) -> Option<Vec<PlayerId>> {
+        let bye_seat = at.len() - 1;
+        let Some(free) = at.iter().position(Option::is_none) else {
+            // The bye is the last number (the table's N), players the rest.
+            let seating: Option<Vec<PlayerId>> = at.iter().map(|s| s.flatten()).collect();
+            return match seating {
+                Some(s) if keeps(&s) => Some(s),
+                Some(_) => None,
+                None => {
+                    let s: Vec<PlayerId> =
+                        at[..bye_seat].iter().flatten().flatten().copied().collect();
+                    (at[bye_seat] == Some(None) && s.len() == bye_seat && keeps(&s)).then_some(s)
+                }
+            };
+        };
+        for &slot in slots {
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            if at.contains(&Some(slot)) || (slot.is_none() && free != bye_seat) {
+                continue;
+            }
+            let mut next = at.clone();
+            next[free] = Some(slot);
+            let mut queue = vec![free];
+            let mut ok = true;
+            while let (true, Some(x)) = (ok, queue.pop()) {
+                let who = next[x].flatten();
+                for (r, round) in played.iter().enumerate() {
+                    let y = partner[r][x];
+                    // Who sat across the board from this slot in round r.
+                    let across: Slot = match who {
+                        Some(p) => match round.get(&p) {
+                            Some(&o) => o,
+                            None => {
+                                ok = false;
+                                break;
+                            }
+                        },
+                        None => round.iter().find(|(_, o)| o.is_none()).map(|(&p, _)| p),
+                    };
+                    if who.is_none() && across.is_none() {
+                        ok = false;
+                        break;
+                    }
+                    match next[y] {
+                        Some(s) if s == across => {}
+                        Some(_) => {
+                            ok = false;
+                            break;
+                        }
+                        None if next.contains(&Some(across))
+                            || (across.is_none() && y != bye_seat) =>
+                        {
+                            ok = false;
+                            break;
+                        }
+                        None => {
+                            next[y] = Some(across);
+                            queue.push(y);
+                        }
+                    }
+                }
+            }
+            if ok {
+                if let Some(found) = go(next, slots, partner, played, budget, keeps) {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+    let mut budget = 200_000;
+    go(
+        vec![None; seats],
+        &slots,
+        &partner,
+        played,
+        &mut budget,
+        &mut keeps,
+    )
 }
 
 struct Seating<'a> {
