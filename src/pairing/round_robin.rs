@@ -11,6 +11,14 @@
 //! allowed (e.g. club-mates in the first two-thirds under `official`). When
 //! a pair may meet in no round at all, no seating can help and the schedule
 //! is refused with that pair named.
+//!
+//! The schedule is drawn again whenever a round is paired, so that the
+//! rules of the day apply; the rounds already paired fix the table. When
+//! the fresh seating does not give them back (a rating corrected, a pair
+//! kept apart since), the seating that does is found from them, and
+//! rounds that follow no Berger table (a pairing changed by hand) are
+//! refused with that reason: going on from a fresh table would bring pairs
+//! together twice and leave others apart.
 
 use std::collections::HashMap;
 
