@@ -15,10 +15,11 @@
 //! The schedule is drawn again whenever a round is paired, so that the
 //! rules of the day apply; the rounds already paired fix the table. When
 //! the fresh seating does not give them back (a rating corrected, a pair
-//! kept apart since), the seating that does is found from them, and
-//! rounds that follow no Berger table (a pairing changed by hand) are
-//! refused with that reason: going on from a fresh table would bring pairs
-//! together twice and leave others apart.
+//! kept apart since), the seating that does is found from them: going on
+//! from a fresh table would bring pairs together twice and leave others
+//! apart. When the rounds follow no Berger table at all (a pairing changed
+//! by hand), each later round pairs the players who have not met yet, and
+//! says so in its explanations.
 
 use std::collections::HashMap;
 
@@ -210,7 +211,7 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
     let seating = if played.is_empty() || follows(&table, &seating, &played) {
         seating
     } else {
-        continued(&table, &order, &played, |seating| {
+        let found = continued(&table, &order, &played, |seating| {
             let round_of = |r: usize| if r < table.len() { r } else { r - table.len() };
             (played.len()..total as usize).all(|r| {
                 table[round_of(r)].iter().all(|&(x, y)| {
@@ -220,16 +221,11 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                     }
                 })
             })
-        })
-        .ok_or_else(|| {
-            PairingError::Impossible(format!(
-                "rounds 1-{} as paired do not follow one Berger table of these {n} players \
-                 (a pairing changed by hand, or a player added or removed since), or no \
-                 table they follow keeps the forbidden pairs apart in the rounds left; the \
-                 schedule cannot go on from them",
-                played.len()
-            ))
-        })?
+        });
+        match found {
+            Some(seating) => seating,
+            None => return next_among_unmet(&order, &played, &avoid, total),
+        }
     };
     let cycle = table.len() as u32;
     let mut rounds = Vec::new();
@@ -276,6 +272,92 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
         }
     }
     Ok(Schedule { seating, rounds })
+}
+
+/// The next round when the rounds played follow no Berger table (a
+/// pairing changed by hand, the field changed since): the players who have
+/// not met are paired, the absolute rules kept and the preferences where
+/// possible, and one who has not sat out yet sits out in an odd field.
+/// The schedule holds that round alone; each later round is found the same
+/// way when it is paired.
+fn next_among_unmet(
+    order: &[PlayerId],
+    played: &[HashMap<PlayerId, Option<PlayerId>>],
+    avoid: &Avoidance,
+    total: u32,
+) -> Result<Schedule, PairingError> {
+    let round = played.len() as u32 + 1;
+    if round > total {
+        return Err(PairingError::Invalid(format!(
+            "all {total} rounds of the round robin are paired"
+        )));
+    }
+    let met = |a: PlayerId, b: PlayerId| played.iter().any(|r| r.get(&a) == Some(&Some(b)));
+    let sat_out = |a: PlayerId| played.iter().any(|r| r.get(&a) == Some(&None));
+    // Seats: the players, then the bye in an odd field.
+    let n = order.len();
+    let seats = n + n % 2;
+    let mut weight = vec![0i128; seats * seats];
+    for a in 0..seats {
+        for b in a + 1..seats {
+            weight[a * seats + b] = if b == n {
+                if sat_out(order[a]) {
+                    0
+                } else {
+                    2
+                }
+            } else if met(order[a], order[b]) || avoid.forbids(order[a], order[b], round).is_some()
+            {
+                0
+            } else {
+                1 + i128::from(avoid.prefers_apart(order[a], order[b], round).is_none())
+            };
+        }
+    }
+    let mate = super::matching::max_weight(&weight, seats);
+    if mate.iter().any(Option::is_none) {
+        return Err(PairingError::Impossible(format!(
+            "rounds 1-{} as paired do not follow one Berger table of these {n} players (a \
+             pairing changed by hand, or the field changed since), and the players who \
+             have not met cannot all be paired in round {round}",
+            played.len()
+        )));
+    }
+    let mut out = RrRound {
+        round,
+        pairs: Vec::new(),
+        bye: None,
+    };
+    for a in 0..n {
+        match mate[a] {
+            Some(b) if b == n => out.bye = Some(order[a]),
+            Some(b) if b > a => {
+                let mut e = Explanation::default();
+                e.notes.push(
+                    "the rounds played follow no Berger table (a pairing changed by hand): \
+                     paired among the players who have not met"
+                        .into(),
+                );
+                if let Some(rule) = avoid.prefers_apart(order[a], order[b], round) {
+                    e.bent.push(Bent {
+                        rule,
+                        why: "no pairing of the players who have not met keeps them apart".into(),
+                    });
+                }
+                out.pairs.push(RrPair {
+                    table: out.pairs.len() as u32 + 1,
+                    first: order[a],
+                    second: order[b],
+                    explanation: e,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(Schedule {
+        seating: order.to_vec(),
+        rounds: vec![out],
+    })
 }
 
 /// Whether the rounds played are the first rounds of the table under
