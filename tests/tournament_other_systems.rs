@@ -53,6 +53,22 @@ fn pairing_in_round_1(
     (pairing, tiebreaks)
 }
 
+/// Pairs (and publishes) the next round through the API; its pairings.
+fn pair_next_round(
+    api: &mut Client,
+    app: &TestApp,
+    tid: i64,
+    round: u32,
+) -> Vec<serde_json::Value> {
+    let r = api.send_json(
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/rounds"),
+        json!({}),
+    );
+    assert_eq!(r.status, 201, "[{}] round {round}: {}", app.backend, r.body);
+    r.json()["pairings"].as_array().unwrap().clone()
+}
+
 fn play(api: &mut Client, games: &[serde_json::Value], results: &[&str]) {
     for (g, r) in games.iter().zip(results) {
         let put = api.send_json(
@@ -75,14 +91,7 @@ fn a_nine_player_round_robin_under_official_rules() {
         let mut met = HashSet::new();
         let mut byes = HashSet::new();
         for round in 1..=9 {
-            let r = api.send_json(
-                "POST",
-                &format!("/api/v1/tournaments/{tid}/rounds"),
-                json!({}),
-            );
-            assert_eq!(r.status, 201, "[{}] round {round}: {}", app.backend, r.body);
-            let body = r.json();
-            for p in body["pairings"].as_array().unwrap() {
+            for p in &pair_next_round(&mut api, &app, tid, round) {
                 let a = p["first_id"].as_i64().unwrap();
                 match p["second_id"].as_i64() {
                     None => assert!(byes.insert(a), "second bye for {a}"),
@@ -403,13 +412,7 @@ fn a_round_robin_goes_on_from_its_rounds_when_a_rating_is_corrected() {
                     app.backend
                 );
             }
-            let r = api.send_json(
-                "POST",
-                &format!("/api/v1/tournaments/{tid}/rounds"),
-                json!({}),
-            );
-            assert_eq!(r.status, 201, "[{}] round {round}: {}", app.backend, r.body);
-            for p in r.json()["pairings"].as_array().unwrap() {
+            for p in &pair_next_round(&mut api, &app, tid, round) {
                 let a = p["first_id"].as_i64().unwrap();
                 let b = p["second_id"].as_i64().unwrap();
                 assert!(

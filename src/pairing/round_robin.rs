@@ -241,29 +241,18 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                 let (x, y) = if leg == 1 { (y, x) } else { (x, y) };
                 let (a, b) = (seating.get(x as usize - 1), seating.get(y as usize - 1));
                 match (a, b) {
-                    (Some(&a), Some(&b)) => {
-                        let mut e = Explanation::default();
-                        e.notes
-                            .push(format!("Berger table round {}, numbers {x} - {y}", r + 1));
-                        if let Some(rule) = avoid.prefers_apart(a, b, round) {
-                            e.bent.push(Bent {
-                                rule,
-                                why: "no seating keeps every such pair out of these rounds \
-                                      while honouring the absolute rules"
-                                    .into(),
-                            });
-                        }
-                        if let Some((w, rule)) = avoid.waiver_used(a, b, round) {
-                            e.waivers
-                                .push(format!("waived by the referee ({}): {rule}", w.reason));
-                        }
-                        out.pairs.push(RrPair {
-                            table: out.pairs.len() as u32 + 1,
-                            first: a,
-                            second: b,
-                            explanation: e,
-                        });
-                    }
+                    (Some(&a), Some(&b)) => out.pairs.push(RrPair {
+                        table: out.pairs.len() as u32 + 1,
+                        first: a,
+                        second: b,
+                        explanation: explained(
+                            &avoid,
+                            (a, b, round),
+                            format!("Berger table round {}, numbers {x} - {y}", r + 1),
+                            "no seating keeps every such pair out of these rounds while \
+                             honouring the absolute rules",
+                        ),
+                    }),
                     (Some(&a), None) | (None, Some(&a)) => out.bye = Some(a),
                     (None, None) => {}
                 }
@@ -272,6 +261,29 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
         }
     }
     Ok(Schedule { seating, rounds })
+}
+
+/// What a scheduled pairing says of itself: `note`, a preference it bends
+/// (and `why`), a waiver it relies on.
+fn explained(
+    avoid: &Avoidance,
+    (a, b, round): (PlayerId, PlayerId, u32),
+    note: String,
+    why: &str,
+) -> Explanation {
+    let mut e = Explanation::default();
+    e.notes.push(note);
+    if let Some(rule) = avoid.prefers_apart(a, b, round) {
+        e.bent.push(Bent {
+            rule,
+            why: why.into(),
+        });
+    }
+    if let Some((w, rule)) = avoid.waiver_used(a, b, round) {
+        e.waivers
+            .push(format!("waived by the referee ({}): {rule}", w.reason));
+    }
+    e
 }
 
 /// The next round when the rounds played follow no Berger table (a
@@ -331,26 +343,19 @@ fn next_among_unmet(
     for a in 0..n {
         match mate[a] {
             Some(b) if b == n => out.bye = Some(order[a]),
-            Some(b) if b > a => {
-                let mut e = Explanation::default();
-                e.notes.push(
+            Some(b) if b > a => out.pairs.push(RrPair {
+                table: out.pairs.len() as u32 + 1,
+                first: order[a],
+                second: order[b],
+                explanation: explained(
+                    avoid,
+                    (order[a], order[b], round),
                     "the rounds played follow no Berger table (a pairing changed by hand): \
                      paired among the players who have not met"
                         .into(),
-                );
-                if let Some(rule) = avoid.prefers_apart(order[a], order[b], round) {
-                    e.bent.push(Bent {
-                        rule,
-                        why: "no pairing of the players who have not met keeps them apart".into(),
-                    });
-                }
-                out.pairs.push(RrPair {
-                    table: out.pairs.len() as u32 + 1,
-                    first: order[a],
-                    second: order[b],
-                    explanation: e,
-                });
-            }
+                    "no pairing of the players who have not met keeps them apart",
+                ),
+            }),
             _ => {}
         }
     }

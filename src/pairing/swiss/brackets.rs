@@ -313,7 +313,7 @@ impl Engine<'_> {
 
     fn solve_banning(&self, w: &Weights, banned: Option<usize>) -> Vec<Option<usize>> {
         let k = w.bracket.len();
-        crate::with_width!(w.bits + 1, W => {
+        crate::with_width!(w.pairing_bits(), W => {
             let mut m = vec![W::from(0); k * k];
             for a in 0..k {
                 for b in a + 1..k {

@@ -2,6 +2,7 @@
 //! possible": a strong preference ranked right after the score-bracket
 //! criteria (C6-C8) and weighed over the whole round, not one bracket.
 
+use super::generation::order_digit_bits;
 use super::*;
 use crate::pairing::matching::Digits;
 
@@ -68,7 +69,6 @@ impl Engine<'_> {
             .filter(|&a| local[a].is_some())
             .take(16)
             .collect();
-        let _ = lower;
         for x in paired {
             let alt = self.solve_without(&w, x);
             if alt == local || !w.same_from(&alt, &local, top_shift) {
@@ -123,8 +123,9 @@ impl Engine<'_> {
     /// and the first pairing in the handbook's order among the best is
     /// taken ([`Engine::order_from`]). When the bracket's own best pairing
     /// (`local`), played out as usual (`played`), already reaches the best
-    /// score outcome with the fewest club-mates, it is kept. A pair of players of different
-    /// scores is read as the higher one floating down to meet the lower.
+    /// score outcome with the fewest club-mates, it is kept. A pair of
+    /// players of different scores is read as the higher one floating down
+    /// to meet the lower.
     /// Each bracket below is then paired the same way and finds the same
     /// best still open, so the round ends with the fewest club-mates that
     /// its score outcome allows. `None` for the bye seat's bracket (its
@@ -161,18 +162,11 @@ impl Engine<'_> {
         let mut level_digits = Vec::new();
         let mut shift = 0;
         for &level in levels.iter().rev() {
-            let mut above: Vec<Points> = real
-                .iter()
-                .map(|&v| score(v))
-                .filter(|&s| s >= level)
-                .collect();
-            above.sort_unstable();
-            let mut ranks = above.clone();
-            ranks.dedup();
-            let (place, c7_bits) = places(
-                ranks
-                    .iter()
-                    .map(|&r| above.iter().filter(|&&x| x == r).count()),
+            let (ranks, place, c7_bits) = score_places(
+                real.iter()
+                    .map(|&v| score(v))
+                    .filter(|&s| s >= level)
+                    .collect(),
             );
             level_digits.push((level, ranks, place, c7_bits, shift));
             shift += c7_bits + pair_bits;
@@ -186,12 +180,7 @@ impl Engine<'_> {
         let outcome_shift = mates_shift + pair_bits;
         let big_shift = outcome_shift + shift;
         let q_bits = big_shift + bits_for(n as i128 + 1) + 1;
-        let order_bits = [
-            bits_for(n as i128 + 1),
-            bits_for(2 * n as i128 + 2),
-            bits_for(2 * (k * n) as i128 + 2),
-            bits_for((k * k * k) as i128 + 1),
-        ];
+        let order_bits = order_digit_bits(k, n);
         let width = (q_bits + order_bits.iter().sum::<u32>()).max(w.bits + 1);
         crate::with_width!(width, W => {
             let mut quality = vec![W::from(0); n * n];

@@ -103,6 +103,20 @@ pub(super) fn places(count: impl Iterator<Item = usize>) -> (Vec<u32>, u32) {
     (place, top)
 }
 
+/// The distinct scores of `scores` (ascending) and their C7 place values
+/// ([`places`], by how many players have each), with the digit's bits.
+pub(super) fn score_places(mut scores: Vec<Points>) -> (Vec<Points>, Vec<u32>, u32) {
+    scores.sort_unstable();
+    let mut ranks = scores.clone();
+    ranks.dedup();
+    let (place, bits) = places(
+        ranks
+            .iter()
+            .map(|&r| scores.iter().filter(|&&x| x == r).count()),
+    );
+    (ranks, place, bits)
+}
+
 /// The bits a weight may take: 4,096 less the solver's headroom and the
 /// digits callers stack above the criteria.
 const CRITERIA_LIMIT: u32 = Widest::BITS - 90;
@@ -135,15 +149,8 @@ impl<'e, 'a> Weights<'e, 'a> {
         // players outweighs one of a higher score and the digit takes only
         // the bits those counts need (the weight is as wide as it must be).
         let _ = next_only;
-        let mut scores: Vec<Points> = bracket.iter().map(|&i| seats[i].score).collect();
-        scores.sort_unstable();
-        let mut ranks: Vec<Points> = scores.clone();
-        ranks.dedup();
-        let (place, c6_bits) = places(
-            ranks
-                .iter()
-                .map(|&r| scores.iter().filter(|&&x| x == r).count()),
-        );
+        let (ranks, place, c6_bits) =
+            score_places(bracket.iter().map(|&i| seats[i].score).collect());
         let mut narrowed = None;
         // S1/S2: moved-down players first meet the top residents, the rest
         // split in halves.
@@ -448,11 +455,16 @@ impl<'e, 'a> Weights<'e, 'a> {
             .sum()
     }
 
+    /// The bits the total weight of a pairing of the bracket takes: the
+    /// integer type its matchings and compared sums need.
+    pub(super) fn pairing_bits(&self) -> u32 {
+        self.bits + 1 + bits_for(self.bracket.len() as i128)
+    }
+
     /// Whether two pairings of the bracket are worth the same in every
     /// digit from bit `shift` up.
     pub(super) fn same_from(&self, x: &[Option<usize>], y: &[Option<usize>], shift: u32) -> bool {
-        let sums = bits_for(self.bracket.len() as i128);
-        crate::with_width!(self.bits + 1 + sums, W => {
+        crate::with_width!(self.pairing_bits(), W => {
             self.total::<W>(x) >> shift == self.total::<W>(y) >> shift
         })
     }

@@ -21,9 +21,7 @@ impl Engine<'_> {
     /// brackets only). `None` when the bracket is heterogeneous or needs
     /// more exchanges; the caller then falls back to sequential fixing.
     pub(super) fn by_exchanges(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
-        // Room for the sum of a pairing's weights, which is compared.
-        let sums = bits_for(w.bracket.len() as i128);
-        crate::with_width!(w.bits + 1 + sums, W => self.by_exchanges_in::<W>(w))
+        crate::with_width!(w.pairing_bits(), W => self.by_exchanges_in::<W>(w))
     }
 
     fn by_exchanges_in<W: Digits>(&self, w: &Weights) -> Option<Vec<Option<usize>>> {
@@ -164,8 +162,7 @@ impl Engine<'_> {
         w: &Weights,
         banned: &[usize],
     ) -> Option<Vec<Option<usize>>> {
-        let sums = bits_for(w.bracket.len() as i128);
-        crate::with_width!(w.bits + 1 + sums, W => self.in_dutch_order_in::<W>(w, banned))
+        crate::with_width!(w.pairing_bits(), W => self.in_dutch_order_in::<W>(w, banned))
     }
 
     fn in_dutch_order_in<W: Digits>(
@@ -819,6 +816,18 @@ pub(super) struct Chooser<W: Digits> {
     pub(super) target: W,
 }
 
+/// The widths of the digits a [`Chooser`] stacks below the criteria of a
+/// bracket of `k` players matched among `n`: forced choices, players
+/// exchanged, the BSN sum difference and the hint.
+pub(super) fn order_digit_bits(k: usize, n: usize) -> [u32; 4] {
+    [
+        bits_for(n as i128 + 1),
+        bits_for(2 * n as i128 + 2),
+        bits_for(2 * (k * n) as i128 + 2),
+        bits_for((k * k * k) as i128 + 1),
+    ]
+}
+
 impl<W: Digits> Chooser<W> {
     pub(super) fn weight(&self, a: usize, b: usize, extra: Option<usize>) -> W {
         let k = self.k;
@@ -1017,19 +1026,15 @@ impl Engine<'_> {
         } else {
             0
         };
-        let f_bits = bits_for(n as i128 + 1);
-        let x_bits = bits_for(2 * n as i128 + 2);
-        let d_bits = bits_for(2 * (k * n) as i128 + 2);
         let k_bits = bits_for(n as i128 + 1);
         // Each pair's criteria (completeness and, with C8, the next
         // bracket's digits included), the order digits below them and the
         // hint make the matching's weight: an `i128` when everything fits
         // one, an [`Int`](matching::Int) as wide as they need otherwise.
-        let h_bits = bits_for((k * k * k) as i128 + 1);
-        let bits = q_bits + big_bits + f_bits + x_bits + d_bits + k_bits + h_bits;
+        let order = order_digit_bits(k, n);
+        let bits = q_bits + big_bits + k_bits + order.iter().sum::<u32>();
         // Completeness sits above the criteria of the bracket.
         let big_shift = (big_bits > 0).then_some(q_bits + k_bits);
-        let order = [f_bits, x_bits, d_bits, h_bits];
         // The weights are built whole before their order digit is shifted
         // off: the type must hold `w.bits` too.
         let width = bits.max(w.bits + 1).max(c7.map_or(0, |nw| nw.bits + 1));
