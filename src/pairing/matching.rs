@@ -14,6 +14,8 @@
 //!   nearly complete in a Swiss event (a player has met a handful of the
 //!   field), so adjacency is asked of a closure rather than stored.
 
+pub mod warm;
+
 /// Maximum-weight matching over a dense `n x n` matrix (only `i < j` read);
 /// non-positive entries are missing edges. The weight type is `i128` when
 /// the digits fit one (the fastest), else an [`Int`] as wide as they need.

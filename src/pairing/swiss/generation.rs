@@ -5,6 +5,7 @@
 //! (3.8).
 
 use super::*;
+use crate::pairing::matching::warm::Blossom;
 use crate::pairing::matching::Digits;
 
 /// How many exchanges of one player each way the perfect-candidate search
@@ -814,6 +815,8 @@ pub(super) struct Chooser<W: Digits> {
     /// A best pairing under the choices so far, and its value.
     pub(super) cur: Vec<Option<usize>>,
     pub(super) target: W,
+    /// The matching behind `cur`, kept with its duals between choices.
+    pub(super) solver: Option<Blossom<W>>,
 }
 
 /// The widths of the digits a [`Chooser`] stacks below the criteria of a
@@ -848,80 +851,61 @@ impl<W: Digits> Chooser<W> {
         W::from(1) << (self.x_bits + self.d_bits + self.h_bits)
     }
 
-    /// A maximum-weight matching over the pairs `keep` allows, with
-    /// `extra` also forced, and its weight.
-    fn best_matching(
-        &self,
-        keep: &dyn Fn(usize, usize) -> bool,
-        extra: Option<usize>,
-    ) -> (Vec<Option<usize>>, W) {
+    /// Recomputes the best pairing after the digits changed: the one
+    /// matching solved from nothing; every choice after it changes this
+    /// one ([`Blossom`]).
+    pub(super) fn settle(&mut self) {
         let k = self.k;
         let mut m = vec![W::ZERO; k * k];
         for a in 0..k {
             for b in a + 1..k {
-                if keep(a, b) {
-                    m[a * k + b] = self.weight(a, b, extra);
-                }
+                m[a * k + b] = self.weight(a, b, None);
             }
         }
-        let mate = matching::max_weight(&m, k);
-        let v = (0..k)
-            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
-            .sum();
-        (mate, v)
-    }
-
-    /// Best pairing with the pairs `keep` says no to removed and `extra`
-    /// also forced; `None` unless it is as good as the best so far.
-    pub(super) fn test(
-        &self,
-        keep: &dyn Fn(usize, usize) -> bool,
-        extra: Option<usize>,
-    ) -> Option<(Vec<Option<usize>>, W)> {
-        let (mate, v) = self.best_matching(keep, extra);
-        let need = (self.target >> self.h_bits)
-            + (W::from(extra.is_some() as i128) << (self.x_bits + self.d_bits));
-        (v >> self.h_bits == need).then_some((mate, v))
-    }
-
-    /// Recomputes the best pairing after the digits changed.
-    pub(super) fn settle(&mut self) {
-        let (mate, v) = self.best_matching(&|_, _| true, None);
-        self.target = v;
-        self.cur = mate;
+        let solver = Blossom::new(m, k);
+        self.target = solver.value();
+        self.cur = solver.mate();
+        self.solver = Some(solver);
     }
 
     /// Makes the choice "`a`'s partner is in `ok` (or none, unless
     /// `paired`)" if a best pairing allows it; returns whether it did.
+    ///
+    /// The kept matching is restricted in place (`a`'s other pairs
+    /// removed, and, when the choice pairs `a`, every pair of `a` raised by
+    /// one forced choice) and re-optimised; the choice stands when the
+    /// value above the hint is what it was, plus that forced choice.
+    /// Otherwise the matching is rolled back.
     pub(super) fn choose(&mut self, a: usize, ok: &dyn Fn(usize) -> bool, paired: bool) -> bool {
         let holds = match self.cur[a] {
             Some(b) => ok(b),
             None => !paired,
         };
-        let k = self.k;
-        if !holds {
-            let keep = |x: usize, y: usize| {
-                self.allowed[x * k + y] && (x != a || ok(y)) && (y != a || ok(x))
-            };
-            let extra = (paired && !self.forced[a]).then_some(a);
-            match self.test(&keep, extra) {
-                Some((mate, v)) => {
-                    self.cur = mate;
-                    self.target = v;
-                }
-                None => return false,
-            }
+        let extra = paired && !self.forced[a];
+        let unit = self.unit_forced();
+        let need =
+            (self.target >> self.h_bits) + (W::from(extra as i128) << (self.x_bits + self.d_bits));
+        let solver = self.solver.as_mut().expect("settled before choosing");
+        solver.mark();
+        solver.restrict(a, ok);
+        if extra {
+            solver.raise(a, unit);
         }
+        if !holds && solver.value() >> self.h_bits != need {
+            solver.rollback();
+            return false;
+        }
+        solver.commit();
+        self.cur = solver.mate();
+        self.target = solver.value();
+        let k = self.k;
         for b in 0..k {
             if b != a && !ok(b) {
                 self.allowed[a.min(b) * k + a.max(b)] = false;
             }
         }
-        if paired && !self.forced[a] {
+        if extra {
             self.forced[a] = true;
-            if holds {
-                self.target += self.unit_forced();
-            }
         }
         true
     }
@@ -1134,6 +1118,7 @@ impl Engine<'_> {
             h_bits,
             cur: vec![None; n],
             target: W::ZERO,
+            solver: None,
         };
         c.settle();
         let movers = w.movers;
