@@ -4,7 +4,9 @@
 //! rounds 1-3 of a `gar` Swiss of 2,000 unrated players in 40 clubs of 50,
 //! where club-mates are kept apart where the score brackets allow, and of
 //! one of 200 players in 2 clubs drawn at random, where some must meet and
-//! the round finds the fewest.
+//! the round finds the fewest; and round 1 of such fields of 200, 400 and
+//! 600 players, one bracket each with no perfect candidate, whose
+//! generation order is settled choice by choice.
 //!
 //! Run with `cargo bench --bench pairing`; the 100,000-player round (whose
 //! history alone takes minutes to build) only when `KRAAL_BENCH_HUGE` is
@@ -64,5 +66,28 @@ fn gar_crowded(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, swiss_round, gar_clubs, gar_crowded);
+/// Round 1 of a `gar` Swiss in 2 clubs drawn at random: one bracket of
+/// every player, with no perfect candidate (club-mates must meet), paired
+/// in the handbook's order by the sequential choice on one matching kept
+/// between choices (`matching::warm`).
+fn no_perfect_candidate(c: &mut Criterion) {
+    let mut g = c.benchmark_group("one_bracket_without_a_perfect_candidate");
+    g.sample_size(10);
+    for players in [200usize, 400, 600] {
+        let input = sim::tournament(&SimConfig::gar_crowded(players, 2, 1))
+            .expect("synthetic tournament pairs");
+        g.bench_function(format!("{players}_players"), |b| {
+            b.iter(|| swiss::pair_round(&input).expect("pairs"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    swiss_round,
+    gar_clubs,
+    gar_crowded,
+    no_perfect_candidate
+);
 criterion_main!(benches);

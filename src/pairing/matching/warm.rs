@@ -44,11 +44,13 @@ struct State<W> {
     endps: Vec<Vec<(usize, usize)>>,
     /// Base vertex of each blossom; `NONE` for an unused blossom number.
     base: Vec<usize>,
+    /// Vertices in each blossom.
+    size: Vec<usize>,
     unused: Vec<usize>,
 }
 
 /// A maximum-weight matching over a dense symmetric weight matrix (only
-/// `i < j` read; a pair of weight zero or less may not be matched), kept
+/// `i < j` given; a pair of weight zero or less may not be matched), kept
 /// optimal across [`Blossom::restrict`] and [`Blossom::raise`].
 pub struct Blossom<W> {
     n: usize,
@@ -57,6 +59,10 @@ pub struct Blossom<W> {
     /// Weights changed since the last [`Blossom::mark`], to roll back.
     changed: Vec<(usize, W)>,
     saved: Option<State<W>>,
+    /// A value below which the caller has no use for the optimum: once the
+    /// duals prove the optimum is below it, re-optimising stops.
+    floor: Option<W>,
+    gave_up: bool,
     // Scratch of one stage.
     label: Vec<u8>,
     labelend: Vec<Option<(usize, usize)>>,
@@ -68,11 +74,14 @@ pub struct Blossom<W> {
 impl<W: Digits> Blossom<W> {
     /// Solves the matching of `n` vertices with weights `w[i * n + j]`
     /// (`i < j`).
-    pub fn new(w: Vec<W>, n: usize) -> Self {
+    pub fn new(mut w: Vec<W>, n: usize) -> Self {
+        // Both halves, so that a vertex's pairs are read along one row.
         let mut top = W::ZERO;
         for i in 0..n {
+            w[i * n + i] = W::ZERO;
             for j in i + 1..n {
                 top = top.max(w[i * n + j]);
+                w[j * n + i] = w[i * n + j];
             }
         }
         let mut dual = vec![top; n];
@@ -88,10 +97,13 @@ impl<W: Digits> Blossom<W> {
                 childs: vec![Vec::new(); 2 * n],
                 endps: vec![Vec::new(); 2 * n],
                 base: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+                size: vec![1; 2 * n],
                 unused: (n..2 * n).rev().collect(),
             },
             changed: Vec::new(),
             saved: None,
+            floor: None,
+            gave_up: false,
             label: vec![0; 2 * n],
             labelend: vec![None; 2 * n],
             bestedge: vec![None; 2 * n],
@@ -124,6 +136,34 @@ impl<W: Digits> Blossom<W> {
         self.wt(a, b)
     }
 
+    /// How much weight a matching that pairs `a` with `b` (or, with `b`
+    /// = `None`, leaves `a` unmatched) must give up against the current
+    /// optimum, at least, doubled: by weak duality it is the slack of the
+    /// pair (blossoms around both included), or `a`'s dual. A question
+    /// whose every answer gives up more than it can afford is answered
+    /// without re-optimising.
+    pub fn loss_at_least(&self, a: usize, b: Option<usize>) -> W {
+        let Some(b) = b else {
+            return self.st.dual[a];
+        };
+        let chain = |v: usize| {
+            let mut c = Vec::new();
+            let mut x = self.st.parent[v];
+            while x != NONE {
+                c.push(x);
+                x = self.st.parent[x];
+            }
+            c
+        };
+        let ca = chain(a);
+        let z: W = chain(b)
+            .into_iter()
+            .filter(|x| ca.contains(x))
+            .map(|x| self.st.dual[x])
+            .sum();
+        self.slack((a, b)) + z.double()
+    }
+
     /// Remembers the current state; [`Blossom::rollback`] returns to it.
     pub fn mark(&mut self) {
         self.changed.clear();
@@ -132,8 +172,10 @@ impl<W: Digits> Blossom<W> {
 
     /// Keeps the changes since the last [`Blossom::mark`].
     pub fn commit(&mut self) {
+        debug_assert!(!self.gave_up, "a stopped solve is only rolled back");
         self.saved = None;
         self.changed.clear();
+        self.floor = None;
     }
 
     /// Returns to the state of the last [`Blossom::mark`].
@@ -144,10 +186,39 @@ impl<W: Digits> Blossom<W> {
         while let Some((at, w)) = self.changed.pop() {
             self.w[at] = w;
         }
+        self.floor = None;
+        self.gave_up = false;
     }
 
-    /// Removes every pair of `a` with a partner `ok` refuses, and
-    /// re-optimises.
+    /// Until the next [`Blossom::commit`] or [`Blossom::rollback`]: the
+    /// caller only asks whether the optimum reaches `floor`, so the changes
+    /// may stop re-optimising as soon as the dual solution (an upper bound
+    /// of every matching's weight) falls below it. A question answered no
+    /// that way costs a few dual steps instead of the whole re-optimisation.
+    pub fn set_floor(&mut self, floor: W) {
+        self.floor = Some(floor);
+    }
+
+    /// Whether the optimum is known to be below the floor: the changes
+    /// stopped re-optimising, and only [`Blossom::rollback`] is left.
+    pub fn below_floor(&self) -> bool {
+        self.gave_up
+    }
+
+    /// The dual objective, doubled: `sum(dual[v]) + 2 sum(z(B) (|B| - 1) / 2)`,
+    /// an upper bound of twice any matching's weight.
+    fn bound(&self) -> W {
+        let mut d: W = self.st.dual[..self.n].iter().copied().sum();
+        for b in self.n..2 * self.n {
+            if self.st.base[b] != NONE {
+                d += times(self.st.dual[b], self.st.size[b] - 1);
+            }
+        }
+        d
+    }
+
+    /// Removes every pair of `a` with a partner `ok` refuses
+    /// ([`Blossom::reoptimise`] makes the matching optimal again).
     pub fn restrict(&mut self, a: usize, ok: &dyn Fn(usize) -> bool) {
         self.make_trivial(a);
         for b in 0..self.n {
@@ -160,10 +231,10 @@ impl<W: Digits> Blossom<W> {
             self.st.mate[a] = NONE;
             self.st.mate[m] = NONE;
         }
-        self.run();
     }
 
-    /// Adds `by` to the weight of every pair of `a`, and re-optimises.
+    /// Adds `by` to the weight of every pair of `a`
+    /// ([`Blossom::reoptimise`] makes the matching optimal again).
     pub fn raise(&mut self, a: usize, by: W) {
         for b in 0..self.n {
             let x = self.wt(a, b);
@@ -173,23 +244,27 @@ impl<W: Digits> Blossom<W> {
         }
         // Every slack at `a` stays as it was.
         self.st.dual[a] += by.double();
+    }
+
+    /// Makes the matching optimal again after [`Blossom::restrict`] and
+    /// [`Blossom::raise`]: the duals are still feasible, so only the
+    /// players these left unmatched with a positive dual are searched
+    /// from.
+    pub fn reoptimise(&mut self) {
         self.run();
     }
 
-    fn at(&self, a: usize, b: usize) -> usize {
-        a.min(b) * self.n + a.max(b)
-    }
-
     fn wt(&self, a: usize, b: usize) -> W {
-        self.w[self.at(a, b)]
+        self.w[a * self.n + b]
     }
 
     fn set(&mut self, a: usize, b: usize, x: W) {
-        let at = self.at(a, b);
-        if self.saved.is_some() {
-            self.changed.push((at, self.w[at]));
+        for at in [a * self.n + b, b * self.n + a] {
+            if self.saved.is_some() {
+                self.changed.push((at, self.w[at]));
+            }
+            self.w[at] = x;
         }
-        self.w[at] = x;
     }
 
     fn slack(&self, (a, b): (usize, usize)) -> W {
@@ -250,6 +325,7 @@ impl<W: Digits> Blossom<W> {
         self.st.endps[b].clear();
         self.st.base[b] = NONE;
         self.st.parent[b] = NONE;
+        self.st.size[b] = 1;
         self.st.unused.push(b);
         self.label[b] = 0;
         self.labelend[b] = None;
@@ -405,6 +481,7 @@ impl<W: Digits> Blossom<W> {
         }
         self.bestedge[b] = best;
         self.blossombest[b] = Some(list);
+        self.st.size[b] = path.iter().map(|&c| self.st.size[c]).sum();
         self.st.childs[b] = path;
         self.st.endps[b] = endps;
     }
@@ -605,6 +682,9 @@ impl<W: Digits> Blossom<W> {
     /// and makes it the unmatched one.
     fn run(&mut self) {
         let n = self.n;
+        if self.gave_up {
+            return;
+        }
         #[cfg(all(test, debug_assertions))]
         self.check("before");
         self.prepare_roots();
@@ -630,6 +710,9 @@ impl<W: Digits> Blossom<W> {
                 return;
             }
             self.stage();
+            if self.gave_up {
+                return;
+            }
             #[cfg(all(test, debug_assertions))]
             self.check("stage");
             for b in n..2 * n {
@@ -745,6 +828,12 @@ impl<W: Digits> Blossom<W> {
             }
             #[cfg(all(test, debug_assertions))]
             self.check("delta");
+            if let Some(floor) = self.floor {
+                if self.bound() < floor.double() {
+                    self.gave_up = true;
+                    return;
+                }
+            }
             match act {
                 Act::Zero(x) => {
                     if self.st.mate[x] != NONE {
@@ -768,6 +857,19 @@ impl<W: Digits> Blossom<W> {
             }
         }
     }
+}
+
+/// `x * k` by doubling.
+fn times<W: Digits>(mut x: W, mut k: usize) -> W {
+    let mut out = W::ZERO;
+    while k > 0 {
+        if k & 1 == 1 {
+            out += x;
+        }
+        x = x.double();
+        k >>= 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -805,6 +907,7 @@ mod tests {
     #[test]
     fn every_change_keeps_the_matching_optimal() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut stopped = 0;
         for case in 0..600 {
             let n = 2 + rng.next(23) as usize;
             let levels = [2, 3, 5, 40, 1000][case % 5];
@@ -825,11 +928,21 @@ mod tests {
             for step in 0..12 {
                 let a = rng.next(n as u64) as usize;
                 let undo = rng.next(3) == 0;
+                let mut floor = None;
                 if undo {
                     s.mark();
+                    if rng.next(2) == 0 {
+                        // Somewhere around the current optimum.
+                        let f = s.value() - levels as i128 + rng.next(2 * levels) as i128;
+                        s.set_floor(f);
+                        floor = Some(f);
+                    }
                 }
                 let before = w.clone();
-                if rng.next(2) == 0 {
+                // A restriction, a raise, or both before one re-optimisation
+                // (as a choice that pairs a player asks).
+                let op = rng.next(3);
+                if op != 1 {
                     let keep: Vec<bool> = (0..n).map(|_| rng.next(3) != 0).collect();
                     s.restrict(a, &|b| keep[b]);
                     for b in 0..n {
@@ -837,7 +950,8 @@ mod tests {
                             w[a.min(b) * n + a.max(b)] = 0;
                         }
                     }
-                } else {
+                }
+                if op != 0 {
                     let by = 1 + rng.next(levels) as i128;
                     s.raise(a, by);
                     for b in 0..n {
@@ -846,6 +960,19 @@ mod tests {
                             *x += by;
                         }
                     }
+                }
+                s.reoptimise();
+                let fresh = crate::pairing::matching::max_weight(&w, n);
+                if s.below_floor() {
+                    let f = floor.expect("stops only below a floor");
+                    assert!(
+                        value(&w, n, &fresh) < f,
+                        "case {case}, step {step}: stopped early"
+                    );
+                    stopped += 1;
+                    s.rollback();
+                    w = before;
+                    continue;
                 }
                 s.check("after");
                 // The certificate of optimality: nobody unmatched keeps a
@@ -867,5 +994,6 @@ mod tests {
                 }
             }
         }
+        assert!(stopped > 100, "the floor stopped {stopped} questions early");
     }
 }

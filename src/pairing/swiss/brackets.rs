@@ -202,19 +202,7 @@ impl Engine<'_> {
         if let Some(why) = &w.narrowed {
             self.shortcut(why.clone());
         }
-        let local = if k > LARGE_BRACKET {
-            self.shortcut(format!(
-                "a bracket of {k} players without a perfect candidate was repaired around \
-                 its S1/S2 pairing"
-            ));
-            self.repair_large(&w)
-        } else if k > EXACT_ORDER_LIMIT {
-            self.shortcut(format!(
-                "a bracket of {k} players without a perfect candidate was ordered by the \
-                 weights' order digit"
-            ));
-            self.solve(&w)
-        } else if let Some(local) = self
+        let local = if let Some(local) = self
             .in_handbook_order(&w, &[])
             .or_else(|| self.by_exchanges(&w))
         {
@@ -233,25 +221,16 @@ impl Engine<'_> {
         if self.leaves_pairable(bracket, &local, lower) {
             return Ok((local, false));
         }
-        // C4: the bracket must leave the players below pairable. Small
-        // cases take the first candidate in the handbook's order among the
-        // best that allow completion.
-        if k <= EXACT_ORDER_LIMIT && k + lower.len() <= COMPLETING_LIMIT {
-            if let Some(local) = self.in_handbook_order_completing(&w, lower) {
-                if self.leaves_pairable(bracket, &local, lower) {
-                    return Ok((local, false));
-                }
+        // C4: the bracket must leave the players below pairable: the first
+        // candidate in the handbook's order among the best that allow
+        // completion.
+        if let Some(local) = self.in_handbook_order_completing(&w, lower) {
+            if self.leaves_pairable(bracket, &local, lower) {
+                return Ok((local, false));
             }
         }
-        // Within the limits, no candidate completes the round: what follows
-        // is completion's last resort, which the text leaves open.
-        if k > EXACT_ORDER_LIMIT || k + lower.len() > COMPLETING_LIMIT {
-            self.shortcut(format!(
-                "a bracket of {k} players with {} below was re-solved for completion \
-                 without the handbook's order",
-                lower.len()
-            ));
-        }
+        // No candidate completes the round: what follows is completion's
+        // last resort, which the text leaves open.
         // Otherwise solve it together with them, completeness first; widen
         // to everyone below if a nearer window is not enough.
         // When no candidate of the bracket completes the round, two

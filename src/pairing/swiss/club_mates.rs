@@ -6,11 +6,6 @@ use super::generation::order_digit_bits;
 use super::*;
 use crate::pairing::matching::Digits;
 
-/// Under `gar`, a bracket and everyone below it up to this many players
-/// are paired with the fewest club-mates exactly ([`Engine::fewest_mates`]);
-/// larger fields compare a few alternatives per bracket.
-const MATES_EXACT_LIMIT: usize = 200;
-
 /// A round played out to its end.
 pub(super) struct PlayOut {
     /// The score pairs (higher first), sorted.
@@ -129,8 +124,8 @@ impl Engine<'_> {
     /// Each bracket below is then paired the same way and finds the same
     /// best still open, so the round ends with the fewest club-mates that
     /// its score outcome allows. `None` for the bye seat's bracket (its
-    /// own weights already weigh club-mates last) or past
-    /// [`MATES_EXACT_LIMIT`] players.
+    /// own weights already weigh club-mates last). Any size: the order is
+    /// settled on one matching kept between choices ([`Chooser`]).
     pub(super) fn fewest_mates(
         &self,
         bracket: &[usize],
@@ -140,7 +135,7 @@ impl Engine<'_> {
     ) -> Option<Vec<Option<usize>>> {
         let k = bracket.len();
         let n = k + lower.len();
-        if n > MATES_EXACT_LIMIT || bracket.iter().any(|&i| self.seats[i].is_bye) {
+        if bracket.iter().any(|&i| self.seats[i].is_bye) {
             return None;
         }
         let w = Weights::new(self, bracket, 118, k);

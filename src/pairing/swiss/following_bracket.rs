@@ -5,11 +5,10 @@
 use super::*;
 
 impl Engine<'_> {
-    /// C8 for brackets of up to [`EXACT_ORDER_LIMIT`] players whose next
-    /// bracket keeps the two within [`COMPLETING_LIMIT`]: one matching over
-    /// both (see [`Engine::in_handbook_order_c7`]). `None` when out of
-    /// range, when the digits do not fit, or when the choice would not leave
-    /// the players below pairable (C4); the caller then compares candidates.
+    /// C8 at any size: one matching over the bracket and the next one
+    /// (see [`Engine::in_handbook_order_c7`]). `None` when the digits do
+    /// not fit, or when the choice would not leave the players below
+    /// pairable (C4); the caller then compares candidates.
     pub(super) fn next_bracket_exact(
         &self,
         bracket: &[usize],
@@ -18,16 +17,13 @@ impl Engine<'_> {
         end: usize,
     ) -> Option<Vec<Option<usize>>> {
         let k = bracket.len();
-        if k > EXACT_ORDER_LIMIT || local.iter().all(Option::is_some) {
+        if local.iter().all(Option::is_some) {
             return None;
         }
         let n = self.seats.len();
         let mut next_end = end + 1;
         while next_end < n && self.seats[next_end].score == self.seats[end].score {
             next_end += 1;
-        }
-        if k + (next_end - end) > COMPLETING_LIMIT {
-            return None;
         }
         let w = Weights::new(self, bracket, 118, k);
         let next: Vec<usize> = (end..next_end).collect();
@@ -64,9 +60,6 @@ impl Engine<'_> {
             self.pairable(&rest)
         };
         if !completes(&got) {
-            if k + (n - end) > COMPLETING_LIMIT {
-                return None;
-            }
             got = self.in_handbook_order_c7(&w, &next, Some(&further), &nw)?;
         }
         if !w.same_from(&got, local, w.shift_scores) {
@@ -85,8 +78,9 @@ impl Engine<'_> {
     /// lowest downfloaters' scores. Candidates are this bracket's pairings of equal quality
     /// (C6, C7) with one more of its players floating, lowest-ranked first;
     /// the chosen one is re-ordered by the S1/S2 procedure with its
-    /// downfloaters fixed. Brackets above [`EXACT_ORDER_LIMIT`] players, or
-    /// whose next bracket has over 200, keep their pairing.
+    /// downfloaters fixed. Only for a bracket whose exact choice
+    /// ([`Engine::next_bracket_exact`]) is out of reach; a next bracket of
+    /// over 200 players keeps the pairing.
     pub(super) fn next_bracket_best(
         &self,
         bracket: &[usize],
@@ -95,7 +89,7 @@ impl Engine<'_> {
         end: usize,
     ) -> Vec<Option<usize>> {
         let k = bracket.len();
-        if k > EXACT_ORDER_LIMIT || local.iter().all(Option::is_some) {
+        if local.iter().all(Option::is_some) {
             return local;
         }
         let n = self.seats.len();
@@ -132,7 +126,7 @@ impl Engine<'_> {
                 .map(|a| nb[a])
                 .collect();
             stranded.extend_from_slice(&further);
-            if !self.pairable(&stranded) && nb.len() + further.len() <= COMPLETING_LIMIT {
+            if !self.pairable(&stranded) {
                 let all: Vec<usize> = nb.iter().chain(&further).copied().collect();
                 let m = all.len();
                 let joint = crate::with_width!(nw.bits + 2 + bits_for(m as i128), W => {

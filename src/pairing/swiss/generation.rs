@@ -706,69 +706,6 @@ impl Engine<'_> {
         }
         Some(w.ideal.clone())
     }
-
-    /// Very large brackets (thousands of players in one score group) keep
-    /// the S1/S2 pairs that break nothing and search again only around the
-    /// ones that do: the moved-down players, the leftover, and every blocked
-    /// pair with the eight S1/S2 pairs either side of it.
-    pub(super) fn repair_large(&self, w: &Weights) -> Vec<Option<usize>> {
-        let k = w.bracket.len();
-        let movers = w.movers;
-        let m1 = movers.min(k - movers);
-        let rem_start = movers + m1;
-        let half = (k - rem_start) / 2;
-        let pair_of = |a: usize| -> Option<usize> {
-            (a >= rem_start && a < rem_start + 2 * half).then(|| (a - rem_start) % half.max(1))
-        };
-        let mut free = vec![false; k];
-        let mut free_pair = vec![false; half];
-        for (a, ideal) in w.ideal.iter().enumerate() {
-            let blocked = match *ideal {
-                None => true,
-                Some(b) => {
-                    let (p, q) = (&self.seats[w.bracket[a]], &self.seats[w.bracket[b]]);
-                    a < rem_start
-                        || !self.compatible(w.bracket[a], w.bracket[b])
-                        || (w.shift_gar.is_some()
-                            && self.avoid.prefers_apart(p.id, q.id, self.round).is_some())
-                }
-            };
-            if blocked {
-                free[a] = true;
-                if let Some(i) = pair_of(a) {
-                    let to = (i + 9).min(half);
-                    free_pair[i.saturating_sub(8)..to]
-                        .iter_mut()
-                        .for_each(|f| *f = true);
-                } else if half > 0 {
-                    for fp in free_pair.iter_mut().take(9) {
-                        *fp = true;
-                    }
-                    for fp in free_pair.iter_mut().rev().take(9) {
-                        *fp = true;
-                    }
-                }
-            }
-        }
-        for (a, f) in free.iter_mut().enumerate() {
-            if let Some(i) = pair_of(a) {
-                *f |= free_pair[i];
-            }
-        }
-        let sub: Vec<usize> = (0..k).filter(|&a| free[a]).collect();
-        let players: Vec<usize> = sub.iter().map(|&a| w.bracket[a]).collect();
-        let sw = Weights::new(self, &players, 118, players.len());
-        let local = self.solve(&sw);
-        let mut out: Vec<Option<usize>> = (0..k)
-            .map(|a| if free[a] { None } else { w.ideal[a] })
-            .collect();
-        for (x, m) in local.iter().enumerate() {
-            if let Some(y) = m {
-                out[sub[x]] = Some(sub[*y]);
-            }
-        }
-        out
-    }
 }
 
 /// The handbook's candidate order inside one bracket, decided by asking a
@@ -887,11 +824,15 @@ impl<W: Digits> Chooser<W> {
             (self.target >> self.h_bits) + (W::from(extra as i128) << (self.x_bits + self.d_bits));
         let solver = self.solver.as_mut().expect("settled before choosing");
         solver.mark();
+        if !holds {
+            solver.set_floor(need << self.h_bits);
+        }
         solver.restrict(a, ok);
         if extra {
             solver.raise(a, unit);
         }
-        if !holds && solver.value() >> self.h_bits != need {
+        solver.reoptimise();
+        if !holds && (solver.below_floor() || solver.value() >> self.h_bits != need) {
             solver.rollback();
             return false;
         }

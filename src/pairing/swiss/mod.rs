@@ -365,23 +365,6 @@ fn pair_round_noting(input: &SwissInput) -> Result<(RoundPairing, Vec<String>), 
     Ok((paired, engine.shortcuts.take()))
 }
 
-/// Brackets without a perfect candidate get the handbook's generation
-/// order and C8 exactly ([`Engine::in_handbook_order`]) up to this size;
-/// larger ones the order digit of the weights (approximate: each exact
-/// choice costs a dense matching, O(k³); see docs/pairing.md, "What
-/// differs"). A bracket with a perfect candidate is exact at any size
-/// ([`Engine::first_perfect_candidate`]).
-const EXACT_ORDER_LIMIT: usize = 256;
-
-/// A bracket re-solved for completion (C4), or judged with its following
-/// bracket (C8), gets the handbook's order exactly while it and the
-/// players it looks at number at most this many.
-const COMPLETING_LIMIT: usize = 400;
-
-/// Brackets without a perfect candidate above this size are repaired
-/// locally rather than solved whole.
-const LARGE_BRACKET: usize = 1500;
-
 /// Score differences of pairs below the bracket, in half points, are
 /// counted up to this cap (see [`Weights`]).
 const LOW_CAP: i128 = 64;
