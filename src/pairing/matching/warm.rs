@@ -146,21 +146,7 @@ impl<W: Digits> Blossom<W> {
         let Some(b) = b else {
             return self.st.dual[a];
         };
-        let chain = |v: usize| {
-            let mut c = Vec::new();
-            let mut x = self.st.parent[v];
-            while x != NONE {
-                c.push(x);
-                x = self.st.parent[x];
-            }
-            c
-        };
-        let ca = chain(a);
-        let z: W = chain(b)
-            .into_iter()
-            .filter(|x| ca.contains(x))
-            .map(|x| self.st.dual[x])
-            .sum();
+        let z = self.shared_z(a, b);
         self.slack((a, b)) + z.double()
     }
 
@@ -220,7 +206,20 @@ impl<W: Digits> Blossom<W> {
     /// Removes every pair of `a` with a partner `ok` refuses
     /// ([`Blossom::reoptimise`] makes the matching optimal again).
     pub fn restrict(&mut self, a: usize, ok: &dyn Fn(usize) -> bool) {
-        self.make_trivial(a);
+        // A blossom stands on its cycle's pairs: one that loses a pair at
+        // `a` is dissolved; one that keeps them stays (only its cycle and
+        // matched pairs hold it together).
+        let mut b = self.st.parent[a];
+        while b != NONE {
+            let cut = self.st.endps[b]
+                .iter()
+                .any(|&(x, y)| (x == a && !ok(y)) || (y == a && !ok(x)));
+            if cut {
+                self.make_trivial(a);
+                break;
+            }
+            b = self.st.parent[b];
+        }
         for b in 0..self.n {
             if b != a && !ok(b) && self.wt(a, b) > W::ZERO {
                 self.set(a, b, W::ZERO);
@@ -265,6 +264,25 @@ impl<W: Digits> Blossom<W> {
             }
             self.w[at] = x;
         }
+    }
+
+    /// The duals of the blossoms that hold both `a` and `b`.
+    fn shared_z(&self, a: usize, b: usize) -> W {
+        let chain = |v: usize| {
+            let mut c = Vec::new();
+            let mut x = self.st.parent[v];
+            while x != NONE {
+                c.push(x);
+                x = self.st.parent[x];
+            }
+            c
+        };
+        let ca = chain(a);
+        chain(b)
+            .into_iter()
+            .filter(|x| ca.contains(x))
+            .map(|x| self.st.dual[x])
+            .sum()
     }
 
     fn slack(&self, (a, b): (usize, usize)) -> W {
@@ -638,28 +656,13 @@ impl<W: Digits> Blossom<W> {
     #[cfg(test)]
     fn check(&self, when: &str) {
         let n = self.n;
-        let chain = |v: usize| {
-            let mut c = Vec::new();
-            let mut b = self.st.parent[v];
-            while b != NONE {
-                c.push(b);
-                b = self.st.parent[b];
-            }
-            c
-        };
         for i in 0..n {
             assert!(self.st.dual[i] >= W::ZERO, "{when}: negative dual at {i}");
             for j in i + 1..n {
                 if self.wt(i, j) <= W::ZERO {
                     continue;
                 }
-                let ci = chain(i);
-                let z: W = chain(j)
-                    .into_iter()
-                    .filter(|b| ci.contains(b))
-                    .map(|b| self.st.dual[b])
-                    .sum();
-                let sl = self.slack((i, j)) + z.double();
+                let sl = self.slack((i, j)) + self.shared_z(i, j).double();
                 assert!(sl >= W::ZERO, "{when}: negative slack {i}-{j}");
                 if self.st.mate[i] == j {
                     assert!(sl == W::ZERO, "{when}: matched pair {i}-{j} not tight");
@@ -875,15 +878,12 @@ fn times<W: Digits>(mut x: W, mut k: usize) -> W {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
+    /// A number below `n`.
+    fn below(rng: &mut StdRng, n: u64) -> u64 {
+        rng.random_range(0..n)
     }
 
     fn value(w: &[i128], n: usize, mate: &[Option<usize>]) -> i128 {
@@ -906,17 +906,17 @@ mod tests {
     /// nothing after every restriction and raise, and after rollbacks.
     #[test]
     fn every_change_keeps_the_matching_optimal() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = StdRng::seed_from_u64(0x2545_f491_4f6c_dd1d);
         let mut stopped = 0;
         for case in 0..600 {
-            let n = 2 + rng.next(23) as usize;
+            let n = 2 + below(&mut rng, 23) as usize;
             let levels = [2, 3, 5, 40, 1000][case % 5];
-            let density = 1 + rng.next(10);
+            let density = 1 + below(&mut rng, 10);
             let mut w = vec![0i128; n * n];
             for a in 0..n {
                 for b in a + 1..n {
-                    if rng.next(10) < density {
-                        w[a * n + b] = 1 + rng.next(levels) as i128;
+                    if below(&mut rng, 10) < density {
+                        w[a * n + b] = 1 + below(&mut rng, levels) as i128;
                     }
                 }
             }
@@ -926,14 +926,14 @@ mod tests {
             valid(&w, n, &s.mate());
             assert_eq!(s.value(), value(&w, n, &fresh), "case {case}: first solve");
             for step in 0..12 {
-                let a = rng.next(n as u64) as usize;
-                let undo = rng.next(3) == 0;
+                let a = below(&mut rng, n as u64) as usize;
+                let undo = below(&mut rng, 3) == 0;
                 let mut floor = None;
                 if undo {
                     s.mark();
-                    if rng.next(2) == 0 {
+                    if below(&mut rng, 2) == 0 {
                         // Somewhere around the current optimum.
-                        let f = s.value() - levels as i128 + rng.next(2 * levels) as i128;
+                        let f = s.value() - levels as i128 + below(&mut rng, 2 * levels) as i128;
                         s.set_floor(f);
                         floor = Some(f);
                     }
@@ -941,9 +941,9 @@ mod tests {
                 let before = w.clone();
                 // A restriction, a raise, or both before one re-optimisation
                 // (as a choice that pairs a player asks).
-                let op = rng.next(3);
+                let op = below(&mut rng, 3);
                 if op != 1 {
-                    let keep: Vec<bool> = (0..n).map(|_| rng.next(3) != 0).collect();
+                    let keep: Vec<bool> = (0..n).map(|_| below(&mut rng, 3) != 0).collect();
                     s.restrict(a, &|b| keep[b]);
                     for b in 0..n {
                         if b != a && !keep[b] {
@@ -952,7 +952,7 @@ mod tests {
                     }
                 }
                 if op != 0 {
-                    let by = 1 + rng.next(levels) as i128;
+                    let by = 1 + below(&mut rng, levels) as i128;
                     s.raise(a, by);
                     for b in 0..n {
                         let x = &mut w[a.min(b) * n + a.max(b)];
@@ -978,7 +978,6 @@ mod tests {
                 // The certificate of optimality: nobody unmatched keeps a
                 // positive dual.
                 assert!((0..n).all(|v| s.st.mate[v] != NONE || s.st.dual[v] == 0));
-                let fresh = crate::pairing::matching::max_weight(&w, n);
                 valid(&w, n, &s.mate());
                 assert_eq!(
                     s.value(),

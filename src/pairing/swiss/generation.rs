@@ -823,8 +823,8 @@ impl<W: Digits> Chooser<W> {
         let need =
             (self.target >> self.h_bits) + (W::from(extra as i128) << (self.x_bits + self.d_bits));
         let solver = self.solver.as_mut().expect("settled before choosing");
-        solver.mark();
         if !holds {
+            solver.mark();
             solver.set_floor(need << self.h_bits);
         }
         solver.restrict(a, ok);
@@ -836,7 +836,9 @@ impl<W: Digits> Chooser<W> {
             solver.rollback();
             return false;
         }
-        solver.commit();
+        if !holds {
+            solver.commit();
+        }
         self.cur = solver.mate();
         self.target = solver.value();
         let k = self.k;
