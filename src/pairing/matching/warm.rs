@@ -136,20 +136,6 @@ impl<W: Digits> Blossom<W> {
         self.wt(a, b)
     }
 
-    /// How much weight a matching that pairs `a` with `b` (or, with `b`
-    /// = `None`, leaves `a` unmatched) must give up against the current
-    /// optimum, at least, doubled: by weak duality it is the slack of the
-    /// pair (blossoms around both included), or `a`'s dual. A question
-    /// whose every answer gives up more than it can afford is answered
-    /// without re-optimising.
-    pub fn loss_at_least(&self, a: usize, b: Option<usize>) -> W {
-        let Some(b) = b else {
-            return self.st.dual[a];
-        };
-        let z = self.shared_z(a, b);
-        self.slack((a, b)) + z.double()
-    }
-
     /// Remembers the current state; [`Blossom::rollback`] returns to it.
     pub fn mark(&mut self) {
         self.changed.clear();
@@ -267,6 +253,7 @@ impl<W: Digits> Blossom<W> {
     }
 
     /// The duals of the blossoms that hold both `a` and `b`.
+    #[cfg(test)]
     fn shared_z(&self, a: usize, b: usize) -> W {
         let chain = |v: usize| {
             let mut c = Vec::new();
