@@ -280,8 +280,9 @@ pub fn pair_round(input: &SwissInput) -> Result<RoundPairing, PairingError> {
 }
 
 /// As [`pair_round`], with the places where the engine left the handbook's
-/// exact procedure for a size limit (docs/pairing.md, "What differs"), in
-/// words: what the tests and benchmarks hold to none.
+/// exact procedure for a fallback (docs/pairing.md, "What differs"), in
+/// words: what the tests and benchmarks hold to none. No size leads to
+/// one any more.
 #[cfg(feature = "testing")]
 pub fn pair_round_with_shortcuts(
     input: &SwissInput,
