@@ -131,11 +131,6 @@ impl<W: Digits> Blossom<W> {
             .sum()
     }
 
-    /// The weight of the pair `a`, `b`.
-    pub fn weight(&self, a: usize, b: usize) -> W {
-        self.wt(a, b)
-    }
-
     /// Remembers the current state; [`Blossom::rollback`] returns to it.
     pub fn mark(&mut self) {
         self.changed.clear();

@@ -229,13 +229,12 @@ impl Engine<'_> {
                 return Ok((local, false));
             }
         }
-        // No candidate completes the round: what follows is completion's
-        // last resort, which the text leaves open.
-        // Otherwise solve it together with them, completeness first; widen
-        // to everyone below if a nearer window is not enough.
-        // When no candidate of the bracket completes the round, two
-        // moved-down players may meet as a last resort (the brackets above
-        // checked completion with every compatible pair).
+        // No candidate completes the round: completion's last resort, which
+        // the text leaves open. The bracket is solved together with the
+        // players below, completeness first, widening to everyone below if
+        // a nearer window is not enough; then two moved-down players may
+        // meet (the brackets above checked completion with every
+        // compatible pair).
         const WINDOW: usize = 1200;
         for mdp_pairs in [false, true] {
             if mdp_pairs && w.movers < 2 {
