@@ -164,6 +164,120 @@ impl System {
     pub fn is_team(self) -> bool {
         matches!(self, System::TeamLeague | System::TeamSwiss)
     }
+
+    /// Systems whose rounds follow from the field: a round robin plays
+    /// whole cycles, a knock-out halves the field each round. The organiser
+    /// may leave their rounds empty; the first pairing fixes them.
+    pub fn rounds_follow_field(self) -> bool {
+        matches!(
+            self,
+            System::RoundRobin | System::Knockout | System::TeamLeague
+        )
+    }
+
+    /// Systems that play in cycles (everyone meets everyone once a cycle).
+    pub fn plays_cycles(self) -> bool {
+        matches!(self, System::RoundRobin | System::TeamLeague)
+    }
+
+    /// What a pairing-allocated bye is usually worth: in a round robin the
+    /// bye seat is sitting out a pairing of the schedule, worth nothing;
+    /// in a Swiss or knock-out it stands for a won pairing.
+    pub fn usual_bye_value(self) -> ByeValue {
+        if self.plays_cycles() {
+            ByeValue::Nothing
+        } else {
+            ByeValue::Win
+        }
+    }
+
+    /// The rounds an event of this system usually has when created, as the
+    /// new-tournament form offers them: `None` where the field decides.
+    pub fn usual_rounds(self) -> Option<i32> {
+        (!self.rounds_follow_field()).then_some(7)
+    }
+}
+
+/// The most cycles a round robin plays: the table once, or twice with the
+/// starts reversed.
+pub const MAX_CYCLES: i32 = 2;
+
+/// Rounds in one cycle of a round robin of `entrants`: each meets every
+/// other once, and an odd field adds a bye seat, so n−1 rounds for an even
+/// field and n for an odd one.
+pub fn cycle_rounds(entrants: usize) -> i32 {
+    let n = entrants as i32;
+    if n % 2 == 0 {
+        (n - 1).max(1)
+    } else {
+        n
+    }
+}
+
+/// Rounds of a knock-out of `entrants`: the field halves each round (byes
+/// fill the first round up to a power of two).
+pub fn knockout_rounds(entrants: usize) -> i32 {
+    let mut rounds = 0;
+    while (1usize << rounds) < entrants.max(2) {
+        rounds += 1;
+    }
+    rounds
+}
+
+/// The rounds an event plays, given its field when the first round is
+/// paired: what the organiser set, checked against the field, or what the
+/// field gives. Errors name the field the organiser should change.
+pub fn rounds_for_field(
+    system: System,
+    rounds: Option<i32>,
+    cycles: i32,
+    entrants: usize,
+) -> Result<i32, FieldError> {
+    match system {
+        System::Swiss | System::TeamSwiss => {
+            rounds.ok_or_else(|| FieldError::new("rounds", "give the number of rounds"))
+        }
+        System::Knockout => {
+            let needed = knockout_rounds(entrants);
+            match rounds {
+                Some(r) if r != needed => Err(FieldError::new(
+                    "rounds",
+                    format!(
+                        "a knock-out of {entrants} takes {needed} rounds, not {r}: leave rounds empty or set {needed}"
+                    ),
+                )),
+                _ => Ok(needed),
+            }
+        }
+        System::RoundRobin | System::TeamLeague => {
+            let cycle = cycle_rounds(entrants);
+            let whole = |n: i32| {
+                (1..=MAX_CYCLES)
+                    .map(|c| (c * cycle).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+                    + &format!(" ({n} entrants meet each other once in {cycle} rounds)")
+            };
+            match rounds {
+                None => Ok(cycles * cycle),
+                Some(r) if r % cycle != 0 || r / cycle > MAX_CYCLES => Err(FieldError::new(
+                    "rounds",
+                    format!(
+                        "{r} rounds is not a whole number of cycles: set {} or leave rounds empty",
+                        whole(entrants as i32)
+                    ),
+                )),
+                Some(r) if cycles != 1 && r != cycles * cycle => Err(FieldError::new(
+                    "cycles",
+                    format!(
+                        "{cycles} cycles of {entrants} entrants are {} rounds, not {r}: leave rounds empty",
+                        cycles * cycle
+                    ),
+                )),
+                Some(r) => Ok(r),
+            }
+        }
+    }
 }
 
 /// The tiebreak order most organisers want when they do not say.
@@ -240,7 +354,11 @@ pub struct TournamentFields {
     pub system: System,
     pub rules: RuleSet,
     pub games_per_pairing: i32,
-    pub rounds: i32,
+    /// `None` where the field decides, at the first pairing (see
+    /// [`rounds_for_field`]).
+    pub rounds: Option<i32>,
+    /// Cycles of a round robin whose rounds the field decides (1 or 2).
+    pub cycles: i32,
     pub ranking: Ranking,
     pub tiebreaks: Vec<Tiebreak>,
     pub bye_value: ByeValue,
@@ -250,6 +368,124 @@ pub struct TournamentFields {
     /// Every game played must have a record: one with a result and none is
     /// flagged.
     pub records_required: bool,
+}
+
+/// How far an event has gone, as far as its settings care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    /// Rounds paired (drafts included).
+    pub paired: i32,
+    /// Rounds published.
+    pub published: i32,
+}
+
+/// A setting an event under way can no longer change, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Lock {
+    pub field: &'static str,
+    pub reason: String,
+}
+
+impl Progress {
+    /// The settings locked at this point. The system, rule set and games
+    /// per pairing shape every pairing and result stored, so they are fixed
+    /// once round 1 is paired (undoing it frees them). The ranking,
+    /// tiebreaks and bye value decide the standings players have seen, so
+    /// they are fixed once a round is published.
+    pub fn locks(self) -> Vec<Lock> {
+        let mut out = Vec::new();
+        if self.paired > 0 {
+            let reason = format!(
+                "fixed once round 1 is paired ({} paired): the pairings and results rest on it",
+                self.paired
+            );
+            for field in ["system", "rules", "games_per_pairing", "cycles"] {
+                out.push(Lock {
+                    field,
+                    reason: reason.clone(),
+                });
+            }
+        }
+        if self.published > 0 {
+            let reason = format!(
+                "fixed once a round is published ({} published): players have seen the standings it gives",
+                self.published
+            );
+            for field in ["ranking", "tiebreaks", "bye_value"] {
+                out.push(Lock {
+                    field,
+                    reason: reason.clone(),
+                });
+            }
+        }
+        out
+    }
+}
+
+impl TournamentFields {
+    /// Whether `field` (as forms and the API name it) differs in `other`.
+    fn differs(&self, other: &TournamentFields, field: &str) -> bool {
+        match field {
+            "system" => self.system != other.system,
+            "rules" => self.rules != other.rules,
+            "games_per_pairing" => self.games_per_pairing != other.games_per_pairing,
+            "cycles" => self.cycles != other.cycles,
+            "ranking" => self.ranking != other.ranking,
+            "tiebreaks" => self.tiebreaks != other.tiebreaks,
+            "bye_value" => self.bye_value != other.bye_value,
+            "rounds" => self.rounds != other.rounds,
+            _ => false,
+        }
+    }
+
+    /// The first locked setting that `new` would change, named with why it
+    /// is locked; the rounds of an event under way checked against the
+    /// rounds paired. `entrants` is the field that plays it (players, or
+    /// teams in a team event), which a round robin's cycles depend on.
+    pub fn refuse_change(
+        &self,
+        new: &TournamentFields,
+        progress: Progress,
+        entrants: usize,
+    ) -> Result<(), ChangeRefused> {
+        if let Some(lock) = progress
+            .locks()
+            .into_iter()
+            .find(|l| self.differs(new, l.field))
+        {
+            return Err(ChangeRefused::Locked(lock));
+        }
+        if progress.paired > 0 && self.differs(new, "rounds") {
+            let Some(r) = new.rounds else {
+                return Err(ChangeRefused::Invalid(FieldError::new(
+                    "rounds",
+                    format!(
+                        "the first pairing fixed the rounds at {}: give a number",
+                        self.rounds.unwrap_or(progress.paired)
+                    ),
+                )));
+            };
+            if r < progress.paired {
+                return Err(ChangeRefused::Invalid(FieldError::new(
+                    "rounds",
+                    format!("{} rounds are paired already: give at least that many", progress.paired),
+                )));
+            }
+            if new.system.rounds_follow_field() {
+                rounds_for_field(new.system, Some(r), 1, entrants)
+                    .map_err(ChangeRefused::Invalid)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a settings change is refused: a setting locked by the rounds played
+/// (a conflict with the event's state), or a value that does not fit it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangeRefused {
+    Locked(Lock),
+    Invalid(FieldError),
 }
 
 /// A tournament as typed: every field is text, as a form or a script sends it.
@@ -266,6 +502,8 @@ pub struct RawTournament {
     pub rules: String,
     pub games_per_pairing: String,
     pub rounds: String,
+    /// `1` or `2`; empty is one cycle.
+    pub cycles: String,
     pub ranking: String,
     pub tiebreaks: String,
     pub bye_value: String,
@@ -290,7 +528,8 @@ impl RawTournament {
             system: f.system.as_str().into(),
             rules: f.rules.as_str().into(),
             games_per_pairing: f.games_per_pairing.to_string(),
-            rounds: f.rounds.to_string(),
+            rounds: f.rounds.map(|r| r.to_string()).unwrap_or_default(),
+            cycles: f.cycles.to_string(),
             ranking: f.ranking.as_str().into(),
             tiebreaks: format_tiebreaks(&f.tiebreaks),
             bye_value: f.bye_value.as_str().into(),
@@ -371,14 +610,8 @@ impl RawTournament {
                 )
             })
         });
-        // A round robin's bye is sitting out a pairing of the schedule: worth
-        // nothing unless the organiser says otherwise. A Swiss bye is a win.
-        let bye_default = if matches!(system, Ok(System::RoundRobin)) {
-            "none"
-        } else {
-            "win"
-        };
-        let bye_value = pick("bye_value", &self.bye_value, Some(bye_default)).and_then(|t| {
+        let bye_default = system.as_ref().map_or(ByeValue::Win, |s| s.usual_bye_value());
+        let bye_value = pick("bye_value", &self.bye_value, Some(bye_default.as_str())).and_then(|t| {
             ByeValue::parse(&t).ok_or_else(|| {
                 FieldError::new(
                     "bye_value",
@@ -396,12 +629,14 @@ impl RawTournament {
                 format!("games per pairing must be 2 or 6, not '{t}'"),
             )),
         };
+        let follows_field = system.as_ref().is_ok_and(|s| s.rounds_follow_field());
         let rounds = match self.rounds.trim().parse::<i32>() {
-            Ok(n) if (1..=MAX_ROUNDS).contains(&n) => Ok(n),
+            Ok(n) if (1..=MAX_ROUNDS).contains(&n) => Ok(Some(n)),
             Ok(n) => Err(FieldError::new(
                 "rounds",
                 format!("{n} rounds is outside 1..{MAX_ROUNDS}"),
             )),
+            Err(_) if self.rounds.trim().is_empty() && follows_field => Ok(None),
             Err(_) if self.rounds.trim().is_empty() => {
                 Err(FieldError::new("rounds", "give the number of rounds"))
             }
@@ -409,6 +644,24 @@ impl RawTournament {
                 "rounds",
                 format!("'{}' is not a whole number", self.rounds.trim()),
             )),
+        };
+        let cycles = match self.cycles.trim() {
+            "" | "1" => 1,
+            "2" if system.as_ref().is_ok_and(|s| s.plays_cycles()) => 2,
+            "2" => {
+                errors.push(FieldError::new(
+                    "cycles",
+                    "only a round robin or team league plays cycles",
+                ));
+                1
+            }
+            other => {
+                errors.push(FieldError::new(
+                    "cycles",
+                    format!("cycles must be 1 or 2, not '{other}'"),
+                ));
+                1
+            }
         };
         let knockout = matches!(system, Ok(System::Knockout));
         let teams = system.as_ref().is_ok_and(|s| s.is_team());
@@ -478,6 +731,7 @@ impl RawTournament {
                 rules,
                 games_per_pairing,
                 rounds,
+                cycles,
                 ranking,
                 tiebreaks,
                 bye_value,

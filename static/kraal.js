@@ -82,3 +82,28 @@
     if (link) { e.preventDefault(); location.href = link.href; }
   });
 })();
+
+// The tournament form: choosing a system fills in its usual rounds (empty
+// where the field decides them) and bye value, unless the organiser has
+// typed rounds of their own; the cycles choice shows for round robins only.
+(function () {
+  "use strict";
+  var system = document.querySelector("select[data-fills-defaults]");
+  if (!system) return;
+  var rounds = document.getElementById("rounds");
+  var bye = document.getElementById("bye_value");
+  var cycles = document.getElementById("cycles-field");
+  function chosen() { return system.options[system.selectedIndex]; }
+  var previous = chosen();
+  function fill(initial) {
+    var option = chosen();
+    if (rounds && !initial && rounds.value === previous.getAttribute("data-rounds")) {
+      rounds.value = option.getAttribute("data-rounds");
+    }
+    if (bye && (!initial || bye.value === "")) bye.value = option.getAttribute("data-bye");
+    if (cycles) cycles.hidden = option.getAttribute("data-cycles") !== "yes";
+    previous = option;
+  }
+  system.addEventListener("change", function () { fill(false); });
+  fill(true);
+})();

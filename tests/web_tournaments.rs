@@ -74,7 +74,7 @@ fn a_tournament_is_created_edited_and_listed() {
         let t = &kraal::db::tournaments::list(&mut app.conn()).unwrap()[0];
         assert_eq!(
             (t.rounds, t.games_per_pairing, t.system.as_str()),
-            (9, 6, "round_robin")
+            (Some(9), 6, "round_robin")
         );
         let audit = a.get(&format!("{url}/audit")).body;
         assert!(audit.contains("edit tournament"));

@@ -56,7 +56,6 @@ pub struct TournamentRow {
     pub system: String,
     pub rules: String,
     pub games_per_pairing: i32,
-    pub rounds: i32,
     pub ranking: String,
     pub tiebreaks: String,
     pub bye_value: String,
@@ -66,6 +65,15 @@ pub struct TournamentRow {
     pub revision: i32,
     pub records_public: bool,
     pub records_required: bool,
+    /// Empty until the first pairing where the field decides them.
+    pub rounds: Option<i32>,
+    /// Files written before cycles were kept play one.
+    #[serde(default = "one_cycle")]
+    pub cycles: i32,
+}
+
+fn one_cycle() -> i32 {
+    1
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]

@@ -165,12 +165,12 @@ pub fn add(
             ("from_round", "from round", new.from_round),
             ("to_round", "to round", new.to_round),
         ] {
-            if let Some(n) = round.filter(|&n| n < 1 || n > t.rounds) {
+            if let Some(n) = round.filter(|&n| n < 1 || n > t.last_round()) {
                 return Err(invalid(
                     field,
                     format!(
                         "{label} {n} is outside the tournament's rounds (1 to {})",
-                        t.rounds
+                        t.last_round()
                     ),
                 ));
             }
@@ -196,7 +196,7 @@ pub fn add(
             note: String::new(),
         };
         let first = new.from_round.unwrap_or(1);
-        let last = new.to_round.unwrap_or(t.rounds);
+        let last = new.to_round.unwrap_or(t.last_round());
         if let Some(old) = list(conn, tournament_id)?
             .into_iter()
             .find(|f| f.a == a && f.b == b && (first..=last).any(|n| f.covers(n)))

@@ -45,6 +45,13 @@ pub enum DbError {
     /// A uniqueness or concurrency conflict the user can act on.
     #[error("{0}")]
     Conflict(String),
+    /// A setting the event's progress no longer lets change; `field` names
+    /// it as forms and the API call it.
+    #[error("{field} cannot change: {message}")]
+    Locked {
+        field: &'static str,
+        message: String,
+    },
     /// Any other database failure.
     #[error("database error: {0}")]
     Query(#[from] diesel::result::Error),

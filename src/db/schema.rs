@@ -220,7 +220,6 @@ diesel::table! {
         system -> Text,
         rules -> Text,
         games_per_pairing -> Integer,
-        rounds -> Integer,
         ranking -> Text,
         tiebreaks -> Text,
         bye_value -> Text,
@@ -230,6 +229,8 @@ diesel::table! {
         revision -> Integer,
         records_public -> Bool,
         records_required -> Bool,
+        rounds -> Nullable<Integer>,
+        cycles -> Integer,
     }
 }
 

@@ -28,7 +28,11 @@ pub struct Tournament {
     #[diesel(deserialize_as = String)]
     pub rules: RuleSet,
     pub games_per_pairing: i32,
-    pub rounds: i32,
+    /// `None` until the first pairing where the field decides (see
+    /// [`crate::tournament::rounds_for_field`]).
+    pub rounds: Option<i32>,
+    /// See [`TournamentFields::cycles`].
+    pub cycles: i32,
     #[diesel(deserialize_as = String)]
     pub ranking: Ranking,
     #[diesel(deserialize_as = String)]
@@ -47,6 +51,13 @@ pub struct Tournament {
 }
 
 impl Tournament {
+    /// The last round a round number may name (a kept-apart pair's range,
+    /// a requested bye): the rounds set, or, while the field still decides
+    /// them, the most any event has.
+    pub fn last_round(&self) -> i32 {
+        self.rounds.unwrap_or(crate::tournament::MAX_ROUNDS)
+    }
+
     /// The fields as a referee would edit them.
     pub fn fields(&self) -> TournamentFields {
         TournamentFields {
@@ -58,6 +69,7 @@ impl Tournament {
             rules: self.rules,
             games_per_pairing: self.games_per_pairing,
             rounds: self.rounds,
+            cycles: self.cycles,
             ranking: self.ranking,
             tiebreaks: self.tiebreaks.to_vec(),
             bye_value: self.bye_value,
@@ -84,6 +96,7 @@ pub fn create(
                 tournaments::rules.eq(f.rules.as_str()),
                 tournaments::games_per_pairing.eq(f.games_per_pairing),
                 tournaments::rounds.eq(f.rounds),
+                tournaments::cycles.eq(f.cycles),
                 tournaments::ranking.eq(f.ranking.as_str()),
                 tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
                 tournaments::bye_value.eq(f.bye_value.as_str()),
@@ -132,6 +145,7 @@ pub fn update(
                 tournaments::rules.eq(f.rules.as_str()),
                 tournaments::games_per_pairing.eq(f.games_per_pairing),
                 tournaments::rounds.eq(f.rounds),
+                tournaments::cycles.eq(f.cycles),
                 tournaments::ranking.eq(f.ranking.as_str()),
                 tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
                 tournaments::bye_value.eq(f.bye_value.as_str()),
@@ -154,6 +168,31 @@ pub fn update(
         )?;
         find(conn, id)
     })
+}
+
+/// Fixes the rounds of an event whose field decides them, as its first
+/// pairing found them; part of that pairing's transaction.
+pub fn fix_rounds(
+    conn: &mut DbConnection,
+    id: i32,
+    rounds: i32,
+    user: &User,
+) -> Result<(), DbError> {
+    diesel::update(tournaments::table.find(id))
+        .set(tournaments::rounds.eq(Some(rounds)))
+        .execute(conn)?;
+    audit::record(
+        conn,
+        Some(user.id),
+        Change {
+            tournament_id: Some(id),
+            action: "fix_rounds",
+            entity: "tournament",
+            entity_id: Some(id),
+            old_value: None,
+            new_value: Some(rounds.to_string()),
+        },
+    )
 }
 
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {

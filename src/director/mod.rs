@@ -12,6 +12,7 @@ pub mod pair;
 mod ranking;
 pub mod results;
 pub mod scoresheets;
+pub mod settings;
 pub mod swap;
 pub mod teams;
 
@@ -23,6 +24,7 @@ use crate::db::rounds::{Game, Pairing, RequestedBye, Round};
 use crate::db::teams::{LineupEntry, Member, Team};
 use crate::db::tournaments::Tournament;
 use crate::pairing::{PairingError, PlayerId};
+use crate::tournament::System;
 
 /// A tournament with everything stored about it.
 #[derive(Debug, Clone)]
@@ -90,6 +92,10 @@ pub enum NextStep {
 pub enum DirectorError {
     #[error("{0}")]
     NotReady(String),
+    /// A setting that does not fit the field (a round robin's rounds that
+    /// are not whole cycles).
+    #[error("{}", .0.message)]
+    Settings(crate::roster::FieldError),
     #[error(transparent)]
     Pairing(#[from] PairingError),
 }
@@ -100,6 +106,39 @@ pub fn pid(id: i32) -> PlayerId {
 }
 
 impl TournamentData {
+    /// Who plays the event: its teams in a team event; in a knock-out the
+    /// players not withdrawn before round 1 (the bracket's seeds); in a
+    /// round robin every player entered (the table seats them all).
+    pub fn field_size(&self) -> usize {
+        match self.tournament.system {
+            System::TeamLeague | System::TeamSwiss => self.teams.len(),
+            System::Knockout => self
+                .players
+                .iter()
+                .filter(|p| p.withdrawn_from_round.is_none())
+                .count(),
+            System::Swiss | System::RoundRobin => self.players.len(),
+        }
+    }
+
+    /// The rounds the event plays: as the first pairing fixed them, or,
+    /// before it, what the settings and the field entered so far give.
+    pub fn total_rounds(&self) -> Result<i32, crate::roster::FieldError> {
+        let t = &self.tournament;
+        match t.rounds {
+            Some(r) if !self.rounds.is_empty() => Ok(r),
+            rounds => crate::tournament::rounds_for_field(t.system, rounds, t.cycles, self.field_size()),
+        }
+    }
+
+    /// How far the event has gone, as its settings care.
+    pub fn progress(&self) -> crate::tournament::Progress {
+        crate::tournament::Progress {
+            paired: self.rounds.len() as i32,
+            published: self.rounds.iter().filter(|r| r.is_published()).count() as i32,
+        }
+    }
+
     /// Games of a pairing, main games first, by number.
     pub fn games_of(&self, pairing_id: i32) -> Vec<&Game> {
         let start = self.games.partition_point(|g| g.pairing_id < pairing_id);
@@ -167,7 +206,7 @@ impl TournamentData {
             && self.pairings_of(last).len() == 1;
         if knockout_over
             || (self.tournament.system != crate::tournament::System::Knockout
-                && last.number >= self.tournament.rounds)
+                && self.total_rounds().is_ok_and(|n| last.number >= n))
         {
             return NextStep::Finished;
         }

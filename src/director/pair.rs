@@ -31,6 +31,7 @@ impl From<DirectorError> for DbError {
     fn from(e: DirectorError) -> DbError {
         match e {
             DirectorError::NotReady(m) => DbError::Conflict(m),
+            DirectorError::Settings(e) => DbError::from(e),
             DirectorError::Pairing(p) => DbError::Conflict(format!("No valid pairing exists: {p}")),
         }
     }
@@ -74,6 +75,12 @@ pub fn pair_loaded(
                 "the tournament changed while the round was being paired: pair it again".into(),
             ));
         }
+        if number == 1 && t.rounds.is_none() {
+            // The field decided the rounds: fixed now, with the round that
+            // rests on them.
+            let total = data.total_rounds().map_err(DbError::from)?;
+            tournaments::fix_rounds(conn, t.id, total, by)?;
+        }
         let round = rounds::create(conn, t.id, number, &planned, t.games_per_pairing, "", by)?;
         if then == Then::Publish {
             rounds::publish(conn, t.id, number, by)?;
@@ -109,7 +116,7 @@ impl TournamentData {
         let (forbidden, waivers) = self.kept_apart(Some(next));
         SwissInput {
             round: next as u32,
-            total_rounds: self.tournament.rounds as u32,
+            total_rounds: self.total_rounds().unwrap_or(next) as u32,
             rules: self.tournament.rules,
             players: self.swiss_players(next as u32),
             forbidden,
@@ -253,14 +260,14 @@ impl TournamentData {
                 )));
             }
         }
-        if next > self.tournament.rounds && self.tournament.system != System::Knockout {
-            return Err(DirectorError::NotReady(format!(
-                "all {} rounds have been paired",
-                self.tournament.rounds
-            )));
-        }
         if !self.is_team_event() && (self.tournament.system != System::Knockout || next == 1) {
             self.enough_players(next)?;
+        }
+        let total = self.total_rounds().map_err(DirectorError::Settings)?;
+        if next > total && self.tournament.system != System::Knockout {
+            return Err(DirectorError::NotReady(format!(
+                "all {total} rounds have been paired"
+            )));
         }
         let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
         let planned = match self.tournament.system {
@@ -286,11 +293,7 @@ impl TournamentData {
             }
             System::RoundRobin => {
                 let players = self.by_number();
-                let games_per_cycle = if players.len() % 2 == 0 {
-                    players.len() - 1
-                } else {
-                    players.len()
-                };
+                let cycle = crate::tournament::cycle_rounds(players.len());
                 let (forbidden, waivers) = self.kept_apart(None);
                 // The rounds paired so far, so that the schedule goes on
                 // from the table they follow.
@@ -307,7 +310,7 @@ impl TournamentData {
                     .collect();
                 let input = RoundRobinInput {
                     players: self.ties(&players),
-                    double: (self.tournament.rounds as usize) > games_per_cycle,
+                    double: total > cycle,
                     rules: self.tournament.rules,
                     forbidden,
                     waivers,

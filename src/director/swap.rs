@@ -29,7 +29,7 @@ impl TournamentData {
         let (forbidden, waivers) = self.kept_apart(Some(round.number));
         let avoid = crate::pairing::avoidance::Avoidance::new(
             self.tournament.rules,
-            self.tournament.rounds as u32,
+            self.total_rounds().unwrap_or(round.number) as u32,
             &self.ties(&players),
             &forbidden,
             &waivers,

@@ -322,7 +322,7 @@ impl TournamentData {
             System::TeamSwiss => {
                 let input = TeamSwissInput {
                     round: next as u32,
-                    total_rounds: self.tournament.rounds as u32,
+                    total_rounds: self.total_rounds().unwrap_or(next) as u32,
                     teams: self
                         .teams
                         .iter()
@@ -355,12 +355,9 @@ impl TournamentData {
             }
             _ => {
                 let ids: Vec<PlayerId> = self.teams.iter().map(|t| pid(t.id)).collect();
-                let cycle = if ids.len() % 2 == 0 {
-                    ids.len() - 1
-                } else {
-                    ids.len()
-                };
-                let schedule = core::round_robin(&ids, self.tournament.rounds as usize > cycle)?;
+                let cycle = crate::tournament::cycle_rounds(ids.len());
+                let total = self.total_rounds().map_err(DirectorError::Settings)?;
+                let schedule = core::round_robin(&ids, total > cycle)?;
                 let round = schedule
                     .rounds
                     .iter()

@@ -19,6 +19,9 @@ pub enum AppError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// A conflict with the event's state that one field causes.
+    #[error("{field} cannot change: {message}")]
+    Locked { field: String, message: String },
     #[error("{message}")]
     Invalid { field: String, message: String },
     #[error("{0}")]
@@ -50,6 +53,10 @@ impl From<DbError> for AppError {
         match e {
             DbError::NotFound(thing) => AppError::not_found(thing),
             DbError::Conflict(m) => AppError::Conflict(m),
+            DbError::Locked { field, message } => AppError::Locked {
+                field: field.to_string(),
+                message,
+            },
             DbError::Invalid { field, message } => AppError::invalid(field, message),
             other => AppError::Internal(other.to_string()),
         }
@@ -78,7 +85,7 @@ impl ResponseError for AppError {
             AppError::Unauthorized => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Conflict(_) | AppError::Locked { .. } => StatusCode::CONFLICT,
             AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -103,7 +110,7 @@ impl AppError {
             AppError::Unauthorized => "Sign in first",
             AppError::Forbidden(_) => "Not allowed",
             AppError::NotFound(_) => "Not found",
-            AppError::Conflict(_) => "Not possible now",
+            AppError::Conflict(_) | AppError::Locked { .. } => "Not possible now",
             AppError::Invalid { .. } => "That cannot be done",
             AppError::TooManyRequests(_) => "Too many tries",
             AppError::TooLarge(_) => "Too large",
@@ -171,7 +178,9 @@ impl ResponseError for ApiError {
             tracing::error!("internal error: {detail}");
         }
         let field = match &self.0 {
-            AppError::Invalid { field, .. } => Some(field.clone()),
+            AppError::Invalid { field, .. } | AppError::Locked { field, .. } => {
+                Some(field.clone())
+            }
             _ => None,
         };
         HttpResponse::build(self.status_code()).json(ApiErrorBody {

@@ -416,13 +416,13 @@ pub async fn request_bye(
         .await?
         + 1;
     let round = match form.round.trim().parse::<i32>() {
-        Ok(n) if n >= next && n <= r.tournament.rounds => Some(n),
+        Ok(n) if n >= next && n <= r.tournament.last_round() => Some(n),
         Ok(n) => {
             errors.add(
                 "bye_round",
                 format!(
                     "round {n} is not a round still to pair ({next} to {})",
-                    r.tournament.rounds
+                    r.tournament.last_round()
                 ),
             );
             None

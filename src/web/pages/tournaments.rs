@@ -12,7 +12,7 @@ use crate::db::forbidden::{self, Forbidden};
 use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::{self, User};
-use crate::tournament::{ByeValue, Ranking, RawTournament, RuleSet, System, Tiebreak};
+use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -29,6 +29,8 @@ pub struct TournamentForm {
     raw: RawTournament,
     chosen_tiebreaks: Vec<String>,
     errors: FormErrors,
+    /// Settings the event's progress has fixed, shown read-only with why.
+    locks: Vec<Lock>,
 }
 
 impl TournamentForm {
@@ -58,10 +60,57 @@ impl TournamentForm {
             raw,
             chosen_tiebreaks: chosen,
             errors,
+            locks: Vec::new(),
         }
     }
-    fn systems(&self) -> &'static [System] {
+
+    fn with_locks(mut self, locks: Vec<Lock>) -> TournamentForm {
+        self.locks = locks;
+        self
+    }
+
+    /// Why `field` can no longer change, if it cannot.
+    fn locked(&self, field: &str) -> Option<&str> {
+        self.locks
+            .iter()
+            .find(|l| l.field == field)
+            .map(|l| l.reason.as_str())
+    }
+
+    /// A setting's label as the form lists it, for a locked one shown as text.
+    fn label_of(&self, field: &str) -> String {
+        let r = &self.raw;
+        let named = |v: Option<&'static str>, raw: &str| v.map_or(raw.to_string(), str::to_string);
+        match field {
+            "system" => named(System::parse(&r.system).map(System::label), &r.system),
+            "rules" => named(RuleSet::parse(&r.rules).map(RuleSet::label), &r.rules),
+            "ranking" => named(Ranking::parse(&r.ranking).map(Ranking::label), &r.ranking),
+            "bye_value" => named(ByeValue::parse(&r.bye_value).map(ByeValue::label), &r.bye_value),
+            "tiebreaks" => crate::tournament::parse_tiebreaks(&r.tiebreaks)
+                .map(|l| {
+                    l.iter()
+                        .map(|t| t.label())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_else(|_| r.tiebreaks.clone()),
+            _ => String::new(),
+        }
+    }
+
+    /// The systems with what the form fills in when one is chosen: its
+    /// usual rounds (empty where the field decides) and bye value.
+    fn system_defaults(&self) -> Vec<(System, String, &'static str)> {
         System::ALL
+            .iter()
+            .map(|s| {
+                (
+                    *s,
+                    s.usual_rounds().map(|r| r.to_string()).unwrap_or_default(),
+                    s.usual_bye_value().as_str(),
+                )
+            })
+            .collect()
     }
     fn rule_sets(&self) -> &'static [RuleSet] {
         RuleSet::ALL
@@ -122,8 +171,13 @@ pub async fn new_form(_who: SignedIn, ctx: Ctx) -> TournamentForm {
         system: "swiss".into(),
         rules: "gar".into(),
         ranking: "game_points".into(),
-        bye_value: "win".into(),
-        rounds: "7".into(),
+        // Empty: the system's usual value, which the page fills in as
+        // soon as a system is chosen.
+        bye_value: String::new(),
+        rounds: System::Swiss
+            .usual_rounds()
+            .map(|r| r.to_string())
+            .unwrap_or_default(),
         ..Default::default()
     };
     TournamentForm::new(ctx, None, raw, FormErrors::default())
@@ -150,9 +204,17 @@ pub async fn create(
     }
 }
 
-pub async fn edit_form(r: Referee, ctx: Ctx) -> TournamentForm {
+pub async fn edit_form(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> Result<TournamentForm, AppError> {
+    let id = r.tournament.id;
+    let locks = state
+        .run(move |c| crate::director::settings::locks(c, id))
+        .await?;
     let raw = RawTournament::from_fields(&r.tournament.fields());
-    TournamentForm::new(ctx, Some(r.tournament.id), raw, FormErrors::default())
+    Ok(TournamentForm::new(ctx, Some(id), raw, FormErrors::default()).with_locks(locks))
 }
 
 pub async fn update(
@@ -163,18 +225,37 @@ pub async fn update(
 ) -> Result<HttpResponse, AppError> {
     let raw = form.into_inner().into_raw();
     let id = r.tournament.id;
-    match raw.check() {
+    let checked = raw.check();
+    let refused = match checked {
         Ok(fields) => {
-            state
-                .run(move |c| tournaments::update(c, id, &fields, &r.user))
-                .await?;
-            Ok(see_other(&format!("/t/{id}")))
+            let user = r.user.clone();
+            match state
+                .run(move |c| crate::director::settings::update(c, id, &fields, &user))
+                .await
+            {
+                Ok(_) => return Ok(see_other(&format!("/t/{id}"))),
+                Err(AppError::Locked { field, message }) => {
+                    let mut e = FormErrors::default();
+                    e.add(&field, format!("{field} cannot change: {message}"));
+                    (e, StatusCode::CONFLICT)
+                }
+                Err(AppError::Invalid { field, message }) => {
+                    let mut e = FormErrors::default();
+                    e.add(&field, message);
+                    (e, FORM_ERROR)
+                }
+                Err(other) => return Err(other),
+            }
         }
-        Err(errors) => render(
-            &TournamentForm::new(ctx, Some(id), raw, errors.into()),
-            FORM_ERROR,
-        ),
-    }
+        Err(errors) => (errors.into(), FORM_ERROR),
+    };
+    let locks = state
+        .run(move |c| crate::director::settings::locks(c, id))
+        .await?;
+    render(
+        &TournamentForm::new(ctx, Some(id), raw, refused.0).with_locks(locks),
+        refused.1,
+    )
 }
 
 #[derive(Template, WebTemplate)]
@@ -199,6 +280,8 @@ pub struct TournamentPage {
     /// Where each of those rounds stands.
     pub states: Vec<crate::director::RoundState>,
     pub next: crate::director::NextStep,
+    /// How many rounds the event plays, or what decides them.
+    pub rounds_label: String,
 }
 
 impl TournamentPage {
@@ -281,7 +364,23 @@ pub async fn load_page(
         .filter(|r| r.is_published() || can_edit)
         .cloned()
         .collect();
+    let rounds_label = match (t.rounds, data.total_rounds()) {
+        (Some(_), Ok(n)) if !data.rounds.is_empty() => format!("{n} rounds"),
+        (Some(n), Ok(_)) => format!("{n} rounds"),
+        (None, Ok(n)) if t.system == System::Knockout => format!(
+            "rounds follow the field: {n} for the {} entered so far",
+            data.field_size()
+        ),
+        (None, Ok(n)) => format!(
+            "rounds follow the field: {n} ({} {}) for the {} entered so far",
+            t.cycles,
+            if t.cycles == 1 { "cycle" } else { "cycles" },
+            data.field_size()
+        ),
+        (_, Err(e)) => e.message,
+    };
     Ok(TournamentPage {
+        rounds_label,
         rounds,
         states: data.round_states(),
         next: data.next_step(),

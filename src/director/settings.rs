@@ -1,0 +1,40 @@
+//! Changing a tournament's settings: the use case behind the edit form and
+//! `PATCH /api/v1/tournaments/{id}`. What an event under way may no longer
+//! change is the core's rule ([`crate::tournament::Progress::locks`]); this
+//! checks it against the stored rounds in the same transaction as the
+//! write, so two referees saving at once cannot slip a change past it.
+
+use crate::db::tournaments::{self, Tournament};
+use crate::db::users::User;
+use crate::db::{self, DbConnection, DbError};
+use crate::tournament::{ChangeRefused, Lock, TournamentFields};
+
+/// The settings locked now, with why: what the edit form shows read-only.
+pub fn locks(conn: &mut DbConnection, tid: i32) -> Result<Vec<Lock>, DbError> {
+    Ok(super::load(conn, tid)?.progress().locks())
+}
+
+/// Stores `fields` as tournament `tid`'s settings, unless the rounds played
+/// lock one that would change (a conflict naming it) or the rounds no
+/// longer fit (invalid, naming `rounds`). Nothing changes when refused.
+pub fn update(
+    conn: &mut DbConnection,
+    tid: i32,
+    fields: &TournamentFields,
+    by: &User,
+) -> Result<Tournament, DbError> {
+    db::transaction(conn, |conn| {
+        let data = super::load(conn, tid)?;
+        data.tournament
+            .fields()
+            .refuse_change(fields, data.progress(), data.field_size())
+            .map_err(|refused| match refused {
+                ChangeRefused::Locked(lock) => DbError::Locked {
+                    field: lock.field,
+                    message: lock.reason,
+                },
+                ChangeRefused::Invalid(e) => DbError::from(e),
+            })?;
+        tournaments::update(conn, tid, fields, by)
+    })
+}
