@@ -468,7 +468,10 @@ impl TournamentFields {
             if r < progress.paired {
                 return Err(ChangeRefused::Invalid(FieldError::new(
                     "rounds",
-                    format!("{} rounds are paired already: give at least that many", progress.paired),
+                    format!(
+                        "{} rounds are paired already: give at least that many",
+                        progress.paired
+                    ),
                 )));
             }
             if new.system.rounds_follow_field() {
@@ -610,15 +613,18 @@ impl RawTournament {
                 )
             })
         });
-        let bye_default = system.as_ref().map_or(ByeValue::Win, |s| s.usual_bye_value());
-        let bye_value = pick("bye_value", &self.bye_value, Some(bye_default.as_str())).and_then(|t| {
-            ByeValue::parse(&t).ok_or_else(|| {
-                FieldError::new(
-                    "bye_value",
-                    format!("unknown bye value '{t}' (win, draw or none)"),
-                )
-            })
-        });
+        let bye_default = system
+            .as_ref()
+            .map_or(ByeValue::Win, |s| s.usual_bye_value());
+        let bye_value =
+            pick("bye_value", &self.bye_value, Some(bye_default.as_str())).and_then(|t| {
+                ByeValue::parse(&t).ok_or_else(|| {
+                    FieldError::new(
+                        "bye_value",
+                        format!("unknown bye value '{t}' (win, draw or none)"),
+                    )
+                })
+            });
         let games = match (self.games_per_pairing.trim(), &rules) {
             ("", Ok(r)) => Ok(r.default_games_per_pairing()),
             ("", Err(_)) => Ok(2),
@@ -850,6 +856,77 @@ mod tests {
         .unwrap_err();
         assert_eq!(individual[0].field, "tiebreaks");
         assert!(individual[0].message.contains("'board_2' separates teams"));
+    }
+
+    #[test]
+    fn a_round_robin_plays_whole_cycles_of_its_field() {
+        let rr = |rounds, cycles, n| rounds_for_field(System::RoundRobin, rounds, cycles, n);
+        assert_eq!(rr(None, 1, 6), Ok(5));
+        assert_eq!(rr(None, 1, 7), Ok(7), "an odd field adds a bye seat");
+        assert_eq!(rr(None, 2, 6), Ok(10));
+        assert_eq!(rr(Some(10), 1, 6), Ok(10));
+        let seven = rr(Some(7), 1, 6).unwrap_err();
+        assert_eq!(seven.field, "rounds");
+        assert!(seven.message.contains("5 or 10"), "{}", seven.message);
+        assert_eq!(rr(Some(15), 1, 6).unwrap_err().field, "rounds");
+        assert_eq!(rr(Some(5), 2, 6).unwrap_err().field, "cycles");
+        assert_eq!(
+            rounds_for_field(System::Knockout, None, 1, 9),
+            Ok(4),
+            "byes fill the first round up to 16"
+        );
+        assert_eq!(
+            rounds_for_field(System::Knockout, Some(2), 1, 8)
+                .unwrap_err()
+                .field,
+            "rounds"
+        );
+        assert_eq!(
+            rounds_for_field(System::Swiss, None, 1, 8)
+                .unwrap_err()
+                .field,
+            "rounds"
+        );
+    }
+
+    #[test]
+    fn progress_locks_the_settings_the_rounds_rest_on() {
+        let f = RawTournament {
+            name: "Open".into(),
+            rounds: "7".into(),
+            ..Default::default()
+        }
+        .check()
+        .unwrap();
+        let change = |edit: fn(&mut TournamentFields), paired, published| {
+            let mut new = f.clone();
+            edit(&mut new);
+            f.refuse_change(&new, Progress { paired, published }, 8)
+        };
+        assert_eq!(change(|n| n.system = System::Knockout, 0, 0), Ok(()));
+        assert!(matches!(
+            change(|n| n.system = System::Knockout, 1, 0),
+            Err(ChangeRefused::Locked(Lock {
+                field: "system",
+                ..
+            }))
+        ));
+        assert_eq!(change(|n| n.tiebreaks = vec![Tiebreak::Wins], 1, 0), Ok(()));
+        assert!(matches!(
+            change(|n| n.tiebreaks = vec![Tiebreak::Wins], 1, 1),
+            Err(ChangeRefused::Locked(Lock {
+                field: "tiebreaks",
+                ..
+            }))
+        ));
+        assert_eq!(change(|n| n.name = "Open 2026".into(), 3, 3), Ok(()));
+        assert!(matches!(
+            change(|n| n.rounds = Some(2), 3, 3),
+            Err(ChangeRefused::Invalid(FieldError {
+                field: "rounds",
+                ..
+            }))
+        ));
     }
 
     #[test]

@@ -57,6 +57,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/byes" => Some(vec![("round", "2".into())]), // player filled in by the caller
         "/t/{tid:\\d+}/rounds/{n:\\d+}/swap" => Some(vec![("confirm", "yes".into())]), // players filled in
         "/api/v1/tournaments" => s(&[("name", "API Open"), ("rounds", "5")]),
+        "/api/v1/tournaments/{tid:\\d+}" => s(&[("venue", "Kimberley City Hall")]),
         "/api/v1/tournaments/{tid:\\d+}/players" => s(&[("name", "Refilwe Dube")]),
         "/api/v1/tournaments/{tid:\\d+}/relations" => Some(vec![]),
         "/api/v1/tournaments/{tid:\\d+}/forbidden" => Some(vec![]), // a and b filled in
@@ -404,7 +405,7 @@ fn team_league(
         name: name.into(),
         system: "team_league".into(),
         rules: "official".into(),
-        rounds: "3".into(),
+        rounds: String::new(),
         ..Default::default()
     }
     .check()

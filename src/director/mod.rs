@@ -127,7 +127,9 @@ impl TournamentData {
         let t = &self.tournament;
         match t.rounds {
             Some(r) if !self.rounds.is_empty() => Ok(r),
-            rounds => crate::tournament::rounds_for_field(t.system, rounds, t.cycles, self.field_size()),
+            rounds => {
+                crate::tournament::rounds_for_field(t.system, rounds, t.cycles, self.field_size())
+            }
         }
     }
 

@@ -141,6 +141,111 @@ impl From<NewTournament> for RawTournament {
     }
 }
 
+/// `PATCH /api/v1/tournaments/{tid}`: the fields of [`NewTournament`],
+/// each optional; what is left out stays as it is. `"rounds": null`
+/// leaves the rounds to the field again (before round 1 only).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TournamentPatch {
+    name: Option<String>,
+    system: Option<String>,
+    rules: Option<String>,
+    games_per_pairing: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    rounds: Option<Option<i32>>,
+    cycles: Option<i32>,
+    venue: Option<String>,
+    #[serde(deserialize_with = "present")]
+    starts_on: Option<Option<String>>,
+    #[serde(deserialize_with = "present")]
+    ends_on: Option<Option<String>>,
+    ranking: Option<String>,
+    tiebreaks: Option<Vec<String>>,
+    bye_value: Option<String>,
+    records_public: Option<bool>,
+    records_required: Option<bool>,
+}
+
+/// A field that is present, even as `null` (`Some(None)`), as against one
+/// left out (`None`, the default).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+impl TournamentPatch {
+    /// The stored settings as the form would show them, with this patch's
+    /// fields typed over them: checked by the very checks of the form.
+    fn over(self, stored: &Tournament) -> RawTournament {
+        let mut raw = RawTournament::from_fields(&stored.fields());
+        let text = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+        let yes = |b: bool| if b { "yes" } else { "" }.to_string();
+        if let Some(v) = self.name {
+            raw.name = v;
+        }
+        if let Some(v) = self.venue {
+            raw.venue = v;
+        }
+        if let Some(v) = self.starts_on {
+            raw.starts_on = v.unwrap_or_default();
+        }
+        if let Some(v) = self.ends_on {
+            raw.ends_on = v.unwrap_or_default();
+        }
+        if let Some(v) = self.system {
+            raw.system = v;
+        }
+        if let Some(v) = self.rules {
+            raw.rules = v;
+        }
+        if let Some(v) = self.games_per_pairing {
+            raw.games_per_pairing = v.to_string();
+        }
+        if let Some(v) = self.rounds {
+            raw.rounds = text(v);
+        }
+        if let Some(v) = self.cycles {
+            raw.cycles = v.to_string();
+        }
+        if let Some(v) = self.ranking {
+            raw.ranking = v;
+        }
+        if let Some(v) = self.tiebreaks {
+            raw.tiebreaks = v.join(",");
+        }
+        if let Some(v) = self.bye_value {
+            raw.bye_value = v;
+        }
+        if let Some(v) = self.records_public {
+            raw.records_public = yes(v);
+        }
+        if let Some(v) = self.records_required {
+            raw.records_required = yes(v);
+        }
+        raw
+    }
+}
+
+/// `PATCH /api/v1/tournaments/{tid}`: a locked setting that would change is
+/// 409 naming it, and nothing changes.
+pub async fn patch_tournament(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<TournamentPatch>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let fields = body.into_inner().over(&t).check().map_err(invalid)?;
+    let id = t.id;
+    let t = state
+        .run(move |c| director::settings::update(c, id, &fields, &user))
+        .await?;
+    Ok(HttpResponse::Ok().json(TournamentJson::from(&t)))
+}
+
 /// `POST /api/v1/tournaments`
 pub async fn create_tournament(
     ApiUser(user): ApiUser,

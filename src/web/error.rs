@@ -178,9 +178,7 @@ impl ResponseError for ApiError {
             tracing::error!("internal error: {detail}");
         }
         let field = match &self.0 {
-            AppError::Invalid { field, .. } | AppError::Locked { field, .. } => {
-                Some(field.clone())
-            }
+            AppError::Invalid { field, .. } | AppError::Locked { field, .. } => Some(field.clone()),
             _ => None,
         };
         HttpResponse::build(self.status_code()).json(ApiErrorBody {

@@ -57,6 +57,7 @@ macro_rules! routes {
     (@name post) => { "POST" };
     (@name put) => { "PUT" };
     (@name delete) => { "DELETE" };
+    (@name patch) => { "PATCH" };
 }
 
 pub static ROUTES: &[RouteSpec] = routes! {
@@ -141,6 +142,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/api/v1/me"                                     SignedIn => account::api_me;
     get  "/api/v1/openapi.json"                           Public   => super::openapi;
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
+    patch "/api/v1/tournaments/{tid:\\d+}"                Referee  => api::patch_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
     post "/api/v1/tournaments/{tid:\\d+}/relations"        Referee  => api::add_relation;
     post "/api/v1/tournaments/{tid:\\d+}/forbidden"        Referee  => api::add_forbidden;

@@ -85,14 +85,12 @@ impl TournamentForm {
             "system" => named(System::parse(&r.system).map(System::label), &r.system),
             "rules" => named(RuleSet::parse(&r.rules).map(RuleSet::label), &r.rules),
             "ranking" => named(Ranking::parse(&r.ranking).map(Ranking::label), &r.ranking),
-            "bye_value" => named(ByeValue::parse(&r.bye_value).map(ByeValue::label), &r.bye_value),
+            "bye_value" => named(
+                ByeValue::parse(&r.bye_value).map(ByeValue::label),
+                &r.bye_value,
+            ),
             "tiebreaks" => crate::tournament::parse_tiebreaks(&r.tiebreaks)
-                .map(|l| {
-                    l.iter()
-                        .map(|t| t.label())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+                .map(|l| l.iter().map(|t| t.label()).collect::<Vec<_>>().join(", "))
                 .unwrap_or_else(|_| r.tiebreaks.clone()),
             _ => String::new(),
         }
