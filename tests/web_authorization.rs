@@ -83,6 +83,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/rounds/{n:\\d+}/publish" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/lock" => s(&[("lock", "yes")]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/undo" => s(&[("confirm", "yes")]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/clear" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/results" => s(&[]),
         "/t/{tid:\\d+}/teams" => Some(vec![("name", "Kimberley B".into())]), // boards filled in
         "/t/{tid:\\d+}/teams/import" => s(&[(

@@ -31,6 +31,9 @@ pub enum DbError {
     /// The requested row does not exist; names what was looked for.
     #[error("no such {0}")]
     NotFound(&'static str),
+    /// Round `n` exists as a draft, which only its referees see.
+    #[error("round {0} is not published yet")]
+    Unpublished(i32),
     /// A value refused by a rule of the data; `field` names the field at
     /// fault as forms and the API call it.
     #[error("{message}")]

@@ -514,6 +514,89 @@ pub fn undo(
     })
 }
 
+/// Clears every result of round `number` so that it can be entered again:
+/// the games' results, the rulings that set some of them, and the
+/// knock-out tiebreak sets that level games added. Refused once a later
+/// round is paired (its pairing rests on these results) and when there is
+/// nothing to clear. Returns how many results were cleared.
+pub fn clear_results(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    by: &User,
+) -> Result<usize, DbError> {
+    use super::schema::{rulings, scoresheets};
+    conn.transaction(|conn| {
+        let r = find(conn, tournament_id, number)?;
+        let last = list(conn, tournament_id)?.last().map(|x| x.number);
+        if last != Some(number) {
+            return Err(DbError::Conflict(format!(
+                "round {} is paired after round {number} and rests on its results: undo round {} first",
+                number + 1,
+                last.unwrap_or(number + 1)
+            )));
+        }
+        let game_ids: Vec<i32> = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq(r.id))
+            .filter(games::result.is_not_null())
+            .select(games::id)
+            .load(conn)?;
+        if game_ids.is_empty() {
+            return Err(DbError::Conflict(format!(
+                "round {number} has no results to clear"
+            )));
+        }
+        let round_games = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq(r.id))
+            .select(games::id);
+        diesel::delete(rulings::table.filter(rulings::game_id.eq_any(round_games)))
+            .execute(conn)?;
+        let sets = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq(r.id))
+            .filter(games::tiebreak.eq(true))
+            .select(games::id);
+        let set_ids: Vec<i32> = sets.load(conn)?;
+        // A tiebreak game's records would go with it: such a table is
+        // corrected on the results page instead.
+        let recorded: Option<(i32, i32)> = scoresheets::table
+            .inner_join(games::table.inner_join(pairings::table))
+            .filter(games::id.eq_any(&set_ids))
+            .select((pairings::table_no, games::number))
+            .first(conn)
+            .optional()?;
+        if let Some((table, game)) = recorded {
+            return Err(DbError::Conflict(format!(
+                "tiebreak game {game} of table {table} holds a record, which clearing would delete: correct that table on the results page instead"
+            )));
+        }
+        diesel::delete(games::table.filter(games::id.eq_any(&set_ids))).execute(conn)?;
+        diesel::update(games::table.filter(games::id.eq_any(&game_ids)))
+            .set((
+                games::result.eq(None::<String>),
+                games::version.eq(games::version + 1),
+                games::updated_at.eq(Some(now())),
+                games::updated_by.eq(Some(by.id)),
+            ))
+            .execute(conn)?;
+        audit::record(
+            conn,
+            Some(by.id),
+            Change {
+                tournament_id: Some(tournament_id),
+                action: "clear results of",
+                entity: "round",
+                entity_id: Some(r.id),
+                old_value: Some(format!("{} results", game_ids.len())),
+                new_value: None,
+            },
+        )?;
+        Ok(game_ids.len())
+    })
+}
+
 /// A game with where it belongs.
 #[derive(Debug, Clone)]
 pub struct GameContext {

@@ -186,7 +186,7 @@ pub fn fix_rounds(
         Some(user.id),
         Change {
             tournament_id: Some(id),
-            action: "fix_rounds",
+            action: "fix rounds of",
             entity: "tournament",
             entity_id: Some(id),
             old_value: None,

@@ -244,11 +244,52 @@ impl TournamentData {
 
     /// Round `n`; a draft only when `drafts` (the caller may edit it).
     pub fn round(&self, n: i32, drafts: bool) -> Result<Round, crate::db::DbError> {
-        self.rounds
+        match self.rounds.iter().find(|r| r.number == n) {
+            Some(r) if drafts || r.is_published() => Ok(r.clone()),
+            Some(_) => Err(crate::db::DbError::Unpublished(n)),
+            None => Err(crate::db::DbError::NotFound("round")),
+        }
+    }
+
+    /// Why round `n` cannot be undone, or `None` when it can: only the last
+    /// round, and only while none of its games has a result.
+    pub fn undo_blocker(&self, n: i32) -> Option<String> {
+        let last = self.rounds.last()?;
+        if last.number != n {
+            return Some(format!(
+                "Only the last round can be undone: round {} is paired after this one.",
+                last.number
+            ));
+        }
+        let with_results = self
+            .pairings_of(last)
             .iter()
-            .find(|r| r.number == n && (drafts || r.is_published()))
-            .cloned()
-            .ok_or(crate::db::DbError::NotFound("round"))
+            .flat_map(|p| self.games_of(p.id))
+            .filter(|g| g.result.is_some())
+            .count();
+        (with_results > 0).then(|| {
+            format!(
+                "Round {n} has {with_results} {}: clear them first to undo it.",
+                if with_results == 1 {
+                    "result"
+                } else {
+                    "results"
+                }
+            )
+        })
+    }
+
+    /// Whether round `n`'s results can be cleared: it is the last round
+    /// and has some.
+    pub fn can_clear_results(&self, n: i32) -> bool {
+        self.rounds.last().is_some_and(|r| {
+            r.number == n
+                && self
+                    .pairings_of(r)
+                    .iter()
+                    .flat_map(|p| self.games_of(p.id))
+                    .any(|g| g.result.is_some())
+        })
     }
 
     /// Published rounds, in order.

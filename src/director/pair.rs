@@ -61,11 +61,7 @@ pub fn pair_loaded(
     by: &User,
 ) -> Result<Round, DbError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
-        // The engines speak of player ids: the referee reads names.
-        DirectorError::Pairing(p) => DbError::Conflict(format!(
-            "No valid pairing exists: {}",
-            crate::pairing::explain::with_names(&p.to_string(), &data.name_of())
-        )),
+        DirectorError::Pairing(p) => DbError::Conflict(data.no_pairing_words(&p)),
         other => DbError::from(other),
     })?;
     let t = &data.tournament;
@@ -92,6 +88,36 @@ pub fn pair_loaded(
 
 /// Building the engines' inputs from what is stored, and storing their answer.
 impl TournamentData {
+    /// Why no pairing exists, as the referee reads it: players by name (the
+    /// engines speak of ids), and the way out the tournament page offers.
+    pub fn no_pairing_words(&self, e: &crate::pairing::PairingError) -> String {
+        use crate::pairing::PairingError;
+        let names = self.name_of();
+        let name = |id: PlayerId| names(id).unwrap_or_else(|| format!("player {id}"));
+        let way_out = "To let a pair meet after all, keep the two apart on the tournament page \
+                       and waive that pair with a reason (a waiver lifts every rule that keeps \
+                       them apart).";
+        match e {
+            PairingError::CannotSeparate { a, b, rule } => format!(
+                "No valid pairing exists: {} and {} meet in every seating of this {}, but may not meet: {rule}. {way_out}",
+                name(*a),
+                name(*b),
+                match self.tournament.system {
+                    System::RoundRobin | System::TeamLeague => "round robin",
+                    _ => "round",
+                }
+            ),
+            PairingError::Impossible(text) => format!(
+                "No valid pairing exists: {}. {way_out}",
+                crate::pairing::explain::with_names(text, &names)
+            ),
+            PairingError::Invalid(_) => format!(
+                "No valid pairing exists: {}",
+                crate::pairing::explain::with_names(&e.to_string(), &names)
+            ),
+        }
+    }
+
     /// The round each player joined: 1 plus the rounds paired before they were entered.
     pub(super) fn entered_round(&self, p: &Player) -> u32 {
         1 + self

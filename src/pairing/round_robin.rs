@@ -185,7 +185,7 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                 PairingError::Impossible(match worst {
                     Some((&(a, b), _)) => format!(
                         "no seating keeps every forbidden pair in a round where it may meet; \
-                         the pair that could least often be placed is {a} - {b} ({})",
+                         the pair that could least often be placed is player {a} and player {b} ({})",
                         avoid.rule_forbidding(a, b, total).unwrap_or_default()
                     ),
                     None => "no seating satisfies the avoidance rules".into(),

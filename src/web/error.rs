@@ -52,6 +52,9 @@ impl From<DbError> for AppError {
     fn from(e: DbError) -> AppError {
         match e {
             DbError::NotFound(thing) => AppError::not_found(thing),
+            DbError::Unpublished(n) => AppError::NotFound(format!(
+                "Round {n} is not published yet: its pairings appear here once the referee publishes them."
+            )),
             DbError::Conflict(m) => AppError::Conflict(m),
             DbError::Locked { field, message } => AppError::Locked {
                 field: field.to_string(),

@@ -119,6 +119,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/p/{pid:\\d+}/{key:[0-9a-f]{32}}"               PlayerLink => games::link_submit;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/publish"           Referee  => rounds::publish;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/undo"              Referee  => rounds::undo;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/clear"             Referee  => rounds::clear_results;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/lock"              Referee  => rounds::lock;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;

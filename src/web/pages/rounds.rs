@@ -284,6 +284,10 @@ pub struct RoundPage {
     /// For the round's referees: the flags of games with records, in words
     /// (whether something needs a look, and what).
     flags: HashMap<i32, (bool, String)>,
+    /// Why the round cannot be undone, if it cannot.
+    undo_blocker: Option<String>,
+    /// Whether its results can be cleared (the last round, with results).
+    can_clear: bool,
 }
 
 impl RoundPage {
@@ -369,6 +373,8 @@ pub async fn show(
         HashMap::new()
     };
     let page = RoundPage {
+        undo_blocker: data.undo_blocker(n),
+        can_clear: data.can_clear_results(n),
         flags,
         qr: qr_svg(&url),
         url,
@@ -392,6 +398,54 @@ pub async fn show(
         updated: super::updated_now(),
     };
     render(&page, StatusCode::OK)
+}
+
+/// Clears every result of the last round, after asking: without
+/// `confirm=yes` the page says what clearing will do.
+pub async fn clear_results(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<super::Confirm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    if !form.given() {
+        let data = load_data(&state, tid).await?;
+        let round = data.round(n, true)?;
+        let games = data
+            .pairings_of(&round)
+            .iter()
+            .flat_map(|p| data.games_of(p.id))
+            .filter(|g| g.result.is_some())
+            .count();
+        let mut consequences = vec![format!(
+            "The results of the {games} games of round {n} that have one are cleared; the pairings stay and the results can be entered again."
+        )];
+        if data.tournament.system == crate::tournament::System::Knockout {
+            consequences.push("Tiebreak sets added because main games were level go too; they come back if the main games are level again.".into());
+        }
+        consequences.push(
+            "Referees' rulings on these games are withdrawn; the players' records stay.".into(),
+        );
+        consequences.push("Standings go back to before this round's results. The clearing is recorded in the audit trail.".into());
+        let page = super::ConfirmPage {
+            ctx,
+            question: format!("Clear the results of round {n}?"),
+            consequences,
+            action: format!("/t/{tid}/rounds/{n}/clear"),
+            button: format!("Clear the results of round {n}"),
+            back: format!("/t/{tid}/rounds/{n}"),
+            back_label: format!("Round {n}"),
+            keep: "Keep the results".into(),
+            t: data.tournament,
+        };
+        return render(&page, StatusCode::OK);
+    }
+    state
+        .run(move |c| rounds::clear_results(c, tid, n, &r.user))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }
 
 #[derive(Template, WebTemplate)]
