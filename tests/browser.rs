@@ -469,3 +469,67 @@ async fn the_board_replay_steps_through_a_game_with_javascript_off() {
     assert!(cows_shown(&b).await.is_empty());
     b.close().await.unwrap();
 }
+
+/// The value of the form control `id`, as the browser holds it.
+async fn value_of(b: &fantoccini::Client, id: &str) -> String {
+    b.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// Choosing a system on the new-tournament form fills in its usual rounds
+/// and bye value, keeps rounds the organiser typed, and shows the cycles
+/// choice for round robins only; a round robin created with its rounds
+/// left to the field says what the field gives.
+#[tokio::test(flavor = "current_thread")]
+async fn the_new_tournament_form_fills_in_each_systems_rounds_and_bye() {
+    let app = common::TestApp::start("sqlite");
+    app.user("lindiwe", Role::Referee);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    fill_sign_in(&b, "lindiwe").await;
+    navigate(&b, Go::To(&format!("{}/t/new", app.base))).await;
+    assert_eq!(value_of(&b, "rounds").await, "7");
+    assert_eq!(value_of(&b, "bye_value").await, "win");
+    let cycles = b.find(Locator::Id("cycles")).await.unwrap();
+    assert!(!cycles.is_displayed().await.unwrap(), "no cycles in a Swiss");
+
+    choose(&b, "system", "round_robin").await;
+    assert_eq!(value_of(&b, "rounds").await, "", "the field decides");
+    assert_eq!(value_of(&b, "bye_value").await, "none");
+    assert!(cycles.is_displayed().await.unwrap());
+
+    choose(&b, "system", "swiss").await;
+    assert_eq!(value_of(&b, "rounds").await, "7");
+    assert_eq!(value_of(&b, "bye_value").await, "win");
+    let rounds = b.find(Locator::Id("rounds")).await.unwrap();
+    rounds.clear().await.unwrap();
+    rounds.send_keys("9").await.unwrap();
+    choose(&b, "system", "team_swiss").await;
+    assert_eq!(value_of(&b, "rounds").await, "9", "typed rounds are kept");
+
+    choose(&b, "system", "round_robin").await;
+    let rounds = b.find(Locator::Id("rounds")).await.unwrap();
+    rounds.clear().await.unwrap();
+    b.find(Locator::Id("name"))
+        .await
+        .unwrap()
+        .send_keys("Thaba Nchu Closed")
+        .await
+        .unwrap();
+    navigate(&b, Go::Click(Locator::Css("main form button[type=submit]"))).await;
+    let facts = b
+        .find(Locator::Css("dl.facts"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(facts.contains("Round robin, rounds follow the field"), "{facts}");
+}
