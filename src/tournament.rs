@@ -395,10 +395,8 @@ impl Progress {
     pub fn locks(self) -> Vec<Lock> {
         let mut out = Vec::new();
         if self.paired > 0 {
-            let reason = format!(
-                "fixed once round 1 is paired ({} paired): the pairings and results rest on it",
-                self.paired
-            );
+            let reason =
+                "fixed once round 1 is paired: the pairings and results rest on it".to_string();
             for field in ["system", "rules", "games_per_pairing", "cycles"] {
                 out.push(Lock {
                     field,
@@ -407,10 +405,9 @@ impl Progress {
             }
         }
         if self.published > 0 {
-            let reason = format!(
-                "fixed once a round is published ({} published): players have seen the standings it gives",
-                self.published
-            );
+            let reason =
+                "fixed once a round is published: players have seen the standings it gives"
+                    .to_string();
             for field in ["ranking", "tiebreaks", "bye_value"] {
                 out.push(Lock {
                     field,

@@ -498,7 +498,10 @@ async fn the_new_tournament_form_fills_in_each_systems_rounds_and_bye() {
     assert_eq!(value_of(&b, "rounds").await, "7");
     assert_eq!(value_of(&b, "bye_value").await, "win");
     let cycles = b.find(Locator::Id("cycles")).await.unwrap();
-    assert!(!cycles.is_displayed().await.unwrap(), "no cycles in a Swiss");
+    assert!(
+        !cycles.is_displayed().await.unwrap(),
+        "no cycles in a Swiss"
+    );
 
     choose(&b, "system", "round_robin").await;
     assert_eq!(value_of(&b, "rounds").await, "", "the field decides");
@@ -531,5 +534,8 @@ async fn the_new_tournament_form_fills_in_each_systems_rounds_and_bye() {
         .text()
         .await
         .unwrap();
-    assert!(facts.contains("Round robin, rounds follow the field"), "{facts}");
+    assert!(
+        facts.contains("Round robin, rounds follow the field"),
+        "{facts}"
+    );
 }
