@@ -489,7 +489,7 @@ impl QuickEntry {
         self.pairing
             .set_scores()
             .pop()
-            .filter(|s| self.set_games.iter().any(|(g, _)| g.result.is_some()) && !s.is_empty())
+            .filter(|_| self.set_games.iter().any(|(g, _)| g.result.is_some()))
     }
 }
 
@@ -618,7 +618,7 @@ impl PairingView {
         self.games.iter().any(|g| g.result.is_none())
     }
     /// Each tiebreak set's score from the first player's side, in order
-    /// (`–` for a set not yet played, `1-0 so far` for one half played).
+    /// (`to play` for a set not yet played, `1-0 so far` for one half played).
     pub fn set_scores(&self) -> Vec<String> {
         let tb: Vec<&GameView> = self.games.iter().filter(|g| g.tiebreak).collect();
         tb.chunks(2)
@@ -626,7 +626,7 @@ impl PairingView {
                 let t = tally(set.iter().map(|g| (g.first_started, g.result)));
                 let score = format!("{}-{}", show_points(t.first), show_points(t.second));
                 match t.decided as usize {
-                    0 => "–".to_string(),
+                    0 => "to play".to_string(),
                     n if n < set.len() => format!("{score} so far"),
                     _ => score,
                 }
