@@ -470,6 +470,105 @@ async fn the_board_replay_steps_through_a_game_with_javascript_off() {
     b.close().await.unwrap();
 }
 
+/// The id of the element with the keyboard focus.
+async fn focused(b: &fantoccini::Client) -> String {
+    b.execute(
+        "return document.activeElement ? document.activeElement.id : '';",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+/// At the results desk a referee types table after table into the quick
+/// entry box: after each Store the cursor is back in the box, and a level
+/// knock-out table's next score goes into its tiebreak set.
+#[tokio::test(flavor = "current_thread")]
+async fn the_quick_entry_box_has_the_cursor_again_after_each_store() {
+    let app = common::TestApp::start("sqlite");
+    let referee = app.user("nomsa", Role::Referee);
+    let fields = kraal::tournament::RawTournament {
+        name: "Mangaung Cup".into(),
+        system: "knockout".into(),
+        rules: "official".into(),
+        rounds: "2".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &referee).unwrap();
+    for (i, n) in [
+        "Kagiso Molefe",
+        "Refilwe Dube",
+        "Tumelo Sithole",
+        "Palesa Nkosi",
+    ]
+    .iter()
+    .enumerate()
+    {
+        common::player(&app, t.id, &referee, n, "", &(1900 - 50 * i).to_string());
+    }
+    let mut c = app.client_as(&referee);
+    c.post(&format!("/t/{}/rounds", t.id), &[]);
+    c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    fill_sign_in(&b, "nomsa").await;
+    navigate(
+        &b,
+        Go::To(&format!("{}/t/{}/rounds/1/results", app.base, t.id)),
+    )
+    .await;
+    assert_eq!(focused(&b).await, "quick");
+    for (typed, says) in [
+        ("1 1-1", "Table 1: Kagiso Molefe 1-1 Palesa Nkosi"),
+        ("2 2-0", "Table 2: Refilwe Dube 2-0 Tumelo Sithole"),
+        (
+            "1 0-2",
+            "Table 1, tiebreak set 1: Kagiso Molefe 0-2 Palesa Nkosi",
+        ),
+    ] {
+        b.find(Locator::Id("quick"))
+            .await
+            .unwrap()
+            .send_keys(typed)
+            .await
+            .unwrap();
+        press(&b, "Check").await;
+        let confirm = b
+            .find(Locator::Css("form.confirm"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(confirm.contains(says), "{typed}: {confirm}");
+        press(&b, "Store").await;
+        assert_eq!(
+            focused(&b).await,
+            "quick",
+            "after storing {typed} the cursor is in the quick-entry box"
+        );
+    }
+    let main = b
+        .find(Locator::Id("t1"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(main.contains("1-1, TB1 0-2"), "{main}");
+    if let Ok(png) = b.screenshot().await {
+        let _ = std::fs::write(std::env::temp_dir().join("kraal-quick-entry.png"), png);
+    }
+    b.close().await.unwrap();
+}
+
 /// The value of the form control `id`, as the browser holds it.
 async fn value_of(b: &fantoccini::Client, id: &str) -> String {
     b.find(Locator::Id(id))

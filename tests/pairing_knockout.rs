@@ -3,7 +3,8 @@
 
 use kraal::pairing::avoidance::Ties;
 use kraal::pairing::knockout::{
-    bracket, next_round, seed_positions, tiebreak_set, KnockoutInput, KoResult, Outcome, SetScore,
+    bracket, next_round, seed_positions, tiebreak_games_called_for, tiebreak_set, KnockoutInput,
+    KoResult, Outcome, SetScore,
 };
 use kraal::pairing::teams::{board_pairings, match_score, Lineup, TeamMatch, TeamScoring};
 use kraal::pairing::{RuleSet, POINT};
@@ -112,6 +113,29 @@ fn level_pairings_play_tiebreak_sets_until_one_is_not_level() {
         second: 3 * POINT / 2,
     };
     assert_eq!(tiebreak_set(3, 9, &[level, level, won]), Outcome::Winner(9));
+}
+
+#[test]
+fn a_pairing_calls_for_tiebreak_games_only_while_level() {
+    let level = SetScore {
+        first: POINT,
+        second: POINT,
+    };
+    let won = SetScore {
+        first: 2 * POINT,
+        second: 0,
+    };
+    // Main games not complete: no set yet.
+    assert_eq!(tiebreak_games_called_for(&[]), 0);
+    // Main games decided: a set entered before a correction is not wanted.
+    assert_eq!(tiebreak_games_called_for(&[won]), 0);
+    // Level: the open set.
+    assert_eq!(tiebreak_games_called_for(&[level]), 2);
+    // Set 1 decided it: set 1 only.
+    assert_eq!(tiebreak_games_called_for(&[level, won]), 2);
+    // Set 1 level too: set 2 is open.
+    assert_eq!(tiebreak_games_called_for(&[level, level]), 4);
+    assert_eq!(tiebreak_games_called_for(&[level, level, won, level]), 4);
 }
 
 #[test]

@@ -409,24 +409,10 @@ fn interleaved_saves_by_two_referees_lose_nothing() {
 #[test]
 fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
     let app = TestApp::start("sqlite");
-    let admin = app.user("admin", Role::Admin);
-    let fields = kraal::tournament::RawTournament {
-        name: "Bloemfontein Knock-out".into(),
-        system: "knockout".into(),
-        rules: "official".into(),
-        rounds: "1".into(),
-        ..Default::default()
-    }
-    .check()
-    .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
-    common::player(&app, t.id, &admin, "Kagiso Molefe", "", "1900");
-    common::player(&app, t.id, &admin, "Refilwe Dube", "", "1850");
+    let (tid, admin) = knockout(&app, "Bloemfontein Knock-out");
     let mut c = app.client_as(&admin);
-    c.post(&format!("/t/{}/rounds", t.id), &[]);
-    c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
-    let pid = pairing_id(&app, t.id, 1);
-    let url = format!("/t/{}/rounds/1/results", t.id);
+    let pid = pairing_id(&app, tid, 1);
+    let url = format!("/t/{tid}/rounds/1/results");
 
     assert_eq!(c.post(&url, &[(&format!("s{pid}"), "1-1")]).status, 303);
     let page = c.get(&url).body;
@@ -434,22 +420,326 @@ fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
         page.contains("Table 1 is level after its games: a tiebreak set"),
         "{page}"
     );
-    assert_eq!(games(&app, t.id).len(), 4, "two games and a set of two");
+    assert_eq!(
+        main_and_set(&app, tid, 1).1.len(),
+        2,
+        "two games and a set of two"
+    );
     let mut form = form_fields(&page, RESULTS_FORM);
     set_field(&mut form, &format!("ts{pid}"), "½-1½");
-    assert_eq!(save(&mut c, t.id, &form, "all").status, 303);
-    let set: Vec<Option<String>> = games(&app, t.id)
-        .into_iter()
-        .filter(|(_, g)| g.tiebreak)
-        .map(|(_, g)| g.result.map(|r| r.as_str().to_string()))
-        .collect();
+    assert_eq!(save(&mut c, tid, &form, "all").status, 303);
+    let set = main_and_set(&app, tid, 1).1;
     assert!(set.iter().all(Option::is_some), "{set:?}");
-    let bracket = c.get(&format!("/t/{}/bracket", t.id)).body;
-    assert!(bracket.contains("Refilwe Dube"), "{bracket}");
+    let bracket = c.get(&format!("/t/{tid}/bracket")).body;
+    assert!(bracket.contains("tiebreak set 1: ½-1½"), "{bracket}");
     let round = app
         .client()
-        .get(&format!("/api/v1/tournaments/{}/rounds/1", t.id))
+        .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
         .json();
-    assert_eq!(round["pairings"][0]["winner"], "Refilwe Dube", "{round}");
-    assert_eq!(games(&app, t.id).len(), 4, "decided: no further set");
+    assert_eq!(round["pairings"][0]["winner"], "Palesa Nkosi", "{round}");
+    assert_eq!(
+        main_and_set(&app, tid, 1).1.len(),
+        2,
+        "decided: no further set"
+    );
+}
+
+/// A published first round of an official-rules knock-out (two games a
+/// pairing) of four players, and its referee.
+fn knockout(app: &TestApp, name: &str) -> (i32, User) {
+    let admin = app.user(&format!("admin-{name}"), Role::Admin);
+    let fields = kraal::tournament::RawTournament {
+        name: name.into(),
+        system: "knockout".into(),
+        rules: "official".into(),
+        rounds: "2".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    for (n, rating) in [
+        ("Kagiso Molefe", "1900"),
+        ("Refilwe Dube", "1850"),
+        ("Tumelo Sithole", "1800"),
+        ("Palesa Nkosi", "1750"),
+    ] {
+        common::player(app, t.id, &admin, n, "", rating);
+    }
+    let mut c = app.client_as(&admin);
+    assert_eq!(c.post(&format!("/t/{}/rounds", t.id), &[]).status, 303);
+    assert_eq!(
+        c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]).status,
+        303
+    );
+    (t.id, admin)
+}
+
+/// Types `typed` in the quick-entry box and presses Store on the
+/// confirmation; the reply to Store.
+fn quick_store(c: &mut Client, tid: i32, typed: &str) -> common::Reply {
+    let confirm = c.post(&format!("/t/{tid}/rounds/1/results"), &[("quick", typed)]);
+    assert_eq!(confirm.status, 200, "{typed}: {}", confirm.body);
+    let fields = form_fields(&confirm.body, "class=\"notice confirm\"");
+    let button = confirm
+        .body
+        .split("name=\"save\" value=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap()
+        .to_string();
+    save(c, tid, &fields, &button)
+}
+
+fn main_and_set(app: &TestApp, tid: i32, table: i32) -> (Vec<Option<String>>, Vec<Option<String>>) {
+    let all: Vec<Game> = games(app, tid)
+        .into_iter()
+        .filter(|(t, _)| *t == table)
+        .map(|(_, g)| g)
+        .collect();
+    let of = |tb: bool| {
+        all.iter()
+            .filter(|g| g.tiebreak == tb)
+            .map(|g| g.result.map(|r| r.as_str().to_string()))
+            .collect()
+    };
+    (of(false), of(true))
+}
+
+#[test]
+fn a_quick_entry_for_a_level_knockout_table_goes_into_its_tiebreak_set() {
+    for app in TestApp::all() {
+        let (tid, admin) = knockout(&app, "Mangaung Cup");
+        let mut c = app.client_as(&admin);
+        let url = format!("/t/{tid}/rounds/1/results");
+
+        // Table 1 is level: a tiebreak set opens.
+        assert_eq!(quick_store(&mut c, tid, "1 1-1").status, 303);
+        let (main, set) = main_and_set(&app, tid, 1);
+        assert_eq!(main, vec![Some("1-0".into()), Some("1-0".into())]);
+        assert_eq!(set, vec![None, None], "one open set of two games");
+
+        // The next score for table 1 is the set's, named as such, and the
+        // main games stay as they were.
+        let confirm = c.post(&url, &[("quick", "1 2-0")]);
+        assert_eq!(confirm.status, 200);
+        assert!(
+            confirm.body.contains("Table 1, tiebreak set 1:")
+                && confirm.body.contains("the main games stay 1-1"),
+            "{}",
+            confirm.body
+        );
+        assert_eq!(quick_store(&mut c, tid, "1 2-0").status, 303);
+        let (main, set) = main_and_set(&app, tid, 1);
+        assert_eq!(
+            main,
+            vec![Some("1-0".into()), Some("1-0".into())],
+            "the main games are not rewritten"
+        );
+        assert!(
+            set.iter().all(Option::is_some),
+            "the set is played: {set:?}"
+        );
+
+        // The same score again changes nothing, and says so.
+        let again = c.post(&url, &[("quick", "1 2-0")]);
+        assert_eq!(again.status, 200);
+        assert!(
+            again.body.contains(
+                "Table 1 already says 2-0 in tiebreak set 1 (main games 1-1): nothing to store."
+            ),
+            "{}",
+            again.body
+        );
+        assert!(!again.body.contains("class=\"notice confirm\""));
+        // A score that is not one of a set's two games names the set.
+        let wrong = c.post(&url, &[("quick", "1 3-1")]);
+        assert_eq!(wrong.status, 422);
+        assert!(
+            wrong.body.contains("plays tiebreak set 1, of two games"),
+            "{}",
+            wrong.body
+        );
+
+        // Table 2 is decided in its main games; the next round pairs.
+        assert_eq!(quick_store(&mut c, tid, "2 0-2").status, 303);
+        let bracket = c.get(&format!("/t/{tid}/bracket")).body;
+        assert!(bracket.contains("(1-1)"), "{bracket}");
+        assert!(bracket.contains("tiebreak set 1: 2-0"), "{bracket}");
+        let pair = c.post(&format!("/t/{tid}/rounds"), &[]);
+        assert_eq!(pair.status, 303, "{}", pair.body);
+    }
+}
+
+#[test]
+fn the_api_cannot_leave_an_unplayed_tiebreak_set_blocking_the_next_round() {
+    for app in TestApp::all() {
+        let (tid, admin) = knockout(&app, "Limpopo Cup");
+        let mut api = app.script_for(&admin);
+        let set_of = |app: &TestApp, table: i32| main_and_set(app, tid, table).1;
+        let game = |app: &TestApp, table: i32, tiebreak: bool, k: usize| {
+            games(app, tid)
+                .into_iter()
+                .filter(|(t, g)| *t == table && g.tiebreak == tiebreak)
+                .nth(k)
+                .unwrap()
+                .1
+                .id
+        };
+        let put = |api: &mut Client, id: i32, result: &str| {
+            api.send_json(
+                "PUT",
+                &format!("/api/v1/games/{id}"),
+                serde_json::json!({ "result": result }),
+            )
+        };
+        // Table 1 level 1-1, then corrected to 2-0 game by game: the set
+        // it no longer calls for goes, and the next round pairs.
+        for t in [1, 2] {
+            for k in 0..2 {
+                assert_eq!(put(&mut api, game(&app, t, false, k), "1-0").status, 200);
+            }
+        }
+        assert_eq!(set_of(&app, 1), vec![None, None]);
+        assert_eq!(put(&mut api, game(&app, 1, false, 1), "0-1").status, 200);
+        assert!(set_of(&app, 1).is_empty(), "the unplayed set is gone");
+
+        // Table 2 plays its set; its main games then stay as they are.
+        assert_eq!(put(&mut api, game(&app, 2, true, 0), "1-0").status, 200);
+        let r = put(&mut api, game(&app, 2, false, 1), "0-1");
+        assert_eq!(r.status, 409, "{}", r.body);
+        assert!(
+            r.json()["error"]
+                .as_str()
+                .unwrap()
+                .contains("table 2: tiebreak set 1 has results"),
+            "{}",
+            r.body
+        );
+        assert_eq!(
+            main_and_set(&app, tid, 2).0,
+            vec![Some("1-0".into()), Some("1-0".into())]
+        );
+        assert_eq!(put(&mut api, game(&app, 2, true, 1), "0-1").status, 200);
+        let r = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/rounds"),
+            serde_json::json!({}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+}
+
+#[test]
+fn a_referees_ruling_stands_until_a_referee_confirms_replacing_it() {
+    for app in TestApp::all() {
+        let (tid, a, _) = event(&app, "Ruling Open", 4);
+        let mut c = app.client_as(&a);
+        let game_at = |app: &TestApp, table: i32, number: i32| {
+            games(app, tid)
+                .into_iter()
+                .find(|(t, g)| *t == table && g.number == number)
+                .unwrap()
+                .1
+        };
+        // The referee rules that table 1's first game was drawn.
+        let g1 = game_at(&app, 1, 1);
+        let r = c.post(
+            &format!("/t/{tid}/games/{}/ruling", g1.id),
+            &[
+                ("kind", "other"),
+                ("result", "1/2-1/2"),
+                ("reason", "draw agreed before the flag fell"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+
+        // A quick entry of 2-0 stores game 2 but not game 1: the page names
+        // the ruling and what the entry would set, and offers to replace it.
+        let reply = quick_store(&mut c, tid, "1 2-0");
+        assert_eq!(reply.status, 409, "{}", reply.body);
+        assert!(
+            reply.body.contains(&format!(
+                "Round 1, table 1, game 1 has a referee&#39;s ruling by {} (set another result; reason: draw agreed before the flag fell): it is ½-½. The entry would set 1-0; it was not saved.",
+                a.name
+            )),
+            "{}",
+            reply.body
+        );
+        assert_eq!(
+            results_of_table(&app, tid, 1),
+            vec![Some("1/2-1/2".into()), Some("0-1".into())]
+        );
+        // A select does not change it either.
+        let mut form = form_fields(&results_page(&mut c, tid), RESULTS_FORM);
+        set_field(&mut form, &format!("g{}", g1.id), "0-1");
+        let reply = save(&mut c, tid, &form, "all");
+        assert_eq!(reply.status, 409);
+        assert!(
+            reply.body.contains("The entry would set 0-1"),
+            "{}",
+            reply.body
+        );
+        assert_eq!(game_at(&app, 1, 1).result.unwrap().as_str(), "1/2-1/2");
+
+        // The referee confirms: the entry replaces the ruling, on the record.
+        let confirm = form_fields(&reply.body, "id=\"rulings\"");
+        let stored = save(&mut c, tid, &confirm, "all");
+        assert_eq!(stored.status, 303, "{}", stored.body);
+        assert_eq!(game_at(&app, 1, 1).result.unwrap().as_str(), "0-1");
+        let audit = kraal::db::audit::of_tournament(&mut app.conn(), tid).unwrap();
+        let replaced: Vec<_> = audit
+            .iter()
+            .filter(|e| e.action == "ruling replaced")
+            .collect();
+        assert_eq!(replaced.len(), 1);
+        assert_eq!(
+            replaced[0].old_value.as_deref(),
+            Some("set another result: ½-½")
+        );
+        assert_eq!(replaced[0].user.as_deref(), Some(a.name.as_str()));
+        // The ruling replaced, later entries need no confirmation.
+        assert_eq!(quick_store(&mut c, tid, "1 2-0").status, 303);
+        assert_eq!(
+            results_of_table(&app, tid, 1),
+            vec![Some("1-0".into()), Some("0-1".into())]
+        );
+
+        // Through the API: 409 naming the game and the ruling, unless the
+        // request says it replaces it.
+        let g2 = game_at(&app, 2, 2);
+        let r = c.post(
+            &format!("/t/{tid}/games/{}/ruling", g2.id),
+            &[("kind", "other"), ("result", "+-"), ("reason", "no-show")],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let mut api = app.script_for(&a);
+        let put = |api: &mut Client, body: serde_json::Value| {
+            api.send_json("PUT", &format!("/api/v1/games/{}", g2.id), body)
+        };
+        let r = put(&mut api, serde_json::json!({"result": "1-0"}));
+        assert_eq!(r.status, 409, "{}", r.body);
+        let error = r.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            error.contains("table 2, game 2 has a referee's ruling")
+                && error.contains("set another result")
+                && error.contains("\"replace_ruling\": true"),
+            "{error}"
+        );
+        assert_eq!(game_at(&app, 2, 2).result.unwrap().as_str(), "+-");
+        let r = put(
+            &mut api,
+            serde_json::json!({"result": "1-0", "replace_ruling": true}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(game_at(&app, 2, 2).result.unwrap().as_str(), "1-0");
+        let audit = kraal::db::audit::of_tournament(&mut app.conn(), tid).unwrap();
+        assert_eq!(
+            audit
+                .iter()
+                .filter(|e| e.action == "ruling replaced")
+                .count(),
+            2
+        );
+    }
 }

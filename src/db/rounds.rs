@@ -356,6 +356,21 @@ pub fn add_games(
     Ok(())
 }
 
+/// Removes games that have no result (a tiebreak set no longer called
+/// for); a game with a result, a record or a ruling is never removed here.
+pub fn remove_unplayed_games(conn: &mut DbConnection, game_ids: &[i32]) -> Result<(), DbError> {
+    use super::schema::{rulings, scoresheets};
+    diesel::delete(
+        games::table
+            .filter(games::id.eq_any(game_ids))
+            .filter(games::result.is_null())
+            .filter(games::id.ne_all(scoresheets::table.select(scoresheets::game_id)))
+            .filter(games::id.ne_all(rulings::table.select(rulings::game_id))),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
 pub fn find(conn: &mut DbConnection, tournament_id: i32, number: i32) -> Result<Round, DbError> {
     rounds::table
         .filter(rounds::tournament_id.eq(tournament_id))

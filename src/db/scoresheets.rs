@@ -196,6 +196,31 @@ pub fn add_ruling(
     )
 }
 
+/// Records, in the caller's transaction, that a result entry replaced a
+/// ruling the referee had made (the result change itself is audited as
+/// any other).
+pub fn record_ruling_replaced(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    ruling: &Ruling,
+    new: Option<GameResult>,
+    by: &User,
+) -> Result<(), DbError> {
+    let said = ruling.result.map_or("no result", GameResult::label);
+    audit::record(
+        conn,
+        Some(by.id),
+        Change {
+            tournament_id: Some(tournament_id),
+            action: "ruling replaced",
+            entity: "game",
+            entity_id: Some(ruling.game_id),
+            old_value: Some(format!("{}: {said}", ruling.kind.label())),
+            new_value: Some(new.map_or("no result", GameResult::label).to_string()),
+        },
+    )
+}
+
 /// A ruling with the name of the referee who made it.
 #[derive(Debug, Clone)]
 pub struct RulingBy {

@@ -113,6 +113,23 @@ impl TournamentData {
             .collect())
     }
 
+    /// For a knock-out pairing: its tiebreak games without a result that its
+    /// scores no longer call for (the main games were corrected, or a set
+    /// was decided after all), by id.
+    pub fn tiebreak_games_not_called_for(&self, p: &Pairing) -> Vec<i32> {
+        if self.tournament.system != System::Knockout {
+            return Vec::new();
+        }
+        let wanted = knockout::tiebreak_games_called_for(&self.set_scores(p));
+        self.games_of(p.id)
+            .into_iter()
+            .filter(|g| g.tiebreak)
+            .skip(wanted)
+            .filter(|g| g.result.is_none())
+            .map(|g| g.id)
+            .collect()
+    }
+
     /// For a knock-out pairing left level after all its games: the next
     /// tiebreak set's games as (number, starter).
     pub fn tiebreak_games_needed(&self, p: &Pairing) -> Option<Vec<(i32, i32)>> {

@@ -1,10 +1,14 @@
 //! Saving results: the one use case behind the results page, the quick
 //! entry box and `PUT /api/v1/games/{id}`.
 
-use crate::db::rounds::{self, Conflict, EditOutcome, Game};
+use serde::Serialize;
+
+use crate::db::rounds::{self, Conflict, EditOutcome, Game, GameContext};
+use crate::db::scoresheets::{self as sheets, RulingBy};
 use crate::db::users::User;
 use crate::db::{self, tournaments, DbConnection, DbError};
-use crate::results::ResultEdit;
+use crate::results::{GameResult, ResultEdit};
+use crate::tournament::RulingKind;
 
 /// What a save did.
 #[derive(Debug, Clone, Default)]
@@ -15,8 +19,60 @@ pub struct SaveReport {
     pub unchanged: Vec<Game>,
     /// Games changed by someone else since the person saving saw them.
     pub conflicts: Vec<Conflict>,
+    /// Games whose result a referee's ruling set, left as ruled: the entry
+    /// replaces the ruling only when the referee confirms it.
+    pub ruled: Vec<RulingStands>,
+    /// Games left as they are, and why: a main game of a knock-out pairing
+    /// whose tiebreak set has results.
+    pub refused: Vec<(i32, String)>,
     /// Knock-out tables left level that got a new tiebreak set (OGR 9.4).
     pub new_tiebreak_sets: Vec<i32>,
+}
+
+/// A result entry that would change what a referee's ruling set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RulingStands {
+    pub game_id: i32,
+    pub round: i32,
+    pub table: i32,
+    /// The game's number in its pairing.
+    pub game: i32,
+    pub tiebreak: bool,
+    /// The game's version now, for a confirmation to carry.
+    pub version: i32,
+    pub kind: RulingKind,
+    /// The result the ruling set, which the game says now.
+    pub ruled: GameResult,
+    pub reason: String,
+    pub by: Option<String>,
+    /// What the entry would set.
+    pub wanted: Option<GameResult>,
+}
+
+impl std::fmt::Display for RulingStands {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reason = if self.reason.is_empty() {
+            String::new()
+        } else {
+            format!("; reason: {}", self.reason)
+        };
+        let by = self
+            .by
+            .as_deref()
+            .map(|w| format!(" by {w}"))
+            .unwrap_or_default();
+        write!(
+            f,
+            "Round {}, table {}, {} {} has a referee's ruling{by} ({}{reason}): it is {}. The entry would set {}; it was not saved.",
+            self.round,
+            self.table,
+            if self.tiebreak { "tiebreak game" } else { "game" },
+            self.game,
+            self.kind.label(),
+            self.ruled.label(),
+            self.wanted.map_or("no result", GameResult::label),
+        )
+    }
 }
 
 /// Saves the edits of tournament `tournament_id` in one transaction. Each
@@ -26,6 +82,19 @@ pub fn save(
     conn: &mut DbConnection,
     tournament_id: i32,
     edits: &[ResultEdit],
+    by: &User,
+) -> Result<SaveReport, DbError> {
+    save_replacing(conn, tournament_id, edits, &[], by)
+}
+
+/// As [`save`]; the games listed in `replacing` may change the result a
+/// referee's ruling set (the referee confirmed it), which the audit trail
+/// records. Any other game whose ruling stands is reported, not changed.
+pub fn save_replacing(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    edits: &[ResultEdit],
+    replacing: &[i32],
     by: &User,
 ) -> Result<SaveReport, DbError> {
     db::transaction(conn, |conn| {
@@ -42,8 +111,37 @@ pub fn save(
                     ctx.round.number
                 )));
             }
+            let mut replaced = None;
+            if edit.wanted != ctx.game.result {
+                if let Some(why) = main_game_held(conn, &ctx)? {
+                    report.refused.push((edit.game, why));
+                    continue;
+                }
+                if let Some(r) = standing_ruling(conn, &ctx)? {
+                    if !replacing.contains(&edit.game) {
+                        report.ruled.push(RulingStands {
+                            game_id: edit.game,
+                            round: ctx.round.number,
+                            table: ctx.pairing.table_no,
+                            game: ctx.game.number,
+                            tiebreak: ctx.game.tiebreak,
+                            version: ctx.game.version,
+                            kind: r.ruling.kind,
+                            ruled: r.ruling.result.unwrap_or(GameResult::NotPlayed),
+                            reason: r.ruling.reason.clone(),
+                            by: r.by.clone(),
+                            wanted: edit.wanted,
+                        });
+                        continue;
+                    }
+                    replaced = Some(r.ruling);
+                }
+            }
             match rounds::apply_edit(conn, edit, by)? {
                 EditOutcome::Saved(g) => {
+                    if let Some(ruling) = replaced {
+                        sheets::record_ruling_replaced(conn, tournament_id, &ruling, g.result, by)?;
+                    }
                     if !rounds_touched.contains(&ctx.round.number) {
                         rounds_touched.push(ctx.round.number);
                     }
@@ -56,26 +154,74 @@ pub fn save(
         for n in rounds_touched {
             report
                 .new_tiebreak_sets
-                .extend(add_tiebreak_sets(conn, tournament_id, n)?);
+                .extend(settle_tiebreak_sets(conn, tournament_id, n)?);
         }
         Ok(report)
     })
 }
 
-/// After results of a knock-out round change: every pairing left level
-/// after all its games gets its next tiebreak set (OGR 9.4). Returns the
-/// tables that got one.
-fn add_tiebreak_sets(
+/// The ruling that set the game's result, while the game still says what
+/// it set: the latest ruling on the game, if its result is the game's.
+fn standing_ruling(
+    conn: &mut DbConnection,
+    ctx: &GameContext,
+) -> Result<Option<RulingBy>, DbError> {
+    let Some(latest) = sheets::rulings_of_game(conn, ctx.game.id)?.pop() else {
+        return Ok(None);
+    };
+    Ok(
+        (latest.ruling.result.is_some() && latest.ruling.result == ctx.game.result)
+            .then_some(latest),
+    )
+}
+
+/// Why a main game of a knock-out pairing cannot change now: its tiebreak
+/// set has results, played because the main games were level.
+fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<String>, DbError> {
+    if ctx.game.tiebreak {
+        return Ok(None);
+    }
+    let (_, _, games) = rounds::pairing_context(conn, ctx.pairing.id)?;
+    let tiebreaks: Vec<&Game> = games.iter().filter(|g| g.tiebreak).collect();
+    Ok(tiebreaks
+        .iter()
+        .position(|g| g.result.is_some())
+        .map(|i| {
+            format!(
+                "Round {}, table {}: tiebreak set {} has results, played because the main games were level, so game {} stays as it is. Clear the tiebreak games first to correct the main games.",
+                ctx.round.number,
+                ctx.pairing.table_no,
+                i / 2 + 1,
+                ctx.game.number
+            )
+        }))
+}
+
+/// After results of a knock-out round change: tiebreak games no longer
+/// called for and still unplayed go (the main games were corrected), and
+/// every pairing left level after all its games gets its next tiebreak set
+/// (OGR 9.4). Returns the tables that got one.
+fn settle_tiebreak_sets(
     conn: &mut DbConnection,
     tournament_id: i32,
     number: i32,
 ) -> Result<Vec<i32>, DbError> {
-    let data = super::load(conn, tournament_id)?;
-    let Some(round) = data.rounds.iter().find(|x| x.number == number) else {
+    let mut data = super::load(conn, tournament_id)?;
+    let Some(round) = data.rounds.iter().find(|x| x.number == number).cloned() else {
         return Ok(Vec::new());
     };
+    let unwanted: Vec<i32> = data
+        .pairings_of(&round)
+        .into_iter()
+        .flat_map(|p| data.tiebreak_games_not_called_for(p))
+        .collect();
+    if !unwanted.is_empty() {
+        rounds::remove_unplayed_games(conn, &unwanted)?;
+        tournaments::bump_revision(conn, tournament_id)?;
+        data = super::load(conn, tournament_id)?;
+    }
     let mut tables = Vec::new();
-    for p in data.pairings_of(round) {
+    for p in data.pairings_of(&round) {
         if let Some(games) = data.tiebreak_games_needed(p) {
             rounds::add_games(conn, p.id, &games, true)?;
             tournaments::bump_revision(conn, tournament_id)?;

@@ -607,9 +607,13 @@ pub fn rule(
                 wanted: result,
                 seen_version: Some(records.game.version),
             };
-            let report = super::results::save(conn, tid, &[edit], by)?;
+            // A new ruling replaces the one before it.
+            let report = super::results::save_replacing(conn, tid, &[edit], &[game_id], by)?;
             if let Some(c) = report.conflicts.first() {
                 return Err(DbError::Conflict(c.to_string()));
+            }
+            if let Some((_, why)) = report.refused.first() {
+                return Err(DbError::Conflict(why.clone()));
             }
         }
         sheets::add_ruling(conn, tid, game_id, asked.kind, result, reason, by)

@@ -240,3 +240,15 @@ pub fn tiebreak_set(first: PlayerId, second: PlayerId, sets: &[SetScore]) -> Out
         seconds_per_move: 20,
     })
 }
+
+/// How many tiebreak games a pairing calls for, given its scores so far
+/// (the main mini-match, then each complete tiebreak set, as
+/// [`tiebreak_set`] reads them): none before the main games are complete
+/// or once they are not level, two for every level set before the
+/// deciding one, and two more (the open set) while every set is level.
+pub fn tiebreak_games_called_for(sets: &[SetScore]) -> usize {
+    match sets.iter().position(|s| s.first != s.second) {
+        Some(decided) => 2 * decided,
+        None => 2 * sets.len(),
+    }
+}

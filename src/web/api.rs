@@ -624,6 +624,9 @@ pub struct ResultBody {
     result: Option<String>,
     /// The version last seen; when given, a newer change is a conflict.
     version: Option<i32>,
+    /// The referee confirms that this result replaces the one a ruling set.
+    #[serde(default)]
+    replace_ruling: bool,
 }
 
 impl ResultBody {
@@ -658,11 +661,25 @@ pub async fn put_game(
         seen_version: body.version,
     };
     let tid = ctx.round.tournament_id;
+    let replacing = if body.replace_ruling {
+        vec![gid]
+    } else {
+        vec![]
+    };
     let mut report = state
-        .run(move |c| director::results::save(c, tid, &[edit], &user))
+        .run(move |c| director::results::save_replacing(c, tid, &[edit], &replacing, &user))
         .await?;
     if let Some(c) = report.conflicts.pop() {
         return Err(AppError::Conflict(c.to_string()).into());
+    }
+    if let Some(r) = report.ruled.pop() {
+        return Err(AppError::Conflict(format!(
+            "{r} Send \"replace_ruling\": true to replace the ruling."
+        ))
+        .into());
+    }
+    if let Some((_, why)) = report.refused.pop() {
+        return Err(AppError::Conflict(why).into());
     }
     let game = report
         .saved

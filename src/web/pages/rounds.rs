@@ -528,6 +528,32 @@ pub struct Problem {
 pub struct QuickEntry {
     pub pairing: PairingView,
     pub score: String,
+    /// For a knock-out table whose main games were level: the tiebreak set
+    /// (1, 2, ...) the score goes into, and that set's games with the
+    /// results the score gives them. The main games are never touched.
+    pub set: Option<usize>,
+    pub set_games: Vec<(GameView, GameResult)>,
+}
+
+impl QuickEntry {
+    /// What the tiebreak set the entry goes into says now, once one of its
+    /// games has a result.
+    pub fn set_now(&self) -> Option<String> {
+        self.set?;
+        self.pairing
+            .set_scores()
+            .pop()
+            .filter(|_| self.set_games.iter().any(|(g, _)| g.result.is_some()))
+    }
+}
+
+/// What a quick entry asks.
+#[derive(Debug, Clone)]
+enum Quick {
+    /// Store this, once the referee confirms.
+    Store(Box<QuickEntry>),
+    /// The table already says so: nothing to store.
+    AlreadySo(String),
 }
 
 #[derive(Template, WebTemplate)]
@@ -546,6 +572,10 @@ pub struct ResultsPage {
     problems: Vec<Problem>,
     saved: usize,
     quick: Option<QuickEntry>,
+    /// A quick entry that changed nothing, said back.
+    notice: Option<String>,
+    /// Entries not saved because a referee's ruling set the game's result.
+    ruled: Vec<director::results::RulingStands>,
     /// The flags of games with records, in words.
     flags: HashMap<i32, (bool, String)>,
 }
@@ -568,6 +598,8 @@ impl ResultsPage {
             problems: Vec::new(),
             saved: 0,
             quick: None,
+            notice: None,
+            ruled: Vec::new(),
             flags: HashMap::new(),
         }
     }
@@ -638,6 +670,22 @@ impl PairingView {
     /// Some game of this pairing has no result yet.
     pub fn has_missing(&self) -> bool {
         self.games.iter().any(|g| g.result.is_none())
+    }
+    /// Each tiebreak set's score from the first player's side, in order
+    /// (`to play` for a set not yet played, `1-0 so far` for one half played).
+    pub fn set_scores(&self) -> Vec<String> {
+        let tb: Vec<&GameView> = self.games.iter().filter(|g| g.tiebreak).collect();
+        tb.chunks(2)
+            .map(|set| {
+                let t = tally(set.iter().map(|g| (g.first_started, g.result)));
+                let score = format!("{}-{}", show_points(t.first), show_points(t.second));
+                match t.decided as usize {
+                    0 => "to play".to_string(),
+                    n if n < set.len() => format!("{score} so far"),
+                    _ => score,
+                }
+            })
+            .collect()
     }
     /// The games of the last tiebreak set, once there is one.
     pub fn last_set(&self) -> Vec<&GameView> {
@@ -761,12 +809,14 @@ fn read_form(
     edits
 }
 
-/// Reads a quick entry, `table score` (`7 4-2`, `12 3½-2½`).
+/// Reads a quick entry, `table score` (`7 4-2`, `12 3½-2½`). A knock-out
+/// table whose main games were level is in its tiebreak sets: the score is
+/// that of its last set (the one being played), never of the main games.
 fn read_quick(
     text: &str,
     pairings: &[PairingView],
     games_per_pairing: u32,
-) -> Result<QuickEntry, String> {
+) -> Result<Quick, String> {
     let text = text.trim();
     let (table, score) = text
         .split_once(char::is_whitespace)
@@ -778,11 +828,51 @@ fn read_quick(
         .iter()
         .find(|p| p.table == table && p.second_id.is_some())
         .ok_or_else(|| format!("there is no table {table} with two players in this round"))?;
-    parse_pairing_score(score, games_per_pairing).map_err(|m| format!("Table {table}: {m}"))?;
-    Ok(QuickEntry {
+    let score = score.trim().to_string();
+    let set_games = pairing.last_set();
+    if set_games.is_empty() {
+        let (first, _) = parse_pairing_score(&score, games_per_pairing)
+            .map_err(|m| format!("Table {table}: {m}"))?;
+        let main: Vec<&GameView> = pairing.games.iter().filter(|g| !g.tiebreak).collect();
+        let starts: Vec<bool> = main.iter().map(|g| g.first_started).collect();
+        let fills = fill_from_first(first, &starts);
+        if main.iter().zip(&fills).all(|(g, r)| g.result == Some(*r)) {
+            return Ok(Quick::AlreadySo(format!(
+                "Table {table} already says {score}: nothing to store."
+            )));
+        }
+        return Ok(Quick::Store(Box::new(QuickEntry {
+            pairing: pairing.clone(),
+            score,
+            set: None,
+            set_games: Vec::new(),
+        })));
+    }
+    let set = pairing.set_scores().len();
+    let (first, _) = parse_pairing_score(&score, set_games.len() as u32).map_err(|_| {
+        format!(
+            "Table {table} was level {} after its main games and plays tiebreak set {set}, of two games: '{score}' is not a score of that set (like {table} 2-0 or {table} 1½-½)",
+            pairing.score
+        )
+    })?;
+    let starts: Vec<bool> = set_games.iter().map(|g| g.first_started).collect();
+    let fills = fill_from_first(first, &starts);
+    if set_games
+        .iter()
+        .zip(&fills)
+        .all(|(g, r)| g.result == Some(*r))
+    {
+        return Ok(Quick::AlreadySo(format!(
+            "Table {table} already says {score} in tiebreak set {set} (main games {}): nothing to store.",
+            pairing.score
+        )));
+    }
+    Ok(Quick::Store(Box::new(QuickEntry {
         pairing: pairing.clone(),
-        score: score.trim().to_string(),
-    })
+        score,
+        set: Some(set),
+        set_games: set_games.into_iter().cloned().zip(fills).collect(),
+    })))
 }
 
 /// Saves what the results form asks, through the one save-a-result use
@@ -805,7 +895,8 @@ pub async fn save_results(
     if let Some(q) = form.get("quick").filter(|q| !q.trim().is_empty()) {
         let mut page = ResultsPage::new(ctx, data, round, filter);
         match read_quick(q, &views, games_per_pairing) {
-            Ok(entry) => page.quick = Some(entry),
+            Ok(Quick::Store(entry)) => page.quick = Some(*entry),
+            Ok(Quick::AlreadySo(notice)) => page.notice = Some(notice),
             Err(message) => {
                 page.typed.insert("quick".into(), q.clone());
                 page.problems.push(Problem {
@@ -828,9 +919,15 @@ pub async fn save_results(
         &mut problems,
         &mut typed,
     );
+    // Games whose ruling the referee confirmed this entry replaces.
+    let replacing: Vec<i32> = form
+        .iter()
+        .filter(|(k, v)| k.starts_with('r') && v.as_str() == "yes")
+        .filter_map(|(k, _)| k[1..].parse().ok())
+        .collect();
     let user = r.user.clone();
     let report = state
-        .run(move |c| director::results::save(c, tid, &edits, &user))
+        .run(move |c| director::results::save_replacing(c, tid, &edits, &replacing, &user))
         .await?;
     for c in &report.conflicts {
         problems.push(Problem {
@@ -838,10 +935,19 @@ pub async fn save_results(
             message: format!("{c} The page shows it now: set yours again if it is right."),
         });
     }
+    for (game, why) in &report.refused {
+        problems.push(Problem {
+            field: format!("g{game}"),
+            message: why.clone(),
+        });
+    }
     let saved = report.saved.len();
-    if problems.is_empty() {
+    if problems.is_empty() && report.ruled.is_empty() {
         let filter = if filter { "&missing=1" } else { "" };
+        // After a quick entry the page comes back to the quick-entry box,
+        // ready for the next table; after a table's own button, to it.
         let anchor = only
+            .filter(|_| !form.contains_key("quick_stored"))
             .and_then(|pid| views.iter().find(|p| p.id == pid))
             .map(|p| format!("#t{}", p.table))
             .unwrap_or_default();
@@ -849,7 +955,7 @@ pub async fn save_results(
             "/t/{tid}/rounds/{n}/results?saved={saved}{filter}{anchor}"
         )));
     }
-    let status = if report.conflicts.is_empty() {
+    let status = if report.conflicts.is_empty() && report.ruled.is_empty() {
         StatusCode::UNPROCESSABLE_ENTITY
     } else {
         StatusCode::CONFLICT
@@ -860,6 +966,7 @@ pub async fn save_results(
     page.typed = typed;
     page.problems = problems;
     page.saved = saved;
+    page.ruled = report.ruled;
     render(&page, status)
 }
 
