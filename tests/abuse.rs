@@ -64,11 +64,17 @@ fn a_players_link_is_limited_per_link_and_per_client_and_keeps_ten_earlier_recor
         // Twelve records of one game and side in a minute are taken ...
         for i in 0..12 {
             let text = format!("{RECORD} 3. g1 a4 {{attempt {i}}}");
-            let r = player.post(&first, &[("game", &game), ("side", "dark"), ("text", &text)]);
+            let r = player.post(
+                &first,
+                &[("game", &game), ("side", "dark"), ("text", &text)],
+            );
             assert_eq!(r.status, 303, "[{}] record {i}: {}", app.backend, r.body);
         }
         // ... the thirteenth waits, and is told how long.
-        let r = player.post(&first, &[("game", &game), ("side", "dark"), ("text", RECORD)]);
+        let r = player.post(
+            &first,
+            &[("game", &game), ("side", "dark"), ("text", RECORD)],
+        );
         assert_eq!(r.status, 429, "[{}] {}", app.backend, r.body);
         let wait: u64 = r.headers["retry-after"].parse().unwrap();
         assert!((1..=60).contains(&wait), "{wait}");
@@ -80,8 +86,12 @@ fn a_players_link_is_limited_per_link_and_per_client_and_keeps_ten_earlier_recor
             .clone();
         let dark: Vec<&Value> = records.iter().filter(|r| r["side"] == "dark").collect();
         assert_eq!(dark.len(), 11, "[{}] {records:?}", app.backend);
-        assert!(dark.iter().any(|r| r["text"].as_str().unwrap().contains("attempt 11")));
-        assert!(!dark.iter().any(|r| r["text"].as_str().unwrap().contains("attempt 0}")));
+        assert!(dark
+            .iter()
+            .any(|r| r["text"].as_str().unwrap().contains("attempt 11")));
+        assert!(!dark
+            .iter()
+            .any(|r| r["text"].as_str().unwrap().contains("attempt 0}")));
 
         // Another table's link is not held up by the first ...
         let mut sent = 13;
@@ -128,7 +138,11 @@ fn a_players_link_stores_at_most_one_megabyte_per_game() {
         let mut stored = 0;
         let refusal = (0..30)
             .find_map(|i| {
-                let side = if i % 2 == 0 { RecordSide::Dark } else { RecordSide::Light };
+                let side = if i % 2 == 0 {
+                    RecordSide::Dark
+                } else {
+                    RecordSide::Light
+                };
                 match submit_by_link(&mut app.conn(), pid, &key, game, side, &padded(i)) {
                     Ok(_) => {
                         stored += 1;
@@ -139,7 +153,10 @@ fn a_players_link_stores_at_most_one_megabyte_per_game() {
             })
             .expect("the game's records are capped");
         assert!(
-            refusal.contains(&format!("at most {} KB are kept per game", LINK_MAX_GAME_BYTES / 1024)),
+            refusal.contains(&format!(
+                "at most {} KB are kept per game",
+                LINK_MAX_GAME_BYTES / 1024
+            )),
             "[{}] {refusal}",
             app.backend
         );
@@ -176,7 +193,11 @@ fn the_players_link_makes_the_player_say_who_they_are() {
         // What was typed comes back with the side as chosen.
         let r = player.post(&l, &[("game", &game), ("side", "light"), ("text", "")]);
         assert_eq!(r.status, 422, "{}", r.body);
-        assert!(r.body.contains("<option value=\"light\" selected>"), "{}", r.body);
+        assert!(
+            r.body.contains("<option value=\"light\" selected>"),
+            "{}",
+            r.body
+        );
     }
 }
 
@@ -193,9 +214,24 @@ fn control_bidi_and_zero_width_characters_are_refused_by_field_everywhere() {
             .unwrap();
         let players = format!("/api/v1/tournaments/{tid}/players");
         let cases = [
-            (players.clone(), json!({"name": "Thabo\nMokoena"}), "name", "U+000A"),
-            (players.clone(), json!({"name": "Thabo\u{202E}Mokoena"}), "name", "U+202E"),
-            (players.clone(), json!({"name": "Sipho Dlamini", "club": "Soweto\u{200B}MSC"}), "club", "U+200B"),
+            (
+                players.clone(),
+                json!({"name": "Thabo\nMokoena"}),
+                "name",
+                "U+000A",
+            ),
+            (
+                players.clone(),
+                json!({"name": "Thabo\u{202E}Mokoena"}),
+                "name",
+                "U+202E",
+            ),
+            (
+                players.clone(),
+                json!({"name": "Sipho Dlamini", "club": "Soweto\u{200B}MSC"}),
+                "club",
+                "U+200B",
+            ),
             (
                 "/api/v1/tournaments".to_string(),
                 json!({"name": "Open", "venue": "Orlando\u{2066} Hall", "rounds": 5}),
@@ -213,10 +249,19 @@ fn control_bidi_and_zero_width_characters_are_refused_by_field_everywhere() {
             let r = api.send_json("POST", &path, body.clone());
             assert_eq!(r.status, 422, "[{}] {body}: {}", app.backend, r.body);
             assert_eq!(r.json()["field"], field, "{body}: {}", r.body);
-            assert!(r.json()["error"].as_str().unwrap().contains(shown), "{}", r.body);
+            assert!(
+                r.json()["error"].as_str().unwrap().contains(shown),
+                "{}",
+                r.body
+            );
         }
         let mut ids = Vec::new();
-        for n in ["Ayanda Ndlovu", "Nomsa Shabalala", "Kagiso Molefe", "Zanele Khumalo"] {
+        for n in [
+            "Ayanda Ndlovu",
+            "Nomsa Shabalala",
+            "Kagiso Molefe",
+            "Zanele Khumalo",
+        ] {
             ids.push(api.create(&players, json!({"name": n}))["id"].clone());
         }
         let r = api.send_json(
@@ -233,11 +278,19 @@ fn control_bidi_and_zero_width_characters_are_refused_by_field_everywhere() {
             &[("name", "Lerato Mokoena"), ("club", "Tembisa\u{202D}")],
         );
         assert_eq!(r.status, 422, "{}", r.body);
-        assert!(r.body.contains("the club holds an invisible formatting character (U+202D)"), "{}", r.body);
+        assert!(
+            r.body
+                .contains("the club holds an invisible formatting character (U+202D)"),
+            "{}",
+            r.body
+        );
         web.get(&format!("/t/{tid}/import"));
         let r = web.post(
             &format!("/t/{tid}/import"),
-            &[("csv", "name,club\nBheki Zulu,Soweto\nThandiwe\u{200F}Nkosi,Soweto\n")],
+            &[(
+                "csv",
+                "name,club\nBheki Zulu,Soweto\nThandiwe\u{200F}Nkosi,Soweto\n",
+            )],
         );
         assert_eq!(r.status, 422, "{}", r.body);
         assert!(r.body.contains("line 3, column name"), "{}", r.body);
@@ -251,8 +304,13 @@ fn control_bidi_and_zero_width_characters_are_refused_by_field_everywhere() {
 fn signed_in_and_secret_link_responses_are_never_stored() {
     for app in TestApp::all() {
         let (mut api, tid, pairings) = swiss(&app, "Private Open");
-        let me = api.get("/api/v1/me").json()["name"].as_str().unwrap().to_string();
-        let user = kraal::db::users::find_by_name(&mut app.conn(), &me).unwrap().unwrap();
+        let me = api.get("/api/v1/me").json()["name"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let user = kraal::db::users::find_by_name(&mut app.conn(), &me)
+            .unwrap()
+            .unwrap();
         let mut web = app.client_as(&user);
         for path in [
             "/account".to_string(),
@@ -271,16 +329,29 @@ fn signed_in_and_secret_link_responses_are_never_stored() {
                 app.backend
             );
         }
-        for path in [format!("/api/v1/tournaments/{tid}/standings"), "/api/v1/me".into()] {
+        for path in [
+            format!("/api/v1/tournaments/{tid}/standings"),
+            "/api/v1/me".into(),
+        ] {
             let r = api.get(&path);
-            assert_eq!(r.headers.get("cache-control").map(String::as_str), Some("no-store"), "{path}");
+            assert_eq!(
+                r.headers.get("cache-control").map(String::as_str),
+                Some("no-store"),
+                "{path}"
+            );
         }
         let r = app.client().get(&link(&app, &pairings[0]));
-        assert_eq!(r.headers.get("cache-control").map(String::as_str), Some("no-store"));
+        assert_eq!(
+            r.headers.get("cache-control").map(String::as_str),
+            Some("no-store")
+        );
         // A public page for an anonymous visitor may be kept.
         let r = app.client().get(&format!("/t/{tid}/standings"));
         assert_eq!(r.status, 200);
-        assert_ne!(r.headers.get("cache-control").map(String::as_str), Some("no-store"));
+        assert_ne!(
+            r.headers.get("cache-control").map(String::as_str),
+            Some("no-store")
+        );
     }
 }
 
@@ -300,7 +371,12 @@ fn error_pages_show_who_is_signed_in_and_lead_back() {
         let r = web.get(&format!("/t/{tid}/audit"));
         assert_eq!(r.status, 403);
         assert!(r.body.contains("sipho"), "{}", r.body);
-        assert!(r.body.contains(&format!("<a href=\"/t/{tid}\">Back to the tournament</a>")), "{}", r.body);
+        assert!(
+            r.body
+                .contains(&format!("<a href=\"/t/{tid}\">Back to the tournament</a>")),
+            "{}",
+            r.body
+        );
         // A tournament that does not exist leads home only.
         let r = web.get("/t/999999/standings");
         assert_eq!(r.status, 404);
@@ -336,18 +412,35 @@ fn a_team_import_refusal_names_the_line_of_its_team() {
         let r = web.post(&format!("/t/{tid}/teams/import"), &[("csv", second)]);
         assert_eq!(r.status, 422, "[{}] {}", app.backend, r.body);
         assert!(
-            r.body.contains("line 6, column team: a team called Soweto A is already entered"),
+            r.body
+                .contains("line 6, column team: a team called Soweto A is already entered"),
             "[{}] {}",
             app.backend,
             r.body
         );
         // A name too long for a team is found while reading, on its line.
         let long = "X".repeat(81);
-        let third = format!("team,name,board\nDiepkloof,Ayanda Ndlovu,1\n{long},Nomsa Shabalala,1\n");
+        let third =
+            format!("team,name,board\nDiepkloof,Ayanda Ndlovu,1\n{long},Nomsa Shabalala,1\n");
         let r = web.post(&format!("/t/{tid}/teams/import"), &[("csv", &third)]);
-        assert!(r.body.contains("line 3, column team: the name is longer than 80 characters"), "{}", r.body);
-        assert_eq!(kraal::db::players::list(&mut app.conn(), tid as i32).unwrap().len(), 4);
-        assert_eq!(kraal::db::teams::list(&mut app.conn(), tid as i32).unwrap().len(), 1);
+        assert!(
+            r.body
+                .contains("line 3, column team: the name is longer than 80 characters"),
+            "{}",
+            r.body
+        );
+        assert_eq!(
+            kraal::db::players::list(&mut app.conn(), tid as i32)
+                .unwrap()
+                .len(),
+            4
+        );
+        assert_eq!(
+            kraal::db::teams::list(&mut app.conn(), tid as i32)
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }
 
@@ -373,31 +466,50 @@ fn an_event_file_is_checked_row_by_row_and_refused_whole() {
         assert!(m.contains("players[3] has id"), "{m}");
         assert!(m.contains("as players[0] does"), "{m}");
         let m = refused(&|v| v["players"][2]["name"] = json!("Tumelo\nSithole"));
-        assert!(m.contains("players[2]") && m.contains(".name: ") && m.contains("U+000A"), "{m}");
+        assert!(
+            m.contains("players[2]") && m.contains(".name: ") && m.contains("U+000A"),
+            "{m}"
+        );
         let m = refused(&|v| v["players"][1]["name"] = json!("Refilwe\u{202E}Dube"));
         assert!(m.contains("U+202E"), "{m}");
         let m = refused(&|v| v["players"][1]["name"] = json!("R".repeat(101)));
         assert!(m.contains("longer than 100 characters"), "{m}");
         let m = refused(&|v| v["players"][4]["rating"] = json!(5200));
-        assert!(m.contains("players[4]") && m.contains("rating 5200 is outside 0..4000"), "{m}");
+        assert!(
+            m.contains("players[4]") && m.contains("rating 5200 is outside 0..4000"),
+            "{m}"
+        );
         let m = refused(&|v| v["tournament"]["rounds"] = json!(140));
-        assert!(m.contains("tournament.rounds: 140 rounds is outside 1..99"), "{m}");
+        assert!(
+            m.contains("tournament.rounds: 140 rounds is outside 1..99"),
+            "{m}"
+        );
         let m = refused(&|v| v["games"][0]["version"] = json!(-3));
         assert!(m.contains("games[0].version: -3 is not 0 or more"), "{m}");
-        let (a, b) = (good["players"][0]["id"].clone(), good["players"][1]["id"].clone());
+        let (a, b) = (
+            good["players"][0]["id"].clone(),
+            good["players"][1]["id"].clone(),
+        );
         let pair = |from: i64, to: i64| {
             json!({"id": 1, "tournament_id": tid, "player_a": a, "player_b": b, "from_round": from,
                    "to_round": to, "waived": false, "note": "", "created_by": null,
                    "created_at": "2026-11-25T09:00:00"})
         };
         let m = refused(&|v| v["forbidden_pairs"] = json!([pair(4, 2)]));
-        assert!(m.contains("forbidden_pairs[0].to_round: to round 2 is before from round 4"), "{m}");
+        assert!(
+            m.contains("forbidden_pairs[0].to_round: to round 2 is before from round 4"),
+            "{m}"
+        );
         // Teams: a player on two teams, a line-up of another team's player.
-        let p: Vec<Value> = good["players"].as_array().unwrap().iter().map(|p| p["id"].clone()).collect();
-        let team = |id: i64, name: &str| json!({"id": id, "tournament_id": tid, "name": name, "club": ""});
-        let member = |id: i64, team: i64, player: &Value, board: i64| {
-            json!({"id": id, "team_id": team, "player_id": player, "board": board, "substitute": false})
-        };
+        let p: Vec<Value> = good["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].clone())
+            .collect();
+        let team =
+            |id: i64, name: &str| json!({"id": id, "tournament_id": tid, "name": name, "club": ""});
+        let member = |id: i64, team: i64, player: &Value, board: i64| json!({"id": id, "team_id": team, "player_id": player, "board": board, "substitute": false});
         let teams = json!([team(1, "Soweto A"), team(2, "Tembisa")]);
         let members: Vec<Value> = (0..8)
             .map(|i| member(i as i64 + 1, 1 + i as i64 / 4, &p[i], 1 + i as i64 % 4))
@@ -408,7 +520,10 @@ fn an_event_file_is_checked_row_by_row_and_refused_whole() {
             twice[5]["player_id"] = p[1].clone();
             v["team_members"] = json!(twice);
         });
-        assert!(m.contains("team_members[5].player_id") && m.contains("belongs to one team"), "{m}");
+        assert!(
+            m.contains("team_members[5].player_id") && m.contains("belongs to one team"),
+            "{m}"
+        );
         let round = good["rounds"][0]["id"].clone();
         let m = refused(&|v| {
             v["teams"] = teams.clone();
@@ -419,7 +534,10 @@ fn an_event_file_is_checked_row_by_row_and_refused_whole() {
                                 "replaces_player_id": null}))
                 .collect::<Vec<_>>());
         });
-        assert!(m.contains("lineups[0].boards: board 3: Bheki Zulu is not on Soweto A's roster"), "{m}");
+        assert!(
+            m.contains("lineups[0].boards: board 3: Bheki Zulu is not on Soweto A's roster"),
+            "{m}"
+        );
 
         // From the command line: refused, and nothing stored.
         let mut doubled = good.clone();
@@ -433,7 +551,10 @@ fn an_event_file_is_checked_row_by_row_and_refused_whole() {
             .run();
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("players[3] has id"), "{err}");
-        assert_eq!(kraal::db::tournaments::list(&mut app.conn()).unwrap().len(), before);
+        assert_eq!(
+            kraal::db::tournaments::list(&mut app.conn()).unwrap().len(),
+            before
+        );
         // A file over 50 MB is not even read whole.
         let big = dir.path().join("big.json");
         let f = std::fs::File::create(&big).unwrap();

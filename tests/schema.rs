@@ -332,6 +332,8 @@ fn a_captains_link_stored_in_plain_keeps_working_as_a_digest() {
             "[{}]",
             app.backend
         );
-        assert!(kraal::db::teams::by_captain_token(conn, "plain:").unwrap().is_none());
+        assert!(kraal::db::teams::by_captain_token(conn, "plain:")
+            .unwrap()
+            .is_none());
     }
 }
