@@ -566,3 +566,30 @@ fn an_event_file_is_checked_row_by_row_and_refused_whole() {
         assert!(err.contains("at most 50 MB are taken"), "{err}");
     }
 }
+
+#[test]
+fn right_passwords_at_once_are_queued_even_after_wrong_ones() {
+    // Four wrong tries (one short of the lock), then the desk's ten helpers
+    // sign in at the same moment with the right password: all get in; the
+    // throttle refuses only wrong passwords beyond the limit.
+    for app in TestApp::all() {
+        app.user("desk", Role::Referee);
+        for _ in 0..4 {
+            assert_eq!(app.client().sign_in("desk", "not the password").status, 401);
+        }
+        let statuses: Vec<u16> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..10)
+                .map(|_| {
+                    let app = &app;
+                    s.spawn(move || app.client().sign_in("desk", common::PASSWORD).status)
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(
+            statuses.iter().all(|&s| s == 303),
+            "[{}] {statuses:?}",
+            app.backend
+        );
+    }
+}
