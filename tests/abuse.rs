@@ -294,6 +294,11 @@ fn control_bidi_and_zero_width_characters_are_refused_by_field_everywhere() {
         );
         assert_eq!(r.status, 422, "{}", r.body);
         assert!(r.body.contains("line 3, column name"), "{}", r.body);
+        // An API token's name on the account page too.
+        web.get("/account");
+        let r = web.post("/account/tokens", &[("label", "results\u{202E}uploader")]);
+        assert_eq!(r.status, 422, "[{}] {}", app.backend, r.body);
+        assert!(r.body.contains("U+202E"), "{}", r.body);
         let stored = kraal::db::players::list(&mut app.conn(), tid as i32).unwrap();
         assert_eq!(stored.len(), 4, "[{}] nothing else stored", app.backend);
         assert!(stored.iter().all(|p| !p.name.contains(['\n', '\u{202E}'])));
