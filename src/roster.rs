@@ -10,17 +10,46 @@ pub struct FieldError {
     pub message: String,
 }
 
-/// Text fields hold printable text: a control character (a NUL byte, a
-/// bell, an escape) cannot be stored by every database and shows as nothing
-/// on a page, so it is refused, naming the field and the character.
+/// Text fields hold printable text, one rule for every form, API call and
+/// import: a control character (a NUL byte, a bell, an escape, a line
+/// break) cannot be stored by every database and shows as nothing on a
+/// page, and a bidirectional override or a zero-width character
+/// ([`INVISIBLE`]) makes a name read differently from what is stored (a
+/// U+202E turns "Thabo" around), so both are refused, naming the field and
+/// the character. Check the text as sent, before spaces are tidied.
 pub fn check_printable(field: &'static str, what: &str, value: &str) -> Result<(), FieldError> {
-    match value.chars().find(|c| c.is_control()) {
-        Some(c) => Err(FieldError::new(
+    if let Some(c) = value.chars().find(|c| c.is_control()) {
+        return Err(FieldError::new(
             field,
             format!("the {what} holds a control character (U+{:04X})", c as u32),
+        ));
+    }
+    match value.chars().find(|c| is_invisible(*c)) {
+        Some(c) => Err(FieldError::new(
+            field,
+            format!(
+                "the {what} holds an invisible formatting character (U+{:04X}), which changes how the text reads",
+                c as u32
+            ),
         )),
         None => Ok(()),
     }
+}
+
+/// The invisible characters text fields refuse: zero-width spaces, joiners
+/// and marks (U+200B-200F), the bidirectional embeddings and overrides
+/// (U+202A-202E) and isolates (U+2066-2069), the word joiner (U+2060) and
+/// the byte-order mark (U+FEFF).
+pub const INVISIBLE: &[std::ops::RangeInclusive<char>] = &[
+    '\u{200B}'..='\u{200F}',
+    '\u{202A}'..='\u{202E}',
+    '\u{2060}'..='\u{2060}',
+    '\u{2066}'..='\u{2069}',
+    '\u{FEFF}'..='\u{FEFF}',
+];
+
+fn is_invisible(c: char) -> bool {
+    INVISIBLE.iter().any(|r| r.contains(&c))
 }
 
 impl FieldError {
@@ -55,6 +84,7 @@ impl PlayerFields {
         federation_id: &str,
     ) -> Result<PlayerFields, Vec<FieldError>> {
         let mut errors = Vec::new();
+        errors.extend(check_printable("name", "name", name).err());
         let name = collapse_spaces(name);
         if name.is_empty() {
             errors.push(FieldError::new("name", "the name is empty"));
@@ -64,9 +94,8 @@ impl PlayerFields {
                 "the name is longer than 100 characters",
             ));
         }
-        errors.extend(check_printable("name", "name", &name).err());
+        errors.extend(check_printable("club", "club", club).err());
         let club = collapse_spaces(club);
-        errors.extend(check_printable("club", "club", &club).err());
         if club.chars().count() > 100 {
             errors.push(FieldError::new(
                 "club",
@@ -111,8 +140,8 @@ impl PlayerFields {
                 None
             }
         };
+        errors.extend(check_printable("federation_id", "federation id", federation_id).err());
         let federation_id = federation_id.trim().to_string();
-        errors.extend(check_printable("federation_id", "federation id", &federation_id).err());
         if federation_id.chars().count() > 32 {
             errors.push(FieldError::new(
                 "federation_id",
@@ -131,6 +160,95 @@ impl PlayerFields {
             Err(errors)
         }
     }
+}
+
+/// The longest team name: it heads a match card's column.
+pub const TEAM_NAME_MAX: usize = 80;
+
+/// A team's name and club, checked as the team form, the API and both
+/// imports check them: the name given, at most [`TEAM_NAME_MAX`]
+/// characters, both printable. Spaces are tidied.
+pub fn team_fields(name: &str, club: &str) -> Result<(String, String), FieldError> {
+    check_printable("name", "name", name)?;
+    let name = collapse_spaces(name);
+    if name.is_empty() {
+        return Err(FieldError::new("name", "the team has no name"));
+    }
+    if name.chars().count() > TEAM_NAME_MAX {
+        return Err(FieldError::new(
+            "name",
+            format!("the name is longer than {TEAM_NAME_MAX} characters"),
+        ));
+    }
+    check_printable("club", "club", club)?;
+    let club = club.trim().to_string();
+    if club.chars().count() > 100 {
+        return Err(FieldError::new(
+            "club",
+            "the club is longer than 100 characters",
+        ));
+    }
+    Ok((name, club))
+}
+
+/// The rounds a kept-apart pair covers, as typed or imported: each end
+/// within the tournament's `rounds`, and the last not before the first.
+pub fn check_round_range(
+    from: Option<i32>,
+    to: Option<i32>,
+    rounds: i32,
+) -> Result<(), FieldError> {
+    for (field, label, round) in [
+        ("from_round", "from round", from),
+        ("to_round", "to round", to),
+    ] {
+        if let Some(n) = round.filter(|&n| n < 1 || n > rounds) {
+            return Err(FieldError::new(
+                field,
+                format!("{label} {n} is outside the tournament's rounds (1 to {rounds})"),
+            ));
+        }
+    }
+    match (from, to) {
+        (Some(f), Some(t)) if f > t => Err(FieldError::new(
+            "to_round",
+            format!("to round {t} is before from round {f}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A team's line-up for a match (OGR 10.2-10.3): one player per board,
+/// each from the team's roster or substitutes (`eligible`), none on two
+/// boards. `name` names a player for the message.
+pub fn check_lineup(
+    team: &str,
+    eligible: &[i32],
+    boards: &[i32],
+    name: impl Fn(i32) -> String,
+) -> Result<(), FieldError> {
+    for (k, &p) in boards.iter().enumerate() {
+        if !eligible.contains(&p) {
+            return Err(FieldError::new(
+                "boards",
+                format!(
+                    "board {}: {} is not on {team}'s roster or among its substitutes",
+                    k + 1,
+                    name(p)
+                ),
+            ));
+        }
+        if boards[..k].contains(&p) {
+            return Err(FieldError::new(
+                "boards",
+                format!(
+                    "{} is named on two boards: a player plays one board per match (OGR 10.4)",
+                    name(p)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn collapse_spaces(s: &str) -> String {
@@ -164,5 +282,35 @@ mod tests {
         let fields: Vec<_> = errs.iter().map(|e| e.field).collect();
         assert_eq!(fields, vec!["name", "rating", "seed"]);
         assert!(errs[1].message.contains("'12a'"));
+    }
+
+    #[test]
+    fn line_breaks_and_invisible_characters_are_refused_in_every_text_field() {
+        let errs =
+            PlayerFields::parse("Thabo\nMokoena", "Soweto\u{202E}CSM", "", "", "ZA\u{200B}1")
+                .unwrap_err();
+        let fields: Vec<_> = errs.iter().map(|e| e.field).collect();
+        assert_eq!(fields, vec!["name", "club", "federation_id"]);
+        assert!(
+            errs[0].message.contains("control character (U+000A)"),
+            "{errs:?}"
+        );
+        assert!(errs[1].message.contains("U+202E"), "{errs:?}");
+        for c in [
+            '\u{200B}', '\u{200F}', '\u{202A}', '\u{2060}', '\u{2066}', '\u{2069}', '\u{FEFF}',
+        ] {
+            let text = format!("Kagiso{c}Molefe");
+            assert!(check_printable("name", "name", &text).is_err(), "{c:?}");
+        }
+        // Letters of every script, and spaces, are text.
+        for ok in [
+            "Nomvula Dlamini-Zulu",
+            "Ñandú O'Brien",
+            "محمد",
+            "张伟",
+            "Thabo  Mokoena",
+        ] {
+            assert_eq!(check_printable("name", "name", ok), Ok(()), "{ok}");
+        }
     }
 }

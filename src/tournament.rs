@@ -550,7 +550,7 @@ impl RawTournament {
                 "the name is longer than 120 characters",
             ));
         }
-        errors.extend(crate::roster::check_printable("name", "name", &name).err());
+        errors.extend(crate::roster::check_printable("name", "name", &self.name).err());
         let venue = self.venue.trim().to_string();
         errors.extend(crate::roster::check_printable("venue", "venue", &venue).err());
         if venue.chars().count() > 120 {

@@ -400,10 +400,13 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         );
     }
     api.create(&format!("/api/v1/tournaments/{league}/rounds"), json!({}));
-    let captain = kraal::db::teams::find(&mut app.conn(), league as i32, teams[0] as i32)
-        .unwrap()
-        .captain_token
-        .unwrap();
+    let captain = kraal::db::teams::renew_captain_link(
+        &mut app.conn(),
+        league as i32,
+        teams[0] as i32,
+        &admin,
+    )
+    .unwrap();
     for t in [swiss, knockout, league] {
         kraal::db::tournaments::assign_referee(&mut app.conn(), t as i32, &referee, &admin)
             .unwrap();

@@ -75,6 +75,49 @@ fn a_served_app_logs_each_request_and_stops_cleanly_on_sigterm() {
     );
 }
 
+/// SIGTERM with nothing under way: a live page left open (its event
+/// stream) and an idle kept-alive connection do not hold the app up; it
+/// exits within two seconds.
+#[test]
+fn sigterm_with_only_open_pages_stops_within_two_seconds() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = Served::start(
+        &format!("sqlite://{}", dir.path().join("kraal.db").display()),
+        |_| {},
+    );
+    let address = served.base.trim_start_matches("http://").to_string();
+    let mut page = std::net::TcpStream::connect(&address).unwrap();
+    write!(page, "GET /t/1/events HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut first = [0u8; 64];
+    let n = page.read(&mut first).unwrap();
+    assert!(
+        String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
+        "the live page is open"
+    );
+    let mut idle = std::net::TcpStream::connect(&address).unwrap();
+    write!(idle, "GET /healthz HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let _ = idle.read(&mut first).unwrap();
+
+    let stop = Instant::now();
+    let pid = served.child.id();
+    Command::new("sh")
+        .args(["-c", &format!("kill -TERM {pid}")])
+        .status()
+        .unwrap();
+    let exit = loop {
+        if let Some(s) = served.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            stop.elapsed() < Duration::from_secs(2),
+            "no stop within 2 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "{exit:?}");
+}
+
 /// Two app processes behind one load balancer share one PostgreSQL
 /// database: a result saved through either shows on the pages of both
 /// within a second (each process's page cache rechecks the tournament's

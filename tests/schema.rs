@@ -291,3 +291,49 @@ fn sqlite_commits_are_synced_to_disk() {
         .unwrap();
     assert_eq!(p.synchronous, 2);
 }
+
+/// A captain's link made before links were kept as digests keeps working
+/// after the upgrade, and the database holds only its digest: the schema
+/// is taken back one migration, a team gets a plain link as it used to,
+/// and migrating again (as the app does at start) converts it.
+#[test]
+fn a_captains_link_stored_in_plain_keeps_working_as_a_digest() {
+    use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+    const SQLITE: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+    const POSTGRES: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+    for app in TestApp::all() {
+        let admin = app.user("director", kraal::db::users::Role::Admin);
+        let t = common::tournament(&app, &admin, "Upgrade League");
+        let mut conn = app.conn();
+        let conn: &mut DbConnection = &mut conn;
+        match conn {
+            DbConnection::Sqlite(c) => c.revert_last_migration(SQLITE).map(|_| ()),
+            DbConnection::Postgres(c) => c.revert_last_migration(POSTGRES).map(|_| ()),
+        }
+        .unwrap();
+        let token = kraal::accounts::new_token();
+        let insert = format!(
+            "INSERT INTO teams (tournament_id, name, club, captain_token) VALUES ({}, 'Soweto A', '', '{token}')",
+            t.id
+        );
+        match conn {
+            DbConnection::Sqlite(c) => diesel::sql_query(&insert).execute(c),
+            DbConnection::Postgres(c) => diesel::sql_query(&insert).execute(c),
+        }
+        .unwrap();
+        kraal::db::connection::migrate(conn).unwrap();
+        let team = kraal::db::teams::by_captain_token(conn, &token)
+            .unwrap()
+            .expect("the old link opens its team");
+        assert_eq!(team.name, "Soweto A");
+        assert_eq!(
+            team.captain_digest.as_deref(),
+            Some(kraal::accounts::token_digest(&token).as_str()),
+            "[{}]",
+            app.backend
+        );
+        assert!(kraal::db::teams::by_captain_token(conn, "plain:")
+            .unwrap()
+            .is_none());
+    }
+}

@@ -578,14 +578,27 @@ fn a_captains_link_sets_the_line_up_until_the_boards_start() {
             json!({"name": "Free State Team League", "system": "team_league", "rules": "official", "rounds": 3}),
             &["Bloemfontein", "Welkom", "Bethlehem", "Sasolburg"],
         );
-        let token = |team: i64| {
-            kraal::db::teams::find(&mut app.conn(), tid as i32, team as i32)
-                .unwrap()
-                .captain_token
-                .unwrap()
-        };
+        let mut referee = app.client_as(&admin);
         let team = ids[2];
-        let link = format!("/captain/{}", token(team));
+        let page = referee.get(&format!("/t/{tid}/teams/{team}"));
+        assert!(
+            page.body.contains("has no captain's link yet"),
+            "{}",
+            page.body
+        );
+        let link = captain_link(&mut referee, tid, team);
+        // Shown once: the team's page no longer holds it, and the
+        // database keeps only its digest.
+        let page = referee.get(&format!("/t/{tid}/teams/{team}"));
+        assert!(!page.body.contains(&link), "{}", page.body);
+        assert!(page.body.contains("cannot show it again"), "{}", page.body);
+        let stored = kraal::db::teams::find(&mut app.conn(), tid as i32, team as i32)
+            .unwrap()
+            .captain_digest
+            .unwrap();
+        let secret = link.rsplit('/').next().unwrap();
+        assert_ne!(stored, secret);
+        assert_eq!(stored, kraal::accounts::token_digest(secret));
         let mut captain = app.client();
         let page = captain.get(&link);
         assert_eq!(page.status, 200);
@@ -647,7 +660,6 @@ fn a_captains_link_sets_the_line_up_until_the_boards_start() {
 
         // The referee marks the boards started: the captain can no longer change anything.
         let m = match_of(&app, tid, 1, team);
-        let mut referee = app.client_as(&admin);
         let r = referee.post(&format!("/t/{tid}/rounds/1/matches/{}/start", m["id"]), &[]);
         assert_eq!(r.status, 303, "{}", r.body);
         let page = captain.get(&link);
@@ -671,14 +683,29 @@ fn a_captains_link_sets_the_line_up_until_the_boards_start() {
         let audit = referee.get(&format!("/t/{tid}/audit")).body;
         assert!(audit.contains("by the captain of Bethlehem"), "{audit}");
         assert!(audit.contains("team Bethlehem"), "{audit}");
-        let r = referee.post(&format!("/t/{tid}/teams/{team}/captain-link"), &[]);
-        assert_eq!(r.status, 303);
+        let renewed = captain_link(&mut referee, tid, team);
+        assert_ne!(renewed, link);
         assert_eq!(captain.get(&link).status, 404);
-        assert_eq!(
-            captain.get(&format!("/captain/{}", token(team))).status,
-            200
-        );
+        assert_eq!(captain.get(&renewed).status, 200);
     }
+}
+
+/// Makes a team's captain's link as its referee does, and reads it off the
+/// page that shows it once (as a path).
+fn captain_link(referee: &mut common::Client, tid: i64, team: i64) -> String {
+    let r = referee.post(&format!("/t/{tid}/teams/{team}/captain-link"), &[]);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.headers.get("cache-control").map(String::as_str),
+        Some("no-store")
+    );
+    assert!(r.body.contains("It is shown this once"), "{}", r.body);
+    let at = r.body.find("/captain/").expect("the link on the page");
+    r.body[at..]
+        .split(|c: char| !(c == '/' || c.is_ascii_alphanumeric()))
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 #[test]

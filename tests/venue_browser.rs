@@ -274,3 +274,60 @@ async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed(
         .unwrap();
     assert_eq!(typed.as_deref(), Some("2-0"), "what was typed stays");
 }
+
+/// A player's record through the table's link: the browser does not send
+/// it until the player has said who they are, and then it is stored as
+/// that side's.
+#[tokio::test(flavor = "current_thread")]
+async fn a_player_link_sends_nothing_until_the_player_says_who_they_are() {
+    let (app, mut api, _, r1) = four_players_paired();
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    let pid = r1[0]["id"].as_i64().unwrap() as i32;
+    let gid = r1[0]["games"][0]["id"].as_i64().unwrap();
+    let key = kraal::director::scoresheets::link_key(&mut app.conn(), pid).unwrap();
+    let link = format!("/p/{pid}/{key}");
+    navigate(&b, Go::To(&format!("{}{link}", app.base))).await;
+    b.find(Locator::Id(&format!("text-{gid}")))
+        .await
+        .unwrap()
+        .send_keys("1. a1 d7 2. d1 g7")
+        .await
+        .unwrap();
+    let send = "//button[contains(., 'Send my record of game 1')]";
+    b.find(Locator::XPath(send))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(web_browser::path(&b).await, link, "nothing was sent");
+    let missing = b
+        .execute(
+            "return document.getElementById(arguments[0]).validity.valueMissing;",
+            vec![json!(format!("side-{gid}"))],
+        )
+        .await
+        .unwrap();
+    assert_eq!(missing, json!(true));
+    assert_eq!(
+        api.get(&format!("/api/v1/games/{gid}")).json()["records"],
+        json!([])
+    );
+    b.find(Locator::Css(&format!("#side-{gid} option[value='light']")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    navigate(&b, Go::Click(Locator::XPath(send))).await;
+    assert!(
+        web_browser::path(&b).await.contains("sent=1"),
+        "{}",
+        web_browser::path(&b).await
+    );
+    let records = api.get(&format!("/api/v1/games/{gid}")).json()["records"].clone();
+    assert_eq!(records[0]["side"], "light", "{records}");
+}

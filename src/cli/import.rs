@@ -20,22 +20,19 @@ pub enum ImportWhat {
 
 pub fn run(what: ImportWhat) -> i32 {
     let ImportWhat::Event { file, db } = what;
-    let text = if file.as_os_str() == "-" {
-        let mut s = String::new();
-        match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            Ok(_) => s,
-            Err(e) => {
-                eprintln!("kraal import: standard input: {e}");
-                return 2;
-            }
-        }
+    // One byte over the limit is enough for the parser to refuse the file
+    // by its size; nothing larger is read into memory.
+    let limit = db::event::MAX_FILE_BYTES as u64 + 1;
+    let read = if file.as_os_str() == "-" {
+        read_at_most(std::io::stdin().lock(), limit)
     } else {
-        match std::fs::read_to_string(&file) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("kraal import: {}: {e}", file.display());
-                return 2;
-            }
+        std::fs::File::open(&file).and_then(|f| read_at_most(f, limit))
+    };
+    let text = match read {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kraal import: {}: {e}", file.display());
+            return 2;
         }
     };
     let event = match db::event::parse(&text) {
@@ -75,4 +72,20 @@ pub fn run(what: ImportWhat) -> i32 {
             1
         }
     }
+}
+
+/// The first `limit` bytes of `from` as text (a cut character of a file
+/// too long to take does not matter: it is refused by its size).
+fn read_at_most(from: impl std::io::Read, limit: u64) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(from, limit), &mut bytes)?;
+    if bytes.len() > db::event::MAX_FILE_BYTES {
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the file is not UTF-8 text",
+        )
+    })
 }

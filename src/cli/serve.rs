@@ -78,11 +78,18 @@ pub fn serve(args: ServeArgs) -> i32 {
         );
     }
     let state = web::AppState::new(pool, args.secure_cookies);
+    let live = state.live.clone();
     let result = actix_web::rt::System::new().block_on(async move {
-        match web::server(state, listener, workers) {
-            Ok(server) => server.await,
-            Err(e) => Err(e),
-        }
+        let server = web::server(state, listener, workers)?;
+        let handle = server.handle();
+        actix_web::rt::spawn(async move {
+            stop_signal().await;
+            // Open live pages are not requests under way: their streams
+            // end now, and the requests under way finish (up to 30 s).
+            live.stop();
+            handle.stop(true).await;
+        });
+        server.await
     });
     match result {
         Ok(()) => 0,
@@ -91,6 +98,25 @@ pub fn serve(args: ServeArgs) -> i32 {
             1
         }
     }
+}
+
+/// Waits for SIGTERM (or Ctrl-C).
+async fn stop_signal() {
+    let ctrl_c = Box::pin(async {
+        let _ = actix_web::rt::signal::ctrl_c().await;
+    });
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            let term = Box::pin(async move {
+                term.recv().await;
+            });
+            futures_util::future::select(term, ctrl_c).await;
+            return;
+        }
+    }
+    ctrl_c.await;
 }
 
 /// Arguments of `kraal user add`.

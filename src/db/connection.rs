@@ -179,7 +179,11 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), DbError> {
         DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
         DbConnection::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
     };
-    result.map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))
+    result.map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))?;
+    // What SQL cannot do: digests are computed here.
+    super::teams::digest_plain_captain_links(conn)
+        .map(|_| ())
+        .map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))
 }
 
 fn mask_password(url: &str) -> String {

@@ -16,8 +16,8 @@
 //! import links those to the target's accounts of the same name and reports
 //! the names it could not find, whose rows are kept without an author.
 //! Captains' secret links are not carried either: a file that referees
-//! download must not open line-ups to whoever reads it, so each team gets a
-//! new link in the target.
+//! download must not open line-ups to whoever reads it, so the referee
+//! makes each team a new link in the target.
 //!
 //! The rows are this module's own types, not the ones the pages read: the
 //! file is a versioned format, so it holds every column as stored (a rule
@@ -42,6 +42,9 @@ pub const FORMAT: &str = "kraal event";
 /// older Kraal refuses a newer file rather than dropping what it does not
 /// know.
 pub const VERSION: u32 = 1;
+/// The largest event file taken: 50 MB (a season's league with every
+/// record is a few MB).
+pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
 
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tournaments)]
@@ -142,10 +145,10 @@ pub struct TeamRow {
     pub tournament_id: i32,
     pub name: String,
     pub club: String,
-    /// Never written to the file (see the module comment); a new link is
-    /// made on import.
+    /// Never written to the file (see the module comment); the referee
+    /// makes a new link after the import.
     #[serde(skip)]
-    pub captain_token: Option<String>,
+    pub captain_digest: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
@@ -460,6 +463,13 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
         field: "file",
         message,
     };
+    if text.len() > MAX_FILE_BYTES {
+        return Err(invalid(format!(
+            "the file is {} MB; at most {} MB are taken",
+            text.len().div_ceil(1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| invalid(format!("the file is not JSON: {e}")))?;
     match value.get("format").and_then(|f| f.as_str()) {
@@ -492,7 +502,219 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
     let file: EventFile = serde_json::from_value(value)
         .map_err(|e| invalid(format!("the file is not a valid event: {e}")))?;
     check_values(&file)?;
+    check_ids(&file)?;
+    check_rows(&file)?;
     Ok(file)
+}
+
+/// Every row of a table needs its own id: two players with one id would
+/// make one of them vanish (or, read another way, a second player appear),
+/// and every reference to it ambiguous. Refused before anything is read
+/// further, naming both rows.
+fn check_ids(file: &EventFile) -> Result<(), DbError> {
+    fn unique(table: &str, ids: impl Iterator<Item = i32>) -> Result<(), DbError> {
+        let mut seen: HashMap<i32, usize> = HashMap::new();
+        for (i, id) in ids.enumerate() {
+            if let Some(first) = seen.insert(id, i) {
+                return Err(DbError::Invalid {
+                    field: "file",
+                    message: format!(
+                        "{table}[{i}] has id {id}, as {table}[{first}] does: every row needs its own id"
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+    unique("players", file.players.iter().map(|r| r.id))?;
+    unique("relations", file.relations.iter().map(|r| r.id))?;
+    unique("requested_byes", file.requested_byes.iter().map(|r| r.id))?;
+    unique("forbidden_pairs", file.forbidden_pairs.iter().map(|r| r.id))?;
+    unique("teams", file.teams.iter().map(|r| r.id))?;
+    unique("team_members", file.team_members.iter().map(|r| r.id))?;
+    unique("rounds", file.rounds.iter().map(|r| r.id))?;
+    unique("pairings", file.pairings.iter().map(|r| r.id))?;
+    unique("lineups", file.lineups.iter().map(|r| r.id))?;
+    unique("games", file.games.iter().map(|r| r.id))?;
+    unique("scoresheets", file.scoresheets.iter().map(|r| r.id))?;
+    unique("rulings", file.rulings.iter().map(|r| r.id))?;
+    unique("audit", file.audit.iter().map(|r| r.id))?;
+    Ok(())
+}
+
+/// Every row passes the checks the forms and the API apply to what a
+/// referee types (the same functions of the core), named by its place in
+/// the file: a name, a rating, a round, a kept-apart range, a team, a
+/// line-up.
+fn check_rows(file: &EventFile) -> Result<(), DbError> {
+    use crate::roster::{self, FieldError, PlayerFields};
+    use crate::tournament::{RawTournament, MAX_ROUNDS};
+    let bad = |at: String, e: FieldError| DbError::Invalid {
+        field: "file",
+        message: format!("{at}.{}: {}", e.field, e.message),
+    };
+    let number = |at: String, field: &'static str, n: i32, range: std::ops::RangeInclusive<i32>| {
+        if range.contains(&n) {
+            Ok(())
+        } else {
+            let (lo, hi) = (*range.start(), *range.end());
+            let within = if hi == i32::MAX {
+                format!("{lo} or more")
+            } else {
+                format!("{lo} to {hi}")
+            };
+            Err(bad(
+                at,
+                FieldError::new(field, format!("{n} is not {within}")),
+            ))
+        }
+    };
+    let t = &file.tournament;
+    let text = |v: bool| if v { "yes" } else { "no" }.to_string();
+    let raw = RawTournament {
+        name: t.name.clone(),
+        venue: t.venue.clone(),
+        starts_on: t.starts_on.map(|d| d.to_string()).unwrap_or_default(),
+        ends_on: t.ends_on.map(|d| d.to_string()).unwrap_or_default(),
+        system: t.system.clone(),
+        rules: t.rules.clone(),
+        games_per_pairing: t.games_per_pairing.to_string(),
+        rounds: t.rounds.map(|r| r.to_string()).unwrap_or_default(),
+        cycles: t.cycles.to_string(),
+        ranking: t.ranking.clone(),
+        tiebreaks: t.tiebreaks.clone(),
+        bye_value: t.bye_value.clone(),
+        records_public: text(t.records_public),
+        records_required: text(t.records_required),
+    };
+    if let Err(errors) = raw.check() {
+        return Err(bad("tournament".into(), errors[0].clone()));
+    }
+    number("tournament".into(), "revision", t.revision, 0..=i32::MAX)?;
+    let round_no = 1..=MAX_ROUNDS;
+    for (i, p) in file.players.iter().enumerate() {
+        let at = format!("players[{i}] (id {})", p.id);
+        let show = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+        PlayerFields::parse(
+            &p.name,
+            &p.club,
+            &show(p.rating),
+            &show(p.seed),
+            &p.federation_id,
+        )
+        .map_err(|errors| bad(at.clone(), errors[0].clone()))?;
+        if let Some(n) = p.withdrawn_from_round {
+            number(at, "withdrawn_from_round", n, round_no.clone())?;
+        }
+    }
+    for (i, b) in file.requested_byes.iter().enumerate() {
+        number(
+            format!("requested_byes[{i}]"),
+            "round",
+            b.round,
+            round_no.clone(),
+        )?;
+    }
+    for (i, f) in file.forbidden_pairs.iter().enumerate() {
+        let at = format!("forbidden_pairs[{i}]");
+        roster::check_round_range(
+            f.from_round,
+            f.to_round,
+            t.rounds.unwrap_or(MAX_ROUNDS),
+        )
+            .and_then(|()| roster::check_printable("note", "reason", &f.note))
+            .map_err(|e| bad(at, e))?;
+    }
+    for (i, team) in file.teams.iter().enumerate() {
+        roster::team_fields(&team.name, &team.club)
+            .map_err(|e| bad(format!("teams[{i}] (id {})", team.id), e))?;
+    }
+    let mut team_of: HashMap<i32, (i32, usize)> = HashMap::new();
+    for (i, m) in file.team_members.iter().enumerate() {
+        let at = format!("team_members[{i}]");
+        if let Some(b) = m.board {
+            number(at.clone(), "board", b, 1..=4)?;
+        }
+        if let Some((team, first)) = team_of.insert(m.player_id, (m.team_id, i)) {
+            return Err(bad(
+                at,
+                FieldError::new(
+                    "player_id",
+                    format!(
+                        "player {} is already in team {team} (team_members[{first}]): a player belongs to one team",
+                        m.player_id
+                    ),
+                ),
+            ));
+        }
+    }
+    for (i, r) in file.rounds.iter().enumerate() {
+        number(format!("rounds[{i}]"), "number", r.number, round_no.clone())?;
+    }
+    for (i, p) in file.pairings.iter().enumerate() {
+        let at = format!("pairings[{i}]");
+        number(at.clone(), "table_no", p.table_no, 1..=i32::MAX)?;
+        if let Some(b) = p.board {
+            number(at, "board", b, 1..=4)?;
+        }
+    }
+    // Line-ups: by round and team, only the team's own players, one board each.
+    let mut lineups: BTreeMap<(i32, i32), Vec<(usize, &LineupRow)>> = BTreeMap::new();
+    for (i, l) in file.lineups.iter().enumerate() {
+        number(format!("lineups[{i}]"), "board", l.board, 1..=4)?;
+        lineups
+            .entry((l.round_id, l.team_id))
+            .or_default()
+            .push((i, l));
+    }
+    let names: HashMap<i32, &str> = file
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.as_str()))
+        .collect();
+    let name = |p: i32| {
+        names
+            .get(&p)
+            .map_or(format!("player {p}"), |n| n.to_string())
+    };
+    for ((_, team_id), mut rows) in lineups {
+        rows.sort_by_key(|(_, l)| l.board);
+        let eligible: Vec<i32> = file
+            .team_members
+            .iter()
+            .filter(|m| m.team_id == team_id)
+            .map(|m| m.player_id)
+            .collect();
+        let team = file
+            .teams
+            .iter()
+            .find(|t| t.id == team_id)
+            .map_or(format!("team {team_id}"), |t| t.name.clone());
+        let boards: Vec<i32> = rows.iter().map(|(_, l)| l.player_id).collect();
+        roster::check_lineup(&team, &eligible, &boards, name)
+            .map_err(|e| bad(format!("lineups[{}]", rows[0].0), e))?;
+        for (i, l) in &rows {
+            if let Some(r) = l.replaces_player_id.filter(|r| !eligible.contains(r)) {
+                return Err(bad(
+                    format!("lineups[{i}]"),
+                    FieldError::new(
+                        "replaces_player_id",
+                        format!("{} is not on {team}'s roster", name(r)),
+                    ),
+                ));
+            }
+        }
+    }
+    for (i, g) in file.games.iter().enumerate() {
+        let at = format!("games[{i}]");
+        number(at.clone(), "number", g.number, 1..=i32::MAX)?;
+        number(at, "version", g.version, 0..=i32::MAX)?;
+    }
+    for (i, r) in file.rulings.iter().enumerate() {
+        roster::check_printable("reason", "reason", &r.reason)
+            .map_err(|e| bad(format!("rulings[{i}]"), e))?;
+    }
+    Ok(())
 }
 
 /// Every stored spelling in the file must be one this Kraal reads (a
@@ -689,7 +911,7 @@ pub fn import(conn: &mut DbConnection, file: &EventFile) -> Result<Imported, DbE
         for tm in &file.teams {
             let mut row = tm.clone();
             row.tournament_id = tid;
-            row.captain_token = Some(crate::accounts::new_token());
+            row.captain_digest = None;
             let id = diesel::insert_into(teams::table)
                 .values(&row)
                 .returning(teams::id)

@@ -161,28 +161,7 @@ pub fn add(
                 ),
             ));
         }
-        for (field, label, round) in [
-            ("from_round", "from round", new.from_round),
-            ("to_round", "to round", new.to_round),
-        ] {
-            if let Some(n) = round.filter(|&n| n < 1 || n > t.last_round()) {
-                return Err(invalid(
-                    field,
-                    format!(
-                        "{label} {n} is outside the tournament's rounds (1 to {})",
-                        t.last_round()
-                    ),
-                ));
-            }
-        }
-        if let (Some(f), Some(to)) = (new.from_round, new.to_round) {
-            if f > to {
-                return Err(invalid(
-                    "to_round",
-                    format!("to round {to} is before from round {f}"),
-                ));
-            }
-        }
+        crate::roster::check_round_range(new.from_round, new.to_round, t.last_round())?;
         let (a, b) = (pa.id.min(pb.id), pa.id.max(pb.id));
         let range = Forbidden {
             id: 0,

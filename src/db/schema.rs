@@ -199,7 +199,7 @@ diesel::table! {
         tournament_id -> Integer,
         name -> Text,
         club -> Text,
-        captain_token -> Nullable<Text>,
+        captain_digest -> Nullable<Text>,
     }
 }
 

@@ -1,7 +1,9 @@
 //! The records of games (scoresheets) and the referees' rulings on them.
 //!
-//! A record is never changed or deleted: a new one for the same game and
-//! side supersedes it (`superseded_at`), and both stay.
+//! A record is never changed: a new one for the same game and side
+//! supersedes it (`superseded_at`), and both stay. A record sent through
+//! the players' link keeps the last [`NewSheet::keep_superseded`] earlier
+//! versions of its side; older ones are dropped.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -55,12 +57,53 @@ pub struct NewSheet<'a> {
     pub by: Option<&'a User>,
     /// What the audit trail says of it ("84 plies, clean").
     pub summary: String,
+    /// Keep at most this many superseded records of the game and side
+    /// (the newest); `None` keeps every one.
+    pub keep_superseded: Option<usize>,
+    /// Refuse the record if the game's records would then hold more than
+    /// this many bytes of text; `None` takes any.
+    pub max_game_bytes: Option<usize>,
 }
 
 /// Stores a record in the caller's transaction, superseding the current
 /// record of the same game and side, and audits it.
 pub fn submit(conn: &mut DbConnection, new: NewSheet<'_>) -> Result<Sheet, DbError> {
     let at = now();
+    if let Some(keep) = new.keep_superseded {
+        // The current record becomes superseded below: keep room for it.
+        let superseded: Vec<i32> = scoresheets::table
+            .filter(scoresheets::game_id.eq(new.game_id))
+            .filter(scoresheets::side.eq(new.side.as_str()))
+            .filter(scoresheets::superseded_at.is_not_null())
+            .order(scoresheets::id.desc())
+            .select(scoresheets::id)
+            .load(conn)?;
+        let dropped: Vec<i32> = superseded
+            .into_iter()
+            .skip(keep.saturating_sub(1))
+            .collect();
+        if !dropped.is_empty() {
+            diesel::delete(scoresheets::table.filter(scoresheets::id.eq_any(&dropped)))
+                .execute(conn)?;
+        }
+    }
+    if let Some(max) = new.max_game_bytes {
+        let texts: Vec<String> = scoresheets::table
+            .filter(scoresheets::game_id.eq(new.game_id))
+            .select(scoresheets::text)
+            .load(conn)?;
+        let held: usize = texts.iter().map(String::len).sum();
+        if held + new.text.len() > max {
+            return Err(DbError::Invalid {
+                field: "text",
+                message: format!(
+                    "the records of this game already hold {} KB, and at most {} KB are kept per game: hand this record to the referee",
+                    held.div_ceil(1024),
+                    max / 1024
+                ),
+            });
+        }
+    }
     let old = diesel::update(
         scoresheets::table
             .filter(scoresheets::game_id.eq(new.game_id))

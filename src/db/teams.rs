@@ -19,9 +19,10 @@ pub struct Team {
     pub tournament_id: i32,
     pub name: String,
     pub club: String,
-    /// The secret of the captain's link; never shown to the public.
+    /// The digest of the captain's link's secret (the link itself is
+    /// shown once, when made); `None` until the referee makes one.
     #[serde(skip)]
-    pub captain_token: Option<String>,
+    pub captain_digest: Option<String>,
 }
 
 /// A player on a team: a roster player with a board (1-4), or a substitute.
@@ -79,19 +80,7 @@ impl Actor<'_> {
 /// problem names its field.
 fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, String), DbError> {
     let invalid = |field: &'static str, message: String| DbError::Invalid { field, message };
-    let name = t.name.split_whitespace().collect::<Vec<_>>().join(" ");
-    if name.is_empty() {
-        return Err(invalid("name", "the team has no name".into()));
-    }
-    if name.chars().count() > 80 {
-        return Err(invalid(
-            "name",
-            "the name is longer than 80 characters".into(),
-        ));
-    }
-    crate::roster::check_printable("name", "name", &name).map_err(DbError::from)?;
-    let club = t.club.trim().to_string();
-    crate::roster::check_printable("club", "club", &club).map_err(DbError::from)?;
+    let (name, club) = crate::roster::team_fields(&t.name, &t.club)?;
     if t.members.len() != BOARDS {
         return Err(invalid(
             "members",
@@ -160,7 +149,6 @@ pub fn create(conn: &mut DbConnection, tid: i32, t: &NewTeam, by: &User) -> Resu
                 teams::tournament_id.eq(tid),
                 teams::name.eq(&name),
                 teams::club.eq(&club),
-                teams::captain_token.eq(Some(crate::accounts::new_token())),
             ))
             .returning(teams::id)
             .get_result(conn)
@@ -222,41 +210,69 @@ pub fn find(conn: &mut DbConnection, tid: i32, id: i32) -> Result<Team, DbError>
 }
 
 /// The team a captain's link opens; `None` for a link that is not (or no
-/// longer) any team's.
+/// longer) any team's. Only the secret's digest is stored.
 pub fn by_captain_token(conn: &mut DbConnection, token: &str) -> Result<Option<Team>, DbError> {
     Ok(teams::table
-        .filter(teams::captain_token.eq(token))
+        .filter(teams::captain_digest.eq(crate::accounts::token_digest(token)))
         .select(Team::as_select())
         .first(conn)
         .optional()?)
 }
 
-/// Gives a team a new captain link; the old one stops working at once.
+/// Gives a team a new captain's link and returns its secret, which is
+/// not stored (only its digest is): the old link stops working at once.
 pub fn renew_captain_link(
     conn: &mut DbConnection,
     tid: i32,
     id: i32,
     by: &User,
-) -> Result<Team, DbError> {
+) -> Result<String, DbError> {
+    let token = crate::accounts::new_token();
+    let digest = crate::accounts::token_digest(&token);
     super::transaction(conn, |conn| {
         let team = find(conn, tid, id)?;
         diesel::update(teams::table.find(id))
-            .set(teams::captain_token.eq(Some(crate::accounts::new_token())))
+            .set(teams::captain_digest.eq(Some(&digest)))
             .execute(conn)?;
         audit::record(
             conn,
             Some(by.id),
             Change {
                 tournament_id: Some(tid),
-                action: "renew captain link",
+                action: if team.captain_digest.is_some() {
+                    "renew captain link"
+                } else {
+                    "make captain link"
+                },
                 entity: "team",
                 entity_id: Some(id),
                 old_value: None,
                 new_value: Some(team.name),
             },
-        )?;
-        find(conn, tid, id)
-    })
+        )
+    })?;
+    Ok(token)
+}
+
+/// The captains' links stored in plain before links were kept as digests
+/// (marked `plain:` by their migration) become digests, so that they keep
+/// working and the database no longer holds them. Run at every start;
+/// nothing to do once done.
+pub fn digest_plain_captain_links(conn: &mut DbConnection) -> Result<usize, DbError> {
+    let plain: Vec<(i32, Option<String>)> = teams::table
+        .filter(teams::captain_digest.like("plain:%"))
+        .select((teams::id, teams::captain_digest))
+        .load(conn)?;
+    for (id, stored) in &plain {
+        let token = stored
+            .as_deref()
+            .unwrap_or_default()
+            .trim_start_matches("plain:");
+        diesel::update(teams::table.find(id))
+            .set(teams::captain_digest.eq(Some(crate::accounts::token_digest(token))))
+            .execute(conn)?;
+    }
+    Ok(plain.len())
 }
 
 pub fn list(conn: &mut DbConnection, tid: i32) -> Result<Vec<Team>, DbError> {

@@ -26,6 +26,14 @@ use crate::tournament::{RecordSide, RuleSet, RulingKind};
 /// The largest record taken: 64 KB of UTF-8 text.
 pub const MAX_BYTES: usize = 64 * 1024;
 
+/// The earlier records of one game and side that the players' link keeps
+/// (the newest ones); older ones are dropped when a new record arrives.
+pub const LINK_KEEPS_SUPERSEDED: usize = 10;
+
+/// The most text the players' link stores for one game, every record of
+/// either side counted: 1 MB.
+pub const LINK_MAX_GAME_BYTES: usize = 1024 * 1024;
+
 /// Reads and checks a record's text under `rules` (the `[Rules]` tag of
 /// the sheet does not override the tournament's rule set).
 pub fn read(text: &str, rules: RuleSet) -> Result<(Scoresheet, Report), ParseError> {
@@ -128,6 +136,10 @@ fn store(
         error: checked.as_ref().err().map(ToString::to_string),
         by,
         summary: summary(&checked),
+        // The link is open to anyone who holds it: what it may store is
+        // bounded. A referee's record is kept whole.
+        keep_superseded: by.is_none().then_some(LINK_KEEPS_SUPERSEDED),
+        max_game_bytes: by.is_none().then_some(LINK_MAX_GAME_BYTES),
     };
     let sheet = db::transaction(conn, |conn| sheets::submit(conn, new))?;
     Ok(Submitted {
@@ -571,12 +583,7 @@ pub fn rule(
         )));
     }
     let reason = asked.reason.trim();
-    if reason.chars().any(char::is_control) {
-        return Err(invalid(
-            "reason",
-            "the reason may not contain control characters".into(),
-        ));
-    }
+    crate::roster::check_printable("reason", "reason", reason)?;
     let result = match asked.kind {
         RulingKind::Keep => Some(records.game.result.ok_or_else(|| {
             invalid(

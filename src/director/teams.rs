@@ -496,30 +496,11 @@ pub fn set_lineup(
             .into_iter()
             .chain(data.substitutes(team_id))
             .collect();
-        for (k, &p) in boards.iter().enumerate() {
-            if !eligible.contains(&p) {
-                let who = names
-                    .get(&p)
-                    .map_or(format!("player {p}"), |n| n.to_string());
-                return Err(DbError::Invalid {
-                    field: "boards",
-                    message: format!(
-                        "board {}: {who} is not on {}'s roster or among its substitutes",
-                        k + 1,
-                        team.name
-                    ),
-                });
-            }
-            if boards[..k].contains(&p) {
-                return Err(DbError::Invalid {
-                    field: "boards",
-                    message: format!(
-                        "{} is named on two boards: a player plays one board per match (OGR 10.4)",
-                        name(p)
-                    ),
-                });
-            }
-        }
+        crate::roster::check_lineup(&team.name, &eligible, boards, |p| {
+            names
+                .get(&p)
+                .map_or(format!("player {p}"), |n| n.to_string())
+        })?;
         let board_rows = data.boards_of(&round, m.id);
         if captain && board_rows.iter().any(|b| data.board_started(b)) {
             return Err(DbError::Conflict(format!(
@@ -627,7 +608,8 @@ pub fn import(
     tid: i32,
     plan: &crate::export::teams::TeamImport,
     by: &crate::db::users::User,
-) -> Result<Vec<Team>, DbError> {
+) -> Result<Vec<Team>, ImportRefused> {
+    let failed_at = std::cell::Cell::new(None);
     db::transaction(conn, |conn| {
         let ids = db::players::import(conn, tid, &plan.players, &[], by)?;
         plan.teams
@@ -639,8 +621,21 @@ pub fn import(
                     members: t.members.iter().map(|&i| ids[i]).collect(),
                     substitutes: t.substitutes.iter().map(|&i| ids[i]).collect(),
                 };
-                teams::create(conn, tid, &new, by)
+                teams::create(conn, tid, &new, by).inspect_err(|_| failed_at.set(Some(t.line)))
             })
             .collect()
     })
+    .map_err(|error| ImportRefused {
+        line: failed_at.get(),
+        error,
+    })
+}
+
+/// Why a team import stored nothing: the error, and the file's line of
+/// the team it is about (none when it is about the whole file, such as a
+/// round already paired).
+#[derive(Debug)]
+pub struct ImportRefused {
+    pub line: Option<u64>,
+    pub error: DbError,
 }

@@ -17,6 +17,8 @@ use crate::roster::PlayerFields;
 /// indices into [`TeamImport::players`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamPlan {
+    /// The file's line where the team first appears.
+    pub line: u64,
     pub name: String,
     pub club: String,
     pub members: Vec<usize>,
@@ -70,15 +72,13 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
     let mut seen_names: HashMap<String, u64> = HashMap::new();
     for (line, record) in super::import_rows(&mut reader, &mut errors) {
         let get = |col: &str| super::field(&index, &record, col);
-        let team = get("team").split_whitespace().collect::<Vec<_>>().join(" ");
-        if team.is_empty() {
-            errors.push(err(line, "team", "the team is empty".into()));
-            continue;
-        }
-        if let Err(e) = crate::roster::check_printable("team", "team", &team) {
-            errors.push(err(line, "team", e.message));
-            continue;
-        }
+        let team = match crate::roster::team_fields(get("team"), "") {
+            Ok((team, _)) => team,
+            Err(e) => {
+                errors.push(err(line, "team", e.message));
+                continue;
+            }
+        };
         let fields = match PlayerFields::parse(get("name"), get("club"), get("rating"), "", "") {
             Ok(f) => f,
             Err(list) => {
@@ -146,6 +146,7 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
             Some(t) => t,
             None => {
                 teams.push(TeamPlan {
+                    line,
                     name: team.clone(),
                     club: String::new(),
                     members: Vec::new(),

@@ -55,27 +55,36 @@ pub async fn guard(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let api = req.path().starts_with("/api/");
-    let (state, caller, changes_state) = match admit(&mut req, api).await {
+    let (state, changes_state) = match admit(&mut req, api).await {
         Ok(admitted) => admitted,
         Err(e) => {
-            let e: actix_web::Error = if api {
-                super::error::ApiError(e).into()
+            let res = if api {
+                req.error_response(super::error::ApiError(e))
             } else {
-                e.into()
+                // The refusal's page still shows who is signed in.
+                let page = e.page_at(error_ctx(req.request()), req.path());
+                let (request, _) = req.into_parts();
+                ServiceResponse::new(request, page)
             };
-            return Ok(req.error_response(e).map_into_right_body());
+            let mut res = res.map_into_right_body();
+            let secure = res
+                .request()
+                .app_data::<web::Data<AppState>>()
+                .is_some_and(|s| s.secure_cookies);
+            seal(&mut res, secure)?;
+            return Ok(res);
         }
     };
-    req.extensions_mut().insert(caller);
     let res = next.call(req).await?;
-    // An error page is rendered before anyone knows the caller: render it
-    // again with the signed-in account in the header.
+    // An error page is rendered before anyone knows the caller or the
+    // page it was asked on: render it again with the signed-in account in
+    // the header and a link back.
     let page = res
         .response()
         .error()
         .and_then(|e| e.as_error::<AppError>())
-        .filter(|_| !api && self::caller(res.request()).user.is_some())
-        .map(|e| e.page(super::pages::Ctx::with_csrf(res.request())));
+        .filter(|_| !api)
+        .map(|e| e.page_at(error_ctx(res.request()), res.request().path()));
     let mut res = match page {
         Some(page) => {
             let (request, _) = res.into_parts();
@@ -87,24 +96,62 @@ pub async fn guard(
         // Whatever it changed, this process's cached pages must not outlive it.
         state.pages.clear();
     }
+    seal(&mut res, state.secure_cookies)?;
+    Ok(res)
+}
+
+/// The last touches of every response: `no-store` where it is
+/// [`private`], and the CSRF cookie of a token the page handed out.
+fn seal<B>(res: &mut ServiceResponse<B>, secure: bool) -> Result<(), actix_web::Error> {
+    if private(res) {
+        res.response_mut().headers_mut().insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-store"),
+        );
+    }
     let issued = res
         .request()
         .extensions()
         .get::<Caller>()
         .and_then(|c| c.issued_csrf.clone());
     if let Some(token) = issued {
-        let cookie = security_cookie(CSRF_COOKIE, token, state.secure_cookies);
+        let cookie = security_cookie(CSRF_COOKIE, token, secure);
         res.response_mut().add_cookie(&cookie)?;
     }
-    Ok(res)
+    Ok(())
+}
+
+/// The header of an error page: the signed-in account with its CSRF token
+/// (for the sign-out button), or nobody, without handing out a token.
+fn error_ctx(req: &HttpRequest) -> super::pages::Ctx {
+    if caller(req).user.is_some() {
+        super::pages::Ctx::with_csrf(req)
+    } else {
+        super::pages::Ctx::anonymous()
+    }
+}
+
+/// A response no browser, proxy or shared computer may keep: every answer
+/// to a signed-in session or a token (the account, a new token, the event
+/// file, the records, the audit trail, the results desk all are), and the
+/// pages a secret link opens. The stylesheet and script stay cacheable.
+fn private<B>(res: &ServiceResponse<B>) -> bool {
+    let path = res.request().path();
+    if path.starts_with("/static/") {
+        return false;
+    }
+    caller(res.request()).user.is_some() || path.starts_with("/captain/") || path.starts_with("/p/")
 }
 
 /// Who is calling, checked: the bearer token or the session, and for a
 /// browser's state-changing request its CSRF token.
+///
+/// The caller is put in the request's extensions before the CSRF check, so
+/// that even its refusal knows who asked.
 async fn admit(
     req: &mut ServiceRequest,
     api: bool,
-) -> Result<(web::Data<AppState>, Caller, bool), AppError> {
+) -> Result<(web::Data<AppState>, bool), AppError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .cloned()
@@ -152,10 +199,12 @@ async fn admit(
     // An anonymous API call carries no credentials a forged request could
     // borrow; it is answered 401 by the route itself.
     let ambient = caller.user.is_some() || !api;
-    if changes_state && !caller.by_token && ambient {
-        check_csrf(req, caller.csrf.as_deref()).await?;
+    let (by_token, csrf) = (caller.by_token, caller.csrf.clone());
+    req.extensions_mut().insert(caller);
+    if changes_state && !by_token && ambient {
+        check_csrf(req, csrf.as_deref()).await?;
     }
-    Ok((state, caller, changes_state))
+    Ok((state, changes_state))
 }
 
 /// Reads the body of a browser's state-changing request and compares its

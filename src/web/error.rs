@@ -26,6 +26,10 @@ pub enum AppError {
     Invalid { field: String, message: String },
     #[error("{0}")]
     TooManyRequests(String),
+    /// Too many requests from one link or one client: try again after
+    /// `retry_after` seconds (sent as `Retry-After`).
+    #[error("{message}")]
+    RateLimited { message: String, retry_after: u64 },
     /// A body larger than the route takes.
     #[error("{0}")]
     TooLarge(String),
@@ -79,6 +83,8 @@ struct ErrorPage<'a> {
     status: u16,
     title: &'a str,
     message: String,
+    /// Where "back" leads from the page asked for, and its words.
+    back: Option<(String, &'static str)>,
 }
 
 impl ResponseError for AppError {
@@ -90,7 +96,9 @@ impl ResponseError for AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Conflict(_) | AppError::Locked { .. } => StatusCode::CONFLICT,
             AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::TooManyRequests(_) | AppError::RateLimited { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -115,7 +123,7 @@ impl AppError {
             AppError::NotFound(_) => "Not found",
             AppError::Conflict(_) | AppError::Locked { .. } => "Not possible now",
             AppError::Invalid { .. } => "That cannot be done",
-            AppError::TooManyRequests(_) => "Too many tries",
+            AppError::TooManyRequests(_) | AppError::RateLimited { .. } => "Too many tries",
             AppError::TooLarge(_) => "Too large",
             AppError::Internal(_) => "Something went wrong",
         }
@@ -124,19 +132,48 @@ impl AppError {
     /// The error as a page in the site layout; `ctx` says who is signed
     /// in, so that the header shows their name and not "Sign in". The
     /// response hook that knows the caller renders it again with theirs
-    /// (`auth::guard`).
+    /// and the page asked for (`auth::guard`).
     pub fn page(&self, ctx: super::pages::Ctx) -> HttpResponse {
+        self.page_at(ctx, "/")
+    }
+
+    /// The error as a page for a request of `path`: with a link back to
+    /// the tournament the path is about, besides the one to every
+    /// tournament.
+    pub fn page_at(&self, ctx: super::pages::Ctx, path: &str) -> HttpResponse {
         let status = self.status_code();
         let page = ErrorPage {
             ctx,
             status: status.as_u16(),
             title: self.title(),
             message: self.to_string(),
+            back: self.back(path),
         };
         let body = page.render().unwrap_or_else(|_| self.to_string());
-        HttpResponse::build(status)
-            .content_type("text/html; charset=utf-8")
-            .body(body)
+        let mut res = HttpResponse::build(status);
+        res.content_type("text/html; charset=utf-8");
+        self.retry_after(&mut res);
+        res.body(body)
+    }
+
+    /// The tournament page for a page under `/t/{id}/`, unless the
+    /// tournament is what was not found.
+    fn back(&self, path: &str) -> Option<(String, &'static str)> {
+        let rest = path.strip_prefix("/t/")?;
+        let (id, below) = rest.split_once('/')?;
+        let numeric = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit());
+        let missing = matches!(self, AppError::NotFound(m) if m == "No such tournament.");
+        (numeric && !below.is_empty() && !missing)
+            .then(|| (format!("/t/{id}"), "Back to the tournament"))
+    }
+
+    fn retry_after(&self, res: &mut actix_web::HttpResponseBuilder) {
+        if let AppError::RateLimited { retry_after, .. } = self {
+            res.insert_header((
+                actix_web::http::header::RETRY_AFTER,
+                retry_after.to_string(),
+            ));
+        }
     }
 }
 
@@ -184,7 +221,9 @@ impl ResponseError for ApiError {
             AppError::Invalid { field, .. } | AppError::Locked { field, .. } => Some(field.clone()),
             _ => None,
         };
-        HttpResponse::build(self.status_code()).json(ApiErrorBody {
+        let mut res = HttpResponse::build(self.status_code());
+        self.0.retry_after(&mut res);
+        res.json(ApiErrorBody {
             error: self.0.to_string(),
             field,
         })

@@ -29,6 +29,10 @@ pub enum Event {
     /// Nothing changed for a while: keeps idle connections (and the proxies
     /// between) awake, and finds the ones that went away.
     Ping,
+    /// The server is stopping: every open page's stream ends, so that an
+    /// open page does not hold the process up (the page reconnects to
+    /// whichever process serves next).
+    Stop,
 }
 
 #[derive(Default)]
@@ -43,6 +47,7 @@ struct Inner {
     tx: broadcast::Sender<Event>,
     watched: Mutex<HashMap<i32, Watch>>,
     running: AtomicBool,
+    stopping: AtomicBool,
 }
 
 /// The process's watcher and its channel.
@@ -56,6 +61,7 @@ impl Default for Live {
             tx,
             watched: Mutex::new(HashMap::new()),
             running: AtomicBool::new(false),
+            stopping: AtomicBool::new(false),
         }))
     }
 }
@@ -84,6 +90,17 @@ impl Live {
     pub const TICK: Duration = Duration::from_millis(250);
     /// How long a quiet connection waits for a ping.
     pub const PING: Duration = Duration::from_secs(15);
+
+    /// Ends every open page's stream, and those opened from now on: the
+    /// server is stopping.
+    pub fn stop(&self) {
+        self.0.stopping.store(true, Ordering::SeqCst);
+        let _ = self.0.tx.send(Event::Stop);
+    }
+
+    fn stopping(&self) -> bool {
+        self.0.stopping.load(Ordering::SeqCst)
+    }
 
     fn watched(&self) -> std::sync::MutexGuard<'_, HashMap<i32, Watch>> {
         self.0.watched.lock().unwrap_or_else(|e| e.into_inner())
@@ -184,8 +201,12 @@ pub async fn events(
     let start =
         futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(first))));
     let rest = futures_util::stream::unfold(sub, move |mut sub| async move {
+        if sub.live.stopping() {
+            return None;
+        }
         loop {
             match sub.rx.recv().await {
+                Ok(Event::Stop) => return None,
                 Ok(Event::Changed {
                     tournament,
                     revision,

@@ -7,6 +7,7 @@
 pub mod api;
 pub mod auth;
 pub mod error;
+pub mod limit;
 pub mod live;
 pub mod pages;
 pub mod routes;
@@ -28,6 +29,8 @@ pub struct AppState {
     pub pages: PageCache,
     /// The watcher behind the live pages' events.
     pub live: live::Live,
+    /// Requests of the players' links, by link and by client.
+    pub limits: limit::Limiter,
 }
 
 /// Rendered public pages, valid while their tournament's revision stands.
@@ -124,6 +127,7 @@ impl AppState {
             secure_cookies,
             pages: PageCache::default(),
             live: live::Live::default(),
+            limits: limit::Limiter::default(),
         }
     }
 
@@ -277,6 +281,9 @@ pub fn server(
             .configure(configure)
     })
     .workers(workers.max(1))
+    // `kraal serve` answers SIGTERM and Ctrl-C itself (`cli::serve`): it
+    // ends the live pages' streams first, then stops gracefully.
+    .disable_signals()
     // A cached standings page of a big event is 170 kB: a write buffer that
     // keeps its allocation between responses (actix frees one above 128 kB
     // after every response by default) saves a reallocation per page.

@@ -335,11 +335,15 @@ pub async fn create_token(
     form: web::Form<TokenForm>,
 ) -> Result<HttpResponse, AppError> {
     let label = form.label.trim().to_string();
-    if label.is_empty() || label.chars().count() > 60 || label.chars().any(char::is_control) {
+    let unprintable = crate::roster::check_printable("label", "name", &label).err();
+    if label.is_empty() || label.chars().count() > 60 || unprintable.is_some() {
         let mut errors = FormErrors::default();
         errors.add(
             "label",
-            "give the token a name of 1 to 60 characters (what script uses it)",
+            unprintable.map_or_else(
+                || "give the token a name of 1 to 60 characters (what script uses it)".to_string(),
+                |e| e.message,
+            ),
         );
         let page = account_page(&state, ctx, String::new(), errors, "").await?;
         return render(&page, FORM_ERROR);

@@ -526,6 +526,9 @@ pub struct LinkPage {
     problem: Option<String>,
     typed: String,
     typed_game: i32,
+    /// The side chosen with what was typed (`dark`, `light` or nothing):
+    /// the page never chooses it for the player.
+    typed_side: String,
     sent: bool,
 }
 
@@ -564,6 +567,8 @@ pub async fn link_page(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
+    let client = req.peer_addr().map(|a| a.ip());
+    state.limits.player_link(pid, client, false)?;
     let k = key.clone();
     let link = state
         .run(move |c| scoresheets::open_link(c, pid, &k))
@@ -575,6 +580,7 @@ pub async fn link_page(
         problem: None,
         typed: String::new(),
         typed_game: 0,
+        typed_side: String::new(),
         sent: query.contains_key("sent"),
     };
     render(&page, StatusCode::OK)
@@ -597,12 +603,14 @@ pub async fn link_submit(
     form: web::Form<LinkForm>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
+    let client = req.peer_addr().map(|a| a.ip());
+    state.limits.player_link(pid, client, true)?;
     let LinkForm { game, side, text } = form.into_inner();
     let gid: i32 = game.trim().parse().unwrap_or(0);
     let outcome = match RecordSide::parse(&side) {
         None => Err(AppError::invalid(
             "side",
-            "choose whether this is dark's or light's record",
+            "choose who you are: the player with dark or the one with light",
         )),
         Some(s) => {
             let (k, t) = (key.clone(), text.clone());
@@ -630,6 +638,7 @@ pub async fn link_submit(
                 problem: Some(message),
                 typed: text,
                 typed_game: gid,
+                typed_side: side,
                 sent: false,
             };
             render(&page, status)

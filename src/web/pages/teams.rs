@@ -13,6 +13,7 @@ use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::rounds::Round;
 use crate::db::teams::{self, Actor, NewTeam, Team};
 use crate::db::tournaments::Tournament;
+use crate::db::DbError;
 use crate::director::teams::{set_lineup, start_match};
 use crate::director::TournamentData;
 use crate::export::players::ImportError;
@@ -323,24 +324,43 @@ pub async fn import(
     let tid = r.tournament.id;
     let csv = form.into_inner().csv;
     let result = match crate::export::teams::read(&csv) {
-        Ok(plan) => state
-            .run(move |c| crate::director::teams::import(c, tid, &plan, &r.user))
-            .await
-            .map(|teams| teams.len())
-            .map_err(|e| match e {
-                AppError::Invalid { message, .. } | AppError::Conflict(message) => {
-                    vec![ImportError {
-                        line: 0,
-                        column: String::new(),
+        Ok(plan) => {
+            let stored = state
+                .run(move |c| {
+                    // A refusal is an answer naming the team's line; only
+                    // a busy database is tried again.
+                    match crate::director::teams::import(c, tid, &plan, &r.user) {
+                        Err(refused) if refused.error.is_busy() => Err(refused.error),
+                        other => Ok(other),
+                    }
+                })
+                .await?;
+            match stored {
+                Ok(teams) => Ok(teams.len()),
+                Err(refused) => {
+                    let (column, message) = match refused.error {
+                        DbError::Invalid {
+                            field: "name",
+                            message,
+                        } => ("team", message),
+                        DbError::Invalid { field, message } => (field, message),
+                        DbError::Conflict(message) => ("team", message),
+                        other => return Err(other.into()),
+                    };
+                    Err(vec![ImportError {
+                        // A refusal of the whole file (a round already
+                        // paired) is about its header.
+                        line: refused.line.unwrap_or(1),
+                        column: if refused.line.is_some() {
+                            column.into()
+                        } else {
+                            String::new()
+                        },
                         message,
-                    }]
+                    }])
                 }
-                other => vec![ImportError {
-                    line: 0,
-                    column: String::new(),
-                    message: other.to_string(),
-                }],
-            }),
+            }
+        }
         Err(problems) => Err(problems),
     };
     let mut page = teams_page(&state, ctx, tid, TeamRaw::default(), FormErrors::default()).await?;
@@ -378,10 +398,12 @@ pub struct TeamPage {
     team: TeamView,
     matches: Vec<TeamMatchRow>,
     can_edit: bool,
-    /// For referees: the captain's link and its QR code, and the rounds
-    /// whose line-up can be set.
+    /// For referees, right after it is made: the captain's link and its
+    /// QR code (shown once: only its digest is kept).
     captain_url: String,
     qr: String,
+    /// The team has a captain's link (made earlier, not shown again).
+    has_link: bool,
 }
 
 /// `GET /t/{tid}/teams/{team}`
@@ -392,8 +414,21 @@ pub async fn show(
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, team_id) = path.into_inner();
-    let data = load_data(&state, tid).await?;
-    let can_edit = can_edit(&state, &ctx, tid).await?;
+    team_page(ctx, &req, &state, tid, team_id, None).await
+}
+
+/// A team's page; `fresh_link` is the secret of a captain's link just
+/// made, shown this once.
+async fn team_page(
+    ctx: Ctx,
+    req: &HttpRequest,
+    state: &AppState,
+    tid: i32,
+    team_id: i32,
+    fresh_link: Option<String>,
+) -> Result<HttpResponse, AppError> {
+    let data = load_data(state, tid).await?;
+    let can_edit = can_edit(state, &ctx, tid).await?;
     let team = team_views(&data)
         .into_iter()
         .find(|t| t.id == team_id)
@@ -446,13 +481,16 @@ pub async fn show(
             })
         })
         .collect();
-    let (captain_url, qr) = match data.team(team_id).and_then(|t| t.captain_token.clone()) {
+    let (captain_url, qr) = match fresh_link {
         Some(token) if can_edit => {
-            let url = absolute_url(&req, &format!("/captain/{token}"));
+            let url = absolute_url(req, &format!("/captain/{token}"));
             (url.clone(), qr_svg(&url))
         }
         _ => (String::new(), String::new()),
     };
+    let has_link = data
+        .team(team_id)
+        .is_some_and(|t| t.captain_digest.is_some());
     let page = TeamPage {
         ctx,
         team,
@@ -460,31 +498,28 @@ pub async fn show(
         can_edit,
         captain_url,
         qr,
+        has_link,
         t: data.tournament,
     };
-    let mut reply = render(&page, StatusCode::OK)?;
-    if can_edit {
-        // The captain's secret is on this page: keep it out of caches.
-        reply.headers_mut().insert(
-            header::CACHE_CONTROL,
-            header::HeaderValue::from_static("no-store"),
-        );
-    }
-    Ok(reply)
+    // A referee's copy is not cached (`auth::guard` says `no-store` to
+    // every signed-in request).
+    render(&page, StatusCode::OK)
 }
 
-/// `POST /t/{tid}/teams/{team}/captain-link`: a new captain's link; the
-/// old one stops working.
+/// `POST /t/{tid}/teams/{team}/captain-link`: a new captain's link, shown
+/// on the team's page this once; the old one stops working.
 pub async fn renew_link(
     r: Referee,
+    ctx: Ctx,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, team_id) = path.into_inner();
-    state
+    let token = state
         .run(move |c| teams::renew_captain_link(c, tid, team_id, &r.user))
         .await?;
-    Ok(see_other(&format!("/t/{tid}/teams/{team_id}")))
+    team_page(ctx, &req, &state, tid, team_id, Some(token)).await
 }
 
 /// A board of the line-up form: who plays it now, and whether it has
