@@ -854,39 +854,39 @@ pub fn write_trf(input: &SwissInput, event: &TrfEvent) -> String {
     // Each round of each player as written: opponent's rank (0 for none),
     // colour, result code and the points the code stands for; `None` for a
     // round before the player entered (left blank).
-    let round_code =
-        |p: &SwissPlayer, i: usize, e: &RoundEntry| -> Option<(u32, char, char, Points)> {
-            let colour_against = |opp: u32| if rank(p.id) < opp { 'w' } else { 'b' };
-            if let Some(o) = event.pending.get(&(p.id, i as u32 + 1)) {
-                let opp = rank(*o);
-                return Some((opp, colour_against(opp), ' ', 0));
+    type Code = (u32, char, char, Points);
+    let round_code = |p: &SwissPlayer, i: usize, e: &RoundEntry| -> Option<Code> {
+        let colour_against = |opp: u32| if rank(p.id) < opp { 'w' } else { 'b' };
+        if let Some(o) = event.pending.get(&(p.id, i as u32 + 1)) {
+            let opp = rank(*o);
+            return Some((opp, colour_against(opp), ' ', 0));
+        }
+        Some(match e.kind {
+            EntryKind::Played => {
+                let o = e.opponent.and_then(|o| by_id.get(&o));
+                let theirs = o.and_then(|o| o.history.get(i)).map_or(0, |x| x.points);
+                let (code, value) = match e.points.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => ('1', event.win),
+                    std::cmp::Ordering::Equal => ('=', half),
+                    std::cmp::Ordering::Less => ('0', 0),
+                };
+                let opp = e.opponent.map_or(0, rank);
+                (opp, colour_against(opp), code, value)
             }
-            Some(match e.kind {
-                EntryKind::Played => {
-                    let o = e.opponent.and_then(|o| by_id.get(&o));
-                    let theirs = o.and_then(|o| o.history.get(i)).map_or(0, |x| x.points);
-                    let (code, value) = match e.points.cmp(&theirs) {
-                        std::cmp::Ordering::Greater => ('1', event.win),
-                        std::cmp::Ordering::Equal => ('=', half),
-                        std::cmp::Ordering::Less => ('0', 0),
-                    };
-                    let opp = e.opponent.map_or(0, rank);
-                    (opp, colour_against(opp), code, value)
-                }
-                EntryKind::ForfeitWin => (e.opponent.map_or(0, rank), '-', '+', event.win),
-                EntryKind::ForfeitLoss => (e.opponent.map_or(0, rank), '-', '-', 0),
-                EntryKind::AllocatedBye => (0, '-', 'U', event.allocated_bye),
-                EntryKind::RequestedBye => match e.points {
-                    0 => (0, '-', 'Z', 0),
-                    x if x == event.win => (0, '-', 'F', event.win),
-                    _ => (0, '-', 'H', half),
-                },
-                // Not yet entered: a blank round, as TRF leaves it.
-                EntryKind::Absent if (i as u32) + 1 < p.entered_round => return None,
-                EntryKind::Absent => (0, '-', '-', 0),
-            })
-        };
-    let codes: HashMap<PlayerId, Vec<Option<(u32, char, char, Points)>>> = players
+            EntryKind::ForfeitWin => (e.opponent.map_or(0, rank), '-', '+', event.win),
+            EntryKind::ForfeitLoss => (e.opponent.map_or(0, rank), '-', '-', 0),
+            EntryKind::AllocatedBye => (0, '-', 'U', event.allocated_bye),
+            EntryKind::RequestedBye => match e.points {
+                0 => (0, '-', 'Z', 0),
+                x if x == event.win => (0, '-', 'F', event.win),
+                _ => (0, '-', 'H', half),
+            },
+            // Not yet entered: a blank round, as TRF leaves it.
+            EntryKind::Absent if (i as u32) + 1 < p.entered_round => return None,
+            EntryKind::Absent => (0, '-', '-', 0),
+        })
+    };
+    let codes: HashMap<PlayerId, Vec<Option<Code>>> = players
         .iter()
         .map(|p| {
             let list = p
