@@ -33,6 +33,14 @@ fn text(body: &str) -> String {
     body.replace("&#x27;", "'").replace("&#39;", "'")
 }
 
+/// The words of a page, its tags taken out.
+fn words(body: &str) -> String {
+    text(body)
+        .split('<')
+        .map(|piece| piece.split_once('>').map_or(piece, |(_, t)| t))
+        .collect()
+}
+
 #[test]
 fn a_result_is_shown_from_the_side_of_the_player_it_names() {
     for app in TestApp::all() {
@@ -75,7 +83,7 @@ fn a_result_is_shown_from_the_side_of_the_player_it_names() {
 
         // The round page names who the score is for, and a table still
         // being played says so.
-        let round = text(&web.get(&format!("/t/{tid}/rounds/1")).body);
+        let round = words(&web.get(&format!("/t/{tid}/rounds/1")).body);
         assert!(round.contains(&format!("2-0 for {second}")), "{round}");
         assert!(round.contains("½-½ so far"), "{round}");
 
@@ -208,11 +216,7 @@ fn an_irregularity_names_its_ply_once() {
             .client_as(&referee)
             .get(&format!("/t/{tid}/games/{gid}"))
             .body;
-        let plain = text(&page);
-        let lines: String = plain
-            .split('<')
-            .map(|piece| piece.split_once('>').map_or(piece, |(_, t)| t))
-            .collect();
+        let lines = words(&page);
         assert!(lines.contains("ply 5, dark: "), "{lines}");
         assert!(!lines.contains("ply 5: ply 5"), "[{}] {lines}", app.backend);
         assert!(!lines.contains("ply 5, dark: ply 5"), "{lines}");

@@ -577,13 +577,25 @@ impl PairingView {
     }
 
     /// The score named by who it went to, as players read it beside the
-    /// names: `2-0 for Thabo Mokoena` (from the winner's side), `1-1,
+    /// names: `2-0 for Thabo Mokoena` (from the winner's side), `1-1
     /// drawn`; `so far` while main games wait for their result; empty until
     /// a result.
     pub fn score_for(&self) -> String {
+        let (score, whom) = self.score_parts();
+        if whom.is_empty() {
+            score
+        } else {
+            format!("{score} {whom}")
+        }
+    }
+
+    /// [`Self::score_for`] in its two parts: the score from the winner's
+    /// side (`2-0`), and whom it is for (`for Thabo Mokoena`, `drawn`, `so
+    /// far`), which a narrow page writes smaller.
+    pub fn score_parts(&self) -> (String, String) {
         let t = &self.tally;
         if t.decided == 0 || self.second_id.is_none() {
-            return String::new();
+            return (String::new(), String::new());
         }
         let (hi, lo) = (t.first.max(t.second), t.first.min(t.second));
         let score = format!("{}-{}", show_points(hi), show_points(lo));
@@ -592,12 +604,13 @@ impl PairingView {
         } else {
             ""
         };
-        match t.first.cmp(&t.second) {
-            std::cmp::Ordering::Greater => format!("{score} for {}{so_far}", self.first),
-            std::cmp::Ordering::Less => format!("{score} for {}{so_far}", self.second),
-            std::cmp::Ordering::Equal if so_far.is_empty() => format!("{score}, drawn"),
-            std::cmp::Ordering::Equal => format!("{score}{so_far}"),
-        }
+        let whom = match t.first.cmp(&t.second) {
+            std::cmp::Ordering::Greater => format!("for {}{so_far}", self.first),
+            std::cmp::Ordering::Less => format!("for {}{so_far}", self.second),
+            std::cmp::Ordering::Equal if so_far.is_empty() => "drawn".to_string(),
+            std::cmp::Ordering::Equal => "so far".to_string(),
+        };
+        (score, whom)
     }
 
     /// The mini-match from one player's side (`first`: the first-listed
