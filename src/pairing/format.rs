@@ -674,7 +674,7 @@ pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> 
                 return Err(err(
                     format!("line {ln}, field round {} result", i + 1),
                     format!(
-                        "the pairing with {opp} has no result yet: round {} is still being played, and the next round is paired once every result is in",
+                        "the pairing with starting rank {opp} has no result yet: round {} is still being played, and the next round is paired once every result is in",
                         i + 1
                     ),
                 ));
