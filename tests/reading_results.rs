@@ -99,6 +99,12 @@ fn a_result_is_shown_from_the_side_of_the_player_it_names() {
         let desk = text(&web.get(&format!("/t/{tid}/rounds/1/results")).body);
         assert!(desk.contains(&format!("{first}'s side")), "{desk}");
         assert!(desk.contains(&format!("{second}'s side")), "{desk}");
+
+        // The audit trail, which lists a game under "first – second", names
+        // whom each result was for: game 2's 1-0 went to its starter.
+        let trail = words(&web.get(&format!("/t/{tid}/audit")).body);
+        assert!(trail.contains(&format!("1-0 for {second}")), "{trail}");
+        assert!(!trail.contains(&format!("1-0 for {first}")), "{trail}");
     }
 }
 
