@@ -59,6 +59,7 @@ fn league(teams: u32) -> Vec<Entrant> {
             order: id,
             rounds: rounds[id as usize - 1].clone(),
             boards: boards[id as usize - 1].clone(),
+            stage: 0,
         })
         .collect()
 }

@@ -122,6 +122,40 @@ impl GameResult {
         }
     }
 
+    /// The result as one of the game's players reads it (`started`: the
+    /// player started the game): `won`, `drawn`, `lost`, `won by forfeit`,
+    /// `lost by forfeit`, `both absent`, `not played`.
+    pub fn for_player(self, started: bool) -> &'static str {
+        match (self, started) {
+            (GameResult::StarterWon, true) | (GameResult::OtherWon, false) => "won",
+            (GameResult::StarterWon, false) | (GameResult::OtherWon, true) => "lost",
+            (GameResult::Draw, _) => "drawn",
+            (GameResult::StarterByForfeit, true) | (GameResult::OtherByForfeit, false) => {
+                "won by forfeit"
+            }
+            (GameResult::StarterByForfeit, false) | (GameResult::OtherByForfeit, true) => {
+                "lost by forfeit"
+            }
+            (GameResult::BothForfeit, _) => "both absent",
+            (GameResult::NotPlayed, _) => "not played",
+        }
+    }
+
+    /// The result named by who it went to: `1-0 for Thabo` (from the
+    /// winner's side), `½-½`, `both absent`, `not played`; `starter` and
+    /// `other` are the two players' names.
+    pub fn for_whom(self, starter: &str, other: &str) -> String {
+        match self {
+            GameResult::StarterWon => format!("1-0 for {starter}"),
+            GameResult::OtherWon => format!("1-0 for {other}"),
+            GameResult::Draw => "½-½".to_string(),
+            GameResult::StarterByForfeit => format!("forfeit, for {starter}"),
+            GameResult::OtherByForfeit => format!("forfeit, for {other}"),
+            GameResult::BothForfeit => "both absent".to_string(),
+            GameResult::NotPlayed => "not played".to_string(),
+        }
+    }
+
     /// A forfeit of any kind (not played over the board).
     pub fn is_forfeit(self) -> bool {
         matches!(
@@ -291,6 +325,24 @@ mod tests {
         for r in GameResult::ALL {
             assert_eq!(GameResult::parse(r.as_str()), Some(*r));
         }
+    }
+
+    #[test]
+    fn a_result_reads_from_the_side_of_the_player_named() {
+        use GameResult::*;
+        assert_eq!(StarterWon.for_player(true), "won");
+        assert_eq!(StarterWon.for_player(false), "lost");
+        assert_eq!(OtherWon.for_player(false), "won");
+        assert_eq!(OtherWon.for_player(true), "lost");
+        assert_eq!(Draw.for_player(false), "drawn");
+        assert_eq!(OtherByForfeit.for_player(false), "won by forfeit");
+        assert_eq!(StarterByForfeit.for_player(false), "lost by forfeit");
+        assert_eq!(
+            OtherWon.for_whom("Thabo Mokoena", "Lindiwe Zulu"),
+            "1-0 for Lindiwe Zulu"
+        );
+        assert_eq!(StarterWon.for_whom("Thabo", "Lindiwe"), "1-0 for Thabo");
+        assert_eq!(Draw.for_whom("Thabo", "Lindiwe"), "½-½");
     }
 
     #[test]

@@ -263,9 +263,52 @@ fn optional_number(s: &str) -> Result<Option<i32>, String> {
     s.parse().map(Some).map_err(|_| s.to_string())
 }
 
+/// Whether a player's `name` answers a search as a player types it: every
+/// word of `query` appears in the name, in any order and any case. So
+/// "Thabo Mokoena" finds "Mokoena, Thabo" and the other way round, and
+/// "mokoena" alone finds either; an empty query finds nobody.
+pub fn name_matches(name: &str, query: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let name = words(name);
+    let query = words(query);
+    !query.is_empty()
+        && query
+            .iter()
+            .all(|q| name.iter().any(|w| w.contains(q.as_str())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_found_in_either_order_and_by_the_surname_alone() {
+        for (name, query) in [
+            ("Mokoena, Thabo", "Thabo Mokoena"),
+            ("Thabo Mokoena", "Mokoena, Thabo"),
+            ("Mokoena, Thabo", "mokoena"),
+            ("Thabo Mokoena", "MOKOENA"),
+            ("Mokoena, Thabo", "thab"),
+            ("Ntombi van der Merwe", "van der merwe"),
+        ] {
+            assert!(name_matches(name, query), "{query:?} finds {name:?}");
+        }
+        for (name, query) in [
+            ("Mokoena, Thabo", "Thabo Dube"),
+            ("Thabo Mokoena", ""),
+            ("Thabo Mokoena", " , "),
+        ] {
+            assert!(
+                !name_matches(name, query),
+                "{query:?} does not find {name:?}"
+            );
+        }
+    }
 
     #[test]
     fn good_fields_are_tidied() {

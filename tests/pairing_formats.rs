@@ -18,6 +18,108 @@ fn line(rank: u32, name: &str, rounds: &[(u32, char, char)]) -> String {
     s.trim_end().to_string()
 }
 
+/// Each `001` line's rank, points column, and what its round codes add up
+/// to under the file's `BBW`... values, in tenths.
+fn points_and_codes(trf: &str) -> Vec<(String, i64, i64)> {
+    let tenths = |s: &str| -> i64 {
+        let (w, f) = s.trim().split_once('.').unwrap_or((s.trim(), "0"));
+        w.parse::<i64>().unwrap() * 10 + f.parse::<i64>().unwrap()
+    };
+    let bb = |code: &str, default: i64| {
+        trf.lines()
+            .find(|l| l.starts_with(code))
+            .map_or(default, |l| tenths(&l[3..]))
+    };
+    let win = bb("BBW", 10);
+    let (draw, zero, forfeit) = (bb("BBD", 5), bb("BBZ", 0), bb("BBF", 0));
+    let bye = bb("BBU", win);
+    trf.lines()
+        .filter(|l| l.starts_with("001"))
+        .map(|l| {
+            let mut sum = 0;
+            let mut at = 91;
+            while at + 8 <= l.len() {
+                sum += match l.as_bytes()[at + 7] {
+                    b'1' | b'W' | b'+' | b'F' => win,
+                    b'=' | b'D' | b'H' => draw,
+                    b'-' => forfeit,
+                    b'Z' => zero,
+                    b'U' => bye,
+                    _ => 0,
+                };
+                at += 10;
+            }
+            (l[4..8].trim().to_string(), tenths(&l[80..84]), sum)
+        })
+        .collect()
+}
+
+#[test]
+fn a_pairing_without_its_result_is_written_paired_and_read_as_a_round_in_progress() {
+    use kraal::pairing::format::{write_trf, TrfEvent};
+    use kraal::pairing::swiss::{EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
+    use kraal::pairing::POINT;
+    // Four players; round 1 played (1 beat 2 1½-½, 3 and 4 drew 1-1), round
+    // 2 paired (1 against 3, 2 against 4) with no result yet.
+    let player = |id: u32, r1: (EntryKind, u32, i64)| SwissPlayer {
+        id,
+        name: format!("Player {id}"),
+        rating: Some(2000 - id as i32),
+        club: None,
+        team: None,
+        relatives: vec![],
+        entered_round: 1,
+        history: vec![
+            RoundEntry {
+                kind: r1.0,
+                opponent: Some(r1.1),
+                points: r1.2,
+            },
+            RoundEntry {
+                kind: EntryKind::Absent,
+                opponent: None,
+                points: 0,
+            },
+        ],
+        status: Status::Active,
+    };
+    let input = SwissInput {
+        round: 3,
+        total_rounds: 5,
+        rules: RuleSet::Official,
+        players: vec![
+            player(1, (EntryKind::Played, 2, 15)),
+            player(2, (EntryKind::Played, 1, 5)),
+            player(3, (EntryKind::Played, 4, 10)),
+            player(4, (EntryKind::Played, 3, 10)),
+        ],
+        forbidden: vec![],
+        waivers: vec![],
+    };
+    let mut event = TrfEvent {
+        name: "Soweto Open".into(),
+        win: 2 * POINT,
+        allocated_bye: 2 * POINT,
+        ..TrfEvent::default()
+    };
+    for (a, b) in [(1, 3), (2, 4)] {
+        event.pending.insert((a, 2), b);
+        event.pending.insert((b, 2), a);
+    }
+    let text = write_trf(&input, &event);
+    for (rank, points, codes) in points_and_codes(&text) {
+        assert_eq!(points, codes, "rank {rank}\n{text}");
+    }
+    let one = text.lines().find(|l| l.starts_with("001    1")).unwrap();
+    assert_eq!(&one[91..], "   2 w 1     3 w  ", "{text}");
+    assert!(text.contains("KPT    1 1.5 0.0"), "{text}");
+    let e = parse_trf(&text, RuleSet::Official).unwrap_err().to_string();
+    assert!(
+        e.contains("field round 2 result") && e.contains("still being played"),
+        "{e}"
+    );
+}
+
 #[test]
 fn trf_point_system_sets_the_scores() {
     // Three points for a win, one for a draw: 1 beat 2, 3 drew 4.
@@ -226,6 +328,10 @@ proptest! {
             ..TrfEvent::default()
         };
         let text = write_trf(&input, &event);
+        // Every points column is what the line's codes add up to.
+        for (rank, points, codes) in points_and_codes(&text) {
+            prop_assert_eq!(points, codes, "rank {}: the points column and the codes\n{}", rank, text);
+        }
         let read = parse_trf(&text, RuleSet::Official).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(read.rules, input.rules);
         let numbers = swiss::pairing_numbers(&input.players);

@@ -126,8 +126,8 @@ fn a_colleagues_results_survive_a_form_opened_before_they_were_saved() {
         let p1 = data.pairings.iter().find(|p| p.table_no == 1).unwrap();
         let (first, second) = (p1.first_player_id.unwrap(), p1.second_player_id.unwrap());
         let page = |id: i32| app.client().get(&format!("/t/{tid}/players/{id}")).body;
-        assert!(page(first).contains(">2-0<"), "{}", page(first));
-        assert!(page(second).contains(">0-2<"), "{}", page(second));
+        assert!(page(first).contains(">won 2-0<"), "{}", page(first));
+        assert!(page(second).contains(">lost 0-2<"), "{}", page(second));
 
         // B, on the same stale page, changes table 1's first game: that is a
         // conflict, named with who saved what, and the page shows the

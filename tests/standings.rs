@@ -20,6 +20,7 @@ fn entrant(id: PlayerId, name: &str, rounds: Vec<Outcome>) -> Entrant {
         order: id,
         rounds,
         boards: Vec::new(),
+        stage: 0,
     }
 }
 

@@ -291,17 +291,19 @@ fn a_double_league_ranks_by_points_then_head_to_head_then_game_points() {
         let csv = app.client().get(&format!("/t/{tid}/standings.csv")).body;
         let lines: Vec<&str> = csv.lines().collect();
         assert!(
-            lines[0].starts_with("rank,name,club,points,direct_encounter,game_points,board_1"),
+            lines[0].starts_with(
+                "Rank,Name,Club,Matches played,Points,Direct encounter,Game points,Board 1 points"
+            ),
             "{}",
             lines[0]
         );
         assert!(
-            lines[1].starts_with("1,A Soweto,Soweto MC,20,"),
+            lines[1].starts_with("1,A Soweto,Soweto MC,10,20,"),
             "{}",
             lines[1]
         );
         assert!(
-            lines[4].starts_with("4,E Kagiso,Kagiso MC,10,2,"),
+            lines[4].starts_with("4,E Kagiso,Kagiso MC,10,10,2,"),
             "{}",
             lines[4]
         );

@@ -126,12 +126,17 @@ fn a_nine_player_round_robin_under_official_rules() {
         assert_eq!(ids.len(), 9);
 
         // The command line exports the very bytes the site serves.
-        let web = app.client().get(&format!("/t/{tid}/standings.csv"));
+        // A script reads the columns by their keys.
+        let web = app
+            .client()
+            .get(&format!("/t/{tid}/standings.csv?headers=keys"));
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_kraal"))
             .args([
                 "export",
                 "standings",
                 &tid.to_string(),
+                "--headers",
+                "keys",
                 "--database",
                 &app.database_url,
             ])
@@ -144,7 +149,7 @@ fn a_nine_player_round_robin_under_official_rules() {
         );
         assert_eq!(String::from_utf8(out.stdout).unwrap(), web.body);
         assert!(web.body.starts_with(
-            "rank,name,club,points,direct_encounter,buchholz,sonneborn_berger,wins\n"
+            "rank,name,club,rating,federation_id,games_played,points,direct_encounter,buchholz,sonneborn_berger,wins\n"
         ));
 
         // Crosstable, pairing sheets and player pages.

@@ -245,7 +245,10 @@ fn a_seven_round_gar_swiss_of_thirty_players() {
         let csv = app.client().get(&format!("/t/{tid}/standings.csv"));
         assert_eq!(csv.status, 200);
         let mut lines = csv.body.lines();
-        assert_eq!(lines.next(), Some("rank,name,club,points,buchholz,wins"));
+        assert_eq!(
+            lines.next(),
+            Some("Rank,Name,Club,Rating,Federation ID,Games played,Points,Buchholz,Number of wins")
+        );
         let first = lines.next().unwrap();
         let top = &rows[0];
         assert!(

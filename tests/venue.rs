@@ -250,9 +250,9 @@ fn the_round_page_says_where_each_player_sits() {
             .find(|p| p["second_id"] == me || p["first_id"] == me)
             .unwrap();
         let expected = if p["first_id"] == me {
-            "1½-½"
+            "won 1½-½"
         } else {
-            "½-1½"
+            "lost ½-1½"
         };
         assert!(
             mine.contains(&format!("<span class=\"score\">{expected}</span>")),

@@ -12,7 +12,7 @@ use crate::director;
 #[derive(Debug, clap::Subcommand)]
 pub enum ExportWhat {
     /// The standings of a tournament as CSV on standard output.
-    Standings(Which),
+    Standings(StandingsArgs),
     /// Every record of a tournament's games, in the scoresheet notation.
     Games(Which),
     /// The whole tournament as one JSON file, for `kraal import event`.
@@ -30,23 +30,52 @@ pub struct Which {
     db: DatabaseArgs,
 }
 
+/// The standings export: which tournament, and how the header row reads.
+#[derive(Debug, clap::Args)]
+pub struct StandingsArgs {
+    #[command(flatten)]
+    which: Which,
+    /// `words` ("Rank", "Federation ID", "Buchholz"), or `keys` (`rank`,
+    /// `federation_id`, `buchholz`) for scripts; as `?headers=` on the site.
+    #[arg(long, default_value = "words", value_parser = ["words", "keys"])]
+    headers: String,
+}
+
 /// Makes the bytes of one export from the database.
-type Make = fn(&mut crate::db::DbConnection, i32) -> Result<Vec<u8>, DbError>;
+type Make = Box<dyn Fn(&mut crate::db::DbConnection, i32) -> Result<Vec<u8>, DbError>>;
 
 pub fn run(what: ExportWhat) -> i32 {
     let (which, make): (Which, Make) = match what {
-        ExportWhat::Standings(w) => (w, |conn, tid| {
-            let data = director::load(conn, tid)?;
-            crate::export::standings::csv(&data).map_err(|e| DbError::Setup(e.to_string()))
-        }),
-        ExportWhat::Games(w) => (w, |conn, tid| {
-            crate::export::games::text(conn, tid).map(String::into_bytes)
-        }),
-        ExportWhat::Event(w) => (w, |conn, tid| crate::export::event::json(conn, tid)),
-        ExportWhat::Trf(w) => (w, |conn, tid| {
-            let data = director::load(conn, tid)?;
-            crate::export::trf::text(&data).map(String::into_bytes)
-        }),
+        ExportWhat::Standings(s) => {
+            let headers = crate::export::standings::Headers::parse(&s.headers).unwrap_or_default();
+            (
+                s.which,
+                Box::new(move |conn: &mut crate::db::DbConnection, tid| {
+                    let data = director::load(conn, tid)?;
+                    crate::export::standings::csv(&data, headers)
+                        .map_err(|e| DbError::Setup(e.to_string()))
+                }),
+            )
+        }
+        ExportWhat::Games(w) => (
+            w,
+            Box::new(|conn: &mut crate::db::DbConnection, tid| {
+                crate::export::games::text(conn, tid).map(String::into_bytes)
+            }),
+        ),
+        ExportWhat::Event(w) => (
+            w,
+            Box::new(|conn: &mut crate::db::DbConnection, tid| {
+                crate::export::event::json(conn, tid)
+            }),
+        ),
+        ExportWhat::Trf(w) => (
+            w,
+            Box::new(|conn: &mut crate::db::DbConnection, tid| {
+                let data = director::load(conn, tid)?;
+                crate::export::trf::text(&data).map(String::into_bytes)
+            }),
+        ),
     };
     let tournament = which.tournament;
     let result = (|| -> Result<Vec<u8>, DbError> {

@@ -9,6 +9,7 @@ use chrono::NaiveDateTime;
 use super::TournamentData;
 use crate::db::audit::AuditEntry;
 use crate::db::{DbConnection, DbError};
+use crate::results::GameResult;
 
 /// Which changes to show.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,6 +68,30 @@ struct GamePlace {
     number: i32,
     tiebreak: bool,
     players: [Option<i32>; 2],
+    /// Who started the game, whose side its result is written from.
+    starter: Option<i32>,
+}
+
+/// A stored game result as the trail shows it: `1-0 for Refilwe Dube`
+/// (see [`crate::results::GameResult::for_whom`]); a value that is not a
+/// stored result, or a game no longer there, as it was stored.
+fn result_for_whom(
+    games: &HashMap<i32, GamePlace>,
+    game: i32,
+    value: String,
+    name: &dyn Fn(i32) -> String,
+) -> String {
+    let Some(place) = games.get(&game) else {
+        return value;
+    };
+    let (Some(starter), Ok(result)) = (place.starter, GameResult::try_from(value.clone())) else {
+        return value;
+    };
+    let other = place.players.iter().flatten().find(|p| **p != starter);
+    match other {
+        Some(o) => result.for_whom(&name(starter), &name(*o)),
+        None => value,
+    }
 }
 
 fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilter) -> Trail {
@@ -112,6 +137,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                     number: g.number,
                     tiebreak: g.tiebreak,
                     players: [p.first_player_id, p.second_player_id],
+                    starter: g.starter_player_id,
                 },
             ))
         })
@@ -232,13 +258,19 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 ),
                 (_, v) => v,
             };
+            // A game's result names whom it was for: the names beside it
+            // are the pairing's order, not the game's starter first.
+            let for_whom = |v: Option<String>| match (e.action.as_str(), e.entity_id) {
+                ("result", Some(g)) => v.map(|v| result_for_whom(&games, g, v, &name)),
+                _ => v,
+            };
             Some(TrailLine {
                 at: e.at,
                 user: e.user,
-                action: e.action,
                 subject: text,
-                old_value,
-                new_value: e.new_value,
+                old_value: for_whom(old_value),
+                new_value: for_whom(e.new_value),
+                action: e.action,
             })
         })
         .collect();

@@ -99,8 +99,36 @@ impl TournamentData {
                 order: numbers.get(&pid(p.id)).copied().unwrap_or(u32::MAX),
                 rounds: published.iter().map(|r| self.outcome(p.id, r)).collect(),
                 boards: Vec::new(),
+                stage: self.knockout_stage(p.id, &published),
             })
             .collect()
+    }
+
+    /// How far `player` got in a knock-out over the `published` rounds
+    /// ([`standings::knockout_stage`]); 0 in every other system.
+    fn knockout_stage(&self, player: i32, published: &[&Round]) -> u32 {
+        if self.tournament.system != crate::tournament::System::Knockout {
+            return 0;
+        }
+        let mut through = 0;
+        let mut out = false;
+        for r in published {
+            let Some(p) = self
+                .pairings_of(r)
+                .into_iter()
+                .find(|p| p.first_player_id == Some(player) || p.second_player_id == Some(player))
+            else {
+                // Not in this round's bracket: out before it.
+                out = true;
+                continue;
+            };
+            match self.knockout_winner(p) {
+                Some(w) if w == player => through += 1,
+                Some(_) => out = true,
+                None => {}
+            }
+        }
+        standings::knockout_stage(through, out)
     }
 
     pub fn standings(&self) -> Vec<Standing> {

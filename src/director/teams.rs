@@ -225,6 +225,7 @@ impl TournamentData {
                     order: k as u32 + 1,
                     rounds,
                     boards,
+                    stage: 0,
                 }
             })
             .collect()

@@ -3,12 +3,39 @@
 //! withdrawals, the point system, the kept-apart pairs and Kraal's lines for
 //! clubs, relatives and waivers (see [`crate::pairing::format::write_trf`]).
 //! `kraal pair` reads it back to the pairing the app makes for that round.
+//! The points column and `BBW` ... agree with the round codes written; a
+//! pairing still waiting for results is written paired with a blank result.
 
 use std::collections::HashMap;
 
 use crate::db::DbError;
 use crate::director::{pid, TournamentData};
 use crate::pairing::format::{write_trf, TrfEvent};
+
+/// The pairings of the rounds before `next` that still wait for a result:
+/// some main game of theirs has none yet. They are written paired, with a
+/// blank result, never as a round the players sat out nor as a won
+/// mini-match of the games played so far.
+fn pending(data: &TournamentData, next: i32) -> HashMap<(u32, u32), u32> {
+    let mut out = HashMap::new();
+    for r in data.rounds.iter().filter(|r| r.number < next) {
+        for p in data.pairings_of(r) {
+            let (Some(a), Some(b)) = (p.first_player_id, p.second_player_id) else {
+                continue;
+            };
+            let open = data
+                .games_of(p.id)
+                .iter()
+                .any(|g| !g.tiebreak && g.result.is_none());
+            if open {
+                let round = r.number as u32;
+                out.insert((pid(a), round), pid(b));
+                out.insert((pid(b), round), pid(a));
+            }
+        }
+    }
+    out
+}
 
 pub fn text(data: &TournamentData) -> Result<String, DbError> {
     if data.is_team_event() {
@@ -55,6 +82,7 @@ pub fn text(data: &TournamentData) -> Result<String, DbError> {
             .filter(|b| b.round == next)
             .map(|b| (pid(b.player_id), b.half))
             .collect::<HashMap<_, _>>(),
+        pending: pending(data, next),
     };
     Ok(write_trf(&input, &event))
 }

@@ -670,6 +670,15 @@ pub fn parse_trf(text: &str, rules: RuleSet) -> Result<SwissInput, FormatError> 
                 ));
             }
             let opponent = (opp != 0).then_some(opp);
+            if opponent.is_some() && res == ' ' {
+                return Err(err(
+                    format!("line {ln}, field round {} result", i + 1),
+                    format!(
+                        "the pairing with starting rank {opp} has no result yet: round {} is still being played, and the next round is paired once every result is in",
+                        i + 1
+                    ),
+                ));
+            }
             let (kind, points) = match res {
                 '1' | 'W' => (EntryKind::Played, ps.win),
                 '=' | 'D' => (EntryKind::Played, ps.draw),
@@ -814,6 +823,10 @@ pub struct TrfEvent {
     pub federation_ids: HashMap<PlayerId, String>,
     /// Requested byes of the round to pair: `true` for a half point.
     pub requested_half: HashMap<PlayerId, bool>,
+    /// Pairings of the rounds written that still wait for a result (a round
+    /// in progress, or a mini-match with games still to play), by (player,
+    /// round): the opponent. They are written paired, with a blank result.
+    pub pending: HashMap<(PlayerId, u32), PlayerId>,
 }
 
 /// Writes the input for the next round as a FIDE TRF file that
@@ -838,7 +851,56 @@ pub fn write_trf(input: &SwissInput, event: &TrfEvent) -> String {
     let by_id: HashMap<PlayerId, &SwissPlayer> = players.iter().map(|p| (p.id, *p)).collect();
     let half = event.win / 2;
     let pts = |p: Points| format!("{}.{}", p / POINT, p % POINT);
-    let total = |p: &SwissPlayer| -> Points { p.history.iter().map(|e| e.points).sum() };
+    // Each round of each player as written: opponent's rank (0 for none),
+    // colour, result code and the points the code stands for; `None` for a
+    // round before the player entered (left blank).
+    type Code = (u32, char, char, Points);
+    let round_code = |p: &SwissPlayer, i: usize, e: &RoundEntry| -> Option<Code> {
+        let colour_against = |opp: u32| if rank(p.id) < opp { 'w' } else { 'b' };
+        if let Some(o) = event.pending.get(&(p.id, i as u32 + 1)) {
+            let opp = rank(*o);
+            return Some((opp, colour_against(opp), ' ', 0));
+        }
+        Some(match e.kind {
+            EntryKind::Played => {
+                let o = e.opponent.and_then(|o| by_id.get(&o));
+                let theirs = o.and_then(|o| o.history.get(i)).map_or(0, |x| x.points);
+                let (code, value) = match e.points.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => ('1', event.win),
+                    std::cmp::Ordering::Equal => ('=', half),
+                    std::cmp::Ordering::Less => ('0', 0),
+                };
+                let opp = e.opponent.map_or(0, rank);
+                (opp, colour_against(opp), code, value)
+            }
+            EntryKind::ForfeitWin => (e.opponent.map_or(0, rank), '-', '+', event.win),
+            EntryKind::ForfeitLoss => (e.opponent.map_or(0, rank), '-', '-', 0),
+            EntryKind::AllocatedBye => (0, '-', 'U', event.allocated_bye),
+            EntryKind::RequestedBye => match e.points {
+                0 => (0, '-', 'Z', 0),
+                x if x == event.win => (0, '-', 'F', event.win),
+                _ => (0, '-', 'H', half),
+            },
+            // Not yet entered: a blank round, as TRF leaves it.
+            EntryKind::Absent if (i as u32) + 1 < p.entered_round => return None,
+            EntryKind::Absent => (0, '-', '-', 0),
+        })
+    };
+    let codes: HashMap<PlayerId, Vec<Option<Code>>> = players
+        .iter()
+        .map(|p| {
+            let list = p
+                .history
+                .iter()
+                .enumerate()
+                .map(|(i, e)| round_code(p, i, e))
+                .collect();
+            (p.id, list)
+        })
+        .collect();
+    // The points column is what the codes say (other programs add them up
+    // from `BBW` ...); the games' points, where they differ, go in `KPT`.
+    let total = |p: &SwissPlayer| -> Points { codes[&p.id].iter().flatten().map(|c| c.3).sum() };
     // Places by score, then pairing number (TRF's rank column).
     let mut order = players.clone();
     order.sort_by(|a, b| total(b).cmp(&total(a)).then(rank(a.id).cmp(&rank(b.id))));
@@ -906,36 +968,16 @@ pub fn write_trf(input: &SwissInput, event: &TrfEvent) -> String {
             place[&p.id],
             pad = 33 - (name.len() - name.chars().count()).min(33),
         );
+        // The points each round is worth to Kraal: a pending round none yet.
+        let mut kraal_points = Vec::new();
         let mut coded = Vec::new();
-        for (i, e) in p.history.iter().enumerate() {
-            let (opp, colour, code, value) = match e.kind {
-                EntryKind::Played => {
-                    let o = e.opponent.and_then(|o| by_id.get(&o));
-                    let theirs = o.and_then(|o| o.history.get(i)).map_or(0, |x| x.points);
-                    let (code, value) = match e.points.cmp(&theirs) {
-                        std::cmp::Ordering::Greater => ('1', event.win),
-                        std::cmp::Ordering::Equal => ('=', half),
-                        std::cmp::Ordering::Less => ('0', 0),
-                    };
-                    let opp = e.opponent.map_or(0, rank);
-                    let colour = if rank(p.id) < opp { 'w' } else { 'b' };
-                    (opp, colour, code, value)
-                }
-                EntryKind::ForfeitWin => (e.opponent.map_or(0, rank), '-', '+', event.win),
-                EntryKind::ForfeitLoss => (e.opponent.map_or(0, rank), '-', '-', 0),
-                EntryKind::AllocatedBye => (0, '-', 'U', event.allocated_bye),
-                EntryKind::RequestedBye => match e.points {
-                    0 => (0, '-', 'Z', 0),
-                    x if x == event.win => (0, '-', 'F', event.win),
-                    _ => (0, '-', 'H', half),
-                },
-                // Not yet entered: a blank round, as TRF leaves it.
-                EntryKind::Absent if (i as u32) + 1 < p.entered_round => {
-                    coded.push(0);
-                    line.push_str("          ");
-                    continue;
-                }
-                EntryKind::Absent => (0, '-', '-', 0),
+        for (i, (e, c)) in p.history.iter().zip(&codes[&p.id]).enumerate() {
+            let pending = event.pending.contains_key(&(p.id, i as u32 + 1));
+            kraal_points.push(if pending { 0 } else { e.points });
+            let Some((opp, colour, code, value)) = *c else {
+                coded.push(0);
+                line.push_str("          ");
+                continue;
             };
             coded.push(value);
             let opp = if opp == 0 {
@@ -958,8 +1000,8 @@ pub fn write_trf(input: &SwissInput, event: &TrfEvent) -> String {
             }
         }
         let _ = writeln!(out, "{line}");
-        if coded.iter().zip(&p.history).any(|(c, e)| *c != e.points) {
-            let list: Vec<String> = p.history.iter().map(|e| pts(e.points)).collect();
+        if coded != kraal_points {
+            let list: Vec<String> = kraal_points.iter().map(|x| pts(*x)).collect();
             points_lines.push(format!("KPT {:>4} {}", rank(p.id), list.join(" ")));
         }
     }

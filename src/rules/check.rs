@@ -53,6 +53,16 @@ pub struct Irregularity {
     pub message: String,
 }
 
+impl Irregularity {
+    /// The message without its leading `ply 31, light: `, for a place that
+    /// already names the ply: `B4-C4 is not a line on the board (OGR 5.4.2
+    /// / 3.2.2)`.
+    pub fn detail(&self) -> &str {
+        let lead = format!("ply {}, {}: ", self.ply, self.side);
+        self.message.strip_prefix(&lead).unwrap_or(&self.message)
+    }
+}
+
 /// The result the final position shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -106,6 +106,17 @@ pub struct Entrant {
     /// A team's game points on each board over all rounds, board 1 first;
     /// empty for a player.
     pub boards: Vec<Points>,
+    /// In a knock-out, how far the entrant got (see [`knockout_stage`]),
+    /// which ranks before the score; 0 in every other system.
+    pub stage: u32,
+}
+
+/// How far a player got in a knock-out, for the standings: twice the rounds
+/// gone through (won or the bye), plus one while not knocked out. The
+/// winner of a pairing so always ranks above the loser, and a player whose
+/// pairing is still open above the one already out in that round.
+pub fn knockout_stage(rounds_through: u32, knocked_out: bool) -> u32 {
+    2 * rounds_through + u32::from(!knocked_out)
 }
 
 /// One line of the standings.
@@ -121,11 +132,16 @@ pub struct Standing {
     /// What put this player below the one above; `None` for the first line
     /// and for a shared rank.
     pub separated_by: Option<SeparatedBy>,
+    /// The entrant's knock-out stage (0 outside a knock-out).
+    #[serde(skip)]
+    pub stage: u32,
 }
 
 /// What put a player below the one above in the standings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeparatedBy {
+    /// In a knock-out: the one above went further.
+    Knockout,
     Score,
     Tiebreak(Tiebreak),
 }
@@ -134,6 +150,7 @@ impl SeparatedBy {
     /// The words a player reads.
     pub fn label(self) -> &'static str {
         match self {
+            SeparatedBy::Knockout => "went out earlier",
             SeparatedBy::Score => "score",
             SeparatedBy::Tiebreak(t) => t.label(),
         }
@@ -141,6 +158,7 @@ impl SeparatedBy {
     /// The spelling of exports and the API: `score` or the tiebreak's name.
     pub fn as_str(self) -> &'static str {
         match self {
+            SeparatedBy::Knockout => "knockout",
             SeparatedBy::Score => "score",
             SeparatedBy::Tiebreak(t) => t.as_str(),
         }
@@ -153,7 +171,8 @@ impl Serialize for SeparatedBy {
     }
 }
 
-/// Ranks the field: score, then each tiebreak in order, then pairing number.
+/// Ranks the field: knock-out stage, score, then each tiebreak in order,
+/// then pairing number.
 pub fn compute(entrants: &[Entrant], scoring: &Scoring, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
     let scores: Vec<Points> = entrants
         .iter()
@@ -163,6 +182,7 @@ pub fn compute(entrants: &[Entrant], scoring: &Scoring, tiebreaks: &[Tiebreak]) 
     let mut order: Vec<usize> = (0..entrants.len()).collect();
     let key = |i: &usize| {
         (
+            entrants[*i].stage,
             scores[*i],
             values[*i].iter().map(|v| v.raw).collect::<Vec<_>>(),
         )
@@ -181,6 +201,7 @@ pub fn compute(entrants: &[Entrant], scoring: &Scoring, tiebreaks: &[Tiebreak]) 
             score: scores[i],
             tiebreaks: values[i].clone(),
             separated_by: None,
+            stage: entrants[i].stage,
         })
         .collect();
     rerank(&mut out, tiebreaks);
@@ -196,7 +217,9 @@ pub fn rerank(rows: &mut [Standing], tiebreaks: &[Tiebreak]) {
             None => (1, None),
             Some(prev) => {
                 let cur = &rows[pos];
-                if prev.score != cur.score {
+                if prev.stage != cur.stage {
+                    (pos + 1, Some(SeparatedBy::Knockout))
+                } else if prev.score != cur.score {
                     (pos + 1, Some(SeparatedBy::Score))
                 } else {
                     match prev

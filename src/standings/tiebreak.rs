@@ -32,6 +32,17 @@ impl TiebreakValue {
         format!("{:.2}", self.raw as f64 / self.denom as f64)
     }
 
+    /// The value as a spreadsheet reads it, with the decimals its column
+    /// has on the page: two where some value of the column needs more than
+    /// halves (`fine`), otherwise as few as it needs (`4.5`, `3`).
+    pub fn csv(&self, fine: bool) -> String {
+        if fine {
+            self.show_decimal()
+        } else {
+            super::decimal(self.raw, self.denom)
+        }
+    }
+
     /// The value as players read it: whole numbers plain, halves as `½`,
     /// anything finer to two decimals.
     pub fn show(&self) -> String {
@@ -43,6 +54,21 @@ impl TiebreakValue {
         }
         format!("{:.2}", self.raw as f64 / self.denom as f64)
     }
+}
+
+/// For each of `count` tiebreak columns, whether the standings write it
+/// with two decimals: some value in it needs more than halves.
+pub fn fine_columns<'a>(
+    rows: impl IntoIterator<Item = &'a super::Standing>,
+    count: usize,
+) -> Vec<bool> {
+    let mut fine = vec![false; count];
+    for s in rows {
+        for (f, v) in fine.iter_mut().zip(&s.tiebreaks) {
+            *f |= v.is_fine();
+        }
+    }
+    fine
 }
 
 /// Every tiebreak of every entrant, `[entrant][tiebreak]`.

@@ -180,7 +180,10 @@ impl Replay {
         };
         let mut irregular: HashMap<u32, Vec<String>> = HashMap::new();
         for i in &report.irregularities {
-            irregular.entry(i.ply).or_default().push(i.message.clone());
+            irregular
+                .entry(i.ply)
+                .or_default()
+                .push(i.detail().to_string());
         }
         // The side of each ply as the replay played it: the side to move
         // before it (the position after the ply before).

@@ -18,7 +18,7 @@ use crate::pairing::explain::Explanation;
 use crate::results::{
     fill_from_first, parse_pairing_score, tally, GameResult, PairingTally, ResultEdit,
 };
-use crate::standings::{show_points, Standing};
+use crate::standings::{show_points, SeparatedBy, Standing};
 use crate::tournament::ByeKind;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
@@ -356,16 +356,11 @@ pub async fn show(
     let pairings = pairing_views(&data, &round);
     let seats = seats(&pairings);
     let q = query.into_inner().q.trim().to_string();
-    let needle = q.to_lowercase();
-    let found = if q.is_empty() {
-        Vec::new()
-    } else {
-        seats
-            .iter()
-            .filter(|s| s.name.to_lowercase().contains(&needle))
-            .cloned()
-            .collect()
-    };
+    let found = seats
+        .iter()
+        .filter(|s| crate::roster::name_matches(&s.name, &q))
+        .cloned()
+        .collect();
     let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
     let flags = if can_edit && round.is_published() {
         flag_words(&state, &data, &round).await?
@@ -665,6 +660,63 @@ impl PairingView {
             (t.second, t.first)
         };
         format!("{}-{}", show_points(mine), show_points(theirs))
+    }
+
+    /// The score named by who it went to, as players read it beside the
+    /// names: `2-0 for Thabo Mokoena` (from the winner's side), `1-1
+    /// drawn`; `so far` while main games wait for their result; empty until
+    /// a result.
+    pub fn score_for(&self) -> String {
+        let (score, whom) = self.score_parts();
+        if whom.is_empty() {
+            score
+        } else {
+            format!("{score} {whom}")
+        }
+    }
+
+    /// [`Self::score_for`] in its two parts: the score from the winner's
+    /// side (`2-0`), and whom it is for (`for Thabo Mokoena`, `drawn`, `so
+    /// far`), which a narrow page writes smaller.
+    pub fn score_parts(&self) -> (String, String) {
+        let t = &self.tally;
+        if t.decided == 0 || self.second_id.is_none() {
+            return (String::new(), String::new());
+        }
+        let (hi, lo) = (t.first.max(t.second), t.first.min(t.second));
+        let score = format!("{}-{}", show_points(hi), show_points(lo));
+        let so_far = if self.games.iter().any(|g| !g.tiebreak && g.result.is_none()) {
+            " so far"
+        } else {
+            ""
+        };
+        let whom = match t.first.cmp(&t.second) {
+            std::cmp::Ordering::Greater => format!("for {}{so_far}", self.first),
+            std::cmp::Ordering::Less => format!("for {}{so_far}", self.second),
+            std::cmp::Ordering::Equal if so_far.is_empty() => "drawn".to_string(),
+            std::cmp::Ordering::Equal => "so far".to_string(),
+        };
+        (score, whom)
+    }
+
+    /// The mini-match from one player's side (`first`: the first-listed
+    /// player) in a word: `won`, `drawn`, `lost`; empty while a main game
+    /// waits for its result.
+    pub fn outcome_for(&self, first: bool) -> &'static str {
+        let t = &self.tally;
+        if t.decided == 0 || self.games.iter().any(|g| !g.tiebreak && g.result.is_none()) {
+            return "";
+        }
+        let (mine, theirs) = if first {
+            (t.first, t.second)
+        } else {
+            (t.second, t.first)
+        };
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => "won",
+            std::cmp::Ordering::Equal => "drawn",
+            std::cmp::Ordering::Less => "lost",
+        }
     }
 
     /// Some game of this pairing has no result yet.
@@ -1007,19 +1059,12 @@ impl StandingsPage {
         let columns = if knockout {
             Vec::new()
         } else {
-            data.tournament
-                .tiebreaks
-                .iter()
-                .copied()
-                .enumerate()
-                .map(|(i, tb)| {
-                    let fine = rows
-                        .iter()
-                        .chain(&withdrawn)
-                        .any(|s| s.tiebreaks.get(i).is_some_and(|v| v.is_fine()));
-                    (tb, fine)
-                })
-                .collect()
+            let tiebreaks = &data.tournament.tiebreaks;
+            let fine = crate::standings::tiebreak::fine_columns(
+                rows.iter().chain(&withdrawn),
+                tiebreaks.len(),
+            );
+            tiebreaks.iter().copied().zip(fine).collect()
         };
         StandingsPage {
             ctx,
@@ -1043,6 +1088,36 @@ impl StandingsPage {
         match self.columns.get(*column) {
             Some((_, true)) => v.show_decimal(),
             _ => v.show(),
+        }
+    }
+    /// What put the `i`th ranked line below the one above, with the values
+    /// that decided it: `Buchholz 12 (14½ above)`; `level` for a shared
+    /// rank, nothing for the first line.
+    fn separated(&self, i: &usize) -> String {
+        let Some(prev) = i.checked_sub(1).and_then(|p| self.rows.get(p)) else {
+            return String::new();
+        };
+        let cur = &self.rows[*i];
+        match cur.separated_by {
+            None => "level".to_string(),
+            Some(SeparatedBy::Knockout) => SeparatedBy::Knockout.label().to_string(),
+            Some(SeparatedBy::Score) => format!(
+                "points {} ({} above)",
+                show_points(cur.score),
+                show_points(prev.score)
+            ),
+            Some(SeparatedBy::Tiebreak(tb)) => {
+                let k = self.t.tiebreaks.iter().position(|t| *t == tb).unwrap_or(0);
+                match (cur.tiebreaks.get(k), prev.tiebreaks.get(k)) {
+                    (Some(v), Some(p)) => format!(
+                        "{} {} ({} above)",
+                        tb.label(),
+                        self.tb(&k, v),
+                        self.tb(&k, p)
+                    ),
+                    _ => tb.label().to_string(),
+                }
+            }
         }
     }
     fn club(&self, id: &u32) -> &str {
@@ -1073,13 +1148,32 @@ pub async fn standings(
     .await
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct CsvHeaders {
+    headers: String,
+}
+
+/// `GET /t/{tid}/standings.csv[?headers=keys]`: the header row in words,
+/// or by the keys scripts read.
 pub async fn standings_csv_route(
     state: web::Data<AppState>,
     path: web::Path<i32>,
+    query: web::Query<CsvHeaders>,
 ) -> Result<HttpResponse, AppError> {
+    let headers =
+        crate::export::standings::Headers::parse(query.headers.trim()).ok_or_else(|| {
+            AppError::invalid(
+                "headers",
+                format!(
+                    "\"{}\" is not a header style: leave it out for words, or give \"keys\"",
+                    query.headers
+                ),
+            )
+        })?;
     let data = load_data(&state, path.into_inner()).await?;
     super::csv_download(
-        crate::export::standings::csv(&data),
+        crate::export::standings::csv(&data, headers),
         &data.tournament.name,
         "standings",
     )

@@ -214,6 +214,21 @@ pub struct PlayerRound {
     pub opponent: String,
     pub opponent_id: Option<i32>,
     pub score: String,
+    /// The player is the pairing's first-listed one.
+    pub first: bool,
+}
+
+impl PlayerRound {
+    /// The mini-match for this player in a word (`won`, `drawn`, `lost`),
+    /// empty while a main game waits for its result.
+    pub fn outcome(&self) -> &'static str {
+        self.pairing.outcome_for(self.first)
+    }
+    /// A game's result for this player (`won`, `lost`, ...), `–` without one.
+    pub fn result_of(&self, g: &super::rounds::GameView) -> &'static str {
+        g.result
+            .map_or("–", |r| r.for_player(g.first_started == self.first))
+    }
 }
 
 #[derive(Template, WebTemplate)]
@@ -271,6 +286,7 @@ pub async fn player_page(
                 opponent,
                 opponent_id,
                 score,
+                first,
             });
         }
     }

@@ -383,7 +383,8 @@ pub struct TeamMatchRow {
     pub round: i32,
     pub opponent: String,
     pub opponent_id: Option<i32>,
-    /// `W`, `D`, `L`, `bye`, or empty until a result.
+    /// `W`, `D`, `L`, `bye`, `so far` while boards are still being played,
+    /// or empty until a result.
     pub mark: String,
     pub score: String,
     /// Who played each board for the team.
@@ -454,7 +455,10 @@ async fn team_page(
             };
             let mark = match other {
                 None => "bye".to_string(),
+                // A match still being played has no result yet, whatever
+                // its boards say so far.
                 Some(_) if s.decided == 0 => String::new(),
+                Some(_) if !s.complete() => "so far".to_string(),
                 Some(_) => match mine.cmp(&theirs) {
                     std::cmp::Ordering::Greater => "W".into(),
                     std::cmp::Ordering::Equal => "D".into(),
