@@ -256,7 +256,10 @@ pub fn rounds_for_field(
                     .map(|c| (c * cycle).to_string())
                     .collect::<Vec<_>>()
                     .join(" or ")
-                    + &format!(" ({n} entrants meet each other once in {cycle} rounds)")
+                    + &format!(
+                        " ({n} entrants meet each other once in {cycle} {})",
+                        if cycle == 1 { "round" } else { "rounds" }
+                    )
             };
             match rounds {
                 None => Ok(cycles * cycle),
