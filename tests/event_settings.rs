@@ -27,15 +27,13 @@ const NAMES: [&str; 8] = [
 fn event(app: &TestApp, body: Value, players: usize) -> (Client, i64) {
     let admin = app.user("director", Role::Admin);
     let mut api = app.script_for(&admin);
-    let tid = api.create("/api/v1/tournaments", body)["id"]
-        .as_i64()
-        .unwrap();
-    for (i, name) in NAMES.iter().take(players).enumerate() {
-        api.create(
-            &format!("/api/v1/tournaments/{tid}/players"),
-            json!({"name": name, "club": format!("Club {}", i % 3), "rating": 1800 - 20 * i as i64}),
-        );
-    }
+    let entries: Vec<Value> = NAMES
+        .iter()
+        .take(players)
+        .enumerate()
+        .map(|(i, name)| json!({"name": name, "club": format!("Club {}", i % 3), "rating": 1800 - 20 * i as i64}))
+        .collect();
+    let (tid, _) = common::api_tournament(&mut api, body, &entries);
     (api, tid)
 }
 

@@ -13,18 +13,19 @@ use serde_json::{json, Value};
 fn event(app: &TestApp, name: &str, system: &str, players: &[&str]) -> (i64, User, Client) {
     let referee = app.user(&format!("nomsa-{name}"), Role::Referee);
     let mut api = app.script_for(&referee);
-    let t = api.create(
-        "/api/v1/tournaments",
-        json!({"name": name, "system": system, "rules": "official", "rounds": 3,
+    let entries: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, n)| json!({"name": n, "rating": 1900 - 50 * i as i64}))
+        .collect();
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        json!({"name": name, "system": system, "rules": "official",
+               // A knock-out's rounds follow its bracket.
+               "rounds": if system == "knockout" { Value::Null } else { json!(3) },
                "tiebreaks": if system == "knockout" { json!([]) } else { json!(["buchholz"]) }}),
+        &entries,
     );
-    let tid = t["id"].as_i64().unwrap();
-    for (i, n) in players.iter().enumerate() {
-        api.create(
-            &format!("/api/v1/tournaments/{tid}/players"),
-            json!({"name": n, "rating": 1900 - 50 * i as i64}),
-        );
-    }
     (tid, referee, api)
 }
 

@@ -20,22 +20,13 @@ const NAMES: [&str; 6] = [
 fn event(app: &TestApp, body: Value, players: usize) -> (User, Client, i64, Vec<i64>) {
     let admin = app.user("director", Role::Admin);
     let mut api = app.script_for(&admin);
-    let tid = api.create("/api/v1/tournaments", body)["id"]
-        .as_i64()
-        .unwrap();
-    let ids = NAMES
+    let entries: Vec<Value> = NAMES
         .iter()
         .take(players)
         .enumerate()
-        .map(|(i, name)| {
-            api.create(
-                &format!("/api/v1/tournaments/{tid}/players"),
-                json!({"name": name, "club": format!("Club {i}"), "rating": 1800 - 20 * i as i64}),
-            )["id"]
-                .as_i64()
-                .unwrap()
-        })
+        .map(|(i, name)| json!({"name": name, "club": format!("Club {i}"), "rating": 1800 - 20 * i as i64}))
         .collect();
+    let (tid, ids) = common::api_tournament(&mut api, body, &entries);
     (admin, api, tid, ids)
 }
 

@@ -617,11 +617,7 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
     }
     for (i, f) in file.forbidden_pairs.iter().enumerate() {
         let at = format!("forbidden_pairs[{i}]");
-        roster::check_round_range(
-            f.from_round,
-            f.to_round,
-            t.rounds.unwrap_or(MAX_ROUNDS),
-        )
+        roster::check_round_range(f.from_round, f.to_round, t.rounds.unwrap_or(MAX_ROUNDS))
             .and_then(|()| roster::check_printable("note", "reason", &f.note))
             .map_err(|e| bad(at, e))?;
     }

@@ -443,6 +443,29 @@ pub fn set_field(fields: &mut [(String, String)], name: &str, value: &str) {
     f.1 = value.to_string();
 }
 
+/// A tournament created through the API with `body`, and `players` entered
+/// in order (each the body of `POST .../players`): its id and the
+/// players' ids.
+#[track_caller]
+pub fn api_tournament(
+    api: &mut Client,
+    body: serde_json::Value,
+    players: &[serde_json::Value],
+) -> (i64, Vec<i64>) {
+    let tid = api.create("/api/v1/tournaments", body)["id"]
+        .as_i64()
+        .unwrap();
+    let ids = players
+        .iter()
+        .map(|p| {
+            api.create(&format!("/api/v1/tournaments/{tid}/players"), p.clone())["id"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    (tid, ids)
+}
+
 /// Pairs and publishes the next round through the API; its pairings as JSON.
 pub fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
     let r = api.send_json(
