@@ -83,6 +83,30 @@ pub async fn lock(
     Ok(see_other(&format!("/t/{tid}/rounds/{n}#records-h")))
 }
 
+/// The question asked before an action on round `n` (`action`, the last
+/// segment of its address): the button that does it, reading as the
+/// question, and the one that keeps the round as it is.
+fn round_question(
+    ctx: Ctx,
+    t: crate::db::tournaments::Tournament,
+    n: i32,
+    action: &str,
+    [button, keep]: [String; 2],
+    consequences: Vec<String>,
+) -> super::ConfirmPage {
+    super::ConfirmPage {
+        ctx,
+        question: format!("{button}?"),
+        consequences,
+        action: format!("/t/{}/rounds/{n}/{action}", t.id),
+        button,
+        back: format!("/t/{}/rounds/{n}", t.id),
+        back_label: format!("Round {n}"),
+        keep,
+        t,
+    }
+}
+
 /// Undoes the last round, after asking: without `confirm=yes` the page
 /// says what undoing will do.
 pub async fn undo(
@@ -106,17 +130,14 @@ pub async fn undo(
             ));
         }
         consequences.push("The undo is recorded in the audit trail.".into());
-        let page = super::ConfirmPage {
+        let page = round_question(
             ctx,
-            question: format!("Undo round {n}?"),
+            data.tournament,
+            n,
+            "undo",
+            [format!("Undo round {n}"), format!("Keep round {n}")],
             consequences,
-            action: format!("/t/{tid}/rounds/{n}/undo"),
-            button: format!("Undo round {n}"),
-            back: format!("/t/{tid}/rounds/{n}"),
-            back_label: format!("Round {n}"),
-            keep: format!("Keep round {n}"),
-            t: data.tournament,
-        };
+        );
         return render(&page, StatusCode::OK);
     }
     state.run(move |c| rounds::undo(c, tid, n, &r.user)).await?;
@@ -424,17 +445,17 @@ pub async fn clear_results(
             "Referees' rulings on these games are withdrawn; the players' records stay.".into(),
         );
         consequences.push("Standings go back to before this round's results. The clearing is recorded in the audit trail.".into());
-        let page = super::ConfirmPage {
+        let page = round_question(
             ctx,
-            question: format!("Clear the results of round {n}?"),
+            data.tournament,
+            n,
+            "clear",
+            [
+                format!("Clear the results of round {n}"),
+                "Keep the results".into(),
+            ],
             consequences,
-            action: format!("/t/{tid}/rounds/{n}/clear"),
-            button: format!("Clear the results of round {n}"),
-            back: format!("/t/{tid}/rounds/{n}"),
-            back_label: format!("Round {n}"),
-            keep: "Keep the results".into(),
-            t: data.tournament,
-        };
+        );
         return render(&page, StatusCode::OK);
     }
     state
