@@ -171,16 +171,6 @@ impl TournamentData {
             .map_or("", |p| p.club.as_str())
     }
 
-    /// The page of a line of the standings: the player's, or the team's.
-    pub fn entrant_path(&self, id: u32) -> String {
-        let kind = if self.is_team_event() {
-            "teams"
-        } else {
-            "players"
-        };
-        format!("/t/{}/{kind}/{id}", self.tournament.id)
-    }
-
     /// Results still missing in published rounds: the standings are
     /// provisional until there are none.
     pub fn provisional(&self) -> usize {

@@ -17,7 +17,7 @@ use crate::db::{self, audit, DbConnection, DbError};
 use crate::pairing::teams::{self as core, Lineup, TeamMatch, TeamScoring, TeamSwissInput};
 use crate::pairing::{PlayerId, Points, POINT};
 use crate::results::tally;
-use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
+use crate::standings::{Entrant, Outcome, Scoring};
 use crate::tournament::{ByeKind, ByeValue, Ranking, System};
 
 use super::{pid, DirectorError, TournamentData};
@@ -229,16 +229,6 @@ impl TournamentData {
                 }
             })
             .collect()
-    }
-
-    /// The team standings (OGR 10.6): points, then head-to-head, then the
-    /// tournament's other tiebreaks in its order.
-    pub fn team_standings(&self) -> Vec<Standing> {
-        standings::compute(
-            &self.team_entrants(),
-            &self.team_scoring(),
-            &self.tournament.tiebreaks,
-        )
     }
 
     /// Each team's match points and game points over published rounds,
