@@ -76,10 +76,25 @@ fn a_served_app_logs_each_request_and_stops_cleanly_on_sigterm() {
 }
 
 /// SIGTERM with nothing under way: a live page left open (its event
-/// stream) and an idle kept-alive connection do not hold the app up; it
-/// exits within two seconds.
+/// stream) and an idle kept-alive connection do not hold the app up: it
+/// exits cleanly, well before the 30 s a write under way may take.
 #[test]
+fn sigterm_with_only_open_pages_stops_cleanly() {
+    let took = stop_with_open_pages(Duration::from_secs(20));
+    eprintln!("stopped {took:?} after SIGTERM");
+}
+
+/// The same, timed (a performance test: `cargo test --release --test
+/// operations -- --ignored`): within two seconds.
+#[test]
+#[ignore = "timing: part of the performance run (docs/performance.md)"]
 fn sigterm_with_only_open_pages_stops_within_two_seconds() {
+    stop_with_open_pages(Duration::from_secs(2));
+}
+
+/// Serves, opens a live page and an idle connection, sends SIGTERM and
+/// returns how long the app took to exit, failing past `within`.
+fn stop_with_open_pages(within: Duration) -> Duration {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let mut served = Served::start(
@@ -110,22 +125,33 @@ fn sigterm_with_only_open_pages_stops_within_two_seconds() {
             break s;
         }
         assert!(
-            stop.elapsed() < Duration::from_secs(2),
-            "no stop within 2 s of SIGTERM"
+            stop.elapsed() < within,
+            "no stop within {within:?} of SIGTERM"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(exit.success(), "{exit:?}");
+    stop.elapsed()
 }
 
 /// Two app processes behind one load balancer share one PostgreSQL
-/// database: a result saved through either shows on the pages of both
-/// within a second (each process's page cache rechecks the tournament's
-/// revision at most 250 ms apart).
+/// database: a result saved through either shows on the pages of both.
 #[test]
+fn two_processes_on_one_postgresql_show_each_others_results() {
+    two_processes_show_each_others_results(Duration::from_secs(20));
+}
+
+/// The same, timed (the performance run): within a second, as each
+/// process's page cache rechecks the tournament's revision at most 250 ms
+/// apart.
+#[test]
+#[ignore = "timing: part of the performance run (docs/performance.md)"]
 fn two_processes_on_one_postgresql_show_each_others_results_within_a_second() {
-    let Some(app) = TestApp::all().into_iter().find(|a| a.backend == "postgres") else {
-        eprintln!("skipped: KRAAL_TEST_POSTGRES_URL is not set");
+    two_processes_show_each_others_results(Duration::from_secs(1));
+}
+
+fn two_processes_show_each_others_results(within: Duration) {
+    let Some(app) = common::postgres_app() else {
         return;
     };
     let other = Served::start(&app.database_url, |_| {});
@@ -191,15 +217,15 @@ fn two_processes_on_one_postgresql_show_each_others_results_within_a_second() {
                     break;
                 }
                 assert!(
-                    saved.elapsed() < Duration::from_secs(1),
-                    "{base}: result {} not shown after a second",
+                    saved.elapsed() < within,
+                    "{base}: result {} not shown after {within:?}",
                     k + 1
                 );
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
     }
-    // The cached standings pages of both processes agree within a second.
+    // The cached standings pages of both processes come to agree.
     let settled = Instant::now();
     loop {
         let (a, c) = (page(&app.base), page(&b));
@@ -208,8 +234,8 @@ fn two_processes_on_one_postgresql_show_each_others_results_within_a_second() {
             break;
         }
         assert!(
-            settled.elapsed() < Duration::from_secs(1),
-            "the two standings pages differ"
+            settled.elapsed() < within,
+            "the two standings pages still differ after {within:?}"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -319,23 +345,37 @@ fn sigterm_lets_a_write_under_way_finish_and_store_it() {
 
     let body = br#"{"result": "1/2-1/2"}"#;
     let address = server.base.trim_start_matches("http://").to_string();
+    // A live page: its stream ends when the app begins to stop.
+    let mut page = std::net::TcpStream::connect(&address).unwrap();
+    write!(
+        page,
+        "GET /t/{tid}/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .unwrap();
     let mut stream = std::net::TcpStream::connect(&address).unwrap();
     write!(
         stream,
-        "PUT /api/v1/games/{game} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "PUT /api/v1/games/{game} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
         body.len()
     )
     .unwrap();
+    // The app has read the request's head and waits for its body.
+    let head = read_head(&mut stream);
+    assert!(head.starts_with("HTTP/1.1 100"), "{head}");
     stream.write_all(&body[..8]).unwrap();
     stream.flush().unwrap();
-    std::thread::sleep(Duration::from_millis(200));
     let pid = server.child.id();
     Command::new("sh")
         .args(["-c", &format!("kill -TERM {pid}")])
         .status()
         .unwrap();
-    // The app is stopping now; the rest of the body arrives after.
-    std::thread::sleep(Duration::from_millis(300));
+    // The app is stopping once the live page's stream ends; the rest of
+    // the body arrives after.
+    page.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut live = Vec::new();
+    page.read_to_end(&mut live)
+        .expect("the live page's stream ends within 20 s of SIGTERM");
     stream.write_all(&body[8..]).unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
@@ -368,4 +408,80 @@ fn sigterm_lets_a_write_under_way_finish_and_store_it() {
         Some("1/2-1/2"),
         "the result sent during the stop is stored"
     );
+}
+
+/// The head of a response (up to its blank line), read byte by byte so
+/// that nothing after it is taken.
+fn read_head(stream: &mut std::net::TcpStream) -> String {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8];
+    while !head.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("a response head within 20 s");
+        assert_eq!(n, 1, "the connection closed after {head:?}");
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head).to_string()
+}
+
+/// A PostgreSQL test database goes with its test: none is left on the
+/// server after its app is dropped.
+#[test]
+fn a_postgresql_test_database_is_dropped_with_its_app() {
+    let Some(app) = common::postgres_app() else {
+        return;
+    };
+    let admin = app.user("thandi", Role::Admin);
+    common::tournament(&app, &admin, "Soweto Open");
+    let url = app.database_url.clone();
+    assert!(kraal::db::Database::parse(&url, false)
+        .unwrap()
+        .connect()
+        .is_ok());
+    drop(app);
+    assert!(
+        kraal::db::Database::parse(&url, false)
+            .unwrap()
+            .connect()
+            .is_err(),
+        "{url} is still there after its test"
+    );
+}
+
+/// Under CI a PostgreSQL-only test without a PostgreSQL server fails
+/// rather than passing without having run: this test binary, run again
+/// with `CI` set and no server, must fail that test.
+#[test]
+fn a_postgresql_test_without_postgresql_fails_under_ci() {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "two_processes_on_one_postgresql_show_each_others_results",
+        ])
+        .env("CI", "true")
+        .env_remove("KRAAL_TEST_POSTGRES_URL")
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "passed under CI without PostgreSQL:\n{said}"
+    );
+    assert!(
+        said.contains("KRAAL_TEST_POSTGRES_URL is not set under CI"),
+        "{said}"
+    );
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "two_processes_on_one_postgresql_show_each_others_results",
+        ])
+        .env_remove("CI")
+        .env_remove("KRAAL_TEST_POSTGRES_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "outside CI it is skipped");
 }

@@ -15,13 +15,27 @@ use fantoccini::{Client, ClientBuilder, Locator};
 /// How long a page may take to replace the one before it.
 const NAVIGATION_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// A running chromedriver, stopped when dropped.
-pub struct Driver(Child);
+/// A running chromedriver, stopped when dropped, and the Chromium profile
+/// of its session, deleted then.
+pub struct Driver {
+    child: Child,
+    profile: Option<tempfile::TempDir>,
+}
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(profile) = self.profile.take() {
+            let path = profile.path().to_path_buf();
+            // Chromium may still be writing its last files as it exits.
+            let start = Instant::now();
+            let _ = profile.close();
+            while path.exists() && start.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(50));
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
     }
 }
 
@@ -40,7 +54,10 @@ fn chromedriver() -> Option<(Driver, u16)> {
         .stderr(Stdio::null())
         .spawn()
         .ok()?;
-    let driver = Driver(child);
+    let driver = Driver {
+        child,
+        profile: None,
+    };
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         if start.elapsed() > Duration::from_secs(10) {
@@ -60,14 +77,14 @@ pub async fn browser() -> Option<(Client, Driver)> {
 /// As [`browser`], with JavaScript off when `script` is false (the pages
 /// must work without it).
 pub async fn browser_with(script: bool) -> Option<(Client, Driver)> {
-    let Some((driver, port)) = chromedriver() else {
+    let Some((mut driver, port)) = chromedriver() else {
         if std::env::var_os("CI").is_some() {
             panic!("chromedriver is missing under CI: install chromium and chromium-driver");
         }
         eprintln!("skipped: chromedriver not found (apt-get install chromium chromium-driver)");
         return None;
     };
-    let profile = tempfile::tempdir().unwrap().keep();
+    let profile = tempfile::tempdir().unwrap();
     let caps: serde_json::Map<String, serde_json::Value> = serde_json::from_value(serde_json::json!({
         "browserName": "chrome",
         "goog:chromeOptions": {
@@ -76,7 +93,7 @@ pub async fn browser_with(script: bool) -> Option<(Client, Driver)> {
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=360,800",
-                format!("--user-data-dir={}", profile.display()),
+                format!("--user-data-dir={}", profile.path().display()),
             ],
             "prefs": if script {
                 serde_json::json!({})
@@ -86,6 +103,7 @@ pub async fn browser_with(script: bool) -> Option<(Client, Driver)> {
         }
     }))
     .unwrap();
+    driver.profile = Some(profile);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let client = ClientBuilder::new(connector)
         .capabilities(caps)

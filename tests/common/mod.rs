@@ -46,6 +46,19 @@ fn with_database(url: &str, name: &str) -> String {
     }
 }
 
+/// The PostgreSQL test of a run that needs that server: skipped where
+/// `KRAAL_TEST_POSTGRES_URL` is not set, a failure under CI (`CI` set).
+pub fn postgres_app() -> Option<TestApp> {
+    if postgres_url().is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!("KRAAL_TEST_POSTGRES_URL is not set under CI: this test needs PostgreSQL");
+        }
+        eprintln!("skipped: KRAAL_TEST_POSTGRES_URL is not set");
+        return None;
+    }
+    Some(TestApp::start("postgres"))
+}
+
 static PG_TEMPLATE: OnceLock<String> = OnceLock::new();
 static PG_CREATE: Mutex<u32> = Mutex::new(0);
 
@@ -71,6 +84,12 @@ fn fresh_postgres() -> String {
             .expect("create the template database");
         let mut conn = admin_connection(&with_database(&url, &name));
         db::connection::migrate(&mut conn).expect("migrate the template");
+        extern "C" {
+            fn atexit(callback: extern "C" fn()) -> i32;
+        }
+        // SAFETY: registers a plain function without arguments, as the C
+        // library expects; it catches its own panics.
+        unsafe { atexit(drop_template) };
         name
     });
     let mut n = PG_CREATE.lock().unwrap_or_else(|e| e.into_inner());
@@ -86,6 +105,26 @@ fn fresh_postgres() -> String {
     with_database(&url, &name)
 }
 
+/// Drops the database `name` of the test server, whoever is still
+/// connected to it.
+fn drop_database(name: &str) {
+    if let Some(url) = postgres_url() {
+        let mut admin = admin_connection(&url);
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .unwrap_or_else(|e| panic!("drop the test database {name}: {e}"));
+    }
+}
+
+/// At the end of the test process: the template goes too.
+extern "C" fn drop_template() {
+    let _ = std::panic::catch_unwind(|| {
+        if let Some(name) = PG_TEMPLATE.get() {
+            drop_database(name);
+        }
+    });
+}
+
 /// A running Kraal on its own database.
 pub struct TestApp {
     pub backend: &'static str,
@@ -93,6 +132,7 @@ pub struct TestApp {
     pub pool: Pool,
     pub database_url: String,
     handle: actix_web::dev::ServerHandle,
+    server: Option<std::thread::JoinHandle<()>>,
     _dir: tempfile::TempDir,
 }
 
@@ -111,7 +151,7 @@ impl TestApp {
         let base = format!("http://{}", listener.local_addr().unwrap());
         let state = kraal::web::AppState::new(pool.clone(), false);
         let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        let server = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
                 let server = kraal::web::server(state, listener, 2).unwrap();
                 tx.send(server.handle()).unwrap();
@@ -125,6 +165,7 @@ impl TestApp {
             pool,
             database_url,
             handle,
+            server: Some(server),
             _dir: dir,
         }
     }
@@ -187,8 +228,19 @@ impl TestApp {
 }
 
 impl Drop for TestApp {
+    /// Stops the server, waits for it to let go of its connections, and
+    /// drops a PostgreSQL test database (connections the test itself still
+    /// holds are closed by the server).
     fn drop(&mut self) {
         drop(self.handle.stop(false));
+        if let Some(server) = self.server.take() {
+            let _ = server.join();
+        }
+        if self.backend == "postgres" {
+            if let Some(name) = self.database_url.rsplit('/').next() {
+                drop_database(name.split('?').next().unwrap_or(name));
+            }
+        }
     }
 }
 
