@@ -32,6 +32,8 @@
   // typing: it says that something changed and offers the fresh page.
   var noticeOnly = main.getAttribute("data-live-mode") === "notice";
   new EventSource(url).addEventListener("changed", function (e) {
+    // The last revision heard, for whoever watches the page (its tests).
+    document.documentElement.setAttribute("data-live-heard", e.data);
     // Revisions only grow: an older one (a watcher that has not yet seen
     // the change this page already shows) is no reason to fetch again.
     var revision = Number(e.data);

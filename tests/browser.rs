@@ -638,3 +638,24 @@ async fn the_new_tournament_form_fills_in_each_systems_rounds_and_bye() {
         "{facts}"
     );
 }
+
+/// A session's Chromium profile goes with it: nothing of it is left once
+/// the driver is dropped, and no Chromium of it keeps running.
+#[tokio::test(flavor = "current_thread")]
+async fn a_browser_profile_is_deleted_after_its_test() {
+    let app = common::TestApp::start("sqlite");
+    let Some((b, driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    let profile = driver.profile().unwrap().to_path_buf();
+    assert!(profile.join("Default").is_dir(), "{}", profile.display());
+    drop(driver);
+    drop(b);
+    // Give a surviving Chromium the time to write into its profile again.
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(1) {
+        assert!(!profile.exists(), "{} is still there", profile.display());
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

@@ -371,7 +371,18 @@ fn read_until(reader: &mut impl BufRead, want: &str, within: Duration) -> bool {
 }
 
 #[test]
+fn the_event_stream_announces_a_saved_result() {
+    event_stream_announces_a_saved_result(Duration::from_secs(20));
+}
+
+/// The same, timed (the performance run, docs/performance.md).
+#[test]
+#[ignore = "timing: part of the performance run (docs/performance.md)"]
 fn the_event_stream_announces_a_saved_result_within_a_second() {
+    event_stream_announces_a_saved_result(Duration::from_secs(1));
+}
+
+fn event_stream_announces_a_saved_result(within: Duration) {
     for app in TestApp::all() {
         let admin = app.user("admin", Role::Admin);
         let mut api = app.script_for(&admin);
@@ -400,14 +411,10 @@ fn the_event_stream_announces_a_saved_result_within_a_second() {
         let saved = Instant::now();
         put(&mut api, &r1[0]["games"][0], "1-0");
         assert!(
-            read_until(
-                &mut reader,
-                &format!("data: {}", revision + 1),
-                Duration::from_secs(1)
-            ),
-            "a saved result reaches the stream within a second"
+            read_until(&mut reader, &format!("data: {}", revision + 1), within),
+            "a saved result reaches the stream within {within:?}"
         );
-        assert!(saved.elapsed() < Duration::from_secs(1));
+        assert!(saved.elapsed() < within);
     }
 }
 

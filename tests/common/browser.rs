@@ -22,8 +22,20 @@ pub struct Driver {
     profile: Option<tempfile::TempDir>,
 }
 
+impl Driver {
+    /// The Chromium profile of the session, while it lasts.
+    pub fn profile(&self) -> Option<&std::path::Path> {
+        self.profile.as_ref().map(|p| p.path())
+    }
+}
+
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The driver leads its own process group, with the Chromium it
+        // started: the whole group goes, not the driver alone.
+        let _ = Command::new("sh")
+            .args(["-c", &format!("kill -KILL -{}", self.child.id())])
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
         if let Some(profile) = self.profile.take() {
@@ -48,8 +60,10 @@ fn chromedriver() -> Option<(Driver, u16)> {
         .local_addr()
         .ok()?
         .port();
+    use std::os::unix::process::CommandExt;
     let child = Command::new(path)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -92,7 +106,7 @@ pub async fn browser_with(script: bool) -> Option<(Client, Driver)> {
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=360,800",
+                "--disable-dev-shm-usage", "--disable-breakpad", "--window-size=360,800",
                 format!("--user-data-dir={}", profile.path().display()),
             ],
             "prefs": if script {
