@@ -107,20 +107,24 @@ fn fresh_postgres() -> String {
 
 /// Drops the database `name` of the test server, whoever is still
 /// connected to it.
-fn drop_database(name: &str) {
-    if let Some(url) = postgres_url() {
-        let mut admin = admin_connection(&url);
-        admin
-            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .unwrap_or_else(|e| panic!("drop the test database {name}: {e}"));
-    }
+fn drop_database(name: &str) -> Result<(), String> {
+    let Some(url) = postgres_url() else {
+        return Ok(());
+    };
+    let mut admin = Database::parse(&url, false)
+        .map_err(|e| e.to_string())?
+        .connect()
+        .map_err(|e| e.to_string())?;
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .map_err(|e| format!("drop the test database {name}: {e}"))
 }
 
 /// At the end of the test process: the template goes too.
 extern "C" fn drop_template() {
     let _ = std::panic::catch_unwind(|| {
         if let Some(name) = PG_TEMPLATE.get() {
-            drop_database(name);
+            let _ = drop_database(name);
         }
     });
 }
@@ -237,8 +241,14 @@ impl Drop for TestApp {
             let _ = server.join();
         }
         if self.backend == "postgres" {
-            if let Some(name) = self.database_url.rsplit('/').next() {
-                drop_database(name.split('?').next().unwrap_or(name));
+            let name = self.database_url.rsplit('/').next().unwrap_or("");
+            let dropped = drop_database(name.split('?').next().unwrap_or(name));
+            // A failing test keeps its own message (and a panic while
+            // panicking would abort the run).
+            if let Err(e) = dropped {
+                if !std::thread::panicking() {
+                    panic!("{e}");
+                }
             }
         }
     }
