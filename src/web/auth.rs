@@ -123,11 +123,11 @@ fn seal<B>(res: &mut ServiceResponse<B>, secure: bool) -> Result<(), actix_web::
 
 /// The header of an error page: the signed-in account with its CSRF token
 /// (for the sign-out button), or nobody, without handing out a token.
-fn error_ctx(req: &HttpRequest) -> super::pages::Ctx {
+fn error_ctx(req: &HttpRequest) -> super::layout::Ctx {
     if caller(req).user.is_some() {
-        super::pages::Ctx::with_csrf(req)
+        super::layout::Ctx::with_csrf(req)
     } else {
-        super::pages::Ctx::anonymous()
+        super::layout::Ctx::anonymous()
     }
 }
 

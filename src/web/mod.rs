@@ -7,6 +7,7 @@
 pub mod api;
 pub mod auth;
 pub mod error;
+pub mod layout;
 pub mod limit;
 pub mod live;
 pub mod pages;

@@ -8,7 +8,7 @@ use askama_web::WebTemplate;
 use chrono::Duration;
 use serde::Deserialize;
 
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::accounts;
 use crate::db;
 use crate::db::auth::{self as db_auth, Admission, ApiToken};

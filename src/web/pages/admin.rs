@@ -6,7 +6,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::accounts;
 use crate::db::users::{self, Role, User};
 use crate::web::auth::Admin;

@@ -5,7 +5,7 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
 use super::tournaments::load_page;
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::forbidden::{self, NewForbidden};
 use crate::web::auth::Referee;
 use crate::web::error::AppError;

@@ -11,7 +11,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::rounds::{absolute_url, can_edit, load_data, pairing_views, qr_svg, PairingView};
-use super::{render, see_other, Ctx};
+use crate::web::layout::{render, see_other, Ctx};
 use crate::db::rounds::Round;
 use crate::db::tournaments::Tournament;
 use crate::director::scoresheets::{self, Flags, GameRecords, LinkPairing, RecordView};
@@ -753,7 +753,7 @@ pub async fn games_txt(r: Referee, state: web::Data<AppState>) -> Result<HttpRes
     let text = state
         .run(move |c| crate::export::games::text(c, tid))
         .await?;
-    Ok(super::download(
+    Ok(crate::web::layout::download(
         "text/plain; charset=utf-8",
         text,
         &r.tournament.name,

@@ -4,7 +4,7 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
-use super::Ctx;
+use crate::web::layout::Ctx;
 use crate::db::tournaments::{self, Tournament};
 use crate::web::error::AppError;
 use crate::web::AppState;

@@ -9,7 +9,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Serialize;
 
-use super::{render, see_other, Ctx};
+use crate::web::layout::{render, see_other, Ctx};
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::tournaments;
 use crate::director::TournamentData;
@@ -93,8 +93,8 @@ fn round_question(
     action: &str,
     [button, keep]: [String; 2],
     consequences: Vec<String>,
-) -> super::ConfirmPage {
-    super::ConfirmPage {
+) -> crate::web::layout::ConfirmPage {
+    crate::web::layout::ConfirmPage {
         ctx,
         question: format!("{button}?"),
         consequences,
@@ -114,7 +114,7 @@ pub async fn undo(
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
-    form: web::Form<super::Confirm>,
+    form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     if !form.given() {
@@ -394,7 +394,7 @@ pub async fn show(
         flags,
         qr: qr_svg(&url),
         url,
-        date: super::sheet_date(&round),
+        date: crate::web::layout::sheet_date(&round),
         q,
         found,
         seats,
@@ -411,7 +411,7 @@ pub async fn show(
         t: data.tournament,
         round,
         can_edit,
-        updated: super::updated_now(),
+        updated: crate::web::layout::updated_now(),
     };
     render(&page, StatusCode::OK)
 }
@@ -423,7 +423,7 @@ pub async fn clear_results(
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
-    form: web::Form<super::Confirm>,
+    form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     if !form.given() {
@@ -510,7 +510,7 @@ pub async fn slips(
         ctx,
         links,
         pairings,
-        date: super::sheet_date(&round),
+        date: crate::web::layout::sheet_date(&round),
         t: data.tournament,
         round,
     };
@@ -1100,7 +1100,7 @@ impl StandingsPage {
             rounds_published: data.published().len(),
             missing: data.provisional(),
             columns,
-            updated: super::updated_now(),
+            updated: crate::web::layout::updated_now(),
             t: data.tournament,
         }
     }
@@ -1193,7 +1193,7 @@ pub async fn standings_csv_route(
             )
         })?;
     let data = load_data(&state, path.into_inner()).await?;
-    super::csv_download(
+    crate::web::layout::csv_download(
         crate::export::standings::csv(&data, headers),
         &data.tournament.name,
         "standings",

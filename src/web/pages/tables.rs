@@ -9,7 +9,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use super::rounds::{load_data, pairing_views, PairingView};
-use super::{render, Ctx};
+use crate::web::layout::{render, Ctx};
 use crate::db::players::Player;
 use crate::db::tournaments::Tournament;
 use crate::director::TournamentData;
@@ -146,7 +146,7 @@ pub async fn crosstable_page(
             } else {
                 "players"
             },
-            updated: super::updated_now(),
+            updated: crate::web::layout::updated_now(),
             t: data.tournament,
         },
         StatusCode::OK,
@@ -172,7 +172,7 @@ pub async fn crosstable_csv(
             rec
         }),
     );
-    super::csv_download(bytes, &data.tournament.name, "crosstable")
+    crate::web::layout::csv_download(bytes, &data.tournament.name, "crosstable")
 }
 
 /// `GET /t/{tid}/rounds/{n}/pairings.csv`: table, players, score, each game.
@@ -204,7 +204,7 @@ pub async fn pairings_csv(
         vec![p.table.to_string(), p.first, second, p.score, games]
     });
     let bytes = crate::export::table(&["table", "first", "second", "score", "games"], rows);
-    super::csv_download(bytes, &data.tournament.name, &format!("round-{n}"))
+    crate::web::layout::csv_download(bytes, &data.tournament.name, &format!("round-{n}"))
 }
 
 /// A player's pairing in one round, from their side.
@@ -302,7 +302,7 @@ pub async fn player_page(
             t: data.tournament,
             player,
             rounds,
-            updated: super::updated_now(),
+            updated: crate::web::layout::updated_now(),
         },
         StatusCode::OK,
     )

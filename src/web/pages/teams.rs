@@ -9,7 +9,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::rounds::{absolute_url, can_edit, load_data, pairing_views, qr_svg, PairingView};
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::rounds::Round;
 use crate::db::teams::{self, Actor, NewTeam, Team};
 use crate::db::tournaments::Tournament;
@@ -924,7 +924,7 @@ pub async fn cards(
     let page = CardsPage {
         ctx,
         matches,
-        date: super::sheet_date(&round),
+        date: crate::web::layout::sheet_date(&round),
         t: data.tournament,
         round,
     };
@@ -998,7 +998,7 @@ pub async fn matches_csv_route(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, false)?;
-    super::csv_download(
+    crate::web::layout::csv_download(
         matches_csv(&data, &round),
         &data.tournament.name,
         &format!("round-{n}-matches"),

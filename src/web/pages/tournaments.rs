@@ -7,7 +7,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::forbidden::{self, Forbidden};
 use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
@@ -530,7 +530,7 @@ pub async fn event_json(r: Referee, state: web::Data<AppState>) -> Result<HttpRe
     let bytes = state
         .run(move |c| crate::export::event::json(c, tid))
         .await?;
-    Ok(super::download(
+    Ok(crate::web::layout::download(
         "application/json",
         bytes,
         &r.tournament.name,
@@ -543,7 +543,7 @@ pub async fn event_json(r: Referee, state: web::Data<AppState>) -> Result<HttpRe
 pub async fn export_trf(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     let data = super::rounds::load_data(&state, r.tournament.id).await?;
     let text = crate::export::trf::text(&data)?;
-    Ok(super::download(
+    Ok(crate::web::layout::download(
         "text/plain; charset=utf-8",
         text,
         &r.tournament.name,
