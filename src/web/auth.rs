@@ -378,3 +378,21 @@ pub async fn refereed_tournament(
         )))
     }
 }
+
+/// Whether the caller referees tournament `tid` (or is an admin).
+pub async fn can_edit(
+    state: &AppState,
+    ctx: &crate::web::layout::Ctx,
+    tid: i32,
+) -> Result<bool, AppError> {
+    match &ctx.user {
+        None => Ok(false),
+        Some(u) if u.is_admin() => Ok(true),
+        Some(u) => {
+            let uid = u.id;
+            state
+                .run(move |c| tournaments::is_referee(c, tid, uid))
+                .await
+        }
+    }
+}

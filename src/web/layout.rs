@@ -165,10 +165,7 @@ pub fn download(
         .content_type(content_type.to_string())
         .insert_header((
             header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}-{file}\"",
-                slug(tournament)
-            ),
+            format!("attachment; filename=\"{}-{file}\"", slug(tournament)),
         ))
         .body(bytes)
 }
@@ -222,4 +219,27 @@ pub fn slug(name: &str) -> String {
     } else {
         s
     }
+}
+
+/// A QR code, as SVG, that opens `url`.
+pub fn qr_svg(url: &str) -> String {
+    let Ok(code) = qrcode::QrCode::new(url.as_bytes()) else {
+        return String::new();
+    };
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(160, 160)
+        .quiet_zone(true)
+        .build();
+    // Inline in HTML: the XML prolog is not wanted there.
+    match svg.find("<svg") {
+        Some(i) => svg[i..].to_string(),
+        None => svg,
+    }
+}
+
+/// The absolute address of `path` on this site, as the request reached it.
+pub fn absolute_url(req: &actix_web::HttpRequest, path: &str) -> String {
+    let info = req.connection_info();
+    format!("{}://{}{path}", info.scheme(), info.host())
 }

@@ -12,6 +12,7 @@ pub mod limit;
 pub mod live;
 pub mod pages;
 pub mod routes;
+pub mod views;
 
 use std::net::TcpListener;
 

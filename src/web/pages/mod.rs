@@ -38,4 +38,3 @@ pub async fn script() -> HttpResponse {
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(include_str!("../../../static/kraal.js"))
 }
-

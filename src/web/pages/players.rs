@@ -6,26 +6,15 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use super::tournaments::load_page;
-use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::players;
 use crate::db::tournaments::{self, Tournament};
 use crate::export::players as players_csv;
 use crate::roster::PlayerFields;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::views::tournament::{load_page, PlayerRaw};
 use crate::web::AppState;
-
-/// A player as typed in the form.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct PlayerRaw {
-    pub name: String,
-    pub club: String,
-    pub rating: String,
-    pub seed: String,
-    pub federation_id: String,
-}
 
 impl PlayerRaw {
     fn check(&self) -> Result<PlayerFields, FormErrors> {
@@ -363,7 +352,6 @@ pub async fn export_csv(
         .collect();
     crate::web::layout::csv_download(players_csv::write(&rows), &t.name, "players")
 }
-
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]

@@ -8,14 +8,14 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 
-use super::rounds::{load_data, pairing_views, PairingView};
-use crate::web::layout::{render, Ctx};
 use crate::db::players::Player;
 use crate::db::tournaments::Tournament;
 use crate::director::TournamentData;
 use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
 use crate::web::error::AppError;
+use crate::web::layout::{render, Ctx};
+use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
 use crate::web::AppState;
 
 /// One cell of the crosstable: what a player did in one round, written so
@@ -225,7 +225,7 @@ impl PlayerRound {
         self.pairing.outcome_for(self.first)
     }
     /// A game's result for this player (`won`, `lost`, ...), `–` without one.
-    pub fn result_of(&self, g: &super::rounds::GameView) -> &'static str {
+    pub fn result_of(&self, g: &GameView) -> &'static str {
         g.result
             .map_or("–", |r| r.for_player(g.first_started == self.first))
     }
