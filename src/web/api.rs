@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::auth;
 use super::error::{ApiError, AppError};
-use super::pages::rounds::{load_data, pairing_views, GameView, PairingView};
-use super::pages::teams::{match_views, MatchView};
+use super::views::round::{load_data, pairing_views, GameView, PairingView};
+use super::views::team::{match_views, MatchView};
 use super::AppState;
 use crate::db::forbidden::{self, Forbidden, NewForbidden};
 use crate::db::tournaments::{self, Tournament};

@@ -123,11 +123,11 @@ fn seal<B>(res: &mut ServiceResponse<B>, secure: bool) -> Result<(), actix_web::
 
 /// The header of an error page: the signed-in account with its CSRF token
 /// (for the sign-out button), or nobody, without handing out a token.
-fn error_ctx(req: &HttpRequest) -> super::pages::Ctx {
+fn error_ctx(req: &HttpRequest) -> super::layout::Ctx {
     if caller(req).user.is_some() {
-        super::pages::Ctx::with_csrf(req)
+        super::layout::Ctx::with_csrf(req)
     } else {
-        super::pages::Ctx::anonymous()
+        super::layout::Ctx::anonymous()
     }
 }
 
@@ -376,5 +376,23 @@ pub async fn refereed_tournament(
             "You are not a referee of {}.",
             tournament.name
         )))
+    }
+}
+
+/// Whether the caller referees tournament `tid` (or is an admin).
+pub async fn can_edit(
+    state: &AppState,
+    ctx: &crate::web::layout::Ctx,
+    tid: i32,
+) -> Result<bool, AppError> {
+    match &ctx.user {
+        None => Ok(false),
+        Some(u) if u.is_admin() => Ok(true),
+        Some(u) => {
+            let uid = u.id;
+            state
+                .run(move |c| tournaments::is_referee(c, tid, uid))
+                .await
+        }
     }
 }

@@ -7,10 +7,12 @@
 pub mod api;
 pub mod auth;
 pub mod error;
+pub mod layout;
 pub mod limit;
 pub mod live;
 pub mod pages;
 pub mod routes;
+pub mod views;
 
 use std::net::TcpListener;
 

@@ -8,13 +8,13 @@ use askama_web::WebTemplate;
 use chrono::Duration;
 use serde::Deserialize;
 
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::accounts;
 use crate::db;
 use crate::db::auth::{self as db_auth, Admission, ApiToken};
 use crate::db::users::{self, User};
 use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::web::error::AppError;
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
 
 /// Failed sign-ins allowed per name in [`THROTTLE_MINUTES`] before refusing.

@@ -4,34 +4,12 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use super::tournaments::load_page;
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::forbidden::{self, NewForbidden};
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::views::tournament::{error_key, load_page, waiver_key, ForbiddenRaw};
 use crate::web::AppState;
-
-/// The "kept apart" form as typed; blank rounds mean from the first and to
-/// the last.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct ForbiddenRaw {
-    pub a: String,
-    pub b: String,
-    pub from_round: String,
-    pub to_round: String,
-}
-
-/// The page's error key for a field of the "kept apart" form (the page
-/// holds other forms with fields of the same names).
-pub fn error_key(field: &str) -> String {
-    format!("forbidden_{field}")
-}
-
-/// The page's error key for the waiver reason of one kept-apart pair.
-pub fn waiver_key(id: i32) -> String {
-    format!("waiver_{id}")
-}
 
 impl ForbiddenRaw {
     fn check(&self) -> Result<NewForbidden, FormErrors> {

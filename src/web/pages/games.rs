@@ -10,8 +10,6 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use super::rounds::{absolute_url, can_edit, load_data, pairing_views, qr_svg, PairingView};
-use super::{render, see_other, Ctx};
 use crate::db::rounds::Round;
 use crate::db::tournaments::Tournament;
 use crate::director::scoresheets::{self, Flags, GameRecords, LinkPairing, RecordView};
@@ -19,8 +17,12 @@ use crate::results::GameResult;
 use crate::rules::board::{Junction, LINES};
 use crate::rules::{Position, Side};
 use crate::tournament::{RecordSide, RulingKind};
+use crate::web::auth::can_edit;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
+use crate::web::layout::qr_svg;
+use crate::web::layout::{render, see_other, Ctx};
+use crate::web::views::round::{load_data, pairing_views, player_link, PairingView};
 use crate::web::AppState;
 
 /// Distance between neighbouring grid points of the drawn board, and the
@@ -683,18 +685,6 @@ pub struct TableQuery {
     table: Option<i32>,
 }
 
-/// The players' link of a pairing, as an absolute address.
-pub async fn player_link(
-    state: &AppState,
-    req: &HttpRequest,
-    pairing_id: i32,
-) -> Result<String, AppError> {
-    let key = state
-        .run(move |c| scoresheets::link_key(c, pairing_id))
-        .await?;
-    Ok(absolute_url(req, &format!("/p/{pairing_id}/{key}")))
-}
-
 /// `GET /t/{tid}/rounds/{n}/scoresheets[?table=T]`: printable blank
 /// scoresheets, one block per game, for every table or one. The players'
 /// link is printed as a QR code only for the round's referees.
@@ -753,7 +743,7 @@ pub async fn games_txt(r: Referee, state: web::Data<AppState>) -> Result<HttpRes
     let text = state
         .run(move |c| crate::export::games::text(c, tid))
         .await?;
-    Ok(super::download(
+    Ok(crate::web::layout::download(
         "text/plain; charset=utf-8",
         text,
         &r.tournament.name,

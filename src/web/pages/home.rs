@@ -4,9 +4,9 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
-use super::Ctx;
 use crate::db::tournaments::{self, Tournament};
 use crate::web::error::AppError;
+use crate::web::layout::Ctx;
 use crate::web::AppState;
 
 #[derive(Template, WebTemplate)]

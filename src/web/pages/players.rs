@@ -6,26 +6,15 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use super::tournaments::load_page;
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::players;
 use crate::db::tournaments::{self, Tournament};
 use crate::export::players as players_csv;
 use crate::roster::PlayerFields;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::views::tournament::{load_page, PlayerRaw};
 use crate::web::AppState;
-
-/// A player as typed in the form.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct PlayerRaw {
-    pub name: String,
-    pub club: String,
-    pub rating: String,
-    pub seed: String,
-    pub federation_id: String,
-}
 
 impl PlayerRaw {
     fn check(&self) -> Result<PlayerFields, FormErrors> {
@@ -133,7 +122,7 @@ pub async fn withdraw(
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
-    form: web::Form<super::Confirm>,
+    form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     if !form.given() {
@@ -146,7 +135,7 @@ pub async fn withdraw(
             })
             .await?;
         let next = paired + 1;
-        let page = super::ConfirmPage {
+        let page = crate::web::layout::ConfirmPage {
             ctx,
             question: format!("Withdraw {}?", p.name),
             consequences: vec![
@@ -361,31 +350,7 @@ pub async fn export_csv(
                 .collect(),
         })
         .collect();
-    super::csv_download(players_csv::write(&rows), &t.name, "players")
-}
-
-/// A file-name-safe version of a tournament name.
-pub fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let s = s
-        .split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    if s.is_empty() {
-        "tournament".into()
-    } else {
-        s
-    }
+    crate::web::layout::csv_download(players_csv::write(&rows), &t.name, "players")
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -7,26 +7,22 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
-use serde::Serialize;
 
-use super::{render, see_other, Ctx};
-use crate::db::rounds::{self, Game, Pairing, Round};
+use crate::db::rounds::{self, Round};
 use crate::db::tournaments;
 use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
-use crate::pairing::explain::Explanation;
-use crate::results::{
-    fill_from_first, parse_pairing_score, tally, GameResult, PairingTally, ResultEdit,
-};
+use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::{show_points, SeparatedBy, Standing};
-use crate::tournament::ByeKind;
+use crate::web::auth::can_edit;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
+use crate::web::layout::{absolute_url, qr_svg, render, see_other, Ctx};
+use crate::web::views::round::{
+    load_data, pairing_views, player_link, seats, GameView, PairingView, Seat,
+};
+use crate::web::views::team::{match_views, MatchView};
 use crate::web::AppState;
-
-pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, AppError> {
-    state.run(move |c| crate::director::load(c, tid)).await
-}
 
 pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     let tid = r.tournament.id;
@@ -93,8 +89,8 @@ fn round_question(
     action: &str,
     [button, keep]: [String; 2],
     consequences: Vec<String>,
-) -> super::ConfirmPage {
-    super::ConfirmPage {
+) -> crate::web::layout::ConfirmPage {
+    crate::web::layout::ConfirmPage {
         ctx,
         question: format!("{button}?"),
         consequences,
@@ -114,7 +110,7 @@ pub async fn undo(
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
-    form: web::Form<super::Confirm>,
+    form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     if !form.given() {
@@ -144,142 +140,6 @@ pub async fn undo(
     Ok(see_other(&format!("/t/{tid}")))
 }
 
-/// One game as a row of the pairings page.
-#[derive(Debug, Clone, Serialize)]
-pub struct GameView {
-    pub id: i32,
-    pub number: i32,
-    pub starter: String,
-    pub first_started: bool,
-    pub result: Option<GameResult>,
-    pub tiebreak: bool,
-    pub version: i32,
-}
-
-/// One pairing as the pages and the API show it.
-#[derive(Debug, Clone, Serialize)]
-pub struct PairingView {
-    pub id: i32,
-    pub table: i32,
-    pub first_id: Option<i32>,
-    pub first: String,
-    pub second_id: Option<i32>,
-    pub second: String,
-    pub bye: Option<ByeKind>,
-    /// The score from the first player's side, `1½-½`; empty until a result.
-    pub score: String,
-    /// The main games added up, from the first player's side.
-    pub tally: PairingTally,
-    pub games: Vec<GameView>,
-    pub explanation: Option<Explanation>,
-    /// The explanation as sentences naming the players.
-    pub why: Vec<String>,
-    /// For a knock-out: who went through, once decided.
-    pub winner: Option<String>,
-    /// For a board of a team match: the board (1-4) and the match's id.
-    pub board: Option<i32>,
-    pub match_id: Option<i32>,
-}
-
-pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
-    let names = data.player_names();
-    let name = |id: Option<i32>| {
-        id.and_then(|i| names.get(&i).map(|s| s.to_string()))
-            .unwrap_or_default()
-    };
-    let knockout = data.tournament.system == crate::tournament::System::Knockout;
-    let name_of = data.name_of();
-    data.pairings_of(round)
-        .into_iter()
-        // A team match's own row holds teams, not players: its boards are
-        // the pairings.
-        .filter(|p| p.first_player_id.is_some())
-        .map(|p: &Pairing| {
-            let games: Vec<&Game> = data.games_of(p.id);
-            let t = tally(
-                games
-                    .iter()
-                    .filter(|g| !g.tiebreak)
-                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
-            );
-            let mut view = PairingView {
-                id: p.id,
-                table: p.table_no,
-                first_id: p.first_player_id,
-                first: name(p.first_player_id),
-                second_id: p.second_player_id,
-                second: name(p.second_player_id),
-                bye: p.bye,
-                score: String::new(),
-                tally: t,
-                games: games
-                    .iter()
-                    .map(|g| GameView {
-                        id: g.id,
-                        number: g.number,
-                        starter: name(g.starter_player_id),
-                        first_started: g.starter_player_id == p.first_player_id,
-                        result: g.result,
-                        tiebreak: g.tiebreak,
-                        version: g.version,
-                    })
-                    .collect(),
-                explanation: serde_json::from_str(&p.explanation).ok(),
-                why: serde_json::from_str::<Explanation>(&p.explanation)
-                    .map(|e| e.lines(&name_of, show_points))
-                    .unwrap_or_default(),
-                winner: if knockout && p.second_player_id.is_some() {
-                    data.knockout_winner(p).map(|w| name(Some(w)))
-                } else {
-                    None
-                },
-                board: p.board,
-                match_id: p.team_pairing_id,
-            };
-            view.score = view.score_from(true);
-            view
-        })
-        .collect()
-}
-
-/// Where a player sits in a round: the "where do I sit?" list.
-#[derive(Debug, Clone)]
-pub struct Seat {
-    pub id: i32,
-    pub name: String,
-    pub table: i32,
-    /// The opponent's name; empty for a bye.
-    pub opponent: String,
-}
-
-/// Every player of the round with their table, in alphabetical order.
-pub fn seats(pairings: &[PairingView]) -> Vec<Seat> {
-    let mut list: Vec<Seat> = pairings
-        .iter()
-        .flat_map(|p| {
-            [
-                (p.first_id, &p.first, &p.second),
-                (p.second_id, &p.second, &p.first),
-            ]
-            .into_iter()
-            .filter_map(move |(id, name, other)| {
-                Some(Seat {
-                    id: id?,
-                    name: name.clone(),
-                    table: p.table,
-                    opponent: if p.second_id.is_some() {
-                        other.clone()
-                    } else {
-                        String::new()
-                    },
-                })
-            })
-        })
-        .collect();
-    list.sort_by_key(|s| (s.name.to_lowercase(), s.id));
-    list
-}
-
 #[derive(Template, WebTemplate)]
 #[template(path = "round.html")]
 pub struct RoundPage {
@@ -289,7 +149,7 @@ pub struct RoundPage {
     rounds: Vec<i32>,
     pairings: Vec<PairingView>,
     /// A team round's matches, each with its boards (the same pairings).
-    matches: Vec<super::teams::MatchView>,
+    matches: Vec<MatchView>,
     can_edit: bool,
     missing: usize,
     updated: String,
@@ -334,29 +194,6 @@ pub async fn flag_words(
         .collect())
 }
 
-/// A QR code, as SVG, that opens `url`.
-pub fn qr_svg(url: &str) -> String {
-    let Ok(code) = qrcode::QrCode::new(url.as_bytes()) else {
-        return String::new();
-    };
-    let svg = code
-        .render::<qrcode::render::svg::Color>()
-        .min_dimensions(160, 160)
-        .quiet_zone(true)
-        .build();
-    // Inline in HTML: the XML prolog is not wanted there.
-    match svg.find("<svg") {
-        Some(i) => svg[i..].to_string(),
-        None => svg,
-    }
-}
-
-/// The absolute address of `path` on this site, as the request reached it.
-pub fn absolute_url(req: &actix_web::HttpRequest, path: &str) -> String {
-    let info = req.connection_info();
-    format!("{}://{}{path}", info.scheme(), info.host())
-}
-
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]
 pub struct Search {
@@ -394,11 +231,11 @@ pub async fn show(
         flags,
         qr: qr_svg(&url),
         url,
-        date: super::sheet_date(&round),
+        date: crate::web::layout::sheet_date(&round),
         q,
         found,
         seats,
-        matches: super::teams::match_views(&data, &round, &pairings),
+        matches: match_views(&data, &round, &pairings),
         pairings,
         missing: data.missing_results(&round),
         rounds: data
@@ -411,7 +248,7 @@ pub async fn show(
         t: data.tournament,
         round,
         can_edit,
-        updated: super::updated_now(),
+        updated: crate::web::layout::updated_now(),
     };
     render(&page, StatusCode::OK)
 }
@@ -423,7 +260,7 @@ pub async fn clear_results(
     ctx: Ctx,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
-    form: web::Form<super::Confirm>,
+    form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     if !form.given() {
@@ -502,7 +339,7 @@ pub async fn slips(
     let mut links = HashMap::new();
     if can_edit && round.is_published() {
         for p in &pairings {
-            let link = super::games::player_link(&state, &req, p.id).await?;
+            let link = player_link(&state, &req, p.id).await?;
             links.insert(p.id, (qr_svg(&link), link));
         }
     }
@@ -510,25 +347,11 @@ pub async fn slips(
         ctx,
         links,
         pairings,
-        date: super::sheet_date(&round),
+        date: crate::web::layout::sheet_date(&round),
         t: data.tournament,
         round,
     };
     render(&page, StatusCode::OK)
-}
-
-/// Whether the caller referees tournament `tid` (or is an admin).
-pub async fn can_edit(state: &AppState, ctx: &Ctx, tid: i32) -> Result<bool, AppError> {
-    match &ctx.user {
-        None => Ok(false),
-        Some(u) if u.is_admin() => Ok(true),
-        Some(u) => {
-            let uid = u.id;
-            state
-                .run(move |c| tournaments::is_referee(c, tid, uid))
-                .await
-        }
-    }
 }
 
 /// A field of the results page that could not be used, and why.
@@ -656,14 +479,6 @@ impl ResultsPage {
             .filter(|p| p.games.iter().any(|g| g.tiebreak && g.result.is_none()))
             .map(|p| p.table)
             .collect()
-    }
-}
-
-impl GameView {
-    /// The stored spelling of the result (`1-0`, `1/2-1/2`), empty without
-    /// one: what the results form carries and compares.
-    pub fn stored(&self) -> &'static str {
-        self.result.map_or("", GameResult::as_str)
     }
 }
 
@@ -1100,7 +915,7 @@ impl StandingsPage {
             rounds_published: data.published().len(),
             missing: data.provisional(),
             columns,
-            updated: super::updated_now(),
+            updated: crate::web::layout::updated_now(),
             t: data.tournament,
         }
     }
@@ -1193,7 +1008,7 @@ pub async fn standings_csv_route(
             )
         })?;
     let data = load_data(&state, path.into_inner()).await?;
-    super::csv_download(
+    crate::web::layout::csv_download(
         crate::export::standings::csv(&data, headers),
         &data.tournament.name,
         "standings",

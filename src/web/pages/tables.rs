@@ -8,14 +8,14 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 
-use super::rounds::{load_data, pairing_views, PairingView};
-use super::{render, Ctx};
 use crate::db::players::Player;
 use crate::db::tournaments::Tournament;
 use crate::director::TournamentData;
 use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
 use crate::web::error::AppError;
+use crate::web::layout::{render, Ctx};
+use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
 use crate::web::AppState;
 
 /// One cell of the crosstable: what a player did in one round, written so
@@ -146,7 +146,7 @@ pub async fn crosstable_page(
             } else {
                 "players"
             },
-            updated: super::updated_now(),
+            updated: crate::web::layout::updated_now(),
             t: data.tournament,
         },
         StatusCode::OK,
@@ -172,7 +172,7 @@ pub async fn crosstable_csv(
             rec
         }),
     );
-    super::csv_download(bytes, &data.tournament.name, "crosstable")
+    crate::web::layout::csv_download(bytes, &data.tournament.name, "crosstable")
 }
 
 /// `GET /t/{tid}/rounds/{n}/pairings.csv`: table, players, score, each game.
@@ -204,7 +204,7 @@ pub async fn pairings_csv(
         vec![p.table.to_string(), p.first, second, p.score, games]
     });
     let bytes = crate::export::table(&["table", "first", "second", "score", "games"], rows);
-    super::csv_download(bytes, &data.tournament.name, &format!("round-{n}"))
+    crate::web::layout::csv_download(bytes, &data.tournament.name, &format!("round-{n}"))
 }
 
 /// A player's pairing in one round, from their side.
@@ -225,7 +225,7 @@ impl PlayerRound {
         self.pairing.outcome_for(self.first)
     }
     /// A game's result for this player (`won`, `lost`, ...), `–` without one.
-    pub fn result_of(&self, g: &super::rounds::GameView) -> &'static str {
+    pub fn result_of(&self, g: &GameView) -> &'static str {
         g.result
             .map_or("–", |r| r.for_player(g.first_started == self.first))
     }
@@ -302,7 +302,7 @@ pub async fn player_page(
             t: data.tournament,
             player,
             rounds,
-            updated: super::updated_now(),
+            updated: crate::web::layout::updated_now(),
         },
         StatusCode::OK,
     )

@@ -8,8 +8,6 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use super::rounds::{absolute_url, can_edit, load_data, pairing_views, qr_svg, PairingView};
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::db::rounds::Round;
 use crate::db::teams::{self, Actor, NewTeam, Team};
 use crate::db::tournaments::Tournament;
@@ -18,79 +16,14 @@ use crate::director::teams::{set_lineup, start_match};
 use crate::director::TournamentData;
 use crate::export::players::ImportError;
 use crate::standings::show_points;
+use crate::web::auth::can_edit;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
+use crate::web::layout::{absolute_url, qr_svg};
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::views::round::{load_data, pairing_views};
+use crate::web::views::team::{match_views, MatchView};
 use crate::web::AppState;
-
-/// A team match as the round page, the cards and the API show it.
-#[derive(Debug, Clone)]
-pub struct MatchView {
-    pub id: i32,
-    /// The match number; its boards play on tables `4k-3`..`4k`.
-    pub table: i32,
-    pub first_team_id: i32,
-    pub first_team: String,
-    pub second_team_id: Option<i32>,
-    pub second_team: String,
-    /// `5½-2½` from the first team's side; empty until a result.
-    pub score: String,
-    /// The game points behind it, board by board.
-    pub points: crate::director::teams::MatchScore,
-    pub complete: bool,
-    /// Some board has started (a result, or the referee's mark).
-    pub started: bool,
-    pub boards: Vec<PairingView>,
-}
-
-impl MatchView {
-    pub fn is_bye(&self) -> bool {
-        self.second_team_id.is_none()
-    }
-}
-
-/// The matches of a team round with their boards (taken from `pairings`,
-/// the round's pairing views); empty for an individual event.
-pub fn match_views(
-    data: &TournamentData,
-    round: &Round,
-    pairings: &[PairingView],
-) -> Vec<MatchView> {
-    let team = |id: Option<i32>| {
-        id.and_then(|i| data.team(i))
-            .map_or(String::new(), |t| t.name.clone())
-    };
-    data.matches_of(round)
-        .into_iter()
-        .map(|m| {
-            let s = data.match_score(round, m);
-            let boards: Vec<PairingView> = pairings
-                .iter()
-                .filter(|p| p.match_id == Some(m.id))
-                .cloned()
-                .collect();
-            MatchView {
-                id: m.id,
-                table: m.table_no,
-                first_team_id: m.first_team_id.unwrap_or_default(),
-                first_team: team(m.first_team_id),
-                second_team_id: m.second_team_id,
-                second_team: team(m.second_team_id),
-                score: if s.decided == 0 {
-                    String::new()
-                } else {
-                    format!("{}-{}", show_points(s.first), show_points(s.second))
-                },
-                complete: s.complete(),
-                points: s,
-                started: data
-                    .boards_of(round, m.id)
-                    .iter()
-                    .any(|b| data.board_started(b)),
-                boards,
-            }
-        })
-        .collect()
-}
 
 /// A team with its players' names, as the pages list it.
 #[derive(Debug, Clone)]
@@ -924,7 +857,7 @@ pub async fn cards(
     let page = CardsPage {
         ctx,
         matches,
-        date: super::sheet_date(&round),
+        date: crate::web::layout::sheet_date(&round),
         t: data.tournament,
         round,
     };
@@ -998,7 +931,7 @@ pub async fn matches_csv_route(
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
     let round = data.round(n, false)?;
-    super::csv_download(
+    crate::web::layout::csv_download(
         matches_csv(&data, &round),
         &data.tournament.name,
         &format!("round-{n}-matches"),

@@ -7,14 +7,13 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use super::{render, see_other, Ctx, FormErrors, FORM_ERROR};
-use crate::db::forbidden::{self, Forbidden};
-use crate::db::players::{self, Player, Relation};
 use crate::db::tournaments::{self, Tournament};
-use crate::db::users::{self, User};
+use crate::db::users;
 use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::web::error::AppError;
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::views::tournament::load_page;
 use crate::web::AppState;
 
 /// How many ordered tiebreak choices the form offers.
@@ -256,146 +255,6 @@ pub async fn update(
     )
 }
 
-#[derive(Template, WebTemplate)]
-#[template(path = "tournament.html")]
-pub struct TournamentPage {
-    pub ctx: Ctx,
-    pub t: Tournament,
-    pub players: Vec<Player>,
-    pub relations: Vec<Relation>,
-    /// Kept-apart pairs; loaded for the tournament's referees only.
-    pub forbidden: Vec<Forbidden>,
-    /// The "kept apart" form as last typed.
-    pub new_forbidden: crate::web::pages::forbidden::ForbiddenRaw,
-    pub referees: Vec<User>,
-    /// Referees an admin could still assign.
-    pub assignable: Vec<User>,
-    pub can_edit: bool,
-    pub new_player: crate::web::pages::players::PlayerRaw,
-    pub errors: FormErrors,
-    /// Rounds paired so far; drafts are shown to referees only.
-    pub rounds: Vec<crate::db::rounds::Round>,
-    /// Where each of those rounds stands.
-    pub states: Vec<crate::director::RoundState>,
-    pub next: crate::director::NextStep,
-    /// How many rounds the event plays, or what decides them.
-    pub rounds_label: String,
-}
-
-impl TournamentPage {
-    fn next_round(&self) -> i32 {
-        self.rounds.last().map_or(1, |r| r.number + 1)
-    }
-    fn state_of(&self, n: &i32) -> String {
-        self.states
-            .iter()
-            .find(|s| s.number == *n)
-            .map(|s| s.label())
-            .unwrap_or_default()
-    }
-    fn is_knockout(&self) -> bool {
-        self.t.system == crate::tournament::System::Knockout
-    }
-    /// Why the waiver of kept-apart pair `id` was refused, if it was.
-    fn waiver_error(&self, id: i32) -> Option<&str> {
-        self.errors
-            .get(&crate::web::pages::forbidden::waiver_key(id))
-    }
-    fn forbidden_error(&self, field: &str) -> Option<&str> {
-        self.errors
-            .get(&crate::web::pages::forbidden::error_key(field))
-    }
-    fn active_count(&self) -> usize {
-        self.players
-            .iter()
-            .filter(|p| p.withdrawn_from_round.is_none())
-            .count()
-    }
-}
-
-/// Loads everything the tournament page shows.
-pub async fn load_page(
-    state: &AppState,
-    ctx: Ctx,
-    id: i32,
-    new_player: crate::web::pages::players::PlayerRaw,
-    errors: FormErrors,
-) -> Result<TournamentPage, AppError> {
-    let viewer = ctx.user.clone();
-    let (t, players, relations, kept_apart, referees, all_users, assigned, data) = state
-        .run(move |c| {
-            let t = tournaments::find(c, id)?;
-            let assigned = match &viewer {
-                Some(u) => tournaments::is_referee(c, id, u.id)?,
-                None => false,
-            };
-            let all = if viewer.as_ref().is_some_and(User::is_admin) {
-                users::list(c)?
-            } else {
-                Vec::new()
-            };
-            let may_edit = assigned || viewer.as_ref().is_some_and(User::is_admin);
-            Ok((
-                t,
-                players::list(c, id)?,
-                players::relations_of(c, id)?,
-                if may_edit {
-                    forbidden::list(c, id)?
-                } else {
-                    Vec::new()
-                },
-                tournaments::referees(c, id)?,
-                all,
-                assigned,
-                crate::director::load(c, id)?,
-            ))
-        })
-        .await?;
-    let assignable = all_users
-        .into_iter()
-        .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
-        .collect();
-    let can_edit = ctx.is_admin() || assigned;
-    let rounds = data
-        .rounds
-        .iter()
-        .filter(|r| r.is_published() || can_edit)
-        .cloned()
-        .collect();
-    let rounds_label = match (t.rounds, data.total_rounds()) {
-        (Some(_), Ok(n)) if !data.rounds.is_empty() => format!("{n} rounds"),
-        (Some(n), Ok(_)) => format!("{n} rounds"),
-        (None, Ok(n)) if t.system == System::Knockout => format!(
-            "rounds follow the field: {n} for the {} entered so far",
-            data.field_size()
-        ),
-        (None, Ok(n)) => format!(
-            "rounds follow the field: {n} ({} {}) for the {} entered so far",
-            t.cycles,
-            if t.cycles == 1 { "cycle" } else { "cycles" },
-            data.field_size()
-        ),
-        (_, Err(e)) => e.message,
-    };
-    Ok(TournamentPage {
-        rounds_label,
-        rounds,
-        states: data.round_states(),
-        next: data.next_step(),
-        ctx,
-        t,
-        players,
-        relations,
-        forbidden: kept_apart,
-        new_forbidden: Default::default(),
-        referees,
-        assignable,
-        can_edit,
-        new_player,
-        errors,
-    })
-}
-
 pub async fn show(
     ctx: Ctx,
     state: web::Data<AppState>,
@@ -530,7 +389,7 @@ pub async fn event_json(r: Referee, state: web::Data<AppState>) -> Result<HttpRe
     let bytes = state
         .run(move |c| crate::export::event::json(c, tid))
         .await?;
-    Ok(super::download(
+    Ok(crate::web::layout::download(
         "application/json",
         bytes,
         &r.tournament.name,
@@ -541,9 +400,9 @@ pub async fn event_json(r: Referee, state: web::Data<AppState>) -> Result<HttpRe
 /// The event as FIDE TRF. Referees only, for the same reason as the event
 /// file: it carries relatives and waived bans.
 pub async fn export_trf(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let data = super::rounds::load_data(&state, r.tournament.id).await?;
+    let data = crate::web::views::round::load_data(&state, r.tournament.id).await?;
     let text = crate::export::trf::text(&data)?;
-    Ok(super::download(
+    Ok(crate::web::layout::download(
         "text/plain; charset=utf-8",
         text,
         &r.tournament.name,

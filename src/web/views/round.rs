@@ -1,0 +1,179 @@
+//! A round as the pages and the API read it: its pairings with their
+//! games, where each player sits, and the link players send records
+//! through. Built once from the loaded tournament; pages render it and the
+//! API serialises it.
+
+use actix_web::HttpRequest;
+use serde::Serialize;
+
+use crate::db::rounds::{Game, Pairing, Round};
+use crate::director::{scoresheets, TournamentData};
+use crate::pairing::explain::Explanation;
+use crate::results::{tally, GameResult, PairingTally};
+use crate::standings::show_points;
+use crate::tournament::ByeKind;
+use crate::web::error::AppError;
+use crate::web::layout::absolute_url;
+use crate::web::AppState;
+
+/// The tournament with everything stored about it, loaded off the
+/// request's thread.
+pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, AppError> {
+    state.run(move |c| crate::director::load(c, tid)).await
+}
+
+/// One game as a row of the pairings page.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    pub id: i32,
+    pub number: i32,
+    pub starter: String,
+    pub first_started: bool,
+    pub result: Option<GameResult>,
+    pub tiebreak: bool,
+    pub version: i32,
+}
+
+/// One pairing as the pages and the API show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairingView {
+    pub id: i32,
+    pub table: i32,
+    pub first_id: Option<i32>,
+    pub first: String,
+    pub second_id: Option<i32>,
+    pub second: String,
+    pub bye: Option<ByeKind>,
+    /// The score from the first player's side, `1½-½`; empty until a result.
+    pub score: String,
+    /// The main games added up, from the first player's side.
+    pub tally: PairingTally,
+    pub games: Vec<GameView>,
+    pub explanation: Option<Explanation>,
+    /// The explanation as sentences naming the players.
+    pub why: Vec<String>,
+    /// For a knock-out: who went through, once decided.
+    pub winner: Option<String>,
+    /// For a board of a team match: the board (1-4) and the match's id.
+    pub board: Option<i32>,
+    pub match_id: Option<i32>,
+}
+
+pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
+    let names = data.player_names();
+    let name = |id: Option<i32>| {
+        id.and_then(|i| names.get(&i).map(|s| s.to_string()))
+            .unwrap_or_default()
+    };
+    let knockout = data.tournament.system == crate::tournament::System::Knockout;
+    let name_of = data.name_of();
+    data.pairings_of(round)
+        .into_iter()
+        // A team match's own row holds teams, not players: its boards are
+        // the pairings.
+        .filter(|p| p.first_player_id.is_some())
+        .map(|p: &Pairing| {
+            let games: Vec<&Game> = data.games_of(p.id);
+            let t = tally(
+                games
+                    .iter()
+                    .filter(|g| !g.tiebreak)
+                    .map(|g| (g.starter_player_id == p.first_player_id, g.result)),
+            );
+            let mut view = PairingView {
+                id: p.id,
+                table: p.table_no,
+                first_id: p.first_player_id,
+                first: name(p.first_player_id),
+                second_id: p.second_player_id,
+                second: name(p.second_player_id),
+                bye: p.bye,
+                score: String::new(),
+                tally: t,
+                games: games
+                    .iter()
+                    .map(|g| GameView {
+                        id: g.id,
+                        number: g.number,
+                        starter: name(g.starter_player_id),
+                        first_started: g.starter_player_id == p.first_player_id,
+                        result: g.result,
+                        tiebreak: g.tiebreak,
+                        version: g.version,
+                    })
+                    .collect(),
+                explanation: serde_json::from_str(&p.explanation).ok(),
+                why: serde_json::from_str::<Explanation>(&p.explanation)
+                    .map(|e| e.lines(&name_of, show_points))
+                    .unwrap_or_default(),
+                winner: if knockout && p.second_player_id.is_some() {
+                    data.knockout_winner(p).map(|w| name(Some(w)))
+                } else {
+                    None
+                },
+                board: p.board,
+                match_id: p.team_pairing_id,
+            };
+            view.score = view.score_from(true);
+            view
+        })
+        .collect()
+}
+
+/// Where a player sits in a round: the "where do I sit?" list.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    pub id: i32,
+    pub name: String,
+    pub table: i32,
+    /// The opponent's name; empty for a bye.
+    pub opponent: String,
+}
+
+/// Every player of the round with their table, in alphabetical order.
+pub fn seats(pairings: &[PairingView]) -> Vec<Seat> {
+    let mut list: Vec<Seat> = pairings
+        .iter()
+        .flat_map(|p| {
+            [
+                (p.first_id, &p.first, &p.second),
+                (p.second_id, &p.second, &p.first),
+            ]
+            .into_iter()
+            .filter_map(move |(id, name, other)| {
+                Some(Seat {
+                    id: id?,
+                    name: name.clone(),
+                    table: p.table,
+                    opponent: if p.second_id.is_some() {
+                        other.clone()
+                    } else {
+                        String::new()
+                    },
+                })
+            })
+        })
+        .collect();
+    list.sort_by_key(|s| (s.name.to_lowercase(), s.id));
+    list
+}
+
+impl GameView {
+    /// The stored spelling of the result (`1-0`, `1/2-1/2`), empty without
+    /// one: what the results form carries and compares.
+    pub fn stored(&self) -> &'static str {
+        self.result.map_or("", GameResult::as_str)
+    }
+}
+
+/// The players' link of a pairing, as an absolute address.
+pub async fn player_link(
+    state: &AppState,
+    req: &HttpRequest,
+    pairing_id: i32,
+) -> Result<String, AppError> {
+    let key = state
+        .run(move |c| scoresheets::link_key(c, pairing_id))
+        .await?;
+    Ok(absolute_url(req, &format!("/p/{pairing_id}/{key}")))
+}

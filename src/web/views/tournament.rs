@@ -1,0 +1,187 @@
+//! The tournament page and the forms on it as typed (a player, a
+//! kept-apart pair): the forms that post from it render it again with
+//! their errors, so it is shared by the pages that own those forms.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::Deserialize;
+
+use crate::db::forbidden::{self, Forbidden};
+use crate::db::players::{self, Player, Relation};
+use crate::db::tournaments::{self, Tournament};
+use crate::db::users::{self, User};
+use crate::tournament::System;
+use crate::web::error::AppError;
+use crate::web::layout::{Ctx, FormErrors};
+use crate::web::AppState;
+
+/// The "kept apart" form as typed; blank rounds mean from the first and to
+/// the last.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ForbiddenRaw {
+    pub a: String,
+    pub b: String,
+    pub from_round: String,
+    pub to_round: String,
+}
+
+/// The page's error key for a field of the "kept apart" form (the page
+/// holds other forms with fields of the same names).
+pub fn error_key(field: &str) -> String {
+    format!("forbidden_{field}")
+}
+
+/// The page's error key for the waiver reason of one kept-apart pair.
+pub fn waiver_key(id: i32) -> String {
+    format!("waiver_{id}")
+}
+
+/// A player as typed in the form.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct PlayerRaw {
+    pub name: String,
+    pub club: String,
+    pub rating: String,
+    pub seed: String,
+    pub federation_id: String,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "tournament.html")]
+pub struct TournamentPage {
+    pub ctx: Ctx,
+    pub t: Tournament,
+    pub players: Vec<Player>,
+    pub relations: Vec<Relation>,
+    /// Kept-apart pairs; loaded for the tournament's referees only.
+    pub forbidden: Vec<Forbidden>,
+    /// The "kept apart" form as last typed.
+    pub new_forbidden: ForbiddenRaw,
+    pub referees: Vec<User>,
+    /// Referees an admin could still assign.
+    pub assignable: Vec<User>,
+    pub can_edit: bool,
+    pub new_player: PlayerRaw,
+    pub errors: FormErrors,
+    /// Rounds paired so far; drafts are shown to referees only.
+    pub rounds: Vec<crate::db::rounds::Round>,
+    /// Where each of those rounds stands.
+    pub states: Vec<crate::director::RoundState>,
+    pub next: crate::director::NextStep,
+    /// How many rounds the event plays, or what decides them.
+    pub rounds_label: String,
+}
+
+impl TournamentPage {
+    fn next_round(&self) -> i32 {
+        self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+    fn state_of(&self, n: &i32) -> String {
+        self.states
+            .iter()
+            .find(|s| s.number == *n)
+            .map(|s| s.label())
+            .unwrap_or_default()
+    }
+    fn is_knockout(&self) -> bool {
+        self.t.system == crate::tournament::System::Knockout
+    }
+    /// Why the waiver of kept-apart pair `id` was refused, if it was.
+    fn waiver_error(&self, id: i32) -> Option<&str> {
+        self.errors.get(&waiver_key(id))
+    }
+    fn forbidden_error(&self, field: &str) -> Option<&str> {
+        self.errors.get(&error_key(field))
+    }
+    fn active_count(&self) -> usize {
+        self.players
+            .iter()
+            .filter(|p| p.withdrawn_from_round.is_none())
+            .count()
+    }
+}
+
+/// Loads everything the tournament page shows.
+pub async fn load_page(
+    state: &AppState,
+    ctx: Ctx,
+    id: i32,
+    new_player: PlayerRaw,
+    errors: FormErrors,
+) -> Result<TournamentPage, AppError> {
+    let viewer = ctx.user.clone();
+    let (t, players, relations, kept_apart, referees, all_users, assigned, data) = state
+        .run(move |c| {
+            let t = tournaments::find(c, id)?;
+            let assigned = match &viewer {
+                Some(u) => tournaments::is_referee(c, id, u.id)?,
+                None => false,
+            };
+            let all = if viewer.as_ref().is_some_and(User::is_admin) {
+                users::list(c)?
+            } else {
+                Vec::new()
+            };
+            let may_edit = assigned || viewer.as_ref().is_some_and(User::is_admin);
+            Ok((
+                t,
+                players::list(c, id)?,
+                players::relations_of(c, id)?,
+                if may_edit {
+                    forbidden::list(c, id)?
+                } else {
+                    Vec::new()
+                },
+                tournaments::referees(c, id)?,
+                all,
+                assigned,
+                crate::director::load(c, id)?,
+            ))
+        })
+        .await?;
+    let assignable = all_users
+        .into_iter()
+        .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
+        .collect();
+    let can_edit = ctx.is_admin() || assigned;
+    let rounds = data
+        .rounds
+        .iter()
+        .filter(|r| r.is_published() || can_edit)
+        .cloned()
+        .collect();
+    let rounds_label = match (t.rounds, data.total_rounds()) {
+        (Some(_), Ok(n)) if !data.rounds.is_empty() => format!("{n} rounds"),
+        (Some(n), Ok(_)) => format!("{n} rounds"),
+        (None, Ok(n)) if t.system == System::Knockout => format!(
+            "rounds follow the field: {n} for the {} entered so far",
+            data.field_size()
+        ),
+        (None, Ok(n)) => format!(
+            "rounds follow the field: {n} ({} {}) for the {} entered so far",
+            t.cycles,
+            if t.cycles == 1 { "cycle" } else { "cycles" },
+            data.field_size()
+        ),
+        (_, Err(e)) => e.message,
+    };
+    Ok(TournamentPage {
+        rounds_label,
+        rounds,
+        states: data.round_states(),
+        next: data.next_step(),
+        ctx,
+        t,
+        players,
+        relations,
+        forbidden: kept_apart,
+        new_forbidden: Default::default(),
+        referees,
+        assignable,
+        can_edit,
+        new_player,
+        errors,
+    })
+}
