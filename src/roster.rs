@@ -282,6 +282,26 @@ pub fn name_matches(name: &str, query: &str) -> bool {
             .all(|q| name.iter().any(|w| w.contains(q.as_str())))
 }
 
+/// A team of a team import (`export::teams` reads the CSV): its roster (board order) and substitutes, as
+/// indices into [`TeamImport::players`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamPlan {
+    /// The file's line where the team first appears.
+    pub line: u64,
+    pub name: String,
+    pub club: String,
+    pub members: Vec<usize>,
+    pub substitutes: Vec<usize>,
+}
+
+/// A checked team import: the new players in file order, and the teams in
+/// the order they first appear.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamImport {
+    pub players: Vec<PlayerFields>,
+    pub teams: Vec<TeamPlan>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -326,7 +326,6 @@ fn the_use_cases_know_no_http_and_no_sql() {
 }
 
 #[test]
-#[ignore = "director/teams.rs still takes the team import's plan from export::teams"]
 fn the_use_cases_never_import_the_exports_or_the_web() {
     forbid(
         "director imports export or web",
@@ -355,11 +354,11 @@ fn csv_is_written_in_one_place() {
     );
 }
 
-// The web's read models (web/views) and the API's own types (web/api) are
-// what these two wait for: pages and the API still share the page views.
+// Pages share what they show through the web's read models (web/views) and
+// the layout (web/layout.rs), never through another page; the API reads the
+// same views.
 
 #[test]
-#[ignore = "waits for the web read models: pages still share views through pages/rounds.rs"]
 fn pages_never_import_pages() {
     forbid(
         "a page imports another page",
@@ -369,7 +368,6 @@ fn pages_never_import_pages() {
 }
 
 #[test]
-#[ignore = "waits for the web read models: the API is still built from the page views"]
 fn the_api_never_imports_pages() {
     forbid(
         "the API imports pages",

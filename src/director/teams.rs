@@ -597,7 +597,7 @@ pub fn start_match(
 pub fn import(
     conn: &mut DbConnection,
     tid: i32,
-    plan: &crate::export::teams::TeamImport,
+    plan: &crate::roster::TeamImport,
     by: &crate::db::users::User,
 ) -> Result<Vec<Team>, ImportRefused> {
     let failed_at = std::cell::Cell::new(None);

@@ -12,26 +12,7 @@ use std::collections::HashMap;
 
 use super::players::ImportError;
 use crate::roster::PlayerFields;
-
-/// A team of an import: its roster (board order) and substitutes, as
-/// indices into [`TeamImport::players`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TeamPlan {
-    /// The file's line where the team first appears.
-    pub line: u64,
-    pub name: String,
-    pub club: String,
-    pub members: Vec<usize>,
-    pub substitutes: Vec<usize>,
-}
-
-/// A checked team import: the new players in file order, and the teams in
-/// the order they first appear.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TeamImport {
-    pub players: Vec<PlayerFields>,
-    pub teams: Vec<TeamPlan>,
-}
+pub use crate::roster::{TeamImport, TeamPlan};
 
 const COLUMNS: &[&str] = &["team", "name", "club", "rating", "board", "substitute"];
 
