@@ -1,0 +1,123 @@
+//! Pairs kept apart, and their waivers.
+
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use crate::db::forbidden::{self, Forbidden, NewForbidden};
+use crate::web::error::ApiError;
+use crate::web::AppState;
+
+use super::{refereed, ApiUser};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewForbiddenBody {
+    a: i32,
+    b: i32,
+    #[serde(default)]
+    from_round: Option<i32>,
+    #[serde(default)]
+    to_round: Option<i32>,
+}
+
+/// A kept-apart pair as the API shows it.
+#[derive(Debug, Serialize)]
+pub struct ForbiddenJson {
+    id: i32,
+    a: i32,
+    b: i32,
+    from_round: Option<i32>,
+    to_round: Option<i32>,
+    waived: bool,
+    note: String,
+}
+
+impl From<Forbidden> for ForbiddenJson {
+    fn from(f: Forbidden) -> ForbiddenJson {
+        ForbiddenJson {
+            id: f.id,
+            a: f.a,
+            b: f.b,
+            from_round: f.from_round,
+            to_round: f.to_round,
+            waived: f.waived,
+            note: f.note,
+        }
+    }
+}
+
+/// `POST /api/v1/tournaments/{tid}/forbidden`: keeps two players apart.
+pub async fn add_forbidden(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<NewForbiddenBody>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let tid = t.id;
+    let new = NewForbidden {
+        a: body.a,
+        b: body.b,
+        from_round: body.from_round,
+        to_round: body.to_round,
+    };
+    let f = state
+        .run(move |c| forbidden::add(c, tid, new, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(ForbiddenJson::from(f)))
+}
+
+/// `DELETE /api/v1/tournaments/{tid}/forbidden/{fid}`: lifts the ban.
+pub async fn remove_forbidden(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, fid) = path.into_inner();
+    let t = refereed(&state, &user, tid).await?;
+    let tid = t.id;
+    state
+        .run(move |c| forbidden::remove(c, tid, fid, &user))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaiverBody {
+    #[serde(default)]
+    reason: String,
+}
+
+/// `PUT /api/v1/tournaments/{tid}/forbidden/{fid}/waiver`: lets the pair
+/// meet despite the ban, for the reason given.
+pub async fn waive_forbidden(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    body: web::Json<WaiverBody>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, fid) = path.into_inner();
+    let t = refereed(&state, &user, tid).await?;
+    let (tid, reason) = (t.id, body.into_inner().reason);
+    let f = state
+        .run(move |c| forbidden::waive(c, tid, fid, &reason, &user))
+        .await?;
+    Ok(HttpResponse::Ok().json(ForbiddenJson::from(f)))
+}
+
+/// `DELETE /api/v1/tournaments/{tid}/forbidden/{fid}/waiver`: keeps the
+/// pair apart again.
+pub async fn clear_forbidden_waiver(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, fid) = path.into_inner();
+    let t = refereed(&state, &user, tid).await?;
+    let tid = t.id;
+    let f = state
+        .run(move |c| forbidden::clear_waiver(c, tid, fid, &user))
+        .await?;
+    Ok(HttpResponse::Ok().json(ForbiddenJson::from(f)))
+}

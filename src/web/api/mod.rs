@@ -1,0 +1,65 @@
+//! The JSON API under `/api/v1` (see docs/api.md). Scripts authenticate
+//! with `Authorization: Bearer TOKEN`; every error is JSON
+//! `{"error": "...", "field": "..."}` with the status that fits.
+
+mod forbidden;
+mod games;
+mod players;
+mod rounds;
+mod standings;
+mod teams;
+mod tournaments;
+
+pub use forbidden::{add_forbidden, clear_forbidden_waiver, remove_forbidden, waive_forbidden};
+pub use games::{get_game, put_game, put_scoresheet};
+pub use players::{add_player, add_relation};
+pub use rounds::{get_round, pair_round};
+pub use standings::standings;
+pub use teams::{add_team, list_teams, put_lineup};
+pub use tournaments::{create_tournament, patch_tournament};
+
+// The request bodies, for the fuzz harness that feeds them.
+pub use forbidden::{NewForbiddenBody, WaiverBody};
+pub use games::ResultBody;
+pub use players::{NewPlayer, NewRelation};
+pub use teams::{LineupBody, NewTeamBody};
+pub use tournaments::NewTournament;
+
+use actix_web::HttpRequest;
+
+use super::auth;
+use super::error::{ApiError, AppError};
+use super::AppState;
+use crate::db::tournaments::Tournament;
+use crate::db::users::User;
+
+/// The signed-in caller of an API route; comes first among a handler's
+/// arguments so that an anonymous call is refused before its body is read.
+pub struct ApiUser(pub User);
+
+impl actix_web::FromRequest for ApiUser {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<ApiUser, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(
+            auth::caller(req)
+                .user
+                .map(ApiUser)
+                .ok_or(ApiError(AppError::Unauthorized)),
+        )
+    }
+}
+
+/// The tournament, if `user` may change it.
+async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament, ApiError> {
+    Ok(auth::refereed_tournament(state, user, tid).await?)
+}
+
+fn invalid(errors: Vec<crate::roster::FieldError>) -> ApiError {
+    let first = errors.into_iter().next();
+    ApiError(match first {
+        Some(e) => AppError::invalid(e.field, e.message),
+        None => AppError::BadRequest("invalid request".into()),
+    })
+}

@@ -1,0 +1,82 @@
+//! Players and their relatives.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+use crate::db::players;
+use crate::roster::PlayerFields;
+use crate::web::error::{ApiError, AppError};
+use crate::web::AppState;
+
+use super::{invalid, refereed, ApiUser};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewPlayer {
+    name: String,
+    club: Option<String>,
+    rating: Option<i32>,
+    seed: Option<i32>,
+    federation_id: Option<String>,
+}
+
+impl NewPlayer {
+    /// The player's fields, checked as the form checks them.
+    pub fn fields(self) -> Result<PlayerFields, Vec<crate::roster::FieldError>> {
+        let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+        PlayerFields::parse(
+            &self.name,
+            self.club.as_deref().unwrap_or(""),
+            &opt(self.rating),
+            &opt(self.seed),
+            self.federation_id.as_deref().unwrap_or(""),
+        )
+    }
+}
+
+/// `POST /api/v1/tournaments/{tid}/players`
+pub async fn add_player(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<NewPlayer>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let fields = body.into_inner().fields().map_err(invalid)?;
+    let tid = t.id;
+    let p = state
+        .run(move |c| players::create(c, tid, &fields, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(serde_json::json!({
+        "id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "seed": p.seed,
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRelation {
+    a: i32,
+    b: i32,
+}
+
+/// `POST /api/v1/tournaments/{tid}/relations`
+pub async fn add_relation(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<NewRelation>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let (tid, a, b) = (t.id, body.a, body.b);
+    let id = state
+        .run(move |c| players::add_relation(c, tid, a, b, &user))
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound(_) => {
+                AppError::invalid("b", "both players must be in this tournament")
+            }
+            AppError::Conflict(m) if a == b => AppError::invalid("b", m),
+            other => other,
+        })?;
+    Ok(HttpResponse::Created().json(serde_json::json!({ "id": id, "a": a.min(b), "b": a.max(b) })))
+}

@@ -1,0 +1,219 @@
+//! Tournaments: create one, change its settings.
+
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use crate::db::tournaments::{self, Tournament};
+use crate::director::{self};
+use crate::tournament::{Ranking, RawTournament, RuleSet, System, Tiebreaks};
+use crate::web::error::ApiError;
+use crate::web::AppState;
+
+use super::{invalid, refereed, ApiUser};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewTournament {
+    name: String,
+    system: Option<String>,
+    rules: Option<String>,
+    games_per_pairing: Option<i32>,
+    rounds: Option<i32>,
+    cycles: Option<i32>,
+    venue: Option<String>,
+    starts_on: Option<String>,
+    ends_on: Option<String>,
+    ranking: Option<String>,
+    tiebreaks: Option<Vec<String>>,
+    bye_value: Option<String>,
+    records_public: Option<bool>,
+    records_required: Option<bool>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TournamentJson {
+    id: i32,
+    name: String,
+    system: System,
+    rules: RuleSet,
+    games_per_pairing: i32,
+    /// `null` until the first pairing where the field decides them.
+    rounds: Option<i32>,
+    cycles: i32,
+    ranking: Ranking,
+    tiebreaks: Tiebreaks,
+    records_public: bool,
+    records_required: bool,
+}
+
+impl From<&Tournament> for TournamentJson {
+    fn from(t: &Tournament) -> TournamentJson {
+        TournamentJson {
+            id: t.id,
+            name: t.name.clone(),
+            system: t.system,
+            rules: t.rules,
+            games_per_pairing: t.games_per_pairing,
+            rounds: t.rounds,
+            cycles: t.cycles,
+            ranking: t.ranking,
+            tiebreaks: t.tiebreaks.clone(),
+            records_public: t.records_public,
+            records_required: t.records_required,
+        }
+    }
+}
+
+/// The form's raw fields, so a script's tournament is checked by the very
+/// checks of the form.
+impl From<NewTournament> for RawTournament {
+    fn from(b: NewTournament) -> RawTournament {
+        RawTournament {
+            name: b.name,
+            venue: b.venue.unwrap_or_default(),
+            starts_on: b.starts_on.unwrap_or_default(),
+            ends_on: b.ends_on.unwrap_or_default(),
+            system: b.system.unwrap_or_default(),
+            rules: b.rules.unwrap_or_default(),
+            games_per_pairing: b
+                .games_per_pairing
+                .map(|g| g.to_string())
+                .unwrap_or_default(),
+            rounds: b.rounds.map(|g| g.to_string()).unwrap_or_default(),
+            cycles: b.cycles.map(|g| g.to_string()).unwrap_or_default(),
+            ranking: b.ranking.unwrap_or_default(),
+            tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
+            bye_value: b.bye_value.unwrap_or_default(),
+            records_public: if b.records_public.unwrap_or(false) {
+                "yes".into()
+            } else {
+                String::new()
+            },
+            records_required: if b.records_required.unwrap_or(false) {
+                "yes".into()
+            } else {
+                String::new()
+            },
+        }
+    }
+}
+
+/// `PATCH /api/v1/tournaments/{tid}`: the fields of [`NewTournament`],
+/// each optional; what is left out stays as it is. `"rounds": null`
+/// leaves the rounds to the field again (before round 1 only).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TournamentPatch {
+    name: Option<String>,
+    system: Option<String>,
+    rules: Option<String>,
+    games_per_pairing: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    rounds: Option<Option<i32>>,
+    cycles: Option<i32>,
+    venue: Option<String>,
+    #[serde(deserialize_with = "present")]
+    starts_on: Option<Option<String>>,
+    #[serde(deserialize_with = "present")]
+    ends_on: Option<Option<String>>,
+    ranking: Option<String>,
+    tiebreaks: Option<Vec<String>>,
+    bye_value: Option<String>,
+    records_public: Option<bool>,
+    records_required: Option<bool>,
+}
+
+/// A field that is present, even as `null` (`Some(None)`), as against one
+/// left out (`None`, the default).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+impl TournamentPatch {
+    /// The stored settings as the form would show them, with this patch's
+    /// fields typed over them: checked by the very checks of the form.
+    fn over(self, stored: &Tournament) -> RawTournament {
+        let mut raw = RawTournament::from_fields(&stored.fields());
+        let text = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
+        let yes = |b: bool| if b { "yes" } else { "" }.to_string();
+        if let Some(v) = self.name {
+            raw.name = v;
+        }
+        if let Some(v) = self.venue {
+            raw.venue = v;
+        }
+        if let Some(v) = self.starts_on {
+            raw.starts_on = v.unwrap_or_default();
+        }
+        if let Some(v) = self.ends_on {
+            raw.ends_on = v.unwrap_or_default();
+        }
+        if let Some(v) = self.system {
+            raw.system = v;
+        }
+        if let Some(v) = self.rules {
+            raw.rules = v;
+        }
+        if let Some(v) = self.games_per_pairing {
+            raw.games_per_pairing = v.to_string();
+        }
+        if let Some(v) = self.rounds {
+            raw.rounds = text(v);
+        }
+        if let Some(v) = self.cycles {
+            raw.cycles = v.to_string();
+        }
+        if let Some(v) = self.ranking {
+            raw.ranking = v;
+        }
+        if let Some(v) = self.tiebreaks {
+            raw.tiebreaks = v.join(",");
+        }
+        if let Some(v) = self.bye_value {
+            raw.bye_value = v;
+        }
+        if let Some(v) = self.records_public {
+            raw.records_public = yes(v);
+        }
+        if let Some(v) = self.records_required {
+            raw.records_required = yes(v);
+        }
+        raw
+    }
+}
+
+/// `PATCH /api/v1/tournaments/{tid}`: a locked setting that would change is
+/// 409 naming it, and nothing changes.
+pub async fn patch_tournament(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<TournamentPatch>,
+) -> Result<HttpResponse, ApiError> {
+    let t = refereed(&state, &user, path.into_inner()).await?;
+    let fields = body.into_inner().over(&t).check().map_err(invalid)?;
+    let id = t.id;
+    let t = state
+        .run(move |c| director::settings::update(c, id, &fields, &user))
+        .await?;
+    Ok(HttpResponse::Ok().json(TournamentJson::from(&t)))
+}
+
+/// `POST /api/v1/tournaments`
+pub async fn create_tournament(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    body: web::Json<NewTournament>,
+) -> Result<HttpResponse, ApiError> {
+    let fields = RawTournament::from(body.into_inner())
+        .check()
+        .map_err(invalid)?;
+    let t = state
+        .run(move |c| tournaments::create(c, &fields, &user))
+        .await?;
+    Ok(HttpResponse::Created().json(TournamentJson::from(&t)))
+}
