@@ -6,7 +6,11 @@
 //! neither the pairing-allocated bye nor a forfeit win (C2), of the score
 //! C5 settles (see `bye`).
 
-use super::*;
+use std::collections::HashMap;
+
+use super::brackets::Seat;
+use crate::pairing::avoidance::Avoidance;
+use crate::pairing::{PlayerId, Points};
 
 pub(super) struct Engine<'a> {
     pub(super) seats: &'a [Seat],

@@ -3,7 +3,13 @@
 //! players moved down into it, paired from the top. Also the floats a
 //! player received in past rounds (1.4).
 
-use super::*;
+use std::collections::HashMap;
+
+use super::absolute::Engine;
+use super::criteria::{bits_for, Weights};
+use super::{EntryKind, SwissPlayer};
+use crate::pairing::explain::FloatDirection;
+use crate::pairing::{matching, PairingError, PlayerId, Points};
 
 /// What the engine derives about a player before pairing.
 #[derive(Debug, Clone)]

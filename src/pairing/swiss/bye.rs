@@ -3,7 +3,8 @@
 //! 1 July 2025, with C2 (no second bye, none after a forfeit win) in
 //! `absolute`.
 
-use super::*;
+use super::absolute::Engine;
+use crate::pairing::{matching, Points};
 
 impl Engine<'_> {
     /// C5 (2025): minimise the score of the player who gets the

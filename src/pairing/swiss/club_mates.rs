@@ -2,9 +2,13 @@
 //! possible": a strong preference ranked right after the score-bracket
 //! criteria (C6-C8) and weighed over the whole round, not one bracket.
 
+use std::collections::HashMap;
+
+use super::absolute::Engine;
+use super::criteria::{bits_for, score_places, Weights};
 use super::generation::order_digit_bits;
-use super::*;
 use crate::pairing::matching::Digits;
+use crate::pairing::{matching, Points};
 
 /// A round played out to its end.
 pub(super) struct PlayOut {

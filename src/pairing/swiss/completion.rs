@@ -4,8 +4,11 @@
 //! then for every bracket; a bracket whose best pairing would strand the
 //! players below is solved again with them.
 
-use super::*;
+use super::absolute::Engine;
+use super::criteria::{bits_for, Weights};
+use super::LOW_CAP;
 use crate::pairing::matching::Digits;
+use crate::pairing::{matching, PairingError, Points, POINT};
 
 impl Engine<'_> {
     /// Explains why the whole field cannot be paired.

@@ -6,8 +6,12 @@
 //! `following_bracket`), C5 and C4 by what may meet the bye seat and by
 //! completion (see `bye`, `completion`).
 
-use super::*;
+use super::absolute::Engine;
+use super::brackets::Seat;
+use super::LOW_CAP;
+use crate::pairing::explain::FloatDirection;
 use crate::pairing::matching::{Digits, Widest};
+use crate::pairing::Points;
 
 /// The weight of a pair inside one bracket: the quality criteria as digits
 /// of one integer, most significant first, so that a maximum-weight

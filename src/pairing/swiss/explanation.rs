@@ -3,7 +3,11 @@
 //! and the waivers it relies on; and the table order (higher score of the
 //! pair first) with who starts game 1.
 
-use super::*;
+use super::absolute::Engine;
+use super::brackets::Seat;
+use super::{Bye, Pair, RoundPairing, SwissInput};
+use crate::pairing::explain::{Bent, Explanation, Float, FloatDirection};
+use crate::pairing::{PlayerId, Points, POINT};
 
 impl Engine<'_> {
     pub(super) fn publish(

@@ -2,7 +2,9 @@
 //! bracket complies as well as it can with C1-C7: it stays completable
 //! (C4), has the most pairs (C6) and the lowest downfloaters' scores (C7).
 
-use super::*;
+use super::absolute::Engine;
+use super::criteria::{bits_for, Weights};
+use crate::pairing::{matching, Points};
 
 impl Engine<'_> {
     /// C8 at any size: one matching over the bracket and the next one

@@ -40,8 +40,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::avoidance::{Avoidance, Ties};
-use super::explain::{Bent, Explanation, Float, FloatDirection};
-use super::matching;
+use super::explain::Explanation;
 use super::{ForbiddenPair, PairingError, PlayerId, Points, RuleSet, Waiver, POINT};
 use crate::standings::Outcome;
 
@@ -55,10 +54,9 @@ mod explanation;
 mod following_bracket;
 mod generation;
 
-use absolute::*;
-use brackets::*;
+use absolute::Engine;
+use brackets::{float_in_round, Seat};
 pub use brackets::{pairing_numbers, scores};
-use criteria::*;
 pub use explanation::show;
 
 /// What happened to a player in one past round.
