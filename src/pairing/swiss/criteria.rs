@@ -127,13 +127,13 @@ const CRITERIA_LIMIT: u32 = Widest::BITS - 90;
 
 impl<'e, 'a> Weights<'e, 'a> {
     pub(super) fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
-        Self::build(engine, bracket, limit, span, false)
+        Self::build(engine, bracket, limit, span)
     }
 
     /// Weights of a next bracket as C8 sees it: every player of the bracket
     /// above followed by the next bracket's residents.
     pub(super) fn for_next(engine: &'e Engine<'a>, both: &[usize]) -> Self {
-        Self::build(engine, both, 118, both.len(), true)
+        Self::build(engine, both, 118, both.len())
     }
 
     pub(super) fn build(
@@ -141,7 +141,6 @@ impl<'e, 'a> Weights<'e, 'a> {
         bracket: &[usize],
         limit: u32,
         span: usize,
-        next_only: bool,
     ) -> Self {
         let seats = engine.seats;
         let k = bracket.len();
@@ -152,7 +151,6 @@ impl<'e, 'a> Weights<'e, 'a> {
         // players of lower scores add up to, so no number of lower-scored
         // players outweighs one of a higher score and the digit takes only
         // the bits those counts need (the weight is as wide as it must be).
-        let _ = next_only;
         let (ranks, place, c6_bits) =
             score_places(bracket.iter().map(|&i| seats[i].score).collect());
         let mut narrowed = None;
