@@ -207,3 +207,38 @@ fn a_round_robin_that_cannot_be_paired_names_the_players_and_the_way_out() {
         assert_eq!(common::pair(&mut api, tid).len(), 2);
     }
 }
+
+#[test]
+fn a_saved_game_comes_back_as_the_rounds_json_shows_it() {
+    for app in TestApp::all() {
+        let (_admin, mut api, tid, _) = event(
+            &app,
+            json!({"name": "Parys Rapid", "rules": "official", "rounds": 3}),
+            4,
+        );
+        let round_1 = common::pair(&mut api, tid);
+        let game = &round_1[0]["games"][1];
+        let saved = api.send_json(
+            "PUT",
+            &format!("/api/v1/games/{}", game["id"]),
+            json!({"result": "0-1"}),
+        );
+        assert_eq!(saved.status, 200, "{}", saved.body);
+        let round = app
+            .client()
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        let shown = &round["pairings"][0]["games"][1];
+        assert_eq!(saved.json(), *shown, "one shape for one game");
+        assert_eq!(
+            shown["starter"], round_1[0]["second"],
+            "game 2: the other starts"
+        );
+        let cleared = api.send_json(
+            "PUT",
+            &format!("/api/v1/games/{}", game["id"]),
+            json!({"result": null}),
+        );
+        assert_eq!(cleared.json()["result"], "");
+    }
+}

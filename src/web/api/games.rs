@@ -10,6 +10,7 @@ use crate::tournament::{RecordSide, RulingKind};
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
+use super::rounds::GameJson;
 use super::{refereed, ApiUser};
 
 #[derive(Debug, Deserialize)]
@@ -80,10 +81,25 @@ pub async fn put_game(
         .pop()
         .or(report.unchanged.pop())
         .ok_or(AppError::Internal("a saved game went missing".into()))?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "id": game.id, "number": game.number, "starter": game.starter_player_id,
-        "result": game.result, "tiebreak": game.tiebreak, "version": game.version,
-    })))
+    // The game as the round JSON shows it: the starter by name.
+    let starter = match game.starter_player_id {
+        Some(id) => {
+            state
+                .run(move |c| crate::db::players::find(c, tid, id))
+                .await?
+                .name
+        }
+        None => String::new(),
+    };
+    Ok(HttpResponse::Ok().json(GameJson {
+        id: game.id,
+        number: game.number,
+        starter,
+        first_started: game.starter_player_id == ctx.pairing.first_player_id,
+        result: game.result.map_or("", GameResult::as_str),
+        tiebreak: game.tiebreak,
+        version: game.version,
+    }))
 }
 
 /// A read error of a record: where and what.
@@ -261,6 +277,24 @@ struct RulingJson {
     at: String,
 }
 
+/// A game with its records, their checks and the referee's rulings.
+#[derive(Debug, Serialize)]
+struct GameWithRecordsJson {
+    id: i32,
+    tournament: i32,
+    round: i32,
+    table: i32,
+    number: i32,
+    tiebreak: bool,
+    dark: String,
+    light: String,
+    result: Option<GameResult>,
+    records: Vec<RecordJson>,
+    first_difference: Option<u32>,
+    flags: Vec<String>,
+    rulings: Vec<RulingJson>,
+}
+
 /// `GET /api/v1/games/{id}`: the game with its records, their checks, the
 /// comparison of the players' records, the flags and the rulings.
 pub async fn get_game(
@@ -297,19 +331,19 @@ pub async fn get_game(
             at: stamp(r.ruling.ruled_at),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "id": g.game.id,
-        "tournament": g.tournament.id,
-        "round": g.round.number,
-        "table": g.pairing.table_no,
-        "number": g.game.number,
-        "tiebreak": g.game.tiebreak,
-        "dark": g.dark,
-        "light": g.light,
-        "result": g.game.result,
-        "records": records,
-        "first_difference": flags.differ_at,
-        "flags": flags.lines(),
-        "rulings": rulings,
-    })))
+    Ok(HttpResponse::Ok().json(GameWithRecordsJson {
+        id: g.game.id,
+        tournament: g.tournament.id,
+        round: g.round.number,
+        table: g.pairing.table_no,
+        number: g.game.number,
+        tiebreak: g.game.tiebreak,
+        dark: g.dark,
+        light: g.light,
+        result: g.game.result,
+        records,
+        first_difference: flags.differ_at,
+        flags: flags.lines(),
+        rulings,
+    }))
 }

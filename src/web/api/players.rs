@@ -47,9 +47,31 @@ pub async fn add_player(
     let p = state
         .run(move |c| players::create(c, tid, &fields, &user))
         .await?;
-    Ok(HttpResponse::Created().json(serde_json::json!({
-        "id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "seed": p.seed,
-    })))
+    Ok(HttpResponse::Created().json(PlayerJson {
+        id: p.id,
+        name: p.name,
+        club: p.club,
+        rating: p.rating,
+        seed: p.seed,
+    }))
+}
+
+/// A player as the API gives it back.
+#[derive(Debug, serde::Serialize)]
+struct PlayerJson {
+    id: i32,
+    name: String,
+    club: String,
+    rating: Option<i32>,
+    seed: Option<i32>,
+}
+
+/// Two relatives, the lower id first.
+#[derive(Debug, serde::Serialize)]
+struct RelationJson {
+    id: i32,
+    a: i32,
+    b: i32,
 }
 
 #[derive(Debug, Deserialize)]
@@ -78,5 +100,9 @@ pub async fn add_relation(
             AppError::Conflict(m) if a == b => AppError::invalid("b", m),
             other => other,
         })?;
-    Ok(HttpResponse::Created().json(serde_json::json!({ "id": id, "a": a.min(b), "b": a.max(b) })))
+    Ok(HttpResponse::Created().json(RelationJson {
+        id,
+        a: a.min(b),
+        b: a.max(b),
+    }))
 }

@@ -96,15 +96,16 @@ struct PairingJson {
 }
 
 #[derive(Debug, Serialize)]
-struct GameJson {
-    id: i32,
-    number: i32,
-    starter: String,
-    first_started: bool,
+pub(super) struct GameJson {
+    pub(super) id: i32,
+    pub(super) number: i32,
+    /// The starter's name.
+    pub(super) starter: String,
+    pub(super) first_started: bool,
     /// The stored spelling, `""` until a result.
-    result: &'static str,
-    tiebreak: bool,
-    version: i32,
+    pub(super) result: &'static str,
+    pub(super) tiebreak: bool,
+    pub(super) version: i32,
 }
 
 impl From<PairingView> for PairingJson {

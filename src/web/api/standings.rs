@@ -2,6 +2,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
+use serde::Serialize;
 
 use crate::standings::show_points;
 use crate::web::error::ApiError;
@@ -26,42 +27,91 @@ pub async fn standings(
         .map(|p| (p.id as u32, p.club.as_str()))
         .collect();
     let totals = data.team_totals();
-    let rows: Vec<serde_json::Value> = data
+    let rows: Vec<StandingJson> = data
         .standings()
         .iter()
         .map(|s| {
-            let tbs: serde_json::Map<String, serde_json::Value> = names
+            let tiebreaks: serde_json::Map<String, serde_json::Value> = names
                 .iter()
                 .zip(&s.tiebreaks)
                 .map(|(n, v)| (n.clone(), number(v.raw, v.denom)))
                 .collect();
-            if let Some(&(match_points, game_points)) = totals.get(&s.id) {
-                return serde_json::json!({
-                    "rank": s.rank, "team": s.id, "name": s.name,
-                    "club": data.club_of(s.id),
-                    "points": number(s.score, crate::pairing::POINT),
-                    "points_text": show_points(s.score),
-                    "match_points": number(match_points, crate::pairing::POINT),
-                    "game_points": number(game_points, crate::pairing::POINT),
-                    "tiebreaks": tbs, "separated_by": s.separated_by,
-                });
+            let (entrant, club, totals) = match totals.get(&s.id) {
+                Some(&(match_points, game_points)) => (
+                    Entrant::Team(s.id),
+                    data.club_of(s.id).to_string(),
+                    Some(TeamTotals {
+                        match_points: number(match_points, crate::pairing::POINT),
+                        game_points: number(game_points, crate::pairing::POINT),
+                    }),
+                ),
+                None => (
+                    Entrant::Player(s.id),
+                    clubs.get(&s.id).copied().unwrap_or("").to_string(),
+                    None,
+                ),
+            };
+            StandingJson {
+                rank: s.rank,
+                entrant,
+                name: s.name.clone(),
+                club,
+                points: number(s.score, crate::pairing::POINT),
+                points_text: show_points(s.score),
+                totals,
+                tiebreaks,
+                separated_by: s.separated_by.clone(),
             }
-            serde_json::json!({
-                "rank": s.rank, "player": s.id, "name": s.name,
-                "club": clubs.get(&s.id).copied().unwrap_or(""),
-                "points": number(s.score, crate::pairing::POINT),
-                "points_text": show_points(s.score),
-                "tiebreaks": tbs, "separated_by": s.separated_by,
-            })
         })
         .collect();
-    Ok(HttpResponse::build(StatusCode::OK).json(serde_json::json!({
-        "tournament": data.tournament.id,
-        "rounds_published": data.published().len(),
-        "ranking": data.tournament.ranking,
-        "tiebreaks": names,
-        "standings": rows,
-    })))
+    Ok(HttpResponse::build(StatusCode::OK).json(StandingsJson {
+        tournament: data.tournament.id,
+        rounds_published: data.published().len(),
+        ranking: data.tournament.ranking,
+        tiebreaks: names,
+        standings: rows,
+    }))
+}
+
+/// The standings as the API gives them.
+#[derive(Debug, Serialize)]
+struct StandingsJson {
+    tournament: i32,
+    rounds_published: usize,
+    ranking: crate::tournament::Ranking,
+    tiebreaks: Vec<String>,
+    standings: Vec<StandingJson>,
+}
+
+/// One place of the standings: a player's, or in a team event a team's
+/// (which also carries its match and game points).
+#[derive(Debug, Serialize)]
+struct StandingJson {
+    rank: usize,
+    #[serde(flatten)]
+    entrant: Entrant,
+    name: String,
+    club: String,
+    points: serde_json::Value,
+    points_text: String,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    totals: Option<TeamTotals>,
+    tiebreaks: serde_json::Map<String, serde_json::Value>,
+    separated_by: Option<crate::standings::SeparatedBy>,
+}
+
+/// Who holds a place: `"player": ID` or `"team": ID`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Entrant {
+    Player(u32),
+    Team(u32),
+}
+
+#[derive(Debug, Serialize)]
+struct TeamTotals {
+    match_points: serde_json::Value,
+    game_points: serde_json::Value,
 }
 
 /// An exact value as a JSON number: whole numbers stay integers.

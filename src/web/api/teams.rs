@@ -78,7 +78,7 @@ pub async fn list_teams(
             substitutes: data.substitutes(t.id),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "teams": teams })))
+    Ok(HttpResponse::Ok().json(TeamsJson { teams }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -112,7 +112,27 @@ pub async fn put_lineup(
             )
         })
         .await?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "team": team, "name": change.team, "round": n, "boards": boards, "changed": change.changed,
-    })))
+    Ok(HttpResponse::Ok().json(LineupJson {
+        team,
+        name: change.team,
+        round: n,
+        boards,
+        changed: change.changed,
+    }))
+}
+
+#[derive(Debug, Serialize)]
+struct TeamsJson {
+    teams: Vec<TeamJson>,
+}
+
+/// A team's line-up for a round as stored, and whether it changed.
+#[derive(Debug, Serialize)]
+struct LineupJson {
+    team: i32,
+    name: String,
+    round: i32,
+    boards: Vec<i32>,
+    /// The boards whose player changed.
+    changed: Vec<i32>,
 }
