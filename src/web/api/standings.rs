@@ -60,7 +60,7 @@ pub async fn standings(
                 points_text: show_points(s.score),
                 totals,
                 tiebreaks,
-                separated_by: s.separated_by.clone(),
+                separated_by: s.separated_by,
             }
         })
         .collect();
