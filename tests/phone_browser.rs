@@ -109,30 +109,7 @@ async fn the_phone_standings_say_what_separated_each_place() {
 async fn a_team_round_keeps_its_table_numbers_on_a_phone() {
     let app = common::TestApp::start("sqlite");
     let admin = app.user("thandi", Role::Admin);
-    let fields = kraal::tournament::RawTournament {
-        name: "Northern Cape League".into(),
-        system: "team_league".into(),
-        rounds: "3".into(),
-        ..Default::default()
-    }
-    .check()
-    .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
-    let players: Vec<i32> = (0..16)
-        .map(|k| common::player(&app, t.id, &admin, &format!("Player {k:02}"), "", "1500").id)
-        .collect();
-    for (i, name) in ["Kimberley", "Upington", "Kuruman", "De Aar"]
-        .iter()
-        .enumerate()
-    {
-        let new = kraal::db::teams::NewTeam {
-            name: (*name).into(),
-            club: String::new(),
-            members: players[i * 4..i * 4 + 4].to_vec(),
-            substitutes: vec![],
-        };
-        kraal::db::teams::create(&mut app.conn(), t.id, &new, &admin).unwrap();
-    }
+    let (t, _) = common::four_team_league(&app, &admin);
     common::pair(&mut app.script_for(&admin), i64::from(t.id));
     let Some((b, _driver)) = browser().await else {
         return;

@@ -455,30 +455,7 @@ fn the_trf_export_pairs_in_kraal_pair_as_the_app_does_under_each_rule_set() {
 fn a_team_event_has_no_trf_but_moves_whole() {
     for app in TestApp::all() {
         let admin = app.user("thandi", Role::Admin);
-        let fields = kraal::tournament::RawTournament {
-            name: "Northern Cape League".into(),
-            system: "team_league".into(),
-            rounds: "3".into(),
-            ..Default::default()
-        }
-        .check()
-        .unwrap();
-        let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
-        let players: Vec<i32> = (0..16)
-            .map(|k| common::player(&app, t.id, &admin, &format!("Player {k:02}"), "", "1500").id)
-            .collect();
-        for (i, name) in ["Kimberley", "Upington", "Kuruman", "De Aar"]
-            .iter()
-            .enumerate()
-        {
-            let new = kraal::db::teams::NewTeam {
-                name: (*name).into(),
-                club: String::new(),
-                members: players[i * 4..i * 4 + 4].to_vec(),
-                substitutes: vec![],
-            };
-            kraal::db::teams::create(&mut app.conn(), t.id, &new, &admin).unwrap();
-        }
+        let (t, _) = common::four_team_league(&app, &admin);
         let mut api = app.script_for(&admin);
         let pairings = common::pair(&mut api, i64::from(t.id));
         for (k, p) in pairings.iter().enumerate() {

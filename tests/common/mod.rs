@@ -528,6 +528,43 @@ pub fn api_tournament(
     (tid, ids)
 }
 
+/// A league of four teams of four (Kimberley, Upington, Kuruman, De Aar),
+/// made through the database for tests about something else; the
+/// tournament and the teams' ids in that order.
+pub fn four_team_league(
+    app: &TestApp,
+    admin: &User,
+) -> (kraal::db::tournaments::Tournament, Vec<i32>) {
+    let fields = kraal::tournament::RawTournament {
+        name: "Northern Cape League".into(),
+        system: "team_league".into(),
+        rounds: "3".into(),
+        ..Default::default()
+    }
+    .check()
+    .unwrap();
+    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, admin).unwrap();
+    let players: Vec<i32> = (0..16)
+        .map(|k| player(app, t.id, admin, &format!("Player {k:02}"), "", "1500").id)
+        .collect();
+    let teams = ["Kimberley", "Upington", "Kuruman", "De Aar"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let new = kraal::db::teams::NewTeam {
+                name: (*name).into(),
+                club: String::new(),
+                members: players[i * 4..i * 4 + 4].to_vec(),
+                substitutes: vec![],
+            };
+            kraal::db::teams::create(&mut app.conn(), t.id, &new, admin)
+                .unwrap()
+                .id
+        })
+        .collect();
+    (t, teams)
+}
+
 /// Pairs and publishes the next round through the API; its pairings as JSON.
 pub fn pair(api: &mut Client, tid: i64) -> Vec<serde_json::Value> {
     let r = api.send_json(
