@@ -100,6 +100,14 @@ pub enum DirectorError {
     Pairing(#[from] PairingError),
 }
 
+/// How far an event with these rounds has gone, as its settings care.
+pub fn progress_of(rounds: &[Round]) -> crate::tournament::Progress {
+    crate::tournament::Progress {
+        paired: rounds.len() as i32,
+        published: rounds.iter().filter(|r| r.is_published()).count() as i32,
+    }
+}
+
 /// A player's database id as the engines number players.
 pub fn pid(id: i32) -> PlayerId {
     id as PlayerId
@@ -135,10 +143,7 @@ impl TournamentData {
 
     /// How far the event has gone, as its settings care.
     pub fn progress(&self) -> crate::tournament::Progress {
-        crate::tournament::Progress {
-            paired: self.rounds.len() as i32,
-            published: self.rounds.iter().filter(|r| r.is_published()).count() as i32,
-        }
+        progress_of(&self.rounds)
     }
 
     /// Games of a pairing, main games first, by number.
@@ -261,12 +266,7 @@ impl TournamentData {
                 last.number
             ));
         }
-        let with_results = self
-            .pairings_of(last)
-            .iter()
-            .flat_map(|p| self.games_of(p.id))
-            .filter(|g| g.result.is_some())
-            .count();
+        let with_results = self.results_in(last);
         (with_results > 0).then(|| {
             format!(
                 "Round {n} has {with_results} {}: clear them first to undo it.",
@@ -282,14 +282,19 @@ impl TournamentData {
     /// Whether round `n`'s results can be cleared: it is the last round
     /// and has some.
     pub fn can_clear_results(&self, n: i32) -> bool {
-        self.rounds.last().is_some_and(|r| {
-            r.number == n
-                && self
-                    .pairings_of(r)
-                    .iter()
-                    .flat_map(|p| self.games_of(p.id))
-                    .any(|g| g.result.is_some())
-        })
+        self.rounds
+            .last()
+            .is_some_and(|r| r.number == n && self.results_in(r) > 0)
+    }
+
+    /// Games of `round` that have a result (the other side of
+    /// [`Self::missing_results`]).
+    pub fn results_in(&self, round: &Round) -> usize {
+        self.pairings_of(round)
+            .iter()
+            .flat_map(|p| self.games_of(p.id))
+            .filter(|g| g.result.is_some())
+            .count()
     }
 
     /// Published rounds, in order.

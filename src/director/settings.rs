@@ -10,8 +10,9 @@ use crate::db::{self, DbConnection, DbError};
 use crate::tournament::{ChangeRefused, Lock, TournamentFields};
 
 /// The settings locked now, with why: what the edit form shows read-only.
+/// Reads the rounds only: the form needs no more to know what is fixed.
 pub fn locks(conn: &mut DbConnection, tid: i32) -> Result<Vec<Lock>, DbError> {
-    Ok(super::load(conn, tid)?.progress().locks())
+    Ok(super::progress_of(&crate::db::rounds::list(conn, tid)?).locks())
 }
 
 /// Stores `fields` as tournament `tid`'s settings, unless the rounds played

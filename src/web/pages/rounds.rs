@@ -266,12 +266,7 @@ pub async fn clear_results(
     if !form.given() {
         let data = load_data(&state, tid).await?;
         let round = data.round(n, true)?;
-        let games = data
-            .pairings_of(&round)
-            .iter()
-            .flat_map(|p| data.games_of(p.id))
-            .filter(|g| g.result.is_some())
-            .count();
+        let games = data.results_in(&round);
         let mut consequences = vec![format!(
             "The results of the {games} games of round {n} that have one are cleared; the pairings stay and the results can be entered again."
         )];

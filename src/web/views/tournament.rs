@@ -153,7 +153,7 @@ pub async fn load_page(
         .cloned()
         .collect();
     let rounds_label = match (t.rounds, data.total_rounds()) {
-        (Some(_), Ok(n)) if !data.rounds.is_empty() => format!("{n} rounds"),
+        // Set (or fixed by the first pairing), and fitting the field.
         (Some(n), Ok(_)) => format!("{n} rounds"),
         (None, Ok(n)) if t.system == System::Knockout => format!(
             "rounds follow the field: {n} for the {} entered so far",
