@@ -67,15 +67,27 @@ fn game_page(c: &mut Criterion) {
     }
     .check()
     .expect("fields");
-    let t = db::tournaments::create(&mut conn, &fields, &admin).expect("tournament");
+    let t = kraal::director::commit(&mut conn, Some(admin.id), |w| {
+        db::tournaments::create(w, &fields, &admin)
+    })
+    .expect("tournament");
     for name in ["Kagiso Molefe", "Refilwe Dube"] {
         let f = kraal::roster::PlayerFields::parse(name, "", "1800", "", "").expect("player");
-        db::players::create(&mut conn, t.id, &f, &admin).expect("player");
+        kraal::director::commit(&mut conn, Some(admin.id), |w| {
+            db::players::create(w, t.id, &f)
+        })
+        .expect("player");
     }
     let data = kraal::director::load(&mut conn, t.id).expect("load");
     let (n, planned) = data.pair_next().expect("pairs");
-    db::rounds::create(&mut conn, t.id, n, &planned, 2, "", &admin).expect("round");
-    db::rounds::publish(&mut conn, t.id, n, &admin).expect("publish");
+    kraal::director::commit(&mut conn, Some(admin.id), |w| {
+        db::rounds::create(w, t.id, n, &planned, 2, "")
+    })
+    .expect("round");
+    kraal::director::commit(&mut conn, Some(admin.id), |w| {
+        db::rounds::publish(w, t.id, n)
+    })
+    .expect("publish");
     let gid = db::rounds::everything(&mut conn, t.id).expect("games").2[0].id;
     let rules = PlayRules::OFFICIAL;
     let sheet = notation::write(&rules, &lasting_game(rules, 7, 120), Style::Official, None);

@@ -28,7 +28,10 @@ fn main() {
     }
     .check()
     .expect("fields");
-    let t = db::tournaments::create(&mut conn, &fields, &admin).expect("tournament");
+    let t = kraal::director::commit(&mut conn, Some(admin.id), |w| {
+        db::tournaments::create(w, &fields, &admin)
+    })
+    .expect("tournament");
     for i in 0..1000 {
         let f = PlayerFields::parse(
             &format!("Player {:04}", i + 1),
@@ -38,23 +41,20 @@ fn main() {
             "",
         )
         .expect("player");
-        db::players::create(&mut conn, t.id, &f, &admin).expect("player");
+        kraal::director::commit(&mut conn, Some(admin.id), |w| {
+            db::players::create(w, t.id, &f)
+        })
+        .expect("player");
     }
     let mut seed: u64 = 9;
     for _ in 0..9 {
         let data = kraal::director::load(&mut conn, t.id).expect("load");
         let (n, planned) = data.pair_next().expect("pairing");
-        rounds::create(
-            &mut conn,
-            t.id,
-            n,
-            &planned,
-            t.games_per_pairing,
-            "",
-            &admin,
-        )
+        kraal::director::commit(&mut conn, Some(admin.id), |w| {
+            rounds::create(w, t.id, n, &planned, t.games_per_pairing, "")?;
+            rounds::publish(w, t.id, n)
+        })
         .expect("round");
-        rounds::publish(&mut conn, t.id, n, &admin).expect("publish");
         let (_, _, games) = rounds::everything(&mut conn, t.id).expect("games");
         let mut edits = Vec::new();
         for g in games.iter().filter(|g| g.result.is_none()) {

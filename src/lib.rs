@@ -8,6 +8,7 @@
 pub mod named;
 
 pub mod accounts;
+pub mod change;
 pub mod cli;
 pub mod db;
 pub mod director;

@@ -342,13 +342,9 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
             "Musa Mthembu",
         ],
     );
-    kraal::db::players::add_relation(
-        &mut app.conn(),
-        swiss as i32,
-        players[5] as i32,
-        players[6] as i32,
-        &admin,
-    )
+    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::players::add_relation(w, swiss as i32, players[5] as i32, players[6] as i32)
+    })
     .unwrap();
     // Rounds 1 and 2 played (a bye each), round 3 paired through the page:
     // a draft, with the swap form.
@@ -400,16 +396,15 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         );
     }
     api.create(&format!("/api/v1/tournaments/{league}/rounds"), json!({}));
-    let captain = kraal::db::teams::renew_captain_link(
-        &mut app.conn(),
-        league as i32,
-        teams[0] as i32,
-        &admin,
-    )
+    let captain = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::teams::renew_captain_link(w, league as i32, teams[0] as i32)
+    })
     .unwrap();
     for t in [swiss, knockout, league] {
-        kraal::db::tournaments::assign_referee(&mut app.conn(), t as i32, &referee, &admin)
-            .unwrap();
+        kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+            kraal::db::tournaments::assign_referee(w, t as i32, &referee)
+        })
+        .unwrap();
     }
     // Records of a game of round 1: a clean one and one with irregularities.
     let (_, pairings, games) =

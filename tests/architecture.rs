@@ -281,6 +281,7 @@ const CORE: &[&str] = &[
     "roster.rs",
     "results.rs",
     "named.rs",
+    "change.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.
@@ -351,6 +352,42 @@ fn csv_is_written_in_one_place() {
         "CSV written outside src/export",
         &["web", "director", "db", "cli"],
         &["csv::Writer", "csv::WriterBuilder"],
+    );
+}
+
+// Every write goes through `director::commit`: it alone begins one, and
+// the revision moves only when a commit ends (`bump_revision` is private to
+// the database layer, which the compiler checks).
+
+#[test]
+fn only_the_commit_begins_a_write() {
+    // `Write::begin` as written (the type is imported by name wherever a
+    // write is made), in every file of the crate.
+    let mut found: Vec<String> = files(&[""])
+        .iter()
+        .flat_map(|f| {
+            paths_of(f)
+                .into_iter()
+                .filter(|n| {
+                    n.path
+                        .ends_with(&["Write".to_string(), "begin".to_string()])
+                })
+                .map(move |n| format!("{}:{}", f.display(), n.line))
+        })
+        .collect();
+    let commit = src().join("director/commit.rs").display().to_string();
+    let in_commit = found.iter().filter(|o| o.starts_with(&commit)).count();
+    assert_eq!(in_commit, 1, "director::commit begins the write: {found:?}");
+    found.retain(|o| !o.starts_with(&commit));
+    found.extend(offences(
+        &["web", "export", "cli", "director"],
+        &["crate::db::transaction", "crate::db::transaction_kept_if"],
+    ));
+    found.retain(|o| !o.starts_with(&commit));
+    assert!(
+        found.is_empty(),
+        "a write begun outside director::commit:\n{}",
+        found.join("\n")
     );
 }
 

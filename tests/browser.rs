@@ -221,7 +221,10 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
     let sipho = app.user("sipho", Role::Referee);
     let t = common::tournament(&app, &admin, "Soweto Open");
     for r in [&thandi, &sipho] {
-        kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, r, &admin).unwrap();
+        kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+            kraal::db::tournaments::assign_referee(w, t.id, r)
+        })
+        .unwrap();
     }
     for (i, n) in [
         "Kagiso Molefe",
@@ -402,8 +405,14 @@ async fn the_board_replay_steps_through_a_game_with_javascript_off() {
     }
     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
     let (n, planned) = data.pair_next().unwrap();
-    kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin).unwrap();
-    kraal::db::rounds::publish(&mut app.conn(), t.id, n, &admin).unwrap();
+    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::rounds::create(w, t.id, n, &planned, 6, "")
+    })
+    .unwrap();
+    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::rounds::publish(w, t.id, n)
+    })
+    .unwrap();
     let gid = kraal::db::rounds::everything(&mut app.conn(), t.id)
         .unwrap()
         .2[0]
@@ -499,7 +508,10 @@ async fn the_quick_entry_box_has_the_cursor_again_after_each_store() {
     }
     .check()
     .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &referee).unwrap();
+    let t = kraal::director::commit(&mut app.conn(), Some(referee.id), |w| {
+        kraal::db::tournaments::create(w, &fields, &referee)
+    })
+    .unwrap();
     for (i, n) in [
         "Kagiso Molefe",
         "Refilwe Dube",

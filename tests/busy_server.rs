@@ -63,7 +63,10 @@ fn pair_while_reading(players: usize) -> (Duration, Vec<Duration>) {
     }
     .check()
     .unwrap();
-    let big = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    let big = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::tournaments::create(w, &fields, &admin)
+    })
+    .unwrap();
     // The players in 40 clubs (one transaction: one sync of the file).
     diesel::Connection::transaction::<_, kraal::db::DbError, _>(&mut *app.conn(), |conn| {
         for i in 0..players {
@@ -75,7 +78,9 @@ fn pair_while_reading(players: usize) -> (Duration, Vec<Duration>) {
                 "",
             )
             .unwrap();
-            kraal::db::players::create(conn, big.id, &f, &admin)?;
+            kraal::director::commit(conn, Some(admin.id), |w| {
+                kraal::db::players::create(w, big.id, &f)
+            })?;
         }
         Ok(())
     })

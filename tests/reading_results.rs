@@ -279,7 +279,10 @@ fn a_team_match_still_being_played_has_no_result_on_the_team_page() {
         }
         .check()
         .unwrap();
-        let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+        let t = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+            kraal::db::tournaments::create(w, &fields, &admin)
+        })
+        .unwrap();
         let players: Vec<i32> = (0..16)
             .map(|k| common::player(&app, t.id, &admin, &format!("Player {k:02}"), "", "1500").id)
             .collect();
@@ -294,7 +297,12 @@ fn a_team_match_still_being_played_has_no_result_on_the_team_page() {
                 members: players[i * 4..i * 4 + 4].to_vec(),
                 substitutes: vec![],
             };
-            teams.push(kraal::db::teams::create(&mut app.conn(), t.id, &new, &admin).unwrap());
+            teams.push(
+                kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                    kraal::db::teams::create(w, t.id, &new)
+                })
+                .unwrap(),
+            );
         }
         let mut api = app.script_for(&admin);
         let boards = common::pair(&mut api, i64::from(t.id));

@@ -25,9 +25,15 @@ fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
     }
     .check()
     .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    let t = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::tournaments::create(w, &fields, &admin)
+    })
+    .unwrap();
     for r in [&a, &b] {
-        kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, r, &admin).unwrap();
+        kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+            kraal::db::tournaments::assign_referee(w, t.id, r)
+        })
+        .unwrap();
     }
     let names = [
         "Kagiso Molefe",
@@ -457,7 +463,10 @@ fn knockout(app: &TestApp, name: &str) -> (i32, User) {
     }
     .check()
     .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
+    let t = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::tournaments::create(w, &fields, &admin)
+    })
+    .unwrap();
     for (n, rating) in [
         ("Kagiso Molefe", "1900"),
         ("Refilwe Dube", "1850"),
@@ -690,7 +699,7 @@ fn a_referees_ruling_stands_until_a_referee_confirms_replacing_it() {
         let audit = kraal::db::audit::of_tournament(&mut app.conn(), tid).unwrap();
         let replaced: Vec<_> = audit
             .iter()
-            .filter(|e| e.action == "ruling replaced")
+            .filter(|e| e.action == kraal::change::Action::RulingReplaced)
             .collect();
         assert_eq!(replaced.len(), 1);
         assert_eq!(
@@ -737,7 +746,7 @@ fn a_referees_ruling_stands_until_a_referee_confirms_replacing_it() {
         assert_eq!(
             audit
                 .iter()
-                .filter(|e| e.action == "ruling replaced")
+                .filter(|e| e.action == kraal::change::Action::RulingReplaced)
                 .count(),
             2
         );

@@ -292,25 +292,114 @@ fn sqlite_commits_are_synced_to_disk() {
     assert_eq!(p.synchronous, 2);
 }
 
+/// Takes the schema back until migration `version` (and every one after
+/// it) is undone, as an older Kraal left it.
+fn revert_to(conn: &mut DbConnection, version: &str) {
+    use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+    const SQLITE: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+    const POSTGRES: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+    loop {
+        let undone = match conn {
+            DbConnection::Sqlite(c) => c.revert_last_migration(SQLITE).map(|v| v.to_string()),
+            DbConnection::Postgres(c) => c.revert_last_migration(POSTGRES).map(|v| v.to_string()),
+        }
+        .unwrap();
+        if undone
+            .replace('-', "")
+            .starts_with(&version.replace('-', ""))
+        {
+            return;
+        }
+    }
+}
+
+/// An audit trail written before changes carried their ids as values says
+/// its rounds and a swap's players in text; the migration reads them once
+/// into each entry's detail, so the trail filters and names them as before.
+#[test]
+fn audit_entries_from_before_typed_changes_get_their_round_and_players() {
+    for app in TestApp::all() {
+        let admin = app.user("director", kraal::db::users::Role::Admin);
+        let t = common::tournament(&app, &admin, "Upgrade Open");
+        let a = common::player(&app, t.id, &admin, "Thabo Nkosi", "Soweto MC", "1800");
+        let b = common::player(&app, t.id, &admin, "Lerato Dlamini", "Tembisa MC", "1700");
+        let mut conn = app.conn();
+        let conn: &mut DbConnection = &mut conn;
+        revert_to(conn, "2026-11-25-000022");
+        let at = "2026-11-20 09:00:00";
+        let rows = [
+            ("pair", "round", "41", "NULL", "'round 3: 4 pairings'"),
+            ("undo", "round", "41", "'round 3'", "NULL"),
+            (
+                "request bye",
+                "player",
+                &a.id.to_string(),
+                "NULL",
+                "'round 4, half point'",
+            ),
+            (
+                "swap",
+                "round",
+                "41",
+                &format!("'players {} and {}'", a.id, b.id),
+                "'swapped; no rule broken'",
+            ),
+            ("result", "game", "7", "NULL", "'1-0'"),
+        ];
+        for (action, entity, id, old, new) in rows {
+            let insert = format!(
+                "INSERT INTO audit_entries (tournament_id, user_id, at, action, entity, entity_id, old_value, new_value) \
+                 VALUES ({}, NULL, '{at}', '{action}', '{entity}', {id}, {old}, {new})",
+                t.id
+            );
+            match conn {
+                DbConnection::Sqlite(c) => diesel::sql_query(&insert).execute(c),
+                DbConnection::Postgres(c) => diesel::sql_query(&insert).execute(c),
+            }
+            .unwrap();
+        }
+        kraal::db::connection::migrate(conn).unwrap();
+        let trail = kraal::db::audit::of_tournament(conn, t.id).unwrap();
+        let of = |action: kraal::change::Action| trail.iter().find(|e| e.action == action).unwrap();
+        use kraal::change::Action;
+        assert_eq!(
+            of(Action::Pair).detail.round,
+            Some(3),
+            "{:?}",
+            of(Action::Pair)
+        );
+        assert_eq!(of(Action::Undo).detail.round, Some(3));
+        assert_eq!(of(Action::RequestBye).detail.round, Some(4));
+        let swap = of(Action::Swap);
+        assert_eq!(swap.detail.players, vec![a.id, b.id]);
+        assert_eq!(swap.old_value, None, "the ids moved out of the text");
+        assert_eq!(of(Action::Result).detail, kraal::change::Detail::default());
+        // The trail names the swapped players again, from the ids.
+        let page = kraal::director::audit::trail(conn, t.id, &Default::default()).unwrap();
+        let line = page
+            .lines
+            .iter()
+            .find(|l| l.action == Action::Swap)
+            .unwrap();
+        assert_eq!(
+            line.old_value.as_deref(),
+            Some("Thabo Nkosi and Lerato Dlamini")
+        );
+    }
+}
+
 /// A captain's link made before links were kept as digests keeps working
 /// after the upgrade, and the database holds only its digest: the schema
 /// is taken back one migration, a team gets a plain link as it used to,
 /// and migrating again (as the app does at start) converts it.
 #[test]
 fn a_captains_link_stored_in_plain_keeps_working_as_a_digest() {
-    use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
-    const SQLITE: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
-    const POSTGRES: EmbeddedMigrations = embed_migrations!("migrations/postgres");
     for app in TestApp::all() {
         let admin = app.user("director", kraal::db::users::Role::Admin);
         let t = common::tournament(&app, &admin, "Upgrade League");
         let mut conn = app.conn();
         let conn: &mut DbConnection = &mut conn;
-        match conn {
-            DbConnection::Sqlite(c) => c.revert_last_migration(SQLITE).map(|_| ()),
-            DbConnection::Postgres(c) => c.revert_last_migration(POSTGRES).map(|_| ()),
-        }
-        .unwrap();
+        revert_to(conn, "2026-11-25-000021");
         let token = kraal::accounts::new_token();
         let insert = format!(
             "INSERT INTO teams (tournament_id, name, club, captain_token) VALUES ({}, 'Soweto A', '', '{token}')",

@@ -34,8 +34,14 @@ fn event(app: &TestApp, name: &str, rules: &str) -> Event {
     }
     .check()
     .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &admin).unwrap();
-    kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, &referee, &admin).unwrap();
+    let t = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::tournaments::create(w, &fields, &admin)
+    })
+    .unwrap();
+    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::tournaments::assign_referee(w, t.id, &referee)
+    })
+    .unwrap();
     for (i, n) in [
         "Kagiso Molefe",
         "Refilwe Dube",
@@ -498,15 +504,21 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
         assert_eq!(rulings[1]["kind"], "board");
         assert_eq!(rulings[1]["reason"], "the sheet shows two cows left");
         let audit = kraal::db::audit::of_tournament(&mut app.conn(), e.tid as i32).unwrap();
-        let ruled: Vec<_> = audit.iter().filter(|a| a.action == "ruling").collect();
+        let ruled: Vec<_> = audit
+            .iter()
+            .filter(|a| a.action == kraal::change::Action::Ruling)
+            .collect();
         assert_eq!(ruled.len(), 2);
         assert!(ruled
             .iter()
             .all(|a| a.user.as_deref() == Some(e.referee.name.as_str())));
         assert!(audit
             .iter()
-            .any(|a| a.action == "result" && a.new_value.as_deref() == Some(want)));
-        assert!(audit.iter().any(|a| a.action == "record"));
+            .any(|a| a.action == kraal::change::Action::Result
+                && a.new_value.as_deref() == Some(want)));
+        assert!(audit
+            .iter()
+            .any(|a| a.action == kraal::change::Action::Record));
         let body = page.get(&url).body;
         assert!(body.contains("set the result the board shows"));
         assert!(body.contains("the sheet shows two cows left"));
@@ -676,8 +688,12 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
         let r = player.post(&link, &[("game", &mine), ("side", "dark"), ("text", &text)]);
         assert_eq!(r.status, 303, "{}", r.body);
         let audit = kraal::db::audit::of_tournament(&mut app.conn(), e.tid as i32).unwrap();
-        assert!(audit.iter().any(|a| a.action == "lock"));
-        assert!(audit.iter().any(|a| a.action == "unlock"));
+        assert!(audit
+            .iter()
+            .any(|a| a.action == kraal::change::Action::Lock));
+        assert!(audit
+            .iter()
+            .any(|a| a.action == kraal::change::Action::Unlock));
         let records = api.get(&format!("/api/v1/games/{mine}")).json()["records"].clone();
         assert_eq!(
             records.as_array().unwrap().len(),
@@ -754,7 +770,10 @@ fn records_are_public_once_the_round_is_complete_when_the_tournament_says_so() {
         let t = kraal::db::tournaments::find(&mut app.conn(), e.tid as i32).unwrap();
         let mut fields = t.fields();
         fields.records_public = true;
-        kraal::db::tournaments::update(&mut app.conn(), t.id, &fields, &e.referee).unwrap();
+        kraal::director::commit(&mut app.conn(), Some(e.referee.id), |w| {
+            kraal::db::tournaments::update(w, t.id, &fields)
+        })
+        .unwrap();
         let body = anyone.get(&url).body;
         assert!(
             !body.contains("class=\"cow"),
@@ -800,7 +819,10 @@ fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_record
         let t = kraal::db::tournaments::find(&mut app.conn(), e.tid as i32).unwrap();
         let mut fields = t.fields();
         fields.records_required = true;
-        kraal::db::tournaments::update(&mut app.conn(), t.id, &fields, &e.referee).unwrap();
+        kraal::director::commit(&mut app.conn(), Some(e.referee.id), |w| {
+            kraal::db::tournaments::update(w, t.id, &fields)
+        })
+        .unwrap();
         let body = page.get(&round).body;
         assert!(
             body.contains(&format!("data-flagged=\"{}\"", games[0]["id"])),

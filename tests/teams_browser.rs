@@ -23,7 +23,10 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
     }
     .check()
     .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, &referee).unwrap();
+    let t = kraal::director::commit(&mut app.conn(), Some(referee.id), |w| {
+        kraal::db::tournaments::create(w, &fields, &referee)
+    })
+    .unwrap();
     let names = [
         "Athi Mthembu",
         "Busi Ngcobo",
@@ -49,7 +52,10 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
             members: members.to_vec(),
             substitutes: subs.to_vec(),
         };
-        kraal::db::teams::create(&mut app.conn(), t.id, &new, &referee).unwrap();
+        kraal::director::commit(&mut app.conn(), Some(referee.id), |w| {
+            kraal::db::teams::create(w, t.id, &new)
+        })
+        .unwrap();
     }
     let Some((b, _driver)) = browser().await else {
         return;

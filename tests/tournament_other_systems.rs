@@ -372,7 +372,9 @@ fn simultaneous_result_entry_loses_nothing() {
         assert_eq!(
             audit
                 .iter()
-                .filter(|e| e.entity == "game" && e.entity_id == Some(id as i32))
+                .filter(
+                    |e| e.entity == kraal::change::Entity::Game && e.entity_id == Some(id as i32)
+                )
                 .count(),
             2,
             "both changes that landed are audited"

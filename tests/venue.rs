@@ -425,8 +425,10 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
         let thandi = app.user("thandi", Role::Referee);
         let mut api = app.script_for(&admin);
         let (tid, ids) = event(&app, &mut api, "Brits Open", &NAMES[..4]);
-        kraal::db::tournaments::assign_referee(&mut app.conn(), tid as i32, &thandi, &admin)
-            .unwrap();
+        kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+            kraal::db::tournaments::assign_referee(w, tid as i32, &thandi)
+        })
+        .unwrap();
         let mut web = app.client_as(&admin);
         assert_eq!(web.post(&format!("/t/{tid}/rounds"), &[]).status, 303);
         let (a, b) = (ids[0].to_string(), ids[1].to_string());

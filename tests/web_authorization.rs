@@ -154,8 +154,10 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 } else {
                     common::tournament(&app, &admin, &format!("Matrix Open {n} {who:?}"))
                 };
-                kraal::db::tournaments::assign_referee(&mut app.conn(), t.id, &assigned, &admin)
-                    .unwrap();
+                kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                    kraal::db::tournaments::assign_referee(w, t.id, &assigned)
+                })
+                .unwrap();
                 let p1 =
                     common::player(&app, t.id, &admin, "Zodwa Mthembu", "Kimberley MC", "1650");
                 let p2 = common::player(&app, t.id, &admin, "Musa Mthembu", "Kimberley MC", "1600");
@@ -187,48 +189,62 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                             substitutes: subs.to_vec(),
                         };
                         ids.push(
-                            kraal::db::teams::create(&mut app.conn(), t.id, &new, &admin)
-                                .unwrap()
-                                .id,
+                            kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                                kraal::db::teams::create(w, t.id, &new)
+                            })
+                            .unwrap()
+                            .id,
                         );
                     }
                     (ids[0], ps)
                 });
-                let rid =
-                    kraal::db::players::add_relation(&mut app.conn(), t.id, p1.id, p2.id, &admin)
-                        .unwrap();
-                let fid = kraal::db::forbidden::add(
-                    &mut app.conn(),
-                    t.id,
-                    kraal::db::forbidden::NewForbidden {
-                        a: p2.id,
-                        b: p3.id,
-                        from_round: None,
-                        to_round: None,
-                    },
-                    &admin,
-                )
+                let rid = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                    kraal::db::players::add_relation(w, t.id, p1.id, p2.id)
+                })
+                .unwrap();
+                let fid = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                    kraal::db::forbidden::add(
+                        w,
+                        t.id,
+                        kraal::db::forbidden::NewForbidden {
+                            a: p2.id,
+                            b: p3.id,
+                            from_round: None,
+                            to_round: None,
+                        },
+                    )
+                })
                 .unwrap()
                 .id;
                 if route.path.ends_with("/unwaive")
                     || (route.method == "DELETE" && route.path.ends_with("/waiver"))
                 {
-                    kraal::db::forbidden::waive(&mut app.conn(), t.id, fid, "a final", &admin)
-                        .unwrap();
+                    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                        kraal::db::forbidden::waive(w, t.id, fid, "a final")
+                    })
+                    .unwrap();
                 }
                 let link = route.access == Access::PlayerLink;
                 if route.path.contains("{n:") || route.path.contains("{gid:") || link {
                     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
-                    kraal::db::rounds::create(&mut app.conn(), t.id, n, &planned, 6, "", &admin)
-                        .unwrap();
+                    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                        kraal::db::rounds::create(w, t.id, n, &planned, 6, "")
+                    })
+                    .unwrap();
                     if route.path.contains("{gid:") || link || route.path.ends_with("/lock") {
                         // Results, records and locks wait for the round to be published.
-                        kraal::db::rounds::publish(&mut app.conn(), t.id, n, &admin).unwrap();
+                        kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                            kraal::db::rounds::publish(w, t.id, n)
+                        })
+                        .unwrap();
                     }
                 }
                 if route.path.ends_with("/reinstate") {
-                    kraal::db::players::withdraw(&mut app.conn(), t.id, p1.id, &admin).unwrap();
+                    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                        kraal::db::players::withdraw(w, t.id, p1.id)
+                    })
+                    .unwrap();
                 }
                 let actor = match who {
                     Who::Anonymous => None,
@@ -411,7 +427,10 @@ fn team_league(
     }
     .check()
     .unwrap();
-    kraal::db::tournaments::create(&mut app.conn(), &fields, creator).unwrap()
+    kraal::director::commit(&mut app.conn(), Some(creator.id), |w| {
+        kraal::db::tournaments::create(w, &fields, creator)
+    })
+    .unwrap()
 }
 
 fn first_game(app: &TestApp, tid: i32) -> i32 {

@@ -300,8 +300,10 @@ fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
                 )
             })
             .collect();
-        kraal::db::players::add_relation(&mut app.conn(), t.id, ps[0].id, ps[1].id, &admin)
-            .unwrap();
+        kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+            kraal::db::players::add_relation(w, t.id, ps[0].id, ps[1].id)
+        })
+        .unwrap();
         let mut a = app.client_as(&admin);
         let base = format!("/t/{}", t.id);
         // Zanele asks for a half-point bye in round 1.
@@ -357,7 +359,7 @@ fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
             kraal::db::audit::of_tournament(&mut app.conn(), t.id)
                 .unwrap()
                 .iter()
-                .all(|e| e.action != "swap"),
+                .all(|e| e.action != kraal::change::Action::Swap),
             "nothing changed before confirming"
         );
         let done = a.post(
@@ -372,8 +374,13 @@ fn a_hand_swap_names_the_rules_it_breaks_and_is_recorded() {
         let audit = kraal::db::audit::of_tournament(&mut app.conn(), t.id).unwrap();
         let swap = audit
             .iter()
-            .find(|e| e.action == "swap")
+            .find(|e| e.action == kraal::change::Action::Swap)
             .expect("the swap is audited");
+        let mut swapped = swap.detail.players.clone();
+        swapped.sort();
+        let mut asked = vec![partner_of_0, ps[1].id];
+        asked.sort();
+        assert_eq!(swapped, asked, "the swap names its players by id");
         assert!(
             swap.new_value.as_deref().unwrap_or("").contains("breaking"),
             "{swap:?}"

@@ -30,18 +30,24 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::audit::Write;
 use super::schema::{
     audit_entries, forbidden_pairs, games, lineups, pairings, players, relations, requested_byes,
     rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
 };
 use super::{DbConnection, DbError};
+use crate::change::{Action, Change, Detail, Entity};
 
 /// What the file says it is; anything else is refused by name.
 pub const FORMAT: &str = "kraal event";
 /// The version of the layout below. A later Kraal reads older versions; an
 /// older Kraal refuses a newer file rather than dropping what it does not
 /// know.
-pub const VERSION: u32 = 1;
+///
+/// Version 2 added each audit entry's `detail` (its round and players as
+/// ids); a version 1 file's entries said those in their text, which
+/// [`upgrade_v1`] reads once as the file is read.
+pub const VERSION: u32 = 2;
 /// The largest event file taken: 50 MB (a season's league with every
 /// record is a few MB).
 pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
@@ -272,6 +278,9 @@ pub struct AuditRow {
     pub entity_id: Option<i32>,
     pub old_value: Option<String>,
     pub new_value: Option<String>,
+    /// The [`crate::change::Detail`] as JSON (version 2 on).
+    #[serde(default)]
+    pub detail: Option<String>,
 }
 
 /// One tournament, every row of it, as the file holds it.
@@ -406,7 +415,7 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
         user_ids.extend(
             audit
                 .iter()
-                .filter(|a| a.entity == "referee")
+                .filter(|a| a.entity == Entity::Referee.as_str())
                 .filter_map(|a| a.entity_id),
         );
         let ids: Vec<i32> = user_ids.into_iter().collect();
@@ -485,8 +494,9 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
             )))
         }
     }
-    match value.get("version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(VERSION) => {}
+    let version = value.get("version").and_then(|v| v.as_u64());
+    match version {
+        Some(v) if (1..=u64::from(VERSION)).contains(&v) => {}
         Some(v) => {
             return Err(invalid(format!(
                 "the file is version {v} of the event format; this Kraal reads version {VERSION}"
@@ -499,8 +509,11 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
             "{path} holds a NUL character, which no database stores"
         )));
     }
-    let file: EventFile = serde_json::from_value(value)
+    let mut file: EventFile = serde_json::from_value(value)
         .map_err(|e| invalid(format!("the file is not a valid event: {e}")))?;
+    if version == Some(1) {
+        upgrade_v1(&mut file);
+    }
     check_values(&file)?;
     check_ids(&file)?;
     check_rows(&file)?;
@@ -761,7 +774,56 @@ fn check_values(file: &EventFile) -> Result<(), DbError> {
             known::<GameResult>(x, format!("rulings[{i}].result"))?;
         }
     }
+    for (i, a) in file.audit.iter().enumerate() {
+        known::<Action>(&a.action, format!("audit[{i}].action"))?;
+        known::<Entity>(&a.entity, format!("audit[{i}].entity"))?;
+        if let Some(d) = &a.detail {
+            serde_json::from_str::<Detail>(d).map_err(|e| DbError::Invalid {
+                field: "file",
+                message: format!("audit[{i}].detail: {e}"),
+            })?;
+        }
+    }
     Ok(())
+}
+
+/// A version 1 file's audit entries said their round in their text
+/// ("round 3: 4 pairings") and a swap's players as "players 12 and 40";
+/// read once here into the detail version 2 carries, as the database's
+/// own migration did for stored entries. Nothing reads text afterwards.
+fn upgrade_v1(file: &mut EventFile) {
+    let round_numbers: HashMap<i32, i32> = file.rounds.iter().map(|r| (r.id, r.number)).collect();
+    for a in &mut file.audit {
+        let said = a
+            .new_value
+            .as_deref()
+            .or(a.old_value.as_deref())
+            .unwrap_or("");
+        let leading = |t: &str| -> Option<i32> {
+            let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        };
+        let mut detail = Detail {
+            round: said.strip_prefix("round ").and_then(leading),
+            players: Vec::new(),
+        };
+        if a.entity == Entity::Round.as_str() && detail.round.is_none() {
+            detail.round = a.entity_id.and_then(|id| round_numbers.get(&id).copied());
+        }
+        if a.action == Action::Swap.as_str() {
+            let players = a
+                .old_value
+                .as_deref()
+                .and_then(|v| v.strip_prefix("players "))
+                .and_then(|v| v.split_once(" and "))
+                .and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)));
+            if let Some((x, y)) = players {
+                detail.players = vec![x, y];
+                a.old_value = None;
+            }
+        }
+        a.detail = (!detail.is_empty()).then(|| serde_json::to_string(&detail).unwrap_or_default());
+    }
 }
 
 /// The path of the first string holding a NUL, which PostgreSQL refuses.
@@ -821,8 +883,9 @@ impl Ids {
 
 /// Writes an event into the target database as a new tournament, in one
 /// transaction: either all of it is there or none.
-pub fn import(conn: &mut DbConnection, file: &EventFile) -> Result<Imported, DbError> {
-    conn.transaction(|conn| {
+pub fn import(w: &mut Write, file: &EventFile) -> Result<Imported, DbError> {
+    let conn = w.conn();
+    let imported = {
         // Accounts, by name.
         let names: Vec<&String> = file.accounts.values().collect();
         let known: HashMap<String, i32> = users::table
@@ -1007,20 +1070,27 @@ pub fn import(conn: &mut DbConnection, file: &EventFile) -> Result<Imported, DbE
                 a.entity_id
                     .map(|old| ids.map.get(&old).copied().unwrap_or(-old.abs()))
             };
-            row.entity_id = match a.entity.as_str() {
-                "tournament" => Some(tid),
-                "player" => moved(&player_ids),
-                "relation" => moved(&relation_ids),
-                "kept-apart pair" => moved(&forbidden_ids),
-                "team" => moved(&team_ids),
-                "round" => moved(&round_ids),
-                "match" => moved(&pairing_ids),
-                "game" => moved(&game_ids),
-                "referee" => user(a.entity_id),
-                _ => a.entity_id,
+            let entity = Entity::parse(&a.entity).ok_or_else(|| DbError::Invalid {
+                field: "file",
+                message: format!("audit entry {}: '{}' is not a known entity", a.id, a.entity),
+            })?;
+            row.entity_id = match entity {
+                Entity::Tournament => Some(tid),
+                Entity::Player => moved(&player_ids),
+                Entity::Relation => moved(&relation_ids),
+                Entity::KeptApart => moved(&forbidden_ids),
+                Entity::Team => moved(&team_ids),
+                Entity::Round => moved(&round_ids),
+                Entity::Match => moved(&pairing_ids),
+                Entity::Game => moved(&game_ids),
+                Entity::Referee | Entity::User => user(a.entity_id),
             };
-            if a.action == "swap" {
-                row.old_value = a.old_value.as_deref().map(|v| swapped(v, &player_ids));
+            if let Some(d) = &a.detail {
+                let mut detail: Detail = serde_json::from_str(d).unwrap_or_default();
+                for p in &mut detail.players {
+                    *p = player_ids.map.get(p).copied().unwrap_or(-p.abs());
+                }
+                row.detail = serde_json::to_string(&detail).ok();
             }
             diesel::insert_into(audit_entries::table)
                 .values(&row)
@@ -1035,14 +1105,20 @@ pub fn import(conn: &mut DbConnection, file: &EventFile) -> Result<Imported, DbE
         super::players::list(conn, tid)?;
         super::forbidden::list(conn, tid)?;
 
-        Ok(Imported {
+        Imported {
             tournament: tid,
             players: file.players.len(),
             rounds: file.rounds.len(),
             games: file.games.len(),
             unknown_accounts: unknown_accounts.into_iter().collect(),
-        })
-    })
+        }
+    };
+    let tid = imported.tournament;
+    w.record(
+        Change::new(Some(tid), Action::Import, Entity::Tournament, Some(tid))
+            .new_value(file.tournament.name.clone()),
+    );
+    Ok(imported)
 }
 
 /// An explanation stored with a round or pairing (the engine's JSON, or a
@@ -1063,17 +1139,4 @@ fn renumbered(text: &str, players: &Ids) -> String {
             new_id(old).map(|n| format!("player {n}"))
         }),
     }
-}
-
-/// A swap's audit entry names its players by id ("players 12 and 40").
-fn swapped(value: &str, players: &Ids) -> String {
-    value
-        .strip_prefix("players ")
-        .and_then(|r| r.split_once(" and "))
-        .and_then(|(a, b)| {
-            let a = players.map.get(&a.parse().ok()?)?;
-            let b = players.map.get(&b.parse().ok()?)?;
-            Some(format!("players {a} and {b}"))
-        })
-        .unwrap_or_else(|| value.to_string())
 }

@@ -4,10 +4,10 @@
 use diesel::prelude::*;
 use serde::Serialize;
 
-use super::audit::{self, Change};
+use super::audit::Write;
 use super::schema::forbidden_pairs;
-use super::users::User;
 use super::{found, now, players, tournaments, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 
 /// One kept-apart pair, with the players' names. `a < b`.
 #[derive(Debug, Clone, Serialize)]
@@ -136,13 +136,10 @@ fn invalid(field: &'static str, message: String) -> DbError {
 }
 
 /// Keeps two players of the tournament apart in the rounds asked for.
-pub fn add(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    new: NewForbidden,
-    by: &User,
-) -> Result<Forbidden, DbError> {
-    conn.transaction(|conn| {
+pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbidden, DbError> {
+    let by = w.by();
+    let conn = w.conn();
+    {
         let t = tournaments::find(conn, tournament_id)?;
         let pa = players::find(conn, tournament_id, new.a).map_err(|e| match e {
             DbError::NotFound(_) => invalid("a", "player A is not in this tournament".into()),
@@ -200,67 +197,57 @@ pub fn add(
                 forbidden_pairs::to_round.eq(new.to_round),
                 forbidden_pairs::waived.eq(false),
                 forbidden_pairs::note.eq(""),
-                forbidden_pairs::created_by.eq(Some(by.id)),
+                forbidden_pairs::created_by.eq(by),
                 forbidden_pairs::created_at.eq(now()),
             ))
             .returning(forbidden_pairs::id)
             .get_result(conn)?;
         let added = find(conn, tournament_id, id)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "add",
-                entity: "kept-apart pair",
-                entity_id: Some(id),
-                old_value: None,
-                new_value: Some(added.summary()),
-            },
-        )?;
+        w.record(
+            Change::new(
+                Some(tournament_id),
+                Action::Add,
+                Entity::KeptApart,
+                Some(id),
+            )
+            .players([a, b])
+            .new_value(added.summary()),
+        );
         Ok(added)
-    })
+    }
 }
 
 /// Lifts a ban altogether.
-pub fn remove(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
-    by: &User,
-) -> Result<(), DbError> {
-    conn.transaction(|conn| {
-        let old = find(conn, tournament_id, id)?;
-        diesel::delete(forbidden_pairs::table.find(id)).execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "remove",
-                entity: "kept-apart pair",
-                entity_id: Some(id),
-                old_value: Some(old.summary()),
-                new_value: None,
-            },
+pub fn remove(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError> {
+    let old = find(w.conn(), tournament_id, id)?;
+    diesel::delete(forbidden_pairs::table.find(id)).execute(w.conn())?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Remove,
+            Entity::KeptApart,
+            Some(id),
         )
-    })
+        .players([old.a, old.b])
+        .old(old.summary()),
+    );
+    Ok(())
 }
 
 /// Records that the referee lets the pair meet despite the ban, and why.
 /// Waiving again replaces the reason.
 pub fn waive(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     id: i32,
     reason: &str,
-    by: &User,
 ) -> Result<Forbidden, DbError> {
     let reason = reason.trim().to_string();
     if let Err(e) = crate::roster::check_printable("reason", "reason", &reason) {
         return Err(invalid(e.field, e.message));
     }
-    conn.transaction(|conn| {
+    let conn = w.conn();
+    {
         let old = find(conn, tournament_id, id)?;
         if reason.is_empty() {
             return Err(invalid(
@@ -274,30 +261,24 @@ pub fn waive(
                 forbidden_pairs::note.eq(&reason),
             ))
             .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "waive",
-                entity: "kept-apart pair",
-                entity_id: Some(id),
-                old_value: old.waived.then(|| old.note.clone()),
-                new_value: Some(format!("{}: {reason}", old.summary())),
-            },
-        )?;
-        find(conn, tournament_id, id)
-    })
+        let mut c = Change::new(
+            Some(tournament_id),
+            Action::Waive,
+            Entity::KeptApart,
+            Some(id),
+        )
+        .players([old.a, old.b])
+        .new_value(format!("{}: {reason}", old.summary()));
+        c.old_value = old.waived.then(|| old.note.clone());
+        w.record(c);
+        find(w.conn(), tournament_id, id)
+    }
 }
 
 /// Takes a waiver back: the pair is kept apart again.
-pub fn clear_waiver(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
-    by: &User,
-) -> Result<Forbidden, DbError> {
-    conn.transaction(|conn| {
+pub fn clear_waiver(w: &mut Write, tournament_id: i32, id: i32) -> Result<Forbidden, DbError> {
+    let conn = w.conn();
+    {
         let old = find(conn, tournament_id, id)?;
         if !old.waived {
             return Err(DbError::Conflict(format!(
@@ -311,18 +292,16 @@ pub fn clear_waiver(
                 forbidden_pairs::note.eq(""),
             ))
             .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "clear waiver",
-                entity: "kept-apart pair",
-                entity_id: Some(id),
-                old_value: Some(format!("{}: {}", old.summary(), old.note)),
-                new_value: None,
-            },
-        )?;
-        find(conn, tournament_id, id)
-    })
+        w.record(
+            Change::new(
+                Some(tournament_id),
+                Action::ClearWaiver,
+                Entity::KeptApart,
+                Some(id),
+            )
+            .players([old.a, old.b])
+            .old(format!("{}: {}", old.summary(), old.note)),
+        );
+        find(w.conn(), tournament_id, id)
+    }
 }

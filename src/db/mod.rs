@@ -123,6 +123,34 @@ pub fn transaction<T>(
     conn.transaction(f)
 }
 
+/// As [`transaction`], but `f` also says whether to keep what it did: its
+/// value is returned either way, and the transaction is rolled back when
+/// `f` answers `false`.
+pub fn transaction_kept_if<T>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<(T, bool), DbError>,
+) -> Result<T, DbError> {
+    use diesel::Connection;
+    enum Ended<T> {
+        Dropped(T),
+        Failed(DbError),
+    }
+    impl<T> From<diesel::result::Error> for Ended<T> {
+        fn from(e: diesel::result::Error) -> Self {
+            Ended::Failed(e.into())
+        }
+    }
+    let outcome = conn.transaction(|c| match f(c) {
+        Ok((value, true)) => Ok(value),
+        Ok((value, false)) => Err(Ended::Dropped(value)),
+        Err(e) => Err(Ended::Failed(e)),
+    });
+    match outcome {
+        Ok(value) | Err(Ended::Dropped(value)) => Ok(value),
+        Err(Ended::Failed(e)) => Err(e),
+    }
+}
+
 /// A nullable text column read as `Option<T>` of a named value
 /// (`#[diesel(deserialize_as = Stored<T>)]` on an `Option<T>` field): a
 /// stored spelling that is not one of `T`'s values is an error, as for the

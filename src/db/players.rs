@@ -4,11 +4,11 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
 
-use super::audit::{self, Change};
+use super::audit::Write;
 use super::schema::{players, relations};
 use super::tournaments::rounds_paired;
-use super::users::User;
 use super::{classify, found, now, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 use crate::roster::PlayerFields;
 
 /// A player row.
@@ -63,151 +63,113 @@ fn insert(conn: &mut DbConnection, tournament_id: i32, f: &PlayerFields) -> Resu
         .get_result(conn)?)
 }
 
-fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change<'static> {
-    Change {
-        tournament_id: Some(tournament_id),
-        action: "add",
-        entity: "player",
-        entity_id: Some(id),
-        old_value: None,
-        new_value: serde_json::to_string(f).ok(),
+fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change {
+    let c = Change::new(Some(tournament_id), Action::Add, Entity::Player, Some(id)).players([id]);
+    match serde_json::to_string(f) {
+        Ok(v) => c.new_value(v),
+        Err(_) => c,
     }
 }
 
-pub fn create(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    f: &PlayerFields,
-    by: &User,
-) -> Result<Player, DbError> {
-    conn.transaction(|conn| {
-        let id = insert(conn, tournament_id, f)?;
-        audit::record(conn, Some(by.id), added(tournament_id, id, f))?;
-        find(conn, tournament_id, id)
-    })
+pub fn create(w: &mut Write, tournament_id: i32, f: &PlayerFields) -> Result<Player, DbError> {
+    let id = insert(w.conn(), tournament_id, f)?;
+    w.record(added(tournament_id, id, f));
+    find(w.conn(), tournament_id, id)
 }
 
-/// Adds every player and relation of an import, or none of them.
-/// `relatives` pairs are indices into `list`.
+/// Adds every player and relation of an import, or none of them (the
+/// caller's commit holds them all). `relatives` pairs are indices into `list`.
 pub fn import(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     list: &[PlayerFields],
     relatives: &[(usize, usize)],
-    by: &User,
 ) -> Result<Vec<i32>, DbError> {
-    conn.transaction(|conn| {
-        let mut ids = Vec::with_capacity(list.len());
-        for f in list {
-            let id = insert(conn, tournament_id, f)?;
-            audit::record(conn, Some(by.id), added(tournament_id, id, f))?;
-            ids.push(id);
-        }
-        for &(a, b) in relatives {
-            add_relation_row(conn, tournament_id, ids[a], ids[b], by)?;
-        }
-        Ok(ids)
-    })
+    let mut ids = Vec::with_capacity(list.len());
+    for f in list {
+        let id = insert(w.conn(), tournament_id, f)?;
+        w.record(added(tournament_id, id, f));
+        ids.push(id);
+    }
+    for &(a, b) in relatives {
+        add_relation(w, tournament_id, ids[a], ids[b])?;
+    }
+    Ok(ids)
 }
 
 pub fn update(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     id: i32,
     f: &PlayerFields,
-    by: &User,
 ) -> Result<Player, DbError> {
-    conn.transaction(|conn| {
-        let old = find(conn, tournament_id, id)?;
-        diesel::update(players::table.find(id))
-            .set((
-                players::name.eq(&f.name),
-                players::club.eq(&f.club),
-                players::rating.eq(f.rating),
-                players::seed.eq(f.seed),
-                players::federation_id.eq(&f.federation_id),
-            ))
-            .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "edit",
-                entity: "player",
-                entity_id: Some(id),
-                old_value: serde_json::to_string(&old.fields()).ok(),
-                new_value: serde_json::to_string(f).ok(),
-            },
-        )?;
-        find(conn, tournament_id, id)
-    })
+    let conn = w.conn();
+    let old = find(conn, tournament_id, id)?;
+    diesel::update(players::table.find(id))
+        .set((
+            players::name.eq(&f.name),
+            players::club.eq(&f.club),
+            players::rating.eq(f.rating),
+            players::seed.eq(f.seed),
+            players::federation_id.eq(&f.federation_id),
+        ))
+        .execute(conn)?;
+    let mut c =
+        Change::new(Some(tournament_id), Action::Edit, Entity::Player, Some(id)).players([id]);
+    c.old_value = serde_json::to_string(&old.fields()).ok();
+    c.new_value = serde_json::to_string(f).ok();
+    w.record(c);
+    find(w.conn(), tournament_id, id)
 }
 
 /// Withdraws a player from the next round on; rounds already paired stand.
-pub fn withdraw(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
-    by: &User,
-) -> Result<Player, DbError> {
-    conn.transaction(|conn| {
-        let p = find(conn, tournament_id, id)?;
-        if p.withdrawn_from_round.is_some() {
-            return Err(DbError::Conflict(format!(
-                "{} has already withdrawn",
-                p.name
-            )));
-        }
-        let from = rounds_paired(conn, tournament_id)? + 1;
-        diesel::update(players::table.find(id))
-            .set(players::withdrawn_from_round.eq(Some(from)))
-            .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "withdraw",
-                entity: "player",
-                entity_id: Some(id),
-                old_value: None,
-                new_value: Some(format!("not paired from round {from}")),
-            },
-        )?;
-        find(conn, tournament_id, id)
-    })
+pub fn withdraw(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+    let conn = w.conn();
+    let p = find(conn, tournament_id, id)?;
+    if p.withdrawn_from_round.is_some() {
+        return Err(DbError::Conflict(format!(
+            "{} has already withdrawn",
+            p.name
+        )));
+    }
+    let from = rounds_paired(conn, tournament_id)? + 1;
+    diesel::update(players::table.find(id))
+        .set(players::withdrawn_from_round.eq(Some(from)))
+        .execute(conn)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Withdraw,
+            Entity::Player,
+            Some(id),
+        )
+        .players([id])
+        .in_round(from),
+    );
+    find(w.conn(), tournament_id, id)
 }
 
 /// Takes back a withdrawal: the player is paired again from the next round.
-pub fn reinstate(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
-    by: &User,
-) -> Result<Player, DbError> {
-    conn.transaction(|conn| {
-        let p = find(conn, tournament_id, id)?;
-        let Some(from) = p.withdrawn_from_round else {
-            return Err(DbError::Conflict(format!("{} has not withdrawn", p.name)));
-        };
-        diesel::update(players::table.find(id))
-            .set(players::withdrawn_from_round.eq(None::<i32>))
-            .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "reinstate",
-                entity: "player",
-                entity_id: Some(id),
-                old_value: Some(format!("not paired from round {from}")),
-                new_value: None,
-            },
-        )?;
-        find(conn, tournament_id, id)
-    })
+pub fn reinstate(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+    let conn = w.conn();
+    let p = find(conn, tournament_id, id)?;
+    let Some(from) = p.withdrawn_from_round else {
+        return Err(DbError::Conflict(format!("{} has not withdrawn", p.name)));
+    };
+    diesel::update(players::table.find(id))
+        .set(players::withdrawn_from_round.eq(None::<i32>))
+        .execute(conn)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Reinstate,
+            Entity::Player,
+            Some(id),
+        )
+        .players([id])
+        .in_round(from),
+    );
+    find(w.conn(), tournament_id, id)
 }
 
 /// A player of this tournament; a player of another one is "not found".
@@ -229,19 +191,14 @@ pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Player>, 
         .load(conn)?)
 }
 
-fn add_relation_row(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    a: i32,
-    b: i32,
-    by: &User,
-) -> Result<i32, DbError> {
+pub fn add_relation(w: &mut Write, tournament_id: i32, a: i32, b: i32) -> Result<i32, DbError> {
     if a == b {
         return Err(DbError::Conflict(
             "a player cannot be their own relative".into(),
         ));
     }
     let (a, b) = (a.min(b), a.max(b));
+    let conn = w.conn();
     let pa = find(conn, tournament_id, a)?;
     let pb = find(conn, tournament_id, b)?;
     let id: i32 = diesel::insert_into(relations::table)
@@ -262,56 +219,32 @@ fn add_relation_row(
                 ),
             )
         })?;
-    audit::record(
-        conn,
-        Some(by.id),
-        Change {
-            tournament_id: Some(tournament_id),
-            action: "add",
-            entity: "relation",
-            entity_id: Some(id),
-            old_value: None,
-            new_value: Some(format!("{} – {}", pa.name, pb.name)),
-        },
-    )?;
+    w.record(
+        Change::new(Some(tournament_id), Action::Add, Entity::Relation, Some(id))
+            .players([a, b])
+            .new_value(format!("{} – {}", pa.name, pb.name)),
+    );
     Ok(id)
 }
 
-pub fn add_relation(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    a: i32,
-    b: i32,
-    by: &User,
-) -> Result<i32, DbError> {
-    conn.transaction(|conn| add_relation_row(conn, tournament_id, a, b, by))
-}
-
-pub fn remove_relation(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
-    by: &User,
-) -> Result<(), DbError> {
-    conn.transaction(|conn| {
-        let rel = relations_of(conn, tournament_id)?
-            .into_iter()
-            .find(|r| r.id == id)
-            .ok_or(DbError::NotFound("relation in this tournament"))?;
-        diesel::delete(relations::table.find(id)).execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "remove",
-                entity: "relation",
-                entity_id: Some(id),
-                old_value: Some(format!("{} – {}", rel.a_name, rel.b_name)),
-                new_value: None,
-            },
+pub fn remove_relation(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError> {
+    let conn = w.conn();
+    let rel = relations_of(conn, tournament_id)?
+        .into_iter()
+        .find(|r| r.id == id)
+        .ok_or(DbError::NotFound("relation in this tournament"))?;
+    diesel::delete(relations::table.find(id)).execute(conn)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Remove,
+            Entity::Relation,
+            Some(id),
         )
-    })
+        .players([rel.a, rel.b])
+        .old(format!("{} – {}", rel.a_name, rel.b_name)),
+    );
+    Ok(())
 }
 
 pub fn relations_of(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Relation>, DbError> {

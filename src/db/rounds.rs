@@ -4,10 +4,10 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
 
-use super::audit::{self, Change};
+use super::audit::Write;
 use super::schema::{games, pairings, requested_byes, rounds, users};
-use super::users::User;
 use super::{classify, found, now, read_row, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 use crate::pairing::explain::Explanation;
 use crate::results::{first_starts, GameResult, ResultEdit};
 use crate::tournament::{ByeKind, RoundStatus};
@@ -191,15 +191,15 @@ fn insert_pairing(
 /// pairing with its `games` games (the first-listed player starts game 1).
 /// Match `k` of a team round plays its boards on tables `4k-3` to `4k`.
 pub fn create(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     number: i32,
     plan: &Plan,
     games_per_pairing: i32,
     explanation: &str,
-    by: &User,
 ) -> Result<Round, DbError> {
-    conn.transaction(|conn| {
+    let conn = w.conn();
+    {
         let round_id: i32 = diesel::insert_into(rounds::table)
             .values((
                 rounds::tournament_id.eq(tournament_id),
@@ -260,33 +260,27 @@ pub fn create(
                 }
             }
         }
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "pair",
-                entity: "round",
-                entity_id: Some(round_id),
-                old_value: None,
-                new_value: Some(match plan {
-                    Plan::Pairings(p) => format!("round {number}: {} pairings", p.len()),
-                    Plan::Matches(m) => format!("round {number}: {} matches", m.len()),
-                }),
-            },
-        )?;
-        find(conn, tournament_id, number)
-    })
+        w.record(
+            Change::new(
+                Some(tournament_id),
+                Action::Pair,
+                Entity::Round,
+                Some(round_id),
+            )
+            .in_round(number)
+            .new_value(match plan {
+                Plan::Pairings(p) => format!("{} pairings", p.len()),
+                Plan::Matches(m) => format!("{} matches", m.len()),
+            }),
+        );
+        find(w.conn(), tournament_id, number)
+    }
 }
 
 /// Puts `new` in `old`'s place on one board (a line-up change): the seat
 /// and the games `old` was to start.
-pub fn replace_player(
-    conn: &mut DbConnection,
-    pairing_id: i32,
-    old: i32,
-    new: i32,
-) -> Result<(), DbError> {
+pub fn replace_player(w: &mut Write, pairing_id: i32, old: i32, new: i32) -> Result<(), DbError> {
+    let conn = w.conn();
     diesel::update(
         pairings::table
             .find(pairing_id)
@@ -329,15 +323,43 @@ pub fn replace_player(
 }
 
 /// Marks boards as started (OGR 10.3.1).
-pub fn mark_started(conn: &mut DbConnection, pairing_ids: &[i32]) -> Result<(), DbError> {
+pub fn mark_started(w: &mut Write, pairing_ids: &[i32]) -> Result<(), DbError> {
     diesel::update(pairings::table.filter(pairings::id.eq_any(pairing_ids)))
         .set(pairings::started.eq(true))
-        .execute(conn)?;
+        .execute(w.conn())?;
+    Ok(())
+}
+
+/// Adds a knock-out pairing's next tiebreak set (OGR 9.4): (game number,
+/// who starts it).
+pub fn add_tiebreak_set(
+    w: &mut Write,
+    round: &Round,
+    pairing: &Pairing,
+    games: &[(i32, i32)],
+) -> Result<(), DbError> {
+    add_games(w.conn(), pairing.id, games, true)?;
+    w.record(
+        Change::new(
+            Some(round.tournament_id),
+            Action::Add,
+            Entity::Match,
+            Some(pairing.id),
+        )
+        .in_round(round.number)
+        .players(
+            pairing
+                .first_player_id
+                .into_iter()
+                .chain(pairing.second_player_id),
+        )
+        .new_value(format!("{} tiebreak games", games.len())),
+    );
     Ok(())
 }
 
 /// Adds games to a pairing: (game number, who starts it).
-pub fn add_games(
+fn add_games(
     conn: &mut DbConnection,
     pairing_id: i32,
     games: &[(i32, i32)],
@@ -356,10 +378,34 @@ pub fn add_games(
     Ok(())
 }
 
-/// Removes games that have no result (a tiebreak set no longer called
-/// for); a game with a result, a record or a ruling is never removed here.
-pub fn remove_unplayed_games(conn: &mut DbConnection, game_ids: &[i32]) -> Result<(), DbError> {
+/// Removes games of round `round` that have no result (a tiebreak set no
+/// longer called for); a game with a result, a record or a ruling is never
+/// removed here.
+pub fn remove_unplayed_games(
+    w: &mut Write,
+    round: &Round,
+    game_ids: &[i32],
+) -> Result<(), DbError> {
     use super::schema::{rulings, scoresheets};
+    let removed: Vec<i32> = games::table
+        .filter(games::id.eq_any(game_ids))
+        .filter(games::result.is_null())
+        .filter(games::id.ne_all(scoresheets::table.select(scoresheets::game_id)))
+        .filter(games::id.ne_all(rulings::table.select(rulings::game_id)))
+        .select(games::id)
+        .load(w.conn())?;
+    for &g in &removed {
+        w.record(
+            Change::new(
+                Some(round.tournament_id),
+                Action::Remove,
+                Entity::Game,
+                Some(g),
+            )
+            .in_round(round.number),
+        );
+    }
+    let conn = w.conn();
     diesel::delete(
         games::table
             .filter(games::id.eq_any(game_ids))
@@ -414,13 +460,9 @@ pub fn everything(conn: &mut DbConnection, tournament_id: i32) -> Result<Everyth
     Ok((rs, ps, gs))
 }
 
-pub fn publish(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    number: i32,
-    by: &User,
-) -> Result<(), DbError> {
-    conn.transaction(|conn| {
+pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
+    let conn = w.conn();
+    {
         let r = find(conn, tournament_id, number)?;
         if r.is_published() {
             return Err(DbError::Conflict(format!(
@@ -433,31 +475,29 @@ pub fn publish(
                 rounds::published_at.eq(Some(now())),
             ))
             .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "publish",
-                entity: "round",
-                entity_id: Some(r.id),
-                old_value: None,
-                new_value: Some(format!("round {number}")),
-            },
-        )
-    })
+        w.record(
+            Change::new(
+                Some(tournament_id),
+                Action::Publish,
+                Entity::Round,
+                Some(r.id),
+            )
+            .in_round(number),
+        );
+        Ok(())
+    }
 }
 
 /// Locks a published round (its players' links take no more records) or
 /// unlocks it again; audited.
 pub fn set_locked(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     number: i32,
     lock: bool,
-    by: &User,
 ) -> Result<(), DbError> {
-    conn.transaction(|conn| {
+    let conn = w.conn();
+    {
         let r = find(conn, tournament_id, number)?;
         if !r.is_published() {
             return Err(DbError::Conflict(format!(
@@ -470,37 +510,25 @@ pub fn set_locked(
         diesel::update(rounds::table.find(r.id))
             .set(rounds::locked_at.eq(lock.then(now)))
             .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: if lock { "lock" } else { "unlock" },
-                entity: "round",
-                entity_id: Some(r.id),
-                old_value: None,
-                new_value: Some(format!(
-                    "round {number}: the players' links {}",
-                    if lock { "closed" } else { "open again" }
-                )),
-            },
-        )
-    })
+        let action = if lock { Action::Lock } else { Action::Unlock };
+        w.record(
+            Change::new(Some(tournament_id), action, Entity::Round, Some(r.id)).in_round(number),
+        );
+        Ok(())
+    }
 }
 
 /// Deletes the last round so it can be paired again; refused once any of
 /// its games has a result.
-pub fn undo(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    number: i32,
-    by: &User,
-) -> Result<(), DbError> {
-    conn.transaction(|conn| {
+pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
+    let conn = w.conn();
+    {
         let r = find(conn, tournament_id, number)?;
         let last = list(conn, tournament_id)?.last().map(|x| x.number);
         if last != Some(number) {
-            return Err(DbError::Conflict(format!("only the last round can be undone, and round {number} is not the last")));
+            return Err(DbError::Conflict(format!(
+                "only the last round can be undone, and round {number} is not the last"
+            )));
         }
         let with_results: i64 = games::table
             .inner_join(pairings::table)
@@ -514,19 +542,12 @@ pub fn undo(
             )));
         }
         diesel::delete(rounds::table.find(r.id)).execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "undo",
-                entity: "round",
-                entity_id: Some(r.id),
-                old_value: Some(format!("round {number}")),
-                new_value: None,
-            },
-        )
-    })
+        w.record(
+            Change::new(Some(tournament_id), Action::Undo, Entity::Round, Some(r.id))
+                .in_round(number),
+        );
+        Ok(())
+    }
 }
 
 /// Clears every result of round `number` so that it can be entered again:
@@ -534,14 +555,11 @@ pub fn undo(
 /// knock-out tiebreak sets that level games added. Refused once a later
 /// round is paired (its pairing rests on these results) and when there is
 /// nothing to clear. Returns how many results were cleared.
-pub fn clear_results(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    number: i32,
-    by: &User,
-) -> Result<usize, DbError> {
+pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<usize, DbError> {
     use super::schema::{rulings, scoresheets};
-    conn.transaction(|conn| {
+    let by = w.by();
+    let conn = w.conn();
+    {
         let r = find(conn, tournament_id, number)?;
         let last = list(conn, tournament_id)?.last().map(|x| x.number);
         if last != Some(number) {
@@ -593,23 +611,21 @@ pub fn clear_results(
                 games::result.eq(None::<String>),
                 games::version.eq(games::version + 1),
                 games::updated_at.eq(Some(now())),
-                games::updated_by.eq(Some(by.id)),
+                games::updated_by.eq(by),
             ))
             .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "clear results of",
-                entity: "round",
-                entity_id: Some(r.id),
-                old_value: Some(format!("{} results", game_ids.len())),
-                new_value: None,
-            },
-        )?;
+        w.record(
+            Change::new(
+                Some(tournament_id),
+                Action::ClearResults,
+                Entity::Round,
+                Some(r.id),
+            )
+            .in_round(number)
+            .old(format!("{} results", game_ids.len())),
+        );
         Ok(game_ids.len())
-    })
+    }
 }
 
 /// A game with where it belongs.
@@ -678,11 +694,9 @@ pub enum EditOutcome {
 /// editor saw it is reported, never overwritten, and the write itself is
 /// guarded by the version read here, so two concurrent savers of one game
 /// cannot both win.
-pub fn apply_edit(
-    conn: &mut DbConnection,
-    edit: &ResultEdit,
-    by: &User,
-) -> Result<EditOutcome, DbError> {
+pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbError> {
+    let by = w.by();
+    let conn = w.conn();
     let ctx = game_context(conn, edit.game)?;
     let old = ctx.game.result;
     let new = edit.wanted;
@@ -721,6 +735,7 @@ pub fn apply_edit(
             .set(pairings::started.eq(pairings::started))
             .execute(conn)?;
     }
+    let at = now();
     let n = diesel::update(
         games::table
             .filter(games::id.eq(edit.game))
@@ -729,26 +744,35 @@ pub fn apply_edit(
     .set((
         games::result.eq(new.map(GameResult::as_str)),
         games::version.eq(ctx.game.version + 1),
-        games::updated_at.eq(Some(now())),
-        games::updated_by.eq(Some(by.id)),
+        games::updated_at.eq(Some(at)),
+        games::updated_by.eq(by),
     ))
     .execute(conn)?;
     if n == 0 {
         return conflict(conn, &ctx);
     }
-    audit::record(
-        conn,
-        Some(by.id),
-        Change {
-            tournament_id: Some(ctx.round.tournament_id),
-            action: "result",
-            entity: "game",
-            entity_id: Some(edit.game),
-            old_value: old.map(|r| r.as_str().to_string()),
-            new_value: new.map(|r| r.as_str().to_string()),
-        },
-    )?;
-    Ok(EditOutcome::Saved(game_context(conn, edit.game)?.game))
+    let mut c = Change::new(
+        Some(ctx.round.tournament_id),
+        Action::Result,
+        Entity::Game,
+        Some(edit.game),
+    )
+    .in_round(ctx.round.number)
+    .players(
+        ctx.pairing
+            .first_player_id
+            .into_iter()
+            .chain(ctx.pairing.second_player_id),
+    );
+    c.old_value = old.map(|r| r.as_str().to_string());
+    c.new_value = new.map(|r| r.as_str().to_string());
+    w.record(c);
+    let mut game = ctx.game;
+    game.result = new;
+    game.version += 1;
+    game.updated_by = by;
+    game.updated_at = Some(at);
+    Ok(EditOutcome::Saved(game))
 }
 
 /// A bye a player asked for.
@@ -774,14 +798,14 @@ pub fn requested_byes(
 }
 
 pub fn request_bye(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     player_id: i32,
     round: i32,
     half: bool,
-    by: &User,
 ) -> Result<(), DbError> {
-    conn.transaction(|conn| {
+    let conn = w.conn();
+    {
         diesel::insert_into(requested_byes::table)
             .values((
                 requested_byes::tournament_id.eq(tournament_id),
@@ -796,36 +820,34 @@ pub fn request_bye(
                     &format!("a bye in round {round} is already recorded for that player"),
                 )
             })?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "request bye",
-                entity: "player",
-                entity_id: Some(player_id),
-                old_value: None,
-                new_value: Some(format!(
-                    "round {round}, {}",
-                    if half { "half point" } else { "zero" }
-                )),
-            },
-        )
-    })
+        let kind = if half { ByeKind::Half } else { ByeKind::Zero };
+        w.record(
+            Change::new(
+                Some(tournament_id),
+                Action::RequestBye,
+                Entity::Player,
+                Some(player_id),
+            )
+            .in_round(round)
+            .players([player_id])
+            .new_value(kind.as_str()),
+        );
+        Ok(())
+    }
 }
 
 /// Exchanges two players of a draft round (their places and the games they
 /// start), recording the swap and the rules it breaks.
 pub fn swap_players(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     number: i32,
     a: i32,
     b: i32,
     broken: &[String],
-    by: &User,
 ) -> Result<(), DbError> {
-    conn.transaction(|conn| {
+    let conn = w.conn();
+    {
         let r = find(conn, tournament_id, number)?;
         if r.is_published() {
             return Err(DbError::Conflict(format!(
@@ -871,23 +893,18 @@ pub fn swap_players(
                     .execute(conn)?;
             }
         }
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tournament_id),
-                action: "swap",
-                entity: "round",
-                entity_id: Some(r.id),
-                old_value: Some(format!("players {a} and {b}")),
-                new_value: Some(if broken.is_empty() {
+        w.record(
+            Change::new(Some(tournament_id), Action::Swap, Entity::Round, Some(r.id))
+                .in_round(number)
+                .players([a, b])
+                .new_value(if broken.is_empty() {
                     "swapped; no rule broken".to_string()
                 } else {
                     format!("swapped, breaking: {}", broken.join("; "))
                 }),
-            },
-        )
-    })
+        );
+        Ok(())
+    }
 }
 
 /// A pairing with its round and games (by number).

@@ -23,6 +23,7 @@ diesel::table! {
         entity_id -> Nullable<Integer>,
         old_value -> Nullable<Text>,
         new_value -> Nullable<Text>,
+        detail -> Nullable<Text>,
     }
 }
 

@@ -9,10 +9,11 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
 
-use super::audit::{self, Change};
+use super::audit::Write;
 use super::schema::{games, pairings, rounds, rulings, scoresheets, users};
 use super::users::User;
 use super::{now, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 use crate::results::GameResult;
 use crate::tournament::{RecordSide, RuleSet, RulingKind};
 
@@ -65,10 +66,11 @@ pub struct NewSheet<'a> {
     pub max_game_bytes: Option<usize>,
 }
 
-/// Stores a record in the caller's transaction, superseding the current
-/// record of the same game and side, and audits it.
-pub fn submit(conn: &mut DbConnection, new: NewSheet<'_>) -> Result<Sheet, DbError> {
+/// Stores a record, superseding the current record of the same game and
+/// side, and records the change.
+pub fn submit(w: &mut Write, new: NewSheet<'_>) -> Result<Sheet, DbError> {
     let at = now();
+    let conn = w.conn();
     if let Some(keep) = new.keep_superseded {
         // The current record becomes superseded below: keep room for it.
         let superseded: Vec<i32> = scoresheets::table
@@ -131,22 +133,21 @@ pub fn submit(conn: &mut DbConnection, new: NewSheet<'_>) -> Result<Sheet, DbErr
                 "another record for this side arrived at the same moment: send it again",
             )
         })?;
-    audit::record(
-        conn,
-        new.by.map(|u| u.id),
-        Change {
-            tournament_id: Some(new.tournament_id),
-            action: if new.by.is_none() {
-                "record (player link)"
-            } else {
-                "record"
-            },
-            entity: "game",
-            entity_id: Some(new.game_id),
-            old_value: (old > 0).then(|| format!("{} superseded", new.side.label())),
-            new_value: Some(format!("{}: {}", new.side.label(), new.summary)),
-        },
-    )?;
+    let action = if new.by.is_none() {
+        Action::RecordByLink
+    } else {
+        Action::Record
+    };
+    let mut c = Change::new(
+        Some(new.tournament_id),
+        action,
+        Entity::Game,
+        Some(new.game_id),
+    )
+    .new_value(format!("{}: {}", new.side.label(), new.summary));
+    c.old_value = (old > 0).then(|| format!("{} superseded", new.side.label()));
+    w.record(c);
+    let conn = w.conn();
     scoresheets::table
         .find(id)
         .select(Sheet::as_select())
@@ -200,68 +201,55 @@ pub struct Ruling {
     pub ruled_at: NaiveDateTime,
 }
 
-/// Stores a ruling in the caller's transaction and audits it.
+/// Stores a ruling and records the change.
 pub fn add_ruling(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
     game_id: i32,
     kind: RulingKind,
     result: Option<GameResult>,
     reason: &str,
-    by: &User,
 ) -> Result<(), DbError> {
+    let by = w.by();
     diesel::insert_into(rulings::table)
         .values((
             rulings::game_id.eq(game_id),
             rulings::kind.eq(kind.as_str()),
             rulings::result.eq(result.map(GameResult::as_str)),
             rulings::reason.eq(reason),
-            rulings::ruled_by.eq(Some(by.id)),
+            rulings::ruled_by.eq(by),
             rulings::ruled_at.eq(now()),
         ))
-        .execute(conn)?;
+        .execute(w.conn())?;
     let said = result.map_or("no result", GameResult::label);
-    audit::record(
-        conn,
-        Some(by.id),
-        Change {
-            tournament_id: Some(tournament_id),
-            action: "ruling",
-            entity: "game",
-            entity_id: Some(game_id),
-            old_value: None,
-            new_value: Some(if reason.is_empty() {
-                format!("{}: {said}", kind.label())
-            } else {
-                format!("{}: {said}; {reason}", kind.label())
-            }),
-        },
-    )
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Ruling,
+            Entity::Game,
+            Some(game_id),
+        )
+        .new_value(if reason.is_empty() {
+            format!("{}: {said}", kind.label())
+        } else {
+            format!("{}: {said}; {reason}", kind.label())
+        }),
+    );
+    Ok(())
 }
 
-/// Records, in the caller's transaction, that a result entry replaced a
-/// ruling the referee had made (the result change itself is audited as
-/// any other).
-pub fn record_ruling_replaced(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-    ruling: &Ruling,
-    new: Option<GameResult>,
-    by: &User,
-) -> Result<(), DbError> {
+/// The change that says a result entry replaced a ruling the referee had
+/// made (the result change itself is recorded as any other).
+pub fn ruling_replaced(tournament_id: i32, ruling: &Ruling, new: Option<GameResult>) -> Change {
     let said = ruling.result.map_or("no result", GameResult::label);
-    audit::record(
-        conn,
-        Some(by.id),
-        Change {
-            tournament_id: Some(tournament_id),
-            action: "ruling replaced",
-            entity: "game",
-            entity_id: Some(ruling.game_id),
-            old_value: Some(format!("{}: {said}", ruling.kind.label())),
-            new_value: Some(new.map_or("no result", GameResult::label).to_string()),
-        },
+    Change::new(
+        Some(tournament_id),
+        Action::RulingReplaced,
+        Entity::Game,
+        Some(ruling.game_id),
     )
+    .old(format!("{}: {said}", ruling.kind.label()))
+    .new_value(new.map_or("no result", GameResult::label))
 }
 
 /// A ruling with the name of the referee who made it.

@@ -4,10 +4,11 @@
 use diesel::prelude::*;
 use serde::Serialize;
 
-use super::audit::{self, Change};
+use super::audit::Write;
 use super::schema::{lineups, players, team_members, teams};
 use super::users::User;
 use super::{classify, found, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 
 /// Players on a team's roster (OGR 10.1); substitutes come on top.
 pub const BOARDS: usize = 4;
@@ -126,8 +127,9 @@ fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, Stri
 }
 
 /// Enters a team with its roster and substitutes and a fresh captain link.
-pub fn create(conn: &mut DbConnection, tid: i32, t: &NewTeam, by: &User) -> Result<Team, DbError> {
-    super::transaction(conn, |conn| {
+pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
+    let conn = w.conn();
+    {
         let tournament = super::tournaments::find(conn, tid)?;
         if !tournament.system.is_team() {
             return Err(DbError::Conflict(format!(
@@ -180,24 +182,17 @@ pub fn create(conn: &mut DbConnection, tid: i32, t: &NewTeam, by: &User) -> Resu
                 ))
                 .execute(conn)?;
         }
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tid),
-                action: "add",
-                entity: "team",
-                entity_id: Some(id),
-                old_value: None,
-                new_value: Some(format!(
+        w.record(
+            Change::new(Some(tid), Action::Add, Entity::Team, Some(id))
+                .players(t.members.iter().chain(&t.substitutes).copied())
+                .new_value(format!(
                     "{name}: {} roster players, {} substitutes",
                     t.members.len(),
                     t.substitutes.len()
                 )),
-            },
-        )?;
-        find(conn, tid, id)
-    })
+        );
+        find(w.conn(), tid, id)
+    }
 }
 
 pub fn find(conn: &mut DbConnection, tid: i32, id: i32) -> Result<Team, DbError> {
@@ -221,36 +216,19 @@ pub fn by_captain_token(conn: &mut DbConnection, token: &str) -> Result<Option<T
 
 /// Gives a team a new captain's link and returns its secret, which is
 /// not stored (only its digest is): the old link stops working at once.
-pub fn renew_captain_link(
-    conn: &mut DbConnection,
-    tid: i32,
-    id: i32,
-    by: &User,
-) -> Result<String, DbError> {
+pub fn renew_captain_link(w: &mut Write, tid: i32, id: i32) -> Result<String, DbError> {
     let token = crate::accounts::new_token();
     let digest = crate::accounts::token_digest(&token);
-    super::transaction(conn, |conn| {
-        let team = find(conn, tid, id)?;
-        diesel::update(teams::table.find(id))
-            .set(teams::captain_digest.eq(Some(&digest)))
-            .execute(conn)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(tid),
-                action: if team.captain_digest.is_some() {
-                    "renew captain link"
-                } else {
-                    "make captain link"
-                },
-                entity: "team",
-                entity_id: Some(id),
-                old_value: None,
-                new_value: Some(team.name),
-            },
-        )
-    })?;
+    let team = find(w.conn(), tid, id)?;
+    diesel::update(teams::table.find(id))
+        .set(teams::captain_digest.eq(Some(&digest)))
+        .execute(w.conn())?;
+    let action = if team.captain_digest.is_some() {
+        Action::RenewCaptainLink
+    } else {
+        Action::MakeCaptainLink
+    };
+    w.record(Change::new(Some(tid), action, Entity::Team, Some(id)).new_value(team.name));
     Ok(token)
 }
 
@@ -307,11 +285,12 @@ pub fn lineups(conn: &mut DbConnection, tid: i32) -> Result<Vec<LineupEntry>, Db
 
 /// Stores a round's line-up of one team, replacing what was given before.
 pub fn store_lineup(
-    conn: &mut DbConnection,
+    w: &mut Write,
     round_id: i32,
     team_id: i32,
     boards: &[(i32, Option<i32>)],
 ) -> Result<(), DbError> {
+    let conn = w.conn();
     diesel::delete(
         lineups::table
             .filter(lineups::round_id.eq(round_id))

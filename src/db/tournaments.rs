@@ -4,10 +4,11 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
 
-use super::audit::{self, Change};
+use super::audit::Write;
 use super::schema::{rounds, tournament_referees, tournaments, users};
 use super::users::User;
 use super::{classify, found, now, read_row, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 use crate::tournament::{
     format_tiebreaks, ByeValue, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
 };
@@ -79,12 +80,10 @@ impl Tournament {
     }
 }
 
-pub fn create(
-    conn: &mut DbConnection,
-    f: &TournamentFields,
-    creator: &User,
-) -> Result<Tournament, DbError> {
-    conn.transaction(|conn| {
+/// A new tournament; a referee who creates one referees it.
+pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tournament, DbError> {
+    let conn = w.conn();
+    {
         let t = now();
         let id: i32 = diesel::insert_into(tournaments::table)
             .values((
@@ -111,29 +110,16 @@ pub fn create(
         if !creator.is_admin() {
             assign_referee_row(conn, id, creator.id)?;
         }
-        audit::record(
-            conn,
-            Some(creator.id),
-            Change {
-                tournament_id: Some(id),
-                action: "create",
-                entity: "tournament",
-                entity_id: Some(id),
-                old_value: None,
-                new_value: serde_json::to_string(f).ok(),
-            },
-        )?;
-        find(conn, id)
-    })
+        let mut c = Change::new(Some(id), Action::Create, Entity::Tournament, Some(id));
+        c.new_value = serde_json::to_string(f).ok();
+        w.record(c);
+        find(w.conn(), id)
+    }
 }
 
-pub fn update(
-    conn: &mut DbConnection,
-    id: i32,
-    f: &TournamentFields,
-    user: &User,
-) -> Result<Tournament, DbError> {
-    conn.transaction(|conn| {
+pub fn update(w: &mut Write, id: i32, f: &TournamentFields) -> Result<Tournament, DbError> {
+    let conn = w.conn();
+    {
         let old = find(conn, id)?.fields();
         diesel::update(tournaments::table.find(id))
             .set((
@@ -154,45 +140,25 @@ pub fn update(
                 tournaments::updated_at.eq(now()),
             ))
             .execute(conn)?;
-        audit::record(
-            conn,
-            Some(user.id),
-            Change {
-                tournament_id: Some(id),
-                action: "edit",
-                entity: "tournament",
-                entity_id: Some(id),
-                old_value: serde_json::to_string(&old).ok(),
-                new_value: serde_json::to_string(f).ok(),
-            },
-        )?;
-        find(conn, id)
-    })
+        let mut c = Change::new(Some(id), Action::Edit, Entity::Tournament, Some(id));
+        c.old_value = serde_json::to_string(&old).ok();
+        c.new_value = serde_json::to_string(f).ok();
+        w.record(c);
+        find(w.conn(), id)
+    }
 }
 
 /// Fixes the rounds of an event whose field decides them, as its first
 /// pairing found them; part of that pairing's transaction.
-pub fn fix_rounds(
-    conn: &mut DbConnection,
-    id: i32,
-    rounds: i32,
-    user: &User,
-) -> Result<(), DbError> {
+pub fn fix_rounds(w: &mut Write, id: i32, rounds: i32) -> Result<(), DbError> {
     diesel::update(tournaments::table.find(id))
         .set(tournaments::rounds.eq(Some(rounds)))
-        .execute(conn)?;
-    audit::record(
-        conn,
-        Some(user.id),
-        Change {
-            tournament_id: Some(id),
-            action: "fix rounds of",
-            entity: "tournament",
-            entity_id: Some(id),
-            old_value: None,
-            new_value: Some(rounds.to_string()),
-        },
-    )
+        .execute(w.conn())?;
+    w.record(
+        Change::new(Some(id), Action::FixRounds, Entity::Tournament, Some(id))
+            .new_value(rounds.to_string()),
+    );
+    Ok(())
 }
 
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
@@ -249,36 +215,18 @@ fn assign_referee_row(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<
     Ok(())
 }
 
-pub fn assign_referee(
-    conn: &mut DbConnection,
-    id: i32,
-    referee: &User,
-    by: &User,
-) -> Result<(), DbError> {
-    conn.transaction(|conn| {
-        assign_referee_row(conn, id, referee.id)?;
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(id),
-                action: "assign",
-                entity: "referee",
-                entity_id: Some(referee.id),
-                old_value: None,
-                new_value: Some(referee.name.clone()),
-            },
-        )
-    })
+pub fn assign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
+    assign_referee_row(w.conn(), id, referee.id)?;
+    w.record(
+        Change::new(Some(id), Action::Assign, Entity::Referee, Some(referee.id))
+            .new_value(referee.name.clone()),
+    );
+    Ok(())
 }
 
-pub fn unassign_referee(
-    conn: &mut DbConnection,
-    id: i32,
-    referee: &User,
-    by: &User,
-) -> Result<(), DbError> {
-    conn.transaction(|conn| {
+pub fn unassign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
+    let conn = w.conn();
+    {
         let n = diesel::delete(
             tournament_referees::table
                 .filter(tournament_referees::tournament_id.eq(id))
@@ -288,19 +236,17 @@ pub fn unassign_referee(
         if n == 0 {
             return Err(DbError::NotFound("referee of this tournament"));
         }
-        audit::record(
-            conn,
-            Some(by.id),
-            Change {
-                tournament_id: Some(id),
-                action: "unassign",
-                entity: "referee",
-                entity_id: Some(referee.id),
-                old_value: Some(referee.name.clone()),
-                new_value: None,
-            },
-        )
-    })
+        w.record(
+            Change::new(
+                Some(id),
+                Action::Unassign,
+                Entity::Referee,
+                Some(referee.id),
+            )
+            .old(referee.name.clone()),
+        );
+        Ok(())
+    }
 }
 
 /// The tournament's change counter: pages built from it stay valid while it
@@ -313,8 +259,9 @@ pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
         .map_err(|e| found(e, "tournament"))
 }
 
-/// Marks the tournament changed.
-pub fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+/// Marks the tournament changed; only a write's commit does
+/// ([`super::audit::Write::finish`]).
+pub(super) fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
     diesel::update(tournaments::table.find(id))
         .set(tournaments::revision.eq(tournaments::revision + 1))
         .execute(conn)?;

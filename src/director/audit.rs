@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 
 use super::TournamentData;
+use crate::change::{Action, Entity};
 use crate::db::audit::AuditEntry;
 use crate::db::{DbConnection, DbError};
 use crate::results::GameResult;
@@ -29,7 +30,7 @@ pub struct TrailFilter {
 pub struct TrailLine {
     pub at: NaiveDateTime,
     pub user: Option<String>,
-    pub action: String,
+    pub action: Action,
     /// What it was about: "round 1, table 3, game 2 (Kagiso Molefe – Refilwe Dube)".
     pub subject: String,
     pub old_value: Option<String>,
@@ -104,19 +105,8 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
     // Round numbers by id, undone rounds included (their entries say which).
     let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
     for e in &entries {
-        if e.entity == "round" {
-            let said = e
-                .new_value
-                .as_deref()
-                .or(e.old_value.as_deref())
-                .unwrap_or("");
-            let number = said
-                .strip_prefix("round ")
-                .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|n| n.parse().ok());
-            if let (Some(id), Some(n)) = (e.entity_id, number) {
-                rounds.entry(id).or_insert(n);
-            }
+        if let (Entity::Round, Some(id), Some(n)) = (e.entity, e.entity_id, e.detail.round) {
+            rounds.entry(id).or_insert(n);
         }
     }
     let round_of_pairing: HashMap<i32, (i32, &crate::db::rounds::Pairing)> = data
@@ -144,8 +134,8 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         .collect();
     let subject = |e: &AuditEntry| -> (String, Option<i32>, Vec<i32>) {
         let id = e.entity_id;
-        match (e.entity.as_str(), id) {
-            ("game", Some(g)) => match games.get(&g) {
+        match (e.entity, id) {
+            (Entity::Game, Some(g)) => match games.get(&g) {
                 Some(place) => {
                     let who: Vec<String> =
                         place.players.iter().flatten().map(|p| name(*p)).collect();
@@ -162,14 +152,21 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                         place.players.iter().flatten().copied().collect(),
                     )
                 }
-                None => ("a game of a round since undone".into(), None, Vec::new()),
+                None => (
+                    match e.detail.round {
+                        Some(n) => format!("a game of round {n}, since undone"),
+                        None => "a game of a round since undone".into(),
+                    },
+                    e.detail.round,
+                    e.detail.players.clone(),
+                ),
             },
-            ("round", Some(r)) => match rounds.get(&r) {
-                Some(n) => (format!("round {n}"), Some(*n), Vec::new()),
+            (Entity::Round, Some(r)) => match rounds.get(&r) {
+                Some(n) => (format!("round {n}"), Some(*n), e.detail.players.clone()),
                 None => ("a round".into(), None, Vec::new()),
             },
-            ("player", Some(p)) => (format!("player {}", name(p)), None, vec![p]),
-            ("relation", Some(r)) => match data.relations.iter().find(|x| x.id == r) {
+            (Entity::Player, Some(p)) => (format!("player {}", name(p)), e.detail.round, vec![p]),
+            (Entity::Relation, Some(r)) => match data.relations.iter().find(|x| x.id == r) {
                 Some(x) => (
                     format!("relation {} – {}", x.a_name, x.b_name),
                     None,
@@ -177,7 +174,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 ),
                 None => ("relation".into(), None, Vec::new()),
             },
-            ("kept-apart pair", Some(f)) => match data.forbidden.iter().find(|x| x.id == f) {
+            (Entity::KeptApart, Some(f)) => match data.forbidden.iter().find(|x| x.id == f) {
                 Some(x) => (
                     format!("kept-apart pair {} – {}", x.a_name, x.b_name),
                     None,
@@ -185,7 +182,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 ),
                 None => ("kept-apart pair".into(), None, Vec::new()),
             },
-            ("referee", _) => (
+            (Entity::Referee, _) => (
                 format!(
                     "referee {}",
                     e.new_value
@@ -196,14 +193,8 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 None,
                 Vec::new(),
             ),
-            ("team", Some(t)) => {
-                // A line-up says its round first: "round 3: 1 Thabo Nkosi, …".
-                let round = e
-                    .new_value
-                    .as_deref()
-                    .and_then(|v| v.strip_prefix("round "))
-                    .and_then(|v| v.split(':').next())
-                    .and_then(|n| n.parse().ok());
+            (Entity::Team, Some(t)) => {
+                let round = e.detail.round;
                 let members: Vec<i32> = data
                     .members
                     .iter()
@@ -213,8 +204,8 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 let team = data.team(t).map_or("a team", |x| x.name.as_str());
                 (format!("team {team}"), round, members)
             }
-            ("match", Some(m)) => {
-                let round = round_of_pairing.get(&m).map(|(r, _)| *r);
+            (Entity::Match, Some(m)) => {
+                let round = round_of_pairing.get(&m).map(|(r, _)| *r).or(e.detail.round);
                 (
                     format!(
                         "match{}",
@@ -224,8 +215,11 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                     Vec::new(),
                 )
             }
-            ("tournament", _) => ("tournament".into(), None, Vec::new()),
-            (other, _) => (other.to_string(), None, Vec::new()),
+            (other, _) => (
+                other.label().to_string(),
+                e.detail.round,
+                e.detail.players.clone(),
+            ),
         }
     };
     let mut people: Vec<String> = entries.iter().filter_map(|e| e.user.clone()).collect();
@@ -248,20 +242,32 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
             {
                 return None;
             }
-            // A swap names its players by id: name them.
-            let old_value = match (e.action.as_str(), e.old_value) {
-                ("swap", Some(v)) => Some(
-                    v.strip_prefix("players ")
-                        .and_then(|r| r.split_once(" and "))
-                        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-                        .map_or(v.clone(), |(a, b)| format!("{} and {}", name(a), name(b))),
-                ),
-                (_, v) => v,
+            // A swap's players are ids in its detail: named here.
+            let old_value = match (e.action, e.detail.players.as_slice()) {
+                (Action::Swap, [a, b]) => Some(format!("{} and {}", name(*a), name(*b))),
+                _ => e.old_value,
+            };
+            // What the value leaves to the detail: the round a player is
+            // withdrawn from, or rejoins.
+            let new_value = match (e.action, e.detail.round, e.new_value) {
+                (Action::Withdraw, Some(n), None) => Some(format!("not paired from round {n}")),
+                (Action::RequestBye, Some(n), Some(v)) => Some(format!(
+                    "round {n}, {}",
+                    crate::tournament::ByeKind::parse(&v)
+                        .map_or(v.clone(), |k| k.label().to_string())
+                )),
+                (_, _, v) => v,
+            };
+            let old_value = match (e.action, e.detail.round) {
+                (Action::Reinstate, Some(n)) if old_value.is_none() => {
+                    Some(format!("not paired from round {n}"))
+                }
+                _ => old_value,
             };
             // A game's result names whom it was for: the names beside it
             // are the pairing's order, not the game's starter first.
-            let for_whom = |v: Option<String>| match (e.action.as_str(), e.entity_id) {
-                ("result", Some(g)) => v.map(|v| result_for_whom(&games, g, v, &name)),
+            let for_whom = |v: Option<String>| match (e.action, e.entity_id) {
+                (Action::Result, Some(g)) => v.map(|v| result_for_whom(&games, g, v, &name)),
                 _ => v,
             };
             Some(TrailLine {
@@ -269,7 +275,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 user: e.user,
                 subject: text,
                 old_value: for_whom(old_value),
-                new_value: for_whom(e.new_value),
+                new_value: for_whom(new_value),
                 action: e.action,
             })
         })

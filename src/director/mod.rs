@@ -7,6 +7,7 @@
 
 pub mod audit;
 mod bracket;
+pub mod commit;
 mod load;
 pub mod pair;
 mod ranking;
@@ -16,6 +17,7 @@ pub mod settings;
 pub mod swap;
 pub mod teams;
 
+pub use commit::commit;
 pub use load::load;
 
 use crate::db::forbidden::Forbidden;

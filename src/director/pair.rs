@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::db::players::Player;
 use crate::db::rounds::{self, Plan, Planned, Round};
 use crate::db::users::User;
-use crate::db::{self, tournaments, DbConnection, DbError};
+use crate::db::{tournaments, DbConnection, DbError};
 use crate::pairing::avoidance::Ties;
 use crate::pairing::explain::Explanation;
 use crate::pairing::round_robin::{self, RoundRobinInput};
@@ -65,8 +65,8 @@ pub fn pair_loaded(
         other => DbError::from(other),
     })?;
     let t = &data.tournament;
-    db::transaction(conn, |conn| {
-        if tournaments::revision(conn, t.id)? != t.revision {
+    super::commit(conn, Some(by.id), |w| {
+        if tournaments::revision(w.conn(), t.id)? != t.revision {
             return Err(DbError::Conflict(
                 "the tournament changed while the round was being paired: pair it again".into(),
             ));
@@ -75,12 +75,12 @@ pub fn pair_loaded(
             // The field decided the rounds: fixed now, with the round that
             // rests on them.
             let total = data.total_rounds().map_err(DbError::from)?;
-            tournaments::fix_rounds(conn, t.id, total, by)?;
+            tournaments::fix_rounds(w, t.id, total)?;
         }
-        let round = rounds::create(conn, t.id, number, &planned, t.games_per_pairing, "", by)?;
+        let round = rounds::create(w, t.id, number, &planned, t.games_per_pairing, "")?;
         if then == Then::Publish {
-            rounds::publish(conn, t.id, number, by)?;
-            return rounds::find(conn, t.id, number);
+            rounds::publish(w, t.id, number)?;
+            return rounds::find(w.conn(), t.id, number);
         }
         Ok(round)
     })

@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
-use crate::db::rounds::{self, Conflict, EditOutcome, Game, GameContext};
+use crate::db::audit::Write;
+use crate::db::rounds::{self, Conflict, EditOutcome, Game, GameContext, Round};
 use crate::db::scoresheets::{self as sheets, RulingBy};
 use crate::db::users::User;
-use crate::db::{self, tournaments, DbConnection, DbError};
+use crate::db::{tournaments, DbConnection, DbError};
 use crate::results::{GameResult, ResultEdit};
 use crate::tournament::RulingKind;
 
@@ -97,10 +98,24 @@ pub fn save_replacing(
     replacing: &[i32],
     by: &User,
 ) -> Result<SaveReport, DbError> {
-    db::transaction(conn, |conn| {
+    super::commit(conn, Some(by.id), |w| {
+        save_in(w, tournament_id, edits, replacing)
+    })
+}
+
+/// As [`save_replacing`], inside a write already begun (a ruling saves its
+/// result with itself).
+pub fn save_in(
+    w: &mut Write,
+    tournament_id: i32,
+    edits: &[ResultEdit],
+    replacing: &[i32],
+) -> Result<SaveReport, DbError> {
+    {
         let mut report = SaveReport::default();
-        let mut rounds_touched = Vec::new();
+        let mut rounds_touched: Vec<Round> = Vec::new();
         for edit in edits {
+            let conn = w.conn();
             let ctx = rounds::game_context(conn, edit.game)?;
             if ctx.round.tournament_id != tournament_id {
                 return Err(DbError::NotFound("game"));
@@ -137,13 +152,13 @@ pub fn save_replacing(
                     replaced = Some(r.ruling);
                 }
             }
-            match rounds::apply_edit(conn, edit, by)? {
+            match rounds::apply_edit(w, edit)? {
                 EditOutcome::Saved(g) => {
                     if let Some(ruling) = replaced {
-                        sheets::record_ruling_replaced(conn, tournament_id, &ruling, g.result, by)?;
+                        w.record(sheets::ruling_replaced(tournament_id, &ruling, g.result));
                     }
-                    if !rounds_touched.contains(&ctx.round.number) {
-                        rounds_touched.push(ctx.round.number);
+                    if !rounds_touched.iter().any(|r| r.id == ctx.round.id) {
+                        rounds_touched.push(ctx.round.clone());
                     }
                     report.saved.push(g);
                 }
@@ -151,13 +166,13 @@ pub fn save_replacing(
                 EditOutcome::Conflict(c) => report.conflicts.push(c),
             }
         }
-        for n in rounds_touched {
+        for round in rounds_touched {
             report
                 .new_tiebreak_sets
-                .extend(settle_tiebreak_sets(conn, tournament_id, n)?);
+                .extend(settle_tiebreak_sets(w, tournament_id, &round)?);
         }
         Ok(report)
-    })
+    }
 }
 
 /// The ruling that set the game's result, while the game still says what
@@ -202,29 +217,27 @@ fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<S
 /// every pairing left level after all its games gets its next tiebreak set
 /// (OGR 9.4). Returns the tables that got one.
 fn settle_tiebreak_sets(
-    conn: &mut DbConnection,
+    w: &mut Write,
     tournament_id: i32,
-    number: i32,
+    round: &Round,
 ) -> Result<Vec<i32>, DbError> {
-    let mut data = super::load(conn, tournament_id)?;
-    let Some(round) = data.rounds.iter().find(|x| x.number == number).cloned() else {
+    if tournaments::find(w.conn(), tournament_id)?.system != crate::tournament::System::Knockout {
         return Ok(Vec::new());
-    };
+    }
+    let mut data = super::load(w.conn(), tournament_id)?;
     let unwanted: Vec<i32> = data
-        .pairings_of(&round)
+        .pairings_of(round)
         .into_iter()
         .flat_map(|p| data.tiebreak_games_not_called_for(p))
         .collect();
     if !unwanted.is_empty() {
-        rounds::remove_unplayed_games(conn, &unwanted)?;
-        tournaments::bump_revision(conn, tournament_id)?;
-        data = super::load(conn, tournament_id)?;
+        rounds::remove_unplayed_games(w, round, &unwanted)?;
+        data = super::load(w.conn(), tournament_id)?;
     }
     let mut tables = Vec::new();
-    for p in data.pairings_of(&round) {
+    for p in data.pairings_of(round) {
         if let Some(games) = data.tiebreak_games_needed(p) {
-            rounds::add_games(conn, p.id, &games, true)?;
-            tournaments::bump_revision(conn, tournament_id)?;
+            rounds::add_tiebreak_set(w, round, p, &games)?;
             tables.push(p.table_no);
         }
     }

@@ -16,7 +16,7 @@ use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::scoresheets::{self as sheets, NewSheet, RulingBy, Sheet, SheetBy};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
-use crate::db::{self, players, settings, DbConnection, DbError};
+use crate::db::{players, settings, DbConnection, DbError};
 use crate::results::{GameResult, ResultEdit};
 use crate::rules::check::check_sheet;
 use crate::rules::notation::{self, Scoresheet};
@@ -141,7 +141,7 @@ fn store(
         keep_superseded: by.is_none().then_some(LINK_KEEPS_SUPERSEDED),
         max_game_bytes: by.is_none().then_some(LINK_MAX_GAME_BYTES),
     };
-    let sheet = db::transaction(conn, |conn| sheets::submit(conn, new))?;
+    let sheet = super::commit(conn, by.map(|u| u.id), |w| sheets::submit(w, new))?;
     Ok(Submitted {
         sheet,
         check: checked.map(|(_, r)| r),
@@ -607,7 +607,7 @@ pub fn rule(
         }
     };
     let tid = records.tournament.id;
-    db::transaction(conn, |conn| {
+    super::commit(conn, Some(by.id), |w| {
         if result != records.game.result {
             let edit = ResultEdit {
                 game: game_id,
@@ -615,7 +615,7 @@ pub fn rule(
                 seen_version: Some(records.game.version),
             };
             // A new ruling replaces the one before it.
-            let report = super::results::save_replacing(conn, tid, &[edit], &[game_id], by)?;
+            let report = super::results::save_in(w, tid, &[edit], &[game_id])?;
             if let Some(c) = report.conflicts.first() {
                 return Err(DbError::Conflict(c.to_string()));
             }
@@ -623,6 +623,6 @@ pub fn rule(
                 return Err(DbError::Conflict(why.clone()));
             }
         }
-        sheets::add_ruling(conn, tid, game_id, asked.kind, result, reason, by)
+        sheets::add_ruling(w, tid, game_id, asked.kind, result, reason)
     })
 }

@@ -6,7 +6,7 @@
 
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
-use crate::db::{self, DbConnection, DbError};
+use crate::db::{DbConnection, DbError};
 use crate::tournament::{ChangeRefused, Lock, TournamentFields};
 
 /// The settings locked now, with why: what the edit form shows read-only.
@@ -24,8 +24,8 @@ pub fn update(
     fields: &TournamentFields,
     by: &User,
 ) -> Result<Tournament, DbError> {
-    db::transaction(conn, |conn| {
-        let data = super::load(conn, tid)?;
+    super::commit(conn, Some(by.id), |w| {
+        let data = super::load(w.conn(), tid)?;
         data.tournament
             .fields()
             .refuse_change(fields, data.progress(), data.field_size())
@@ -36,6 +36,6 @@ pub fn update(
                 },
                 ChangeRefused::Invalid(e) => DbError::from(e),
             })?;
-        tournaments::update(conn, tid, fields, by)
+        tournaments::update(w, tid, fields)
     })
 }

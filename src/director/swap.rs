@@ -128,6 +128,8 @@ pub fn swap(
     if !broken.is_empty() && !confirmed {
         return Ok(Swap::NeedsConfirmation(broken));
     }
-    rounds::swap_players(conn, tid, n, a, b, &broken, by)?;
+    super::commit(conn, Some(by.id), |w| {
+        rounds::swap_players(w, tid, n, a, b, &broken)
+    })?;
     Ok(Swap::Done)
 }

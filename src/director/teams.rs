@@ -11,9 +11,10 @@
 
 use std::collections::HashMap;
 
+use crate::change::{Action, Change, Entity};
 use crate::db::rounds::{Pairing, PlannedMatch, Round};
 use crate::db::teams::{self, Actor, Member, Team, BOARDS};
-use crate::db::{self, audit, DbConnection, DbError};
+use crate::db::{self, DbConnection, DbError};
 use crate::pairing::teams::{self as core, Lineup, TeamMatch, TeamScoring, TeamSwissInput};
 use crate::pairing::{PlayerId, Points, POINT};
 use crate::results::tally;
@@ -443,8 +444,8 @@ pub fn set_lineup(
     seen: Option<&[i32]>,
     actor: Actor<'_>,
 ) -> Result<LineupChange, DbError> {
-    db::transaction(conn, |conn| {
-        let data = super::load(conn, tid)?;
+    super::commit(conn, actor.user_id(), |w| {
+        let data = super::load(w.conn(), tid)?;
         if !data.is_team_event() {
             return Err(DbError::NotFound("team"));
         }
@@ -513,12 +514,12 @@ pub fn set_lineup(
                     name(new)
                 )));
             }
-            db::rounds::replace_player(conn, b.id, old, new)?;
+            db::rounds::replace_player(w, b.id, old, new)?;
             changed.push(k as i32 + 1);
         }
         let replaces = data.replacements(team_id, boards);
         let stored: Vec<(i32, Option<i32>)> = boards.iter().copied().zip(replaces).collect();
-        teams::store_lineup(conn, round.id, team_id, &stored)?;
+        teams::store_lineup(w, round.id, team_id, &stored)?;
         let by = match &actor {
             Actor::Referee(_) => String::new(),
             Actor::Captain { team } => format!(" (by the captain of {team})"),
@@ -530,18 +531,13 @@ pub fn set_lineup(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        audit::record(
-            conn,
-            actor.user_id(),
-            audit::Change {
-                tournament_id: Some(tid),
-                action: "line-up",
-                entity: "team",
-                entity_id: Some(team_id),
-                old_value: Some(format!("round {n}: {}", show(&current))),
-                new_value: Some(format!("round {n}: {}{by}", show(boards))),
-            },
-        )?;
+        w.record(
+            Change::new(Some(tid), Action::LineUp, Entity::Team, Some(team_id))
+                .in_round(n)
+                .players(boards.iter().copied())
+                .old(show(&current))
+                .new_value(format!("{}{by}", show(boards))),
+        );
         Ok(LineupChange {
             team: team.name,
             round: n,
@@ -559,8 +555,8 @@ pub fn start_match(
     match_id: i32,
     by: &crate::db::users::User,
 ) -> Result<(), DbError> {
-    db::transaction(conn, |conn| {
-        let data = super::load(conn, tid)?;
+    super::commit(conn, Some(by.id), |w| {
+        let data = super::load(w.conn(), tid)?;
         let round = data.round(n, true)?;
         let m = data
             .matches_of(&round)
@@ -569,27 +565,21 @@ pub fn start_match(
             .ok_or(DbError::NotFound("match"))?
             .clone();
         let ids: Vec<i32> = data.boards_of(&round, m.id).iter().map(|b| b.id).collect();
-        db::rounds::mark_started(conn, &ids)?;
+        db::rounds::mark_started(w, &ids)?;
         let team = |id: Option<i32>| {
             id.and_then(|i| data.team(i))
                 .map_or(String::new(), |t| t.name.clone())
         };
-        audit::record(
-            conn,
-            Some(by.id),
-            audit::Change {
-                tournament_id: Some(tid),
-                action: "start boards",
-                entity: "match",
-                entity_id: Some(m.id),
-                old_value: None,
-                new_value: Some(format!(
-                    "round {n}: {} v {}",
+        w.record(
+            Change::new(Some(tid), Action::StartBoards, Entity::Match, Some(m.id))
+                .in_round(n)
+                .new_value(format!(
+                    "{} v {}",
                     team(m.first_team_id),
                     team(m.second_team_id)
                 )),
-            },
-        )
+        );
+        Ok(())
     })
 }
 
@@ -601,8 +591,8 @@ pub fn import(
     by: &crate::db::users::User,
 ) -> Result<Vec<Team>, ImportRefused> {
     let failed_at = std::cell::Cell::new(None);
-    db::transaction(conn, |conn| {
-        let ids = db::players::import(conn, tid, &plan.players, &[], by)?;
+    super::commit(conn, Some(by.id), |w| {
+        let ids = db::players::import(w, tid, &plan.players, &[])?;
         plan.teams
             .iter()
             .map(|t| {
@@ -612,7 +602,7 @@ pub fn import(
                     members: t.members.iter().map(|&i| ids[i]).collect(),
                     substitutes: t.substitutes.iter().map(|&i| ids[i]).collect(),
                 };
-                teams::create(conn, tid, &new, by).inspect_err(|_| failed_at.set(Some(t.line)))
+                teams::create(w, tid, &new).inspect_err(|_| failed_at.set(Some(t.line)))
             })
             .collect()
     })

@@ -169,6 +169,16 @@ impl AppState {
         .await?;
         Ok(result?)
     }
+
+    /// Runs one write as account `by` through [`crate::director::commit`]:
+    /// what it records lands with it, or nothing does.
+    pub async fn write<T, F>(&self, by: Option<i32>, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut crate::db::audit::Write) -> Result<T, DbError> + Send + 'static,
+    {
+        self.run(move |c| crate::director::commit(c, by, &f)).await
+    }
 }
 
 /// One log line per request, at `info` under `kraal::request`

@@ -426,7 +426,10 @@ pub fn tournament(app: &TestApp, creator: &User, name: &str) -> kraal::db::tourn
     }
     .check()
     .unwrap();
-    kraal::db::tournaments::create(&mut app.conn(), &fields, creator).unwrap()
+    kraal::director::commit(&mut app.conn(), Some(creator.id), |w| {
+        kraal::db::tournaments::create(w, &fields, creator)
+    })
+    .unwrap()
 }
 
 /// A player added through the database.
@@ -439,7 +442,10 @@ pub fn player(
     rating: &str,
 ) -> kraal::db::players::Player {
     let f = kraal::roster::PlayerFields::parse(name, club, rating, "", "").unwrap();
-    kraal::db::players::create(&mut app.conn(), tid, &f, by).unwrap()
+    kraal::director::commit(&mut app.conn(), Some(by.id), |w| {
+        kraal::db::players::create(w, tid, &f)
+    })
+    .unwrap()
 }
 
 /// The fields a browser would send from the form of `html` whose opening
@@ -543,7 +549,10 @@ pub fn four_team_league(
     }
     .check()
     .unwrap();
-    let t = kraal::db::tournaments::create(&mut app.conn(), &fields, admin).unwrap();
+    let t = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+        kraal::db::tournaments::create(w, &fields, admin)
+    })
+    .unwrap();
     let players: Vec<i32> = (0..16)
         .map(|k| player(app, t.id, admin, &format!("Player {k:02}"), "", "1500").id)
         .collect();
@@ -557,9 +566,11 @@ pub fn four_team_league(
                 members: players[i * 4..i * 4 + 4].to_vec(),
                 substitutes: vec![],
             };
-            kraal::db::teams::create(&mut app.conn(), t.id, &new, admin)
-                .unwrap()
-                .id
+            kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                kraal::db::teams::create(w, t.id, &new)
+            })
+            .unwrap()
+            .id
         })
         .collect();
     (t, teams)

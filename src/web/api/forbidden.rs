@@ -62,7 +62,7 @@ pub async fn add_forbidden(
         to_round: body.to_round,
     };
     let f = state
-        .run(move |c| forbidden::add(c, tid, new, &user))
+        .write(Some(user.id), move |w| forbidden::add(w, tid, new))
         .await?;
     Ok(HttpResponse::Created().json(ForbiddenJson::from(f)))
 }
@@ -77,7 +77,7 @@ pub async fn remove_forbidden(
     let t = refereed(&state, &user, tid).await?;
     let tid = t.id;
     state
-        .run(move |c| forbidden::remove(c, tid, fid, &user))
+        .write(Some(user.id), move |w| forbidden::remove(w, tid, fid))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -101,7 +101,9 @@ pub async fn waive_forbidden(
     let t = refereed(&state, &user, tid).await?;
     let (tid, reason) = (t.id, body.into_inner().reason);
     let f = state
-        .run(move |c| forbidden::waive(c, tid, fid, &reason, &user))
+        .write(Some(user.id), move |w| {
+            forbidden::waive(w, tid, fid, &reason)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(ForbiddenJson::from(f)))
 }
@@ -117,7 +119,7 @@ pub async fn clear_forbidden_waiver(
     let t = refereed(&state, &user, tid).await?;
     let tid = t.id;
     let f = state
-        .run(move |c| forbidden::clear_waiver(c, tid, fid, &user))
+        .write(Some(user.id), move |w| forbidden::clear_waiver(w, tid, fid))
         .await?;
     Ok(HttpResponse::Ok().json(ForbiddenJson::from(f)))
 }

@@ -45,7 +45,7 @@ pub async fn add_player(
     let fields = body.into_inner().fields().map_err(invalid)?;
     let tid = t.id;
     let p = state
-        .run(move |c| players::create(c, tid, &fields, &user))
+        .write(Some(user.id), move |w| players::create(w, tid, &fields))
         .await?;
     Ok(HttpResponse::Created().json(PlayerJson {
         id: p.id,
@@ -91,7 +91,7 @@ pub async fn add_relation(
     let t = refereed(&state, &user, path.into_inner()).await?;
     let (tid, a, b) = (t.id, body.a, body.b);
     let id = state
-        .run(move |c| players::add_relation(c, tid, a, b, &user))
+        .write(Some(user.id), move |w| players::add_relation(w, tid, a, b))
         .await
         .map_err(|e| match e {
             AppError::NotFound(_) => {

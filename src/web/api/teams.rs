@@ -50,7 +50,9 @@ pub async fn add_team(
     };
     let tid = t.id;
     let team = state
-        .run(move |c| crate::db::teams::create(c, tid, &new, &user))
+        .write(Some(user.id), move |w| {
+            crate::db::teams::create(w, tid, &new)
+        })
         .await?;
     Ok(HttpResponse::Created().json(TeamJson {
         id: team.id,

@@ -213,7 +213,9 @@ pub async fn create_tournament(
         .check()
         .map_err(invalid)?;
     let t = state
-        .run(move |c| tournaments::create(c, &fields, &user))
+        .write(Some(user.id), move |w| {
+            tournaments::create(w, &fields, &user)
+        })
         .await?;
     Ok(HttpResponse::Created().json(TournamentJson::from(&t)))
 }

@@ -1,5 +1,6 @@
 //! Accounts, for admins: list them and create referees (or more admins).
 
+use crate::change::{Action, Change, Entity};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -71,20 +72,12 @@ pub async fn create_user(
         let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
         let by = admin.0.id;
         let created = state
-            .run(move |c| {
-                let u = users::create(c, &name, role, &hash)?;
-                crate::db::audit::record(
-                    c,
-                    Some(by),
-                    crate::db::audit::Change {
-                        tournament_id: None,
-                        action: "create",
-                        entity: "user",
-                        entity_id: Some(u.id),
-                        old_value: None,
-                        new_value: Some(format!("{} ({})", u.name, u.role)),
-                    },
-                )?;
+            .write(Some(by), move |w| {
+                let u = users::create(w.conn(), &name, role, &hash)?;
+                w.record(
+                    Change::new(None, Action::Create, Entity::User, Some(u.id))
+                        .new_value(format!("{} ({})", u.name, u.role)),
+                );
                 Ok(u)
             })
             .await;

@@ -74,7 +74,7 @@ pub async fn add(
     let raw = form.into_inner();
     let mut errors = match raw.check() {
         Ok(new) => match state
-            .run(move |c| forbidden::add(c, tid, new, &r.user))
+            .write(Some(r.user.id), move |w| forbidden::add(w, tid, new))
             .await
         {
             Ok(_) => return Ok(see_other(&format!("/t/{tid}#kept-apart"))),
@@ -101,7 +101,7 @@ pub async fn remove(
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
     state
-        .run(move |c| forbidden::remove(c, tid, fid, &r.user))
+        .write(Some(r.user.id), move |w| forbidden::remove(w, tid, fid))
         .await?;
     Ok(see_other(&format!("/t/{tid}#kept-apart")))
 }
@@ -123,7 +123,9 @@ pub async fn waive(
     let (tid, fid) = path.into_inner();
     let reason = form.into_inner().reason;
     match state
-        .run(move |c| forbidden::waive(c, tid, fid, &reason, &r.user))
+        .write(Some(r.user.id), move |w| {
+            forbidden::waive(w, tid, fid, &reason)
+        })
         .await
     {
         Ok(_) => Ok(see_other(&format!("/t/{tid}#kept-apart"))),
@@ -144,7 +146,9 @@ pub async fn clear_waiver(
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
     state
-        .run(move |c| forbidden::clear_waiver(c, tid, fid, &r.user))
+        .write(Some(r.user.id), move |w| {
+            forbidden::clear_waiver(w, tid, fid)
+        })
         .await?;
     Ok(see_other(&format!("/t/{tid}#kept-apart")))
 }

@@ -51,7 +51,7 @@ pub async fn add(
     match raw.check() {
         Ok(fields) => {
             state
-                .run(move |c| players::create(c, tid, &fields, &r.user))
+                .write(Some(r.user.id), move |w| players::create(w, tid, &fields))
                 .await?;
             Ok(see_other(&format!("/t/{tid}#players")))
         }
@@ -98,7 +98,9 @@ pub async fn update(
     match raw.check() {
         Ok(fields) => {
             state
-                .run(move |c| players::update(c, tid, pid, &fields, &r.user))
+                .write(Some(r.user.id), move |w| {
+                    players::update(w, tid, pid, &fields)
+                })
                 .await?;
             Ok(see_other(&format!("/t/{tid}#players")))
         }
@@ -160,7 +162,7 @@ pub async fn withdraw(
         return render(&page, StatusCode::OK);
     }
     state
-        .run(move |c| players::withdraw(c, tid, pid, &r.user))
+        .write(Some(r.user.id), move |w| players::withdraw(w, tid, pid))
         .await?;
     Ok(see_other(&format!("/t/{tid}#players")))
 }
@@ -172,7 +174,7 @@ pub async fn reinstate(
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     state
-        .run(move |c| players::reinstate(c, tid, pid, &r.user))
+        .write(Some(r.user.id), move |w| players::reinstate(w, tid, pid))
         .await?;
     Ok(see_other(&format!("/t/{tid}#players")))
 }
@@ -206,7 +208,9 @@ pub async fn add_relation(
         .ok();
     if let (Some(a), Some(b)) = (a, b) {
         match state
-            .run(move |c| players::add_relation(c, tid, a, b, &r.user))
+            .write(Some(r.user.id), move |w| {
+                players::add_relation(w, tid, a, b)
+            })
             .await
         {
             Ok(_) => return Ok(see_other(&format!("/t/{tid}#relatives"))),
@@ -230,7 +234,9 @@ pub async fn remove_relation(
 ) -> Result<HttpResponse, AppError> {
     let (tid, rid) = path.into_inner();
     state
-        .run(move |c| players::remove_relation(c, tid, rid, &r.user))
+        .write(Some(r.user.id), move |w| {
+            players::remove_relation(w, tid, rid)
+        })
         .await?;
     Ok(see_other(&format!("/t/{tid}#relatives")))
 }
@@ -282,7 +288,9 @@ pub async fn import(
             let count = plan.players.len();
             let user = r.user.clone();
             state
-                .run(move |c| players::import(c, tid, &plan.players, &plan.relatives, &user))
+                .write(Some(user.id), move |w| {
+                    players::import(w, tid, &plan.players, &plan.relatives)
+                })
                 .await?;
             if warnings.is_empty() {
                 return Ok(see_other(&format!("/t/{tid}#players")));
@@ -400,9 +408,9 @@ pub async fn request_bye(
     let half = form.points == "half";
     if let (Some(player), Some(round)) = (player, round) {
         match state
-            .run(move |c| {
-                players::find(c, tid, player)?;
-                crate::db::rounds::request_bye(c, tid, player, round, half, &r.user)
+            .write(Some(r.user.id), move |w| {
+                players::find(w.conn(), tid, player)?;
+                crate::db::rounds::request_bye(w, tid, player, round, half)
             })
             .await
         {

@@ -42,7 +42,7 @@ pub async fn publish(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     state
-        .run(move |c| rounds::publish(c, tid, n, &r.user))
+        .write(Some(r.user.id), move |w| rounds::publish(w, tid, n))
         .await?;
     Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }
@@ -74,7 +74,9 @@ pub async fn lock(
         }
     };
     state
-        .run(move |c| rounds::set_locked(c, tid, n, lock, &r.user))
+        .write(Some(r.user.id), move |w| {
+            rounds::set_locked(w, tid, n, lock)
+        })
         .await?;
     Ok(see_other(&format!("/t/{tid}/rounds/{n}#records-h")))
 }
@@ -136,7 +138,9 @@ pub async fn undo(
         );
         return render(&page, StatusCode::OK);
     }
-    state.run(move |c| rounds::undo(c, tid, n, &r.user)).await?;
+    state
+        .write(Some(r.user.id), move |w| rounds::undo(w, tid, n))
+        .await?;
     Ok(see_other(&format!("/t/{tid}")))
 }
 
@@ -291,7 +295,7 @@ pub async fn clear_results(
         return render(&page, StatusCode::OK);
     }
     state
-        .run(move |c| rounds::clear_results(c, tid, n, &r.user))
+        .write(Some(r.user.id), move |w| rounds::clear_results(w, tid, n))
         .await?;
     Ok(see_other(&format!("/t/{tid}/rounds/{n}")))
 }

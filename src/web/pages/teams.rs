@@ -211,7 +211,7 @@ pub async fn add(
         }
     };
     match state
-        .run(move |c| teams::create(c, tid, &new, &r.user))
+        .write(Some(r.user.id), move |w| teams::create(w, tid, &new))
         .await
     {
         Ok(_) => Ok(see_other(&format!("/t/{tid}/teams"))),
@@ -454,7 +454,9 @@ pub async fn renew_link(
 ) -> Result<HttpResponse, AppError> {
     let (tid, team_id) = path.into_inner();
     let token = state
-        .run(move |c| teams::renew_captain_link(c, tid, team_id, &r.user))
+        .write(Some(r.user.id), move |w| {
+            teams::renew_captain_link(w, tid, team_id)
+        })
         .await?;
     team_page(ctx, &req, &state, tid, team_id, Some(token)).await
 }

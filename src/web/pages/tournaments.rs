@@ -190,7 +190,9 @@ pub async fn create(
     match raw.check() {
         Ok(fields) => {
             let t = state
-                .run(move |c| tournaments::create(c, &fields, &who.0))
+                .write(Some(who.0.id), move |w| {
+                    tournaments::create(w, &fields, &who.0)
+                })
                 .await?;
             Ok(see_other(&format!("/t/{}", t.id)))
         }
@@ -290,10 +292,10 @@ pub async fn assign_referee(
         .parse()
         .map_err(|_| AppError::invalid("user_id", "choose a referee"))?;
     state
-        .run(move |c| {
-            tournaments::find(c, tid)?;
-            let referee = users::find(c, uid)?;
-            tournaments::assign_referee(c, tid, &referee, &admin.0)
+        .write(Some(admin.0.id), move |w| {
+            tournaments::find(w.conn(), tid)?;
+            let referee = users::find(w.conn(), uid)?;
+            tournaments::assign_referee(w, tid, &referee)
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}")))
@@ -306,9 +308,9 @@ pub async fn unassign_referee(
 ) -> Result<HttpResponse, AppError> {
     let (tid, uid) = path.into_inner();
     state
-        .run(move |c| {
-            let referee = users::find(c, uid)?;
-            tournaments::unassign_referee(c, tid, &referee, &admin.0)
+        .write(Some(admin.0.id), move |w| {
+            let referee = users::find(w.conn(), uid)?;
+            tournaments::unassign_referee(w, tid, &referee)
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}")))
