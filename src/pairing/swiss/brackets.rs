@@ -298,18 +298,7 @@ impl Engine<'_> {
     fn solve_banning(&self, w: &Weights, banned: Option<usize>) -> Vec<Option<usize>> {
         let k = w.bracket.len();
         crate::with_width!(w.pairing_bits(), W => {
-            let mut m = vec![W::from(0); k * k];
-            for a in 0..k {
-                for b in a + 1..k {
-                    if banned == Some(a) || banned == Some(b) {
-                        continue;
-                    }
-                    if let Some(x) = w.edge::<W>(a, b) {
-                        m[a * k + b] = x;
-                    }
-                }
-            }
-            matching::max_weight(&m, k)
+            matching::max_weight(&w.matrix::<W>(true, banned.as_slice()), k)
         })
     }
 }

@@ -504,6 +504,25 @@ impl<'e, 'a> Weights<'e, 'a> {
         self.weigh(a, b, false)
     }
 
+    /// Every pair's weight (with or without the order digit) in the dense
+    /// matrix a matching reads, zero where the pair may not meet; the
+    /// players at positions in `banned` are left unpaired.
+    pub(super) fn matrix<W: Digits>(&self, with_order: bool, banned: &[usize]) -> Vec<W> {
+        let k = self.bracket.len();
+        let mut m = vec![W::from(0); k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if banned.contains(&a) || banned.contains(&b) {
+                    continue;
+                }
+                if let Some(x) = self.weigh::<W>(a, b, with_order) {
+                    m[a * k + b] = x;
+                }
+            }
+        }
+        m
+    }
+
     /// The value of a pairing (`l`: each position's partner): the sum of
     /// its pairs' weights.
     pub(super) fn total<W: Digits>(&self, l: &[Option<usize>]) -> W {
