@@ -26,6 +26,31 @@ pub fn max_weight<W: Digits>(weight: &[W], n: usize) -> Vec<Option<usize>> {
     integer_blossom::max_weight_matching(weight, n)
 }
 
+/// The weight of a matching (`mate`: each vertex's partner) over a dense
+/// `n x n` matrix: what two matchings are compared by, to tell whether a
+/// restricted one is still among the best.
+pub fn value<W: Digits>(weight: &[W], n: usize, mate: &[Option<usize>]) -> W {
+    (0..n)
+        .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| weight[a * n + b]))
+        .sum()
+}
+
+/// Fixes `a`'s partner in a dense `n x n` matrix: every other pair of `a`,
+/// and of `partner` when there is one, removed, so that a matching over it
+/// pairs `a` with `partner` (or leaves `a` unpaired) or loses weight. How
+/// a choice is put to the matching when fixing partners one at a time.
+pub fn pin<W: Digits>(weight: &mut [W], n: usize, a: usize, partner: Option<usize>) {
+    let keep = partner.map(|b| (a.min(b), a.max(b)));
+    for x in 0..n {
+        for y in [a].into_iter().chain(partner) {
+            let (p, q) = (x.min(y), x.max(y));
+            if p != q && Some((p, q)) != keep {
+                weight[p * n + q] = W::from(0);
+            }
+        }
+    }
+}
+
 /// What the pairing engine needs of a matching weight: the solver's
 /// arithmetic, and shifts to stack the criteria as digits. Implemented by
 /// `i128` and by [`Int`] of any width, so that one piece of code weighs a
@@ -535,11 +560,7 @@ mod tests {
             }
             let small = max_weight(&m, n);
             let wide: Vec<Int<4>> = m.iter().map(|&x| Int::from(x) << 180).collect();
-            let total = |mate: &[Option<usize>]| -> i128 {
-                (0..n)
-                    .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * n + b]))
-                    .sum()
-            };
+            let total = |mate: &[Option<usize>]| value(&m, n, mate);
             assert_eq!(total(&max_weight(&wide, n)), total(&small));
         }
     }

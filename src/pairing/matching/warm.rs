@@ -860,18 +860,13 @@ fn times<W: Digits>(mut x: W, mut k: usize) -> W {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pairing::matching::value;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
     /// A number below `n`.
     fn below(rng: &mut StdRng, n: u64) -> u64 {
         rng.random_range(0..n)
-    }
-
-    fn value(w: &[i128], n: usize, mate: &[Option<usize>]) -> i128 {
-        (0..n)
-            .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| w[a * n + b]))
-            .sum()
     }
 
     fn valid(w: &[i128], n: usize, mate: &[Option<usize>]) {

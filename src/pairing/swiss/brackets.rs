@@ -295,21 +295,30 @@ impl Engine<'_> {
         self.solve_banning(w, Some(banned))
     }
 
+    /// The alternatives compared where no exact search is in reach: the
+    /// bracket solved again with one more of the players `local` pairs
+    /// made to float, lowest-ranked first as they float first, at most 16
+    /// of them. Yields that player's position and the pairing, each solved
+    /// only when asked for.
+    pub(super) fn one_more_floater<'s>(
+        &'s self,
+        w: &'s Weights<'s, 's>,
+        local: &[Option<usize>],
+    ) -> impl Iterator<Item = (usize, Vec<Option<usize>>)> + 's {
+        let paired: Vec<usize> = (0..w.bracket.len())
+            .rev()
+            .filter(|&a| local[a].is_some())
+            .take(16)
+            .collect();
+        paired
+            .into_iter()
+            .map(move |x| (x, self.solve_without(w, x)))
+    }
+
     fn solve_banning(&self, w: &Weights, banned: Option<usize>) -> Vec<Option<usize>> {
         let k = w.bracket.len();
         crate::with_width!(w.pairing_bits(), W => {
-            let mut m = vec![W::from(0); k * k];
-            for a in 0..k {
-                for b in a + 1..k {
-                    if banned == Some(a) || banned == Some(b) {
-                        continue;
-                    }
-                    if let Some(x) = w.edge::<W>(a, b) {
-                        m[a * k + b] = x;
-                    }
-                }
-            }
-            matching::max_weight(&m, k)
+            matching::max_weight(&w.matrix::<W>(true, banned.as_slice()), k)
         })
     }
 }

@@ -63,13 +63,7 @@ impl Engine<'_> {
             return local;
         };
         let (mut best, mut best_mates) = (local.clone(), mates);
-        let paired: Vec<usize> = (0..bracket.len())
-            .rev()
-            .filter(|&a| local[a].is_some())
-            .take(16)
-            .collect();
-        for x in paired {
-            let alt = self.solve_without(&w, x);
+        for (_, alt) in self.one_more_floater(&w, &local) {
             if alt == local || !w.same_from(&alt, &local, top_shift) {
                 continue;
             }

@@ -1,10 +1,11 @@
 //! The quality criteria of C.04.3 (the text applied from 1 July 2025)
 //! that apply without colours, C6-C9 and C14-C21, and Kraal's `gar`
 //! club-mates preference, as digits of one matching weight per pair. Each
-//! criterion is one function below, named by its number, with the article
-//! it implements; C8 is settled by a matching over two brackets (see
-//! `following_bracket`), C5 and C4 by what may meet the bye seat and by
-//! completion (see `bye`, `completion`).
+//! criterion has its functions below, named by its number, with the article
+//! it implements: one sizes its digit for a bracket, one gives a pair's
+//! value in it (the table on [`Weights`] lists both). C8 is settled by a
+//! matching over two brackets (see `following_bracket`), C5 and C4 by what
+//! may meet the bye seat and by completion (see `bye`, `completion`).
 
 use super::absolute::Engine;
 use super::brackets::Seat;
@@ -17,16 +18,16 @@ use crate::pairing::Points;
 /// of one integer, most significant first, so that a maximum-weight
 /// matching is the best pairing by the criteria in the handbook's order.
 ///
-/// | digit | criterion | per pair |
-/// |---|---|---|
-/// | `shift_pairs` | C6, most pairs | 1 |
-/// | `shift_scores` | C7, downfloaters' scores from the highest | the score's place value per player paired |
-/// | `shift_low` | (completion re-solves only) score differences below | capped difference |
-/// | `shift_gar` | `gar` club or team mates apart in rounds 1-3 | 1 if not mates |
-/// | `c9` | C9, unplayed games of the bye's player | unplayed games of the players paired |
-/// | `shift_float` | C14-C17, repeated floats | see the functions |
-/// | `sd` | C18-C21, their score differences | see the functions |
-/// | `shift_order` | not a criterion: the ideal S1/S2 pairing | how close the pair is to it |
+/// | digit | criterion | sized by | per pair |
+/// |---|---|---|---|
+/// | `shift_pairs` | C6, most pairs | `c6_digit_bits` | 1 (`c6_pairs`) |
+/// | `shift_scores` | C7, downfloaters' scores from the highest | [`score_places`] | the score's place value per player paired (`c7_scores_paired`) |
+/// | `shift_low` | (completion re-solves only) score differences below | `lower_brackets_digit_bits` | capped difference |
+/// | `shift_gar` | `gar` club or team mates apart in rounds 1-3 | `gar_digit_bits` | 1 if not mates (`gar_mates_apart`) |
+/// | `c9` | C9, unplayed games of the bye's player | `c9_digit` | unplayed games of the players paired (`c9_unplayed_games`) |
+/// | `shift_float` | C14-C17, repeated floats | `c14_c17_floats`, `c14_c17_digit_bits` | `c14_c16_repeated_downfloat`, `c15_c17_repeated_upfloat` |
+/// | `sd` | C18-C21, their scores and score differences | `c18_c21_digits` | `c18_c20_repeated_downfloaters_scores`, `c19_c21_repeated_upfloat_differences` |
+/// | `shift_order` | not a criterion: the ideal S1/S2 pairing | `s1_s2_ideal`, `order_digit_bits` | how close the pair is to it (`order_hint`) |
 ///
 /// A digit is left out when nobody in the bracket could make it differ.
 /// The weight is as wide as its digits: callers pick the integer type by
@@ -107,8 +108,14 @@ pub(super) fn places(count: impl Iterator<Item = usize>) -> (Vec<u32>, u32) {
     (place, top)
 }
 
-/// The distinct scores of `scores` (ascending) and their C7 place values
-/// ([`places`], by how many players have each), with the digit's bits.
+/// C7 (C.04.3, 2025) ranks the scores of the bracket's players: the lower
+/// a score's rank, the less it costs to leave a player with it unpaired.
+/// The place value of each score is a power of two above what all the
+/// players of lower scores add up to, so no number of lower-scored players
+/// outweighs one of a higher score, and the digit takes only the bits
+/// those counts need (the weight is as wide as it must be). Returns the
+/// distinct scores of `scores` (ascending), their place values
+/// ([`places`], by how many players have each) and the digit's bits.
 pub(super) fn score_places(mut scores: Vec<Points>) -> (Vec<Points>, Vec<u32>, u32) {
     scores.sort_unstable();
     let mut ranks = scores.clone();
@@ -125,6 +132,257 @@ pub(super) fn score_places(mut scores: Vec<Points>) -> (Vec<Points>, Vec<u32>, u
 /// digits callers stack above the criteria.
 const CRITERIA_LIMIT: u32 = Widest::BITS - 90;
 
+/// The ideal S1/S2 pairing of the bracket (Articles 3.2, 3.3 and 4.2), for
+/// the order digit: not a criterion, but the first candidate the handbook
+/// generates, so that the first guess of the generation order is usually
+/// right. Moved-down players first meet the top residents, the rest split
+/// in halves. Returns how many players moved down, and each position's
+/// ideal partner.
+fn s1_s2_ideal(seats: &[Seat], bracket: &[usize], low: Points) -> (usize, Vec<Option<usize>>) {
+    let k = bracket.len();
+    let mut movers = bracket
+        .iter()
+        .take_while(|&&i| seats[i].score > low)
+        .count();
+    let residents = k - movers;
+    let mut ideal = vec![None; k];
+    if residents == 1 && seats[bracket[k - 1]].is_bye {
+        // The bye seat's bracket: the players left over meet each other
+        // in S1/S2 order and the last of them takes the bye.
+        movers = 0;
+        ideal[k - 2] = Some(k - 1);
+        ideal[k - 1] = Some(k - 2);
+        let half = (k - 2) / 2;
+        for i in 0..half {
+            ideal[i] = Some(half + i);
+            ideal[half + i] = Some(i);
+        }
+    } else {
+        let m1 = movers.min(residents);
+        for i in 0..m1 {
+            ideal[i] = Some(movers + i);
+            ideal[movers + i] = Some(i);
+        }
+        let rem_start = movers + m1;
+        let rem = k - rem_start;
+        let half = rem / 2;
+        for i in 0..half {
+            ideal[rem_start + i] = Some(rem_start + half + i);
+            ideal[rem_start + half + i] = Some(rem_start + i);
+        }
+    }
+    (movers, ideal)
+}
+
+/// Most pairs a bracket of `k` players can hold, plus one: the bound the
+/// per-pair digits are sized by, since a digit's sum over a pairing must
+/// not carry into the digit above.
+fn pairs_max(k: usize) -> i128 {
+    k as i128 / 2 + 1
+}
+
+/// C6 (C.04.3, 2025), the most significant quality digit: one per pair,
+/// so it needs room for the most pairs the bracket can hold.
+fn c6_digit_bits(k: usize) -> u32 {
+    bits_for(pairs_max(k))
+}
+
+/// Not a handbook criterion: when completion (C4) re-solves a bracket with
+/// the players below in view (`span` players in all), their capped score
+/// differences sit just below C7 and above club-mates apart: the lower
+/// brackets' own criteria rank above the preference there too.
+fn lower_brackets_digit_bits(k: usize, span: usize) -> Option<u32> {
+    (span > k).then(|| bits_for(LOW_CAP * (span as i128 / 2 + 1)))
+}
+
+/// Kraal's `gar` preference (club or team mates apart in rounds 1-3): a
+/// digit only where the rule set asks for it, one per pair of the widest
+/// matching the bracket joins.
+fn gar_digit_bits(engine: &Engine, k: usize, span: usize) -> Option<u32> {
+    engine
+        .avoid_is_gar_early()
+        .then_some(bits_for(span.max(k) as i128 / 2 + 1))
+}
+
+/// C9 (C.04.3, 2025): a digit for the unplayed games of the player who
+/// gets the pairing-allocated bye, only in a bracket that floats exactly
+/// one player who ends up with it: an odd bracket that can pair all but
+/// one, at or below the bye's score (C5), so that nobody below may take
+/// the bye instead. Without players of the bye's score whose unplayed
+/// games differ there is nothing to choose, and no digit. Returns the
+/// digit's bits (room for every such player's unplayed games) and the
+/// bye's score.
+fn c9_digit(engine: &Engine, bracket: &[usize], low: Points) -> Option<(u32, Points)> {
+    let seats = engine.seats;
+    let may_take_bye = |b: Points| {
+        bracket
+            .iter()
+            .filter(move |&&i| seats[i].score == b && !seats[i].bye_used)
+    };
+    let score = engine.bye_score.filter(|&b| {
+        bracket.len() % 2 == 1
+            && low <= b
+            && !bracket.iter().any(|&i| seats[i].is_bye)
+            && {
+                let u: Vec<u32> = may_take_bye(b).map(|&i| seats[i].unplayed).collect();
+                u.iter().any(|&x| Some(&x) != u.first())
+            }
+            && engine.floats_one_when_complete(bracket, low)
+    })?;
+    let total: i128 = may_take_bye(score)
+        .map(|&i| seats[i].unplayed as i128)
+        .sum();
+    Some((bits_for(total + 1), score))
+}
+
+/// C14-C17 (C.04.3, 2025), in the order of [`FLOAT_DIGITS`]: whether anyone
+/// in the bracket carries that float from the previous round (two rounds
+/// before). Without such a player the criterion cannot tell two pairings
+/// apart, and its digit is left out.
+fn c14_c17_floats(seats: &[Seat], bracket: &[usize]) -> [bool; 4] {
+    FLOAT_DIGITS.map(|(dir, recent)| {
+        bracket
+            .iter()
+            .any(|&i| past(&seats[i], recent) == Some(dir))
+    })
+}
+
+/// The width of each of the C14-C17 digits: a pair saves at most two
+/// repeated floats, summed over the bracket's pairs.
+fn c14_c17_digit_bits(k: usize) -> u32 {
+    bits_for(2 * pairs_max(k) + 2)
+}
+
+/// C18-C21 (C.04.3, 2025): the scores or score differences of repeated
+/// floaters, each a list compared from the highest, over the values they
+/// can have, with a base above their number. In a homogeneous bracket
+/// every downfloater has the same difference and nobody floats up, so
+/// C14-C17 already say everything and these digits are left out.
+///
+/// The weight takes as many bits as the criteria need (see
+/// `matching::with_width`); only past thousands of bits, which no bracket
+/// of a real event comes near, is a digit left out, and the reason is
+/// returned. `fixed` holds the bits taken so far and grows by each digit
+/// kept.
+fn c18_c21_digits(
+    seats: &[Seat],
+    bracket: &[usize],
+    movers: usize,
+    fixed: &mut u32,
+) -> ([Option<SdDigit>; 4], Option<String>) {
+    let mut sd: [Option<SdDigit>; 4] = Default::default();
+    let mut narrowed = None;
+    if movers == 0 {
+        return (sd, narrowed);
+    }
+    for (slot, float) in sd.iter_mut().zip(FLOAT_DIGITS) {
+        let Some(d) = c18_c21_digit(seats, bracket, float) else {
+            continue;
+        };
+        if *fixed + d.bits <= CRITERIA_LIMIT {
+            *fixed += d.bits;
+            *slot = Some(d);
+        } else {
+            narrowed = Some(format!(
+                "C18-C21 left out of a bracket of {} players: its digits do not fit",
+                bracket.len()
+            ));
+        }
+    }
+    (sd, narrowed)
+}
+
+/// One of C18-C21 for the players who carry the float `(dir, recent)`:
+/// for C18 / C20 the downfloaters' own scores, for C19 / C21 the
+/// differences up to the higher scores they may meet. `None` when there
+/// is no such value.
+fn c18_c21_digit(
+    seats: &[Seat],
+    bracket: &[usize],
+    (dir, recent): (FloatDirection, bool),
+) -> Option<SdDigit> {
+    let who: Vec<usize> = bracket
+        .iter()
+        .copied()
+        .filter(|&i| !seats[i].is_bye && past(&seats[i], recent) == Some(dir))
+        .collect();
+    let mut ranks: Vec<Points> = Vec::new();
+    for &i in &who {
+        let si = seats[i].score;
+        if dir == FloatDirection::Down {
+            ranks.push(si);
+            continue;
+        }
+        for &j in bracket {
+            let sj = seats[j].score;
+            if sj > si {
+                ranks.push(sj - si);
+            }
+        }
+    }
+    ranks.sort_unstable();
+    ranks.dedup();
+    if ranks.is_empty() {
+        return None;
+    }
+    // Place values: for C18 / C20 (scores) by how many of those players
+    // have each score; for C19 / C21 (differences) by how many players
+    // there are.
+    let (place, top) = places(ranks.iter().map(|&x| {
+        if dir == FloatDirection::Down {
+            who.iter().filter(|&&i| seats[i].score == x).count()
+        } else {
+            who.len()
+        }
+    }));
+    // Scores: the paired players' place values sum below the top.
+    // Differences: each paired player contributes up to the largest place
+    // value.
+    let bits = if dir == FloatDirection::Down {
+        top
+    } else {
+        top + bits_for(2 * (bracket.len() as i128 + 1))
+    };
+    Some(SdDigit {
+        shift: 0,
+        place,
+        ranks,
+        bits,
+    })
+}
+
+/// Not a criterion: the width of the S1/S2 order digit (see
+/// `Weights::order_hint`), weighted to settle the moved-down players first
+/// when it fits, plain otherwise, and left out when neither fits. It is
+/// kept within `limit` (an `i128`'s width for most callers), so that it
+/// never makes a weight wider; `fixed` is what the criteria take. Returns
+/// the bits and whether the weighted form is used.
+fn order_digit_bits(k: usize, movers: usize, fixed: u32, limit: u32) -> (Option<u32>, bool) {
+    let k_i = k as i128;
+    let weighted = bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max(k) + 1);
+    let plain = bits_for(2 * k_i * pairs_max(k) + 1);
+    if fixed + weighted <= limit {
+        (Some(weighted), true)
+    } else if fixed + plain <= limit {
+        (Some(plain), false)
+    } else {
+        (None, false)
+    }
+}
+
+/// Digits are laid out from the lowest bit up, so that each one's shift
+/// is just the bits already taken and the order of the pushes alone
+/// decides which criterion outweighs which.
+struct Stack(u32);
+
+impl Stack {
+    fn push(&mut self, bits: u32) -> u32 {
+        let shift = self.0;
+        self.0 += bits;
+        shift
+    }
+}
+
 impl<'e, 'a> Weights<'e, 'a> {
     pub(super) fn new(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
         Self::build(engine, bracket, limit, span)
@@ -136,253 +394,50 @@ impl<'e, 'a> Weights<'e, 'a> {
         Self::build(engine, both, 118, both.len())
     }
 
-    pub(super) fn build(
-        engine: &'e Engine<'a>,
-        bracket: &[usize],
-        limit: u32,
-        span: usize,
-    ) -> Self {
+    /// Each criterion's digit sized by its own step above, then stacked so
+    /// that the handbook's order is the order of significance: C6 on top,
+    /// then C7, the lower brackets (completion only), `gar`, C9, C14-C17
+    /// and C18-C21, and the S1/S2 order at the bottom. `span` is how many
+    /// players the matching that uses these weights holds (more than the
+    /// bracket when the players below are in view); `limit` bounds the
+    /// order digit.
+    fn build(engine: &'e Engine<'a>, bracket: &[usize], limit: u32, span: usize) -> Self {
         let seats = engine.seats;
         let k = bracket.len();
         let low = bracket.iter().map(|&i| seats[i].score).min().unwrap_or(0);
-        // C7 (2025) ranks the scores of the bracket's players: the lower a
-        // score's rank, the less it costs to leave a player with it unpaired.
-        // The place value of each score is a power of two above what all the
-        // players of lower scores add up to, so no number of lower-scored
-        // players outweighs one of a higher score and the digit takes only
-        // the bits those counts need (the weight is as wide as it must be).
-        let (ranks, place, c6_bits) =
+        let (movers, ideal) = s1_s2_ideal(seats, bracket, low);
+        let c6_bits = c6_digit_bits(k);
+        let (ranks, place, c7_bits) =
             score_places(bracket.iter().map(|&i| seats[i].score).collect());
-        let mut narrowed = None;
-        // S1/S2: moved-down players first meet the top residents, the rest
-        // split in halves.
-        let mut movers = bracket
-            .iter()
-            .take_while(|&&i| seats[i].score > low)
-            .count();
-        let residents = k - movers;
-        let mut ideal = vec![None; k];
-        if residents == 1 && seats[bracket[k - 1]].is_bye {
-            // The bye seat's bracket: the players left over meet each other
-            // in S1/S2 order and the last of them takes the bye.
-            movers = 0;
-            ideal[k - 2] = Some(k - 1);
-            ideal[k - 1] = Some(k - 2);
-            let half = (k - 2) / 2;
-            for i in 0..half {
-                ideal[i] = Some(half + i);
-                ideal[half + i] = Some(i);
-            }
-        } else {
-            let m1 = movers.min(residents);
-            for i in 0..m1 {
-                ideal[i] = Some(movers + i);
-                ideal[movers + i] = Some(i);
-            }
-            let rem_start = movers + m1;
-            let rem = k - rem_start;
-            let half = rem / 2;
-            for i in 0..half {
-                ideal[rem_start + i] = Some(rem_start + half + i);
-                ideal[rem_start + half + i] = Some(rem_start + i);
-            }
-        }
-        let k_i = k as i128;
-        let pairs_max = k_i / 2 + 1;
-        let c5_bits = bits_for(pairs_max);
-        let gar = (engine.avoid_is_gar_early()).then_some(bits_for(span.max(k) as i128 / 2 + 1));
-        let fl: Vec<bool> = vec![
-            bracket
-                .iter()
-                .any(|&i| seats[i].float1 == Some(FloatDirection::Down)),
-            bracket
-                .iter()
-                .any(|&i| seats[i].float1 == Some(FloatDirection::Up)),
-            bracket
-                .iter()
-                .any(|&i| seats[i].float2 == Some(FloatDirection::Down)),
-            bracket
-                .iter()
-                .any(|&i| seats[i].float2 == Some(FloatDirection::Up)),
-        ];
-        let float_bits = bits_for(2 * pairs_max + 2);
-        let fixed = c5_bits
-            + c6_bits
-            + if span > k {
-                bits_for(LOW_CAP * (span as i128 / 2 + 1))
-            } else {
-                0
-            }
-            + gar.unwrap_or(0)
-            + fl.iter().filter(|&&b| b).count() as u32 * float_bits;
-        // C18-C21: the scores or score differences of repeated floaters,
-        // each a list compared from the highest, over the values they can
-        // have, with a base above their number. In a homogeneous bracket
-        // every downfloater has the same difference and nobody floats up, so
-        // C14-C17 already say everything.
-        let mut sd: [Option<SdDigit>; 4] = Default::default();
-        let mut fixed = fixed;
-        if movers > 0 {
-            for (f, slot) in sd.iter_mut().enumerate() {
-                let (dir, recent) = FLOAT_DIGITS[f];
-                let who: Vec<usize> = bracket
-                    .iter()
-                    .copied()
-                    .filter(|&i| {
-                        !seats[i].is_bye
-                            && (if recent {
-                                seats[i].float1
-                            } else {
-                                seats[i].float2
-                            }) == Some(dir)
-                    })
-                    .collect();
-                if who.is_empty() {
-                    continue;
-                }
-                let mut r: Vec<Points> = Vec::new();
-                for &i in &who {
-                    let si = seats[i].score;
-                    if dir == FloatDirection::Down {
-                        // C18 / C20 rank the downfloaters' own scores.
-                        r.push(si);
-                        continue;
-                    }
-                    for &j in bracket {
-                        let sj = seats[j].score;
-                        if dir == FloatDirection::Down && sj < si {
-                            r.push(si - sj);
-                        }
-                        if dir == FloatDirection::Up && sj > si {
-                            r.push(sj - si);
-                        }
-                    }
-                }
-                r.sort_unstable();
-                r.dedup();
-                if r.is_empty() {
-                    continue;
-                }
-                // Place values: for C18 / C20 (scores) by how many of those
-                // players have each score; for C19 / C21 (differences) by
-                // how many players there are.
-                let (place, top) = places(r.iter().map(|&x| {
-                    if dir == FloatDirection::Down {
-                        who.iter().filter(|&&i| seats[i].score == x).count()
-                    } else {
-                        who.len()
-                    }
-                }));
-                // Scores: the paired players' place values sum below the
-                // top. Differences: each paired player contributes up to
-                // the largest place value.
-                let bits = if dir == FloatDirection::Down {
-                    top
-                } else {
-                    top + bits_for(2 * (k_i + 1))
-                };
-                // The weight takes as many bits as the criteria need (see
-                // `matching::with_width`); only past thousands of bits,
-                // which no bracket of a real event comes near, is a digit
-                // left out.
-                if fixed + bits <= CRITERIA_LIMIT {
-                    fixed += bits;
-                    *slot = Some(SdDigit {
-                        shift: 0,
-                        place,
-                        ranks: r,
-                        bits,
-                    });
-                } else {
-                    narrowed = Some(format!(
-                        "C18-C21 left out of a bracket of {k} players: its digits do not fit"
-                    ));
-                }
-            }
-        }
-        // C9 (2025): minimise the unplayed games of the player who gets the
-        // pairing-allocated bye, in a bracket that floats exactly one player
-        // who ends up with it: an odd bracket that can pair all but one, at
-        // or below the bye's score (C5), so that nobody below may take the
-        // bye instead. Each pair is credited with the unplayed games of its
-        // players who could take the bye; the most credit leaves the fewest
-        // unplayed games to the one who floats.
-        let c9_score = engine.bye_score.filter(|&b| {
-            k % 2 == 1
-                && low <= b
-                && !bracket.iter().any(|&i| seats[i].is_bye)
-                && {
-                    let u: Vec<u32> = bracket
-                        .iter()
-                        .filter(|&&i| seats[i].score == b && !seats[i].bye_used)
-                        .map(|&i| seats[i].unplayed)
-                        .collect();
-                    u.iter().any(|&x| Some(&x) != u.first())
-                }
-                && engine.floats_one_when_complete(bracket, low)
-        });
-        let c9_bits = c9_score.map(|b| {
-            let total: i128 = bracket
-                .iter()
-                .filter(|&&i| seats[i].score == b && !seats[i].bye_used)
-                .map(|&i| seats[i].unplayed as i128)
-                .sum();
-            bits_for(total + 1)
-        });
-        fixed += c9_bits.unwrap_or(0);
-        let weighted_bits =
-            bits_for((2 * k_i * k_i + k_i * k_i * k_i * movers as i128) * pairs_max + 1);
-        let plain_bits = bits_for(2 * k_i * pairs_max + 1);
-        // The order digit is not a criterion: it is kept within `limit`
-        // (an `i128`'s width for most callers), so that it never makes a
-        // weight wider.
-        let (order_bits, order_weighted) = if fixed + weighted_bits <= limit {
-            (Some(weighted_bits), true)
-        } else if fixed + plain_bits <= limit {
-            (Some(plain_bits), false)
-        } else {
-            (None, false)
-        };
-        let mut shift = 0;
-        let shift_order = order_bits.map(|b| {
-            let s = shift;
-            shift += b;
-            s
-        });
-        let shift_quality = shift;
+        let low_bits = lower_brackets_digit_bits(k, span);
+        let gar_bits = gar_digit_bits(engine, k, span);
+        let floats = c14_c17_floats(seats, bracket);
+        let float_bits = c14_c17_digit_bits(k);
+        let mut fixed = c6_bits
+            + c7_bits
+            + low_bits.unwrap_or(0)
+            + gar_bits.unwrap_or(0)
+            + floats.iter().filter(|&&b| b).count() as u32 * float_bits;
+        let (mut sd, narrowed) = c18_c21_digits(seats, bracket, movers, &mut fixed);
+        let c9_width = c9_digit(engine, bracket, low);
+        fixed += c9_width.map_or(0, |(bits, _)| bits);
+        let (order_bits, order_weighted) = order_digit_bits(k, movers, fixed, limit);
+
+        let mut stack = Stack(0);
+        let shift_order = order_bits.map(|b| stack.push(b));
+        let shift_quality = stack.0;
         for d in sd.iter_mut().rev().flatten() {
-            d.shift = shift;
-            shift += d.bits;
+            d.shift = stack.push(d.bits);
         }
         let mut shift_float = [None; 4];
-        for f in (0..4).rev() {
-            if fl[f] {
-                shift_float[f] = Some(shift);
-                shift += float_bits;
-            }
+        for (shift, _) in shift_float.iter_mut().zip(floats).rev().filter(|(_, f)| *f) {
+            *shift = Some(stack.push(float_bits));
         }
-        let c9 = c9_bits.zip(c9_score).map(|(b, score)| {
-            let s = shift;
-            shift += b;
-            (s, score)
-        });
-        let shift_gar = gar.map(|b| {
-            let s = shift;
-            shift += b;
-            s
-        });
-        // When the players below are in view, their score differences come
-        // before club-mates apart: the lower brackets' own criteria rank
-        // above the preference there too.
-        let shift_low = (span > k).then(|| {
-            let s = shift;
-            shift += bits_for(LOW_CAP * (span as i128 / 2 + 1));
-            s
-        });
-        let shift_scores = shift;
-        shift += c6_bits;
-        let shift_pairs = shift;
-        shift += c5_bits;
+        let c9 = c9_width.map(|(bits, score)| (stack.push(bits), score));
+        let shift_gar = gar_bits.map(|b| stack.push(b));
+        let shift_low = low_bits.map(|b| stack.push(b));
+        let shift_scores = stack.push(c7_bits);
+        let shift_pairs = stack.push(c6_bits);
         Weights {
             engine,
             bracket: bracket.to_vec(),
@@ -401,7 +456,7 @@ impl<'e, 'a> Weights<'e, 'a> {
             ideal,
             movers,
             mdp_pairs_allowed: false,
-            bits: shift + 1,
+            bits: stack.0 + 1,
             narrowed,
         }
     }
@@ -447,6 +502,25 @@ impl<'e, 'a> Weights<'e, 'a> {
     /// The weight without the S1/S2 order digit: the criteria only.
     pub(super) fn quality<W: Digits>(&self, a: usize, b: usize) -> Option<W> {
         self.weigh(a, b, false)
+    }
+
+    /// Every pair's weight (with or without the order digit) in the dense
+    /// matrix a matching reads, zero where the pair may not meet; the
+    /// players at positions in `banned` are left unpaired.
+    pub(super) fn matrix<W: Digits>(&self, with_order: bool, banned: &[usize]) -> Vec<W> {
+        let k = self.bracket.len();
+        let mut m = vec![W::from(0); k * k];
+        for a in 0..k {
+            for b in a + 1..k {
+                if banned.contains(&a) || banned.contains(&b) {
+                    continue;
+                }
+                if let Some(x) = self.weigh::<W>(a, b, with_order) {
+                    m[a * k + b] = x;
+                }
+            }
+        }
+        m
     }
 
     /// The value of a pairing (`l`: each position's partner): the sum of

@@ -7,6 +7,17 @@ use super::criteria::{bits_for, Weights};
 use crate::pairing::{matching, Points};
 
 impl Engine<'_> {
+    /// Where the next score bracket ends, from its first player at `end`:
+    /// C8 judges that bracket whole, residents of one score.
+    fn next_bracket_end(&self, end: usize) -> usize {
+        let n = self.seats.len();
+        let mut next_end = end + 1;
+        while next_end < n && self.seats[next_end].score == self.seats[end].score {
+            next_end += 1;
+        }
+        next_end
+    }
+
     /// C8 at any size: one matching over the bracket and the next one
     /// (see [`Engine::in_handbook_order_c7`]). `None` when the digits do
     /// not fit, or when the choice would not leave the players below
@@ -23,10 +34,7 @@ impl Engine<'_> {
             return None;
         }
         let n = self.seats.len();
-        let mut next_end = end + 1;
-        while next_end < n && self.seats[next_end].score == self.seats[end].score {
-            next_end += 1;
-        }
+        let next_end = self.next_bracket_end(end);
         let w = Weights::new(self, bracket, 118, k);
         let next: Vec<usize> = (end..next_end).collect();
         let mut both = bracket.to_vec();
@@ -50,16 +58,7 @@ impl Engine<'_> {
                 .collect();
             nb.extend_from_slice(&next);
             let best = self.solve(&Weights::new(self, &nb, 118, nb.len()));
-            let mut rest: Vec<usize> = (0..nb.len())
-                .filter(|&a| best[a].is_none())
-                .map(|a| nb[a])
-                .collect();
-            if further.is_empty() {
-                // The next bracket is the last: it floats nobody.
-                return rest.is_empty();
-            }
-            rest.extend_from_slice(&further);
-            self.pairable(&rest)
+            self.leaves_pairable(&nb, &best, &further)
         };
         if !completes(&got) {
             got = self.in_handbook_order_c7(&w, &next, Some(&further), &nw)?;
@@ -94,11 +93,7 @@ impl Engine<'_> {
         if local.iter().all(Option::is_some) {
             return local;
         }
-        let n = self.seats.len();
-        let mut next_end = end + 1;
-        while next_end < n && self.seats[next_end].score == self.seats[end].score {
-            next_end += 1;
-        }
+        let next_end = self.next_bracket_end(end);
         if next_end - end > 200 {
             return local;
         }
@@ -168,13 +163,7 @@ impl Engine<'_> {
             return local;
         };
         let mut best_ban: Option<usize> = None;
-        let paired: Vec<usize> = (0..k)
-            .rev()
-            .filter(|&a| local[a].is_some())
-            .take(16)
-            .collect();
-        for x in paired {
-            let alt = self.solve_without(&w, x);
+        for (x, alt) in self.one_more_floater(&w, &local) {
             if !w.same_from(&alt, &local, w.shift_scores) {
                 continue;
             }

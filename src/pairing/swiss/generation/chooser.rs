@@ -151,14 +151,16 @@ impl<W: Digits> Chooser<W> {
         true
     }
 
-    /// Transpositions: each of `s1` in order takes the first of `s2` in
-    /// order with which a best pairing remains.
+    /// Transpositions (Article 4.2): each of `s1` in order takes the first
+    /// of `s2` in order with which a best pairing remains. Returns whether
+    /// every one of `s1` found a partner.
     pub(super) fn transpose(&mut self, s1: &[usize], s2: &[usize]) -> bool {
         for &a in s1 {
             let mut done = false;
             for &b in s2 {
                 let k = self.k;
-                if self.quality[a.min(b) * k + a.max(b)] <= W::ZERO
+                if b == a
+                    || self.quality[a.min(b) * k + a.max(b)] <= W::ZERO
                     || !self.allowed[a.min(b) * k + a.max(b)]
                 {
                     continue;

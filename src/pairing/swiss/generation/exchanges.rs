@@ -30,21 +30,9 @@ impl Engine<'_> {
             return None;
         }
         let k = w.bracket.len();
-        let mut base = vec![W::from(0); k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                if let Some(x) = w.quality::<W>(a, b) {
-                    base[a * k + b] = x;
-                }
-            }
-        }
-        let value = |m: &[W], mate: &[Option<usize>]| -> W {
-            (0..k)
-                .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
-                .sum()
-        };
+        let base = w.matrix::<W>(false, &[]);
         let opt = matching::max_weight(&base, k);
-        let best = value(&base, &opt);
+        let best = matching::value(&base, k, &opt);
         let pairs = opt.iter().filter(|m| m.is_some()).count() / 2;
         if pairs == 0 {
             return Some(vec![None; k]);
@@ -61,7 +49,9 @@ impl Engine<'_> {
                 }
             }
             let mate = matching::max_weight(&m, k);
-            if value(&m, &mate) != best || (0..k).any(|a| in_s1[a] && mate[a].is_none()) {
+            if matching::value(&m, k, &mate) != best
+                || (0..k).any(|a| in_s1[a] && mate[a].is_none())
+            {
                 return None;
             }
             let mut done = vec![false; k];
@@ -72,16 +62,9 @@ impl Engine<'_> {
                         continue;
                     }
                     let mut trial = m.clone();
-                    for x in 0..k {
-                        for y in [a, b] {
-                            let (p, q) = (x.min(y), x.max(y));
-                            if p != q && (p, q) != (a.min(b), a.max(b)) {
-                                trial[p * k + q] = W::from(0);
-                            }
-                        }
-                    }
+                    matching::pin(&mut trial, k, a, Some(b));
                     let mt = matching::max_weight(&trial, k);
-                    if mt[a] == Some(b) && value(&trial, &mt) == best {
+                    if mt[a] == Some(b) && matching::value(&trial, k, &mt) == best {
                         m = trial;
                         done[a] = true;
                         done[b] = true;

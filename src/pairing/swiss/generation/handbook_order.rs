@@ -254,26 +254,7 @@ impl<W: Digits> Chooser<W> {
             .collect();
         let mut s2: Vec<usize> = (movers..k).collect();
         s2.extend(0..movers);
-        for &a in &s1 {
-            let mut done = false;
-            for &b in &s2 {
-                if b == a || self.quality[a.min(b) * n + a.max(b)] <= W::ZERO {
-                    continue;
-                }
-                if !self.allowed[a.min(b) * n + a.max(b)] {
-                    continue;
-                }
-                if self.choose(a, &|y| y == b, true) {
-                    self.choose(b, &|y| y == a, true);
-                    done = true;
-                    break;
-                }
-            }
-            if !done {
-                return false;
-            }
-        }
-        true
+        self.transpose(&s1, &s2)
     }
 
     /// The remainder (the residents the MDP-pairing left, or the whole

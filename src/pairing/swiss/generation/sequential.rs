@@ -30,23 +30,8 @@ impl Engine<'_> {
         banned: &[usize],
     ) -> Option<Vec<Option<usize>>> {
         let k = w.bracket.len();
-        let mut base = vec![W::from(0); k * k];
-        for a in 0..k {
-            for b in a + 1..k {
-                if banned.contains(&a) || banned.contains(&b) {
-                    continue;
-                }
-                if let Some(x) = w.quality::<W>(a, b) {
-                    base[a * k + b] = x;
-                }
-            }
-        }
-        let value = |m: &[W], mate: &[Option<usize>]| -> W {
-            (0..k)
-                .filter_map(|a| mate[a].filter(|&b| b > a).map(|b| m[a * k + b]))
-                .sum()
-        };
-        let best = value(&base, &matching::max_weight(&base, k));
+        let base = w.matrix::<W>(false, banned);
+        let best = matching::value(&base, k, &matching::max_weight(&base, k));
         // S1/S2 halves as the ideal pairing defines them.
         let s1: Vec<bool> = (0..k).map(|a| w.ideal[a].is_some_and(|b| b > a)).collect();
         let mut fixed: Vec<Option<Option<usize>>> = vec![None; k];
@@ -88,17 +73,9 @@ impl Engine<'_> {
             let mut chosen = None;
             for opt in options {
                 let mut trial = m.clone();
-                let keep = opt.map(|b| (a.min(b), a.max(b)));
-                for x in 0..k {
-                    for y in [a].into_iter().chain(opt) {
-                        let (p, q) = (x.min(y), x.max(y));
-                        if p != q && Some((p, q)) != keep {
-                            trial[p * k + q] = W::from(0);
-                        }
-                    }
-                }
+                matching::pin(&mut trial, k, a, opt);
                 let mate = matching::max_weight(&trial, k);
-                if mate[a] == opt && value(&trial, &mate) == best {
+                if mate[a] == opt && matching::value(&trial, k, &mate) == best {
                     chosen = Some((opt, trial));
                     break;
                 }

@@ -213,23 +213,15 @@ fn c8_choice_is_the_first_best_candidate() {
             rng.next(3) as usize
         };
         let mut seats: Vec<Seat> = (0..k + nb)
-            .map(|i| Seat {
-                id: i as u32 + 1,
-                tpn: i as u32 + 1,
-                score: if i >= k {
+            .map(|i| {
+                let score = if i >= k {
                     10
                 } else if i < movers {
                     40 - 5 * rng.next(2) as i64
                 } else {
                     20
-                },
-                opponents: Vec::new(),
-                bye_used: false,
-                unplayed: 0,
-                float1: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
-                    [rng.next(3) as usize],
-                float2: None,
-                is_bye: false,
+                };
+                seat(i as u32 + 1, score, any_float(&mut rng))
             })
             .collect();
         seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
@@ -286,11 +278,7 @@ fn c8_choice_is_the_first_best_candidate() {
             }
         });
         let Some((_, expected)) = best else { continue };
-        let mut want = vec![None; k];
-        for &(a, b) in &expected {
-            want[a] = Some(b);
-            want[b] = Some(a);
-        }
+        let want = partners(&expected, k);
         assert_eq!(got, want, "case {case}: {seats:?}");
         checked += 1;
     }
@@ -315,22 +303,15 @@ fn sequential_choice_is_the_first_best_candidate() {
             0
         };
         let mut seats: Vec<Seat> = (0..k + below)
-            .map(|i| Seat {
-                id: i as u32 + 1,
-                tpn: i as u32 + 1,
-                score: if i < movers {
+            .map(|i| {
+                let score = if i < movers {
                     40 - 5 * rng.next(2) as i64
                 } else {
                     20
-                },
-                opponents: Vec::new(),
-                bye_used: false,
-                unplayed: 0,
-                float1: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
-                    [rng.next(3) as usize],
-                float2: [None, Some(FloatDirection::Down), Some(FloatDirection::Up)]
-                    [rng.next(3) as usize],
-                is_bye: false,
+                };
+                let mut s = seat(i as u32 + 1, score, any_float(&mut rng));
+                s.float2 = any_float(&mut rng);
+                s
             })
             .collect();
         seats.sort_by(|a, b| b.score.cmp(&a.score).then(a.tpn.cmp(&b.tpn)));
@@ -362,11 +343,7 @@ fn sequential_choice_is_the_first_best_candidate() {
             engine.in_handbook_order_completing(&w, &lower)
         }
         .expect("digits fit a small bracket");
-        let mut want = vec![None; k];
-        for &(a, b) in &expected {
-            want[a] = Some(b);
-            want[b] = Some(a);
-        }
+        let want = partners(&expected, k);
         assert_eq!(got, want, "case {case}: {seats:?}");
         checked += 1;
         // The same criteria moved past 128, 1,024 and 3,000 bits (the
@@ -402,6 +379,47 @@ fn sequential_choice_is_the_first_best_candidate() {
         }
     }
     assert!(checked > 600, "{checked}");
+}
+
+/// A past float of one round at random, each direction as likely as none.
+fn any_float(rng: &mut Rng) -> Option<FloatDirection> {
+    [None, Some(FloatDirection::Down), Some(FloatDirection::Up)][rng.next(3) as usize]
+}
+
+/// The bye seat, last in the pairing order, as the engine adds it to an
+/// odd field.
+fn bye_seat(score: Points) -> Seat {
+    let mut bye = seat(0, score, None);
+    bye.tpn = u32::MAX;
+    bye.is_bye = true;
+    bye
+}
+
+/// Each position's partner in a list of pairs, as the engine returns a
+/// pairing.
+fn partners(pairs: &[(usize, usize)], k: usize) -> Vec<Option<usize>> {
+    let mut mate = vec![None; k];
+    for &(a, b) in pairs {
+        mate[a] = Some(b);
+        mate[b] = Some(a);
+    }
+    mate
+}
+
+/// The first best pairing of the bracket `w` by the criteria and C8 in
+/// the handbook's order, the next bracket `next` judged with everyone
+/// below it (`further`): what a perfect candidate must equal.
+fn first_best_by_c8(
+    engine: &Engine,
+    w: &Weights,
+    next: &[usize],
+    further: &[usize],
+) -> Vec<Option<usize>> {
+    let both: Vec<usize> = (0..w.bracket.len()).chain(next.iter().copied()).collect();
+    let nw = Weights::for_next(engine, &both);
+    engine
+        .in_handbook_order_c7(w, next, Some(further), &nw)
+        .unwrap()
 }
 
 fn seat(id: u32, score: Points, float1: Option<FloatDirection>) -> Seat {
@@ -583,10 +601,7 @@ fn the_first_perfect_candidate_gives_the_bye_to_the_fewest_unplayed_games() {
             .collect();
         let density = rng.next(4);
         meet_at_random(&mut seats, &mut rng, density);
-        let mut bye = seat(0, 20 - POINT, None);
-        bye.tpn = u32::MAX;
-        bye.is_bye = true;
-        seats.push(bye);
+        seats.push(bye_seat(20 - POINT));
         let engine = Engine::new(&seats, &avoid, 5);
         let bracket: Vec<usize> = (0..k).collect();
         let w = Weights::new(&engine, &bracket, 118, k);
@@ -647,13 +662,9 @@ fn the_first_perfect_candidate_of_an_odd_gar_bracket_is_the_handbook_order() {
             continue;
         };
         tried += 1;
-        let both: Vec<usize> = (0..k + next).collect();
-        let nw = Weights::for_next(&engine, &both);
         let next_players: Vec<usize> = (k..k + next).collect();
         let further_players: Vec<usize> = (k + next..n).collect();
-        let want = engine
-            .in_handbook_order_c7(&w, &next_players, Some(&further_players), &nw)
-            .unwrap();
+        let want = first_best_by_c8(&engine, &w, &next_players, &further_players);
         assert_eq!(got, want, "{seats:?}");
         checked += 1;
     }
@@ -693,10 +704,7 @@ fn an_odd_bracket_without_an_ideal_floater_floats_the_best_it_can() {
         meet_at_random(&mut seats, &mut rng, density);
         let bye_below = case % 2 == 0;
         let (next, further) = if bye_below {
-            let mut bye = seat(0, 20 - POINT, None);
-            bye.tpn = u32::MAX;
-            bye.is_bye = true;
-            seats.push(bye);
+            seats.push(bye_seat(20 - POINT));
             (Vec::new(), Vec::new())
         } else {
             let m = 3 + 2 * rng.next(3) as usize;
@@ -718,11 +726,7 @@ fn an_odd_bracket_without_an_ideal_floater_floats_the_best_it_can() {
         let want = if bye_below {
             engine.in_handbook_order_completing(&w, &lower).unwrap()
         } else {
-            let both: Vec<usize> = (0..k).chain(next.iter().copied()).collect();
-            let nw = Weights::for_next(&engine, &both);
-            engine
-                .in_handbook_order_c7(&w, &next, Some(&further), &nw)
-                .unwrap()
+            first_best_by_c8(&engine, &w, &next, &further)
         };
         assert_eq!(got, want, "case {case}: {seats:?}");
         checked += 1;
