@@ -10,7 +10,7 @@
 //! the API's JSON or an export where it is there; on a page, from a `data-*`
 //! attribute of the template that carries the value (`data-error-field`,
 //! `data-status`, `data-round`...), with [`attr_values`], [`has_attr`],
-//! [`tag_with`] and [`field_error`]; add such an attribute to the template
+//! [`tag_with`], [`text_of`] and [`field_error`]; add such an attribute to the template
 //! when none carries the fact (the value itself, not a bare marker). Text
 //! stays in an assertion only where it is data (a player's or team's name,
 //! a typed value, a record's text) or where the words are what the reader
@@ -542,15 +542,19 @@ pub fn tag_with<'a>(html: &'a str, name: &str, value: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// The text of the error of form field `field` (the element marked
-/// `data-error-field="FIELD"`), unescaped; `None` when the field has none.
-pub fn field_error(html: &str, field: &str) -> Option<String> {
-    let tag = tag_with(html, "data-error-field", field)
-        .into_iter()
-        .next()?;
+/// The text that opens the first element whose tag carries `name="value"`
+/// (up to the next tag), unescaped; `None` when no tag carries it.
+pub fn text_of(html: &str, name: &str, value: &str) -> Option<String> {
+    let tag = tag_with(html, name, value).into_iter().next()?;
     let start = html.find(tag).expect("the tag is in the page") + tag.len();
     let end = start + html[start..].find('<').unwrap_or(html.len() - start);
     Some(unescape(&html[start..end]))
+}
+
+/// The text of the error of form field `field` (the element marked
+/// `data-error-field="FIELD"`), unescaped; `None` when the field has none.
+pub fn field_error(html: &str, field: &str) -> Option<String> {
+    text_of(html, "data-error-field", field)
 }
 
 /// Sets `name` in a list of form fields, as a person changing that field.
