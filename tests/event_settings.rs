@@ -165,7 +165,12 @@ fn the_edit_form_shows_locked_settings_read_only_and_refuses_a_forged_change() {
             .collect();
         let forged = page.post(&format!("/t/{tid}/edit"), &pairs);
         assert_eq!(forged.status, 409, "{}", forged.body);
-        assert!(forged.body.contains("system cannot change"));
+        assert_eq!(
+            common::attr_values(&forged.body, "data-error-field"),
+            ["system"],
+            "{}",
+            forged.body
+        );
         let t = patch(&mut api, tid, json!({})).json();
         assert_eq!(t["system"], "swiss");
         assert_eq!(t["name"], "Mahikeng Rapid 2026");

@@ -422,10 +422,7 @@ fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
 
     assert_eq!(c.post(&url, &[(&format!("s{pid}"), "1-1")]).status, 303);
     let page = c.get(&url).body;
-    assert!(
-        page.contains("Table 1 is level after its games: a tiebreak set"),
-        "{page}"
-    );
+    assert_eq!(common::attr_values(&page, "data-open-set"), ["1"], "{page}");
     assert_eq!(
         main_and_set(&app, tid, 1).1.len(),
         2,
@@ -532,11 +529,13 @@ fn a_quick_entry_for_a_level_knockout_table_goes_into_its_tiebreak_set() {
         // main games stay as they were.
         let confirm = c.post(&url, &[("quick", "1 2-0")]);
         assert_eq!(confirm.status, 200);
-        assert!(
-            confirm.body.contains("Table 1, tiebreak set 1:")
-                && confirm.body.contains("the main games stay 1-1"),
-            "{}",
-            confirm.body
+        let asked = common::tag_with(&confirm.body, "class", "notice confirm");
+        assert_eq!(asked.len(), 1, "{}", confirm.body);
+        assert_eq!(
+            ["data-table", "data-set", "data-score", "data-main-score"]
+                .map(|a| common::attr_values(asked[0], a).join("")),
+            ["1", "1", "2-0", "1-1"],
+            "the set's score, the main games as they are"
         );
         assert_eq!(quick_store(&mut c, tid, "1 2-0").status, 303);
         let (main, set) = main_and_set(&app, tid, 1);
@@ -684,9 +683,10 @@ fn a_referees_ruling_stands_until_a_referee_confirms_replacing_it() {
         set_field(&mut form, &format!("g{}", g1.id), "0-1");
         let reply = save(&mut c, tid, &form, "all");
         assert_eq!(reply.status, 409);
+        let asked = form_fields(&reply.body, "id=\"rulings\"");
         assert!(
-            reply.body.contains("The entry would set 0-1"),
-            "{}",
+            asked.contains(&(format!("g{}", g1.id), "0-1".to_string())),
+            "the entry would set 0-1: {}",
             reply.body
         );
         assert_eq!(game_at(&app, 1, 1).result.unwrap().as_str(), "1/2-1/2");

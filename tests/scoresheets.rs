@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Client, TestApp};
+use common::{attr_values, has_attr, tag_with, Client, TestApp};
 use kraal::db::users::{Role, User};
 use kraal::rules::notation::{self, Style};
 use kraal::rules::sample;
@@ -297,9 +297,9 @@ fn two_records_that_differ_at_ply_17_are_compared_at_ply_17() {
             .contains(&json!("the players' records differ from ply 17")));
         let mut page = app.client_as(&e.referee);
         let body = page.get(&format!("/t/{}/games/{gid}", e.tid)).body;
-        assert!(
-            body.contains("The players&#39; records differ first at ply 17")
-                || body.contains("The players' records differ first at ply 17"),
+        assert_eq!(
+            attr_values(&body, "data-first-difference"),
+            ["17"],
             "{body}"
         );
         // The same record twice agrees.
@@ -381,8 +381,9 @@ fn the_replay_of_a_100_ply_game_draws_the_engines_position_after_every_ply() {
         assert!(r.body.contains("data-ply=\"100\""));
         let r = page.get(&format!("/t/{}/games/{gid}?ply=x", e.tid));
         assert_eq!(r.status, 422);
-        assert!(
-            r.body.contains("&#39;x&#39; is not a ply") || r.body.contains("'x' is not a ply"),
+        assert_eq!(
+            attr_values(&r.body, "data-error-field"),
+            ["ply"],
             "{}",
             r.body
         );
@@ -413,10 +414,9 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
         );
         assert_eq!(r.status, 303, "{}", r.body);
         let body = page.get(&url).body;
-        assert!(
-            body.contains("This record cannot be read: line 2, column 4"),
-            "{body}"
-        );
+        assert_eq!(attr_values(&body, "data-check"), ["unreadable"], "{body}");
+        // Where the record stops being readable is what the referee needs.
+        assert!(body.contains("line 2, column 4"), "{body}");
         let r = page.post(
             &format!("{url}/records"),
             &[("side", "light"), ("text", " ")],
@@ -430,15 +430,35 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
             &[("side", "light"), ("text", &clean)],
         );
         assert_eq!(r.status, 303, "{}", r.body);
-        assert!(page.get(&url).body.contains("16 plies · no irregularity"));
+        let body = page.get(&url).body;
+        let light = tag_with(&body, "data-check", "read");
+        assert_eq!(light.len(), 1, "{body}");
+        assert_eq!(
+            (
+                attr_values(light[0], "data-plies"),
+                attr_values(light[0], "data-irregularities")
+            ),
+            (vec!["16".to_string()], vec!["0".to_string()])
+        );
         let r = page.post(
             &format!("{url}/records"),
             &[("side", "light"), ("text", FRIENDLY)],
         );
         assert_eq!(r.status, 303, "{}", r.body);
         let body = page.get(&url).body;
-        assert!(body.contains("11 plies · 4 irregularities"), "{body}");
-        assert!(body.contains("Earlier versions"));
+        let light = tag_with(&body, "data-check", "read");
+        assert_eq!(light.len(), 1, "{body}");
+        assert_eq!(
+            (
+                attr_values(light[0], "data-plies"),
+                attr_values(light[0], "data-irregularities")
+            ),
+            (vec!["11".to_string()], vec!["4".to_string()])
+        );
+        assert!(
+            has_attr(&body, "class", "versions"),
+            "earlier versions kept"
+        );
 
         // A finished game whose sheet claims the other result, and an
         // entered result that is not the board's either.
@@ -455,7 +475,7 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
         );
         assert_eq!(r.status, 303, "{}", r.body);
         let body = page.get(&url).body;
-        assert!(body.contains("(the board disagrees)"), "{body}");
+        assert_eq!(attr_values(&body, "data-board-agrees"), ["false"], "{body}");
         let entered = if board == SheetResult::DarkWins {
             "0-1"
         } else {
@@ -468,7 +488,13 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
             round.contains(&format!("data-flagged=\"{gid}\"")),
             "{round}"
         );
-        assert!(round.contains("the board shows"), "{round}");
+        let flagged = tag_with(&round, "data-flagged", &gid.to_string());
+        assert!(
+            attr_values(flagged[0], "data-flags")[0]
+                .split(' ')
+                .any(|k| k == "board_disagrees"),
+            "{round}"
+        );
         let results = page.get(&format!("/t/{}/rounds/1/results", e.tid)).body;
         assert!(results.contains(&format!("data-flagged=\"{gid}\"")));
         let public = app.client().get(&format!("/t/{}/rounds/1", e.tid)).body;
@@ -520,10 +546,10 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
             .iter()
             .any(|a| a.action == kraal::change::Action::Record));
         let body = page.get(&url).body;
-        assert!(body.contains("set the result the board shows"));
+        assert_eq!(attr_values(&body, "data-ruling"), ["keep", "board"]);
         assert!(body.contains("the sheet shows two cows left"));
         let trail = page.get(&format!("/t/{}/audit", e.tid)).body;
-        assert!(trail.contains("ruling"));
+        assert!(has_attr(&trail, "data-audit-action", "ruling"));
 
         // Another referee's tournament: no.
         let stranger = app.user("stranger-rulings", Role::Referee);
@@ -647,7 +673,13 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
         );
         assert_eq!(r.status, 303, "{}", r.body);
         let body = player.get(&link).body;
-        assert!(body.contains("cannot be read (line 1, column 4"), "{body}");
+        let dark = tag_with(&body, "data-side", "dark");
+        assert_eq!(
+            attr_values(dark.last().unwrap(), "data-readable"),
+            ["false"],
+            "{body}"
+        );
+        assert!(body.contains("line 1, column 4"), "where it stops: {body}");
         let g = api.get(&format!("/api/v1/games/{mine}")).json();
         let dark: Vec<&Value> = g["records"]
             .as_array()
@@ -673,13 +705,16 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
         // Once the referee locks the round, the link closes; unlocked, it opens.
         let lock = format!("/t/{}/rounds/1/lock", e.tid);
         assert_eq!(referee.post(&lock, &[("lock", "yes")]).status, 303);
-        assert!(referee
-            .get(&format!("/t/{}/rounds/1", e.tid))
-            .body
-            .contains("Unlock round 1"));
+        assert_eq!(
+            attr_values(
+                &referee.get(&format!("/t/{}/rounds/1", e.tid)).body,
+                "data-round-locked"
+            ),
+            ["true"]
+        );
         let r = player.post(&link, &[("game", &mine), ("side", "dark"), ("text", &text)]);
         assert_eq!(r.status, 409, "{}", r.body);
-        assert!(r.body.contains("takes no more records"));
+        assert_eq!(attr_values(&r.body, "data-locked-round"), ["1"]);
         let r = player.get(&link);
         assert_eq!(r.status, 200);
         assert!(!r.body.contains("<textarea"));
@@ -779,7 +814,7 @@ fn records_are_public_once_the_round_is_complete_when_the_tournament_says_so() {
             !body.contains("class=\"cow"),
             "not before the round is complete"
         );
-        assert!(body.contains("until every result of the round is in"));
+        assert_eq!(attr_values(&body, "data-records-public"), ["true"]);
         for p in &e.pairings {
             for g in p["games"].as_array().unwrap() {
                 common::put(&mut api, g, "1/2-1/2");
@@ -787,9 +822,10 @@ fn records_are_public_once_the_round_is_complete_when_the_tournament_says_so() {
         }
         let body = anyone.get(&url).body;
         assert!(body.contains("class=\"cow"), "the replay is public now");
-        assert!(body.contains("Text as sent"));
+        let moves = &text[text.find("1. ").unwrap()..];
+        assert!(body.contains(moves), "the text as sent: {body}");
         assert!(
-            !body.contains("Send a record"),
+            !has_attr(&body, "action", &format!("{url}/records")),
             "the forms stay the referees'"
         );
         // The tournament form and the API carry the setting.
@@ -828,7 +864,8 @@ fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_record
             body.contains(&format!("data-flagged=\"{}\"", games[0]["id"])),
             "{body}"
         );
-        assert!(body.contains("no record, and the tournament requires one"));
+        let flagged = tag_with(&body, "data-flagged", &games[0]["id"].to_string());
+        assert_eq!(attr_values(flagged[0], "data-flags"), ["missing"]);
         assert!(
             !body.contains(&format!("data-flagged=\"{}\"", games[1]["id"])),
             "a forfeit has no record to give"
@@ -841,6 +878,7 @@ fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_record
         );
         let body = page.get(&round).body;
         assert!(!body.contains("data-flagged"), "{body}");
-        assert!(body.contains("record clean"));
+        let checked = tag_with(&body, "data-checked", &games[0]["id"].to_string());
+        assert_eq!(attr_values(checked[0], "data-flags"), [""], "record clean");
     }
 }

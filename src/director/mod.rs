@@ -78,6 +78,20 @@ impl RoundState {
             format!("results {} of {}", self.done, self.tables)
         }
     }
+
+    /// The state as [`RoundState::label`] gives it, without words:
+    /// `draft`, `published`, `partial` or `complete`.
+    pub fn key(&self) -> &'static str {
+        if !self.published {
+            "draft"
+        } else if self.missing == 0 {
+            "complete"
+        } else if self.missing == self.games {
+            "published"
+        } else {
+            "partial"
+        }
+    }
 }
 
 /// What the referee does next.

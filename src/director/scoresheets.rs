@@ -357,6 +357,31 @@ impl Flags {
             || self.missing
     }
 
+    /// The flags without words, in the order of [`Flags::lines`]: `missing`,
+    /// `irregular`, `unreadable`, `board_disagrees`, `differ`, `ruled`.
+    pub fn kinds(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.missing {
+            out.push("missing");
+        }
+        if !self.irregular.is_empty() {
+            out.push("irregular");
+        }
+        if !self.unreadable.is_empty() {
+            out.push("unreadable");
+        }
+        if self.board_disagrees.is_some() {
+            out.push("board_disagrees");
+        }
+        if self.differ_at.is_some() {
+            out.push("differ");
+        }
+        if self.ruled.is_some() {
+            out.push("ruled");
+        }
+        out
+    }
+
     /// The flags in words, one short line each.
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();

@@ -83,6 +83,8 @@ struct ErrorPage<'a> {
     status: u16,
     title: &'a str,
     message: String,
+    /// The field at fault, when one is (as the API's `field`).
+    field: Option<&'a str>,
     /// Where "back" leads from the page asked for, and its words.
     back: Option<(String, &'static str)>,
 }
@@ -147,6 +149,10 @@ impl AppError {
             status: status.as_u16(),
             title: self.title(),
             message: self.to_string(),
+            field: match self {
+                AppError::Invalid { field, .. } | AppError::Locked { field, .. } => Some(field),
+                _ => None,
+            },
             back: self.back(path),
         };
         let body = page.render().unwrap_or_else(|_| self.to_string());

@@ -4,6 +4,18 @@
 //! Tests run once on SQLite and once more on PostgreSQL when
 //! `KRAAL_TEST_POSTGRES_URL` names a server (any database on it; each test
 //! gets `CREATE DATABASE ... TEMPLATE` of one migrated template).
+//!
+//! What a page says in English is for people, and may be reworded or
+//! translated: a test asserts on the value behind it. Read the fact from
+//! the API's JSON or an export where it is there; on a page, from a `data-*`
+//! attribute of the template that carries the value (`data-error-field`,
+//! `data-status`, `data-round`...), with [`attr_values`], [`has_attr`],
+//! [`tag_with`], [`text_of`] and [`field_error`]; add such an attribute to the template
+//! when none carries the fact (the value itself, not a bare marker). Text
+//! stays in an assertion only where it is data (a player's or team's name,
+//! a typed value, a record's text) or where the words are what the reader
+//! needs (an error that must name its field, line or article, such as
+//! "line 3, column rating" or "Article 12"): say so where it is not plain.
 #![allow(dead_code)]
 
 pub mod cli;
@@ -467,12 +479,7 @@ pub fn form_fields(html: &str, marker: &str) -> Vec<(String, String)> {
         let key = format!(" {name}=\"");
         let i = tag.find(&key)? + key.len();
         let j = tag[i..].find('"')? + i;
-        Some(
-            tag[i..j]
-                .replace("&#x27;", "'")
-                .replace("&quot;", "\"")
-                .replace("&amp;", "&"),
-        )
+        Some(unescape(&tag[i..j]))
     };
     let mut fields = Vec::new();
     let mut rest = form;
@@ -500,6 +507,60 @@ pub fn form_fields(html: &str, marker: &str) -> Vec<(String, String)> {
         rest = &rest[1..];
     }
     fields
+}
+
+/// The text of an attribute's value or of an element as the templates
+/// escape it, unescaped.
+fn unescape(text: &str) -> String {
+    text.replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The values of the attribute `name` on every tag of `html`, in the
+/// order of the page, unescaped: `attr_values(body, "data-result")`.
+pub fn attr_values(html: &str, name: &str) -> Vec<String> {
+    let key = format!("{name}=\"");
+    html.match_indices(&key)
+        .filter(|(i, _)| html[..*i].ends_with(|c: char| c.is_whitespace()))
+        .map(|(i, _)| {
+            let start = i + key.len();
+            let end = start + html[start..].find('"').expect("the value ends");
+            unescape(&html[start..end])
+        })
+        .collect()
+}
+
+/// Whether some tag of `html` carries `name="value"`.
+pub fn has_attr(html: &str, name: &str, value: &str) -> bool {
+    attr_values(html, name).iter().any(|v| v == value)
+}
+
+/// The opening tags of `html` that carry `name="value"`, to read their
+/// other attributes with [`attr_values`].
+pub fn tag_with<'a>(html: &'a str, name: &str, value: &str) -> Vec<&'a str> {
+    html.match_indices('<')
+        .map(|(i, _)| &html[i..i + html[i..].find('>').map_or(html.len() - i, |j| j + 1)])
+        .filter(|tag| has_attr(tag, name, value))
+        .collect()
+}
+
+/// The text that opens the first element whose tag carries `name="value"`
+/// (up to the next tag), unescaped; `None` when no tag carries it.
+pub fn text_of(html: &str, name: &str, value: &str) -> Option<String> {
+    let tag = tag_with(html, name, value).into_iter().next()?;
+    let start = html.find(tag).expect("the tag is in the page") + tag.len();
+    let end = start + html[start..].find('<').unwrap_or(html.len() - start);
+    Some(unescape(&html[start..end]))
+}
+
+/// The text of the error of form field `field` (the element marked
+/// `data-error-field="FIELD"`), unescaped; `None` when the field has none.
+pub fn field_error(html: &str, field: &str) -> Option<String> {
+    text_of(html, "data-error-field", field)
 }
 
 /// Sets `name` in a list of form fields, as a person changing that field.

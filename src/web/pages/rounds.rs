@@ -168,7 +168,7 @@ pub struct RoundPage {
     qr: String,
     /// For the round's referees: the flags of games with records, in words
     /// (whether something needs a look, and what).
-    flags: HashMap<i32, (bool, String)>,
+    flags: HashMap<i32, (bool, String, String)>,
     /// Why the round cannot be undone, if it cannot.
     undo_blocker: Option<String>,
     /// Whether its results can be cleared (the last round, with results).
@@ -176,17 +176,18 @@ pub struct RoundPage {
 }
 
 impl RoundPage {
-    fn flag(&self, game: &i32) -> Option<&(bool, String)> {
+    fn flag(&self, game: &i32) -> Option<&(bool, String, String)> {
         self.flags.get(game)
     }
 }
 
-/// The flags of a round's games in words, for its referees.
+/// The flags of a round's games in words, for its referees: whether any
+/// needs a look, the words, and the kinds ([`director::scoresheets::Flags::kinds`]).
 pub async fn flag_words(
     state: &AppState,
     data: &TournamentData,
     round: &Round,
-) -> Result<HashMap<i32, (bool, String)>, AppError> {
+) -> Result<HashMap<i32, (bool, String, String)>, AppError> {
     let games = director::scoresheets::round_games(data, round);
     let tid = data.tournament.id;
     let flags = state
@@ -194,7 +195,7 @@ pub async fn flag_words(
         .await?;
     Ok(flags
         .into_iter()
-        .map(|(g, f)| (g, (f.any(), f.lines().join("; "))))
+        .map(|(g, f)| (g, (f.any(), f.lines().join("; "), f.kinds().join(" "))))
         .collect())
 }
 
@@ -415,7 +416,7 @@ pub struct ResultsPage {
     /// Entries not saved because a referee's ruling set the game's result.
     ruled: Vec<director::results::RulingStands>,
     /// The flags of games with records, in words.
-    flags: HashMap<i32, (bool, String)>,
+    flags: HashMap<i32, (bool, String, String)>,
 }
 
 impl ResultsPage {
@@ -442,7 +443,10 @@ impl ResultsPage {
         }
     }
     fn flag(&self, game: &i32) -> Option<&String> {
-        self.flags.get(game).filter(|(bad, _)| *bad).map(|(_, w)| w)
+        self.flags
+            .get(game)
+            .filter(|(bad, _, _)| *bad)
+            .map(|(_, w, _)| w)
     }
     fn results(&self) -> &'static [GameResult] {
         GameResult::ALL

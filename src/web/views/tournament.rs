@@ -85,6 +85,15 @@ impl TournamentPage {
             .map(|s| s.label())
             .unwrap_or_default()
     }
+    /// The state of round `n` for the page's data attributes: its key and
+    /// its tables complete of tables (`3/4`).
+    fn state_data(&self, n: &i32) -> (&'static str, String) {
+        self.states
+            .iter()
+            .find(|s| s.number == *n)
+            .map(|s| (s.key(), format!("{}/{}", s.done, s.tables)))
+            .unwrap_or_default()
+    }
     fn is_knockout(&self) -> bool {
         self.t.system == crate::tournament::System::Knockout
     }
