@@ -20,3 +20,4 @@ pub mod rules;
 pub mod standings;
 pub mod tournament;
 pub mod web;
+pub mod wording;

@@ -15,8 +15,17 @@ fn check_round(input: &SwissInput) -> Result<(), TestCaseError> {
         Ok(r) => r,
         // Small fields deep into a tournament can run out of opponents; the
         // engine must then say so, not publish a broken round.
-        Err(PairingError::Impossible(msg)) => {
-            prop_assert!(!msg.is_empty());
+        Err(PairingError::Impossible(blocked)) => {
+            // What blocks it names players of the field.
+            let present: HashSet<u32> = input.players.iter().map(|p| p.id).collect();
+            let named = match &blocked {
+                kraal::pairing::Blocked::NoOpponent { player } => vec![*player],
+                kraal::pairing::Blocked::Incomplete { left, .. } => {
+                    left.iter().flatten().copied().collect()
+                }
+                _ => Vec::new(),
+            };
+            prop_assert!(named.iter().all(|p| present.contains(p)), "{blocked:?}");
             return Ok(());
         }
         Err(e) => return Err(TestCaseError::fail(format!("{e}"))),

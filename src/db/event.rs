@@ -1135,8 +1135,8 @@ fn renumbered(text: &str, players: &Ids) -> String {
             e.renumber(&new_id);
             serde_json::to_string(&e).unwrap_or_else(|_| text.to_string())
         }
-        Err(_) => crate::pairing::explain::with_names(text, &|old| {
-            new_id(old).map(|n| format!("player {n}"))
-        }),
+        // A sentence (an explanation from before they were values) is
+        // kept as it was written.
+        Err(_) => text.to_string(),
     }
 }

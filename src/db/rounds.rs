@@ -866,7 +866,7 @@ pub fn swap_players(
             ));
         }
         let by_hand = serde_json::to_string(&Explanation {
-            notes: vec!["changed by hand".into()],
+            notes: vec![crate::pairing::explain::Note::ChangedByHand],
             ..Explanation::default()
         })
         .unwrap_or_default();

@@ -14,6 +14,7 @@ use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, Swi
 use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
 use crate::tournament::ByeKind;
 use crate::tournament::System;
+use crate::wording::pairing as wording;
 
 use super::{pid, DirectorError, TournamentData};
 
@@ -99,22 +100,20 @@ impl TournamentData {
                        them apart).";
         match e {
             PairingError::CannotSeparate { a, b, rule } => format!(
-                "No valid pairing exists: {} and {} meet in every seating of this {}, but may not meet: {rule}. {way_out}",
+                "No valid pairing exists: {} and {} meet in every seating of this {}, but may not meet: {}. {way_out}",
                 name(*a),
                 name(*b),
                 match self.tournament.system {
                     System::RoundRobin | System::TeamLeague => "round robin",
                     _ => "round",
-                }
+                },
+                wording::rule(rule, &name)
             ),
-            PairingError::Impossible(text) => format!(
+            PairingError::Impossible(blocked) => format!(
                 "No valid pairing exists: {}. {way_out}",
-                crate::pairing::explain::with_names(text, &names)
+                wording::blocked(blocked, &name)
             ),
-            PairingError::Invalid(_) => format!(
-                "No valid pairing exists: {}",
-                crate::pairing::explain::with_names(&e.to_string(), &names)
-            ),
+            PairingError::Invalid(_) => format!("No valid pairing exists: {e}"),
         }
     }
 

@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::explain::Rule;
 use super::{ForbiddenPair, PlayerId, RuleSet, Waiver};
 
 /// The ties between players that the avoidance rules look at.
@@ -55,9 +56,6 @@ pub struct Avoidance {
     forbidden: HashMap<(PlayerId, PlayerId), Vec<ForbiddenPair>>,
     waivers: HashMap<(PlayerId, PlayerId), Waiver>,
 }
-
-/// A rule that keeps a pair apart, as a sentence a referee can read.
-pub type Reason = String;
 
 impl Avoidance {
     pub fn new(
@@ -167,46 +165,31 @@ impl Avoidance {
 
     /// The absolute rule that keeps `a` and `b` apart in `round`, ignoring
     /// waivers.
-    pub fn rule_forbidding(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Reason> {
+    pub fn rule_forbidding(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Rule> {
         if let Some(list) = self.forbidden.get(&key(a, b)) {
             if let Some(f) = list.iter().find(|f| f.covers(round)) {
-                return Some(match (f.from_round, f.to_round) {
-                    (None, None) => "forbidden pair set by the referee".to_string(),
-                    (from, to) => format!(
-                        "forbidden pair set by the referee for rounds {}-{}",
-                        from.unwrap_or(1),
-                        to.map_or("end".to_string(), |t| t.to_string())
-                    ),
+                return Some(Rule::KeptApart {
+                    from: f.from_round,
+                    to: f.to_round,
                 });
             }
         }
         let related = self.related(a, b);
         match self.rules {
             RuleSet::Official => {
-                if round >= Self::last_third_start(self.total_rounds) {
-                    if related {
-                        return Some(format!(
-                            "relatives do not meet in the last third (rounds {}-{}, OGR 11.3)",
-                            Self::last_third_start(self.total_rounds),
-                            self.total_rounds
-                        ));
-                    }
-                    if self.mates(a, b) {
-                        return Some(format!(
-                            "club-mates do not meet in the last third (rounds {}-{}, OGR 11.3)",
-                            Self::last_third_start(self.total_rounds),
-                            self.total_rounds
-                        ));
-                    }
-                }
-                None
+                let from = Self::last_third_start(self.total_rounds);
+                (round >= from && (related || self.mates(a, b))).then_some(Rule::LastThird {
+                    relatives: related,
+                    from,
+                    to: self.total_rounds,
+                })
             }
-            RuleSet::Gar => related.then(|| "relatives never meet (GAR)".to_string()),
+            RuleSet::Gar => related.then_some(Rule::RelativesNever),
         }
     }
 
     /// The absolute rule keeping `a` and `b` apart in `round`, unless waived.
-    pub fn forbids(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Reason> {
+    pub fn forbids(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Rule> {
         if self.waivers.contains_key(&key(a, b)) {
             return None;
         }
@@ -215,7 +198,7 @@ impl Avoidance {
 
     /// The "where possible" rule that would rather keep `a` and `b` apart in
     /// `round` (GAR: club or team mates in rounds 1-3), unless waived.
-    pub fn prefers_apart(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Reason> {
+    pub fn prefers_apart(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<Rule> {
         if self.rules != RuleSet::Gar
             || round > 3
             || self.waivers.contains_key(&key(a, b))
@@ -223,16 +206,16 @@ impl Avoidance {
         {
             return None;
         }
-        Some("club or team mates do not meet in rounds 1-3 where possible (GAR)".to_string())
+        Some(Rule::MatesEarly)
     }
 
     /// The waiver that let `a` and `b` meet in `round`, if a rule would
     /// otherwise have kept them apart.
-    pub fn waiver_used(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<(&Waiver, Reason)> {
+    pub fn waiver_used(&self, a: PlayerId, b: PlayerId, round: u32) -> Option<(&Waiver, Rule)> {
         let w = self.waivers.get(&key(a, b))?;
         let rule = self.rule_forbidding(a, b, round).or_else(|| {
             (self.rules == RuleSet::Gar && round <= 3 && self.mates(a, b))
-                .then(|| "club or team mates in rounds 1-3 (GAR)".to_string())
+                .then_some(Rule::MatesEarly)
         })?;
         Some((w, rule))
     }

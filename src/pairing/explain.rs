@@ -1,5 +1,9 @@
 //! The record each pairing carries, so a referee can say why it is the one
-//! the rules give. Plain data, ready for a page or `kraal pair --json`.
+//! the rules give. Plain values that name players by id: a page, the API
+//! or `kraal pair --json` words them (`crate::wording::pairing` for pages).
+//!
+//! Explanations stored before they were values hold sentences; those read
+//! back as the `Text` variants and are shown as they were stored.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,14 +28,107 @@ pub enum FloatDirection {
     Up,
 }
 
+/// A rule that keeps two players apart, or a pairing preference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Rule {
+    /// The referee keeps the pair apart, in rounds `from` to `to` (`None`:
+    /// from the first, to the last).
+    KeptApart { from: Option<u32>, to: Option<u32> },
+    /// OGR 11.3: relatives (or, with `relatives` false, club-mates) do not
+    /// meet in the last third, rounds `from` to `to`.
+    LastThird { relatives: bool, from: u32, to: u32 },
+    /// GAR: first-degree relatives never meet.
+    RelativesNever,
+    /// GAR: club or team mates do not meet in rounds 1-3 where possible.
+    MatesEarly,
+    /// C14-C17: `player` does not float in `direction` as in the round
+    /// before (`rounds_before` 1: C14, C15) or two rounds before (2: C16,
+    /// C17). The pairing-allocated bye counts as a downfloat.
+    RepeatedFloat {
+        player: PlayerId,
+        direction: FloatDirection,
+        rounds_before: u8,
+    },
+    /// As stored before rules were values.
+    #[serde(untagged)]
+    Text(String),
+}
+
+/// Why a rule could not be kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Why {
+    /// No pairing of the bracket with as many pairs and as high scores
+    /// paired avoids it (and, with `fewer_floats`, as few repeated floats).
+    Bracket { fewer_floats: bool },
+    /// Every bye that avoids it would cost a rematch, a forbidden pair, a
+    /// second bye or a worse score bracket.
+    ByeCost,
+    /// Every complete pairing found that keeps the pair apart is worse by
+    /// the absolute or score-bracket criteria.
+    RoundCost,
+    /// No seating of the round robin keeps every such pair out of these
+    /// rounds while honouring the absolute rules.
+    Seating,
+    /// No pairing of the players who have not met keeps them apart.
+    Unmet,
+    /// No swap with another lower seed keeps both pairs allowed.
+    NoSwap,
+    /// As stored before reasons were values.
+    #[serde(untagged)]
+    Text(String),
+}
+
 /// A preference or rule that did not hold for this pairing, and why no
 /// pairing keeping it existed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bent {
-    /// The rule, as a referee would name it.
-    pub rule: String,
-    /// Why it could not be kept.
-    pub why: String,
+    pub rule: Rule,
+    pub why: Why,
+}
+
+/// A waiver the referee granted that the pairing relies on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum WaiverUsed {
+    Used {
+        reason: String,
+        rule: Rule,
+    },
+    /// As stored before waivers were values.
+    Text(String),
+}
+
+/// Anything else worth saying of a pairing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Note {
+    /// An odd field: the pairing-allocated bye goes to a player of the
+    /// lowest score that leaves the round complete, who has not had one
+    /// (C2, C4, C5), with the fewest unplayed games (C9), then by the float
+    /// criteria and the handbook's order.
+    PairingAllocatedBye,
+    /// `player` moved down from the bracket of score `from`: no opponent
+    /// there was possible, or the bracket was odd.
+    MovedDown { player: PlayerId, from: Points },
+    /// Round robin: Berger table round `round`, pairing numbers `first` and
+    /// `second`.
+    Berger { round: u32, first: u32, second: u32 },
+    /// Round robin whose rounds follow no Berger table: paired among the
+    /// players who have not met.
+    Unmet,
+    /// Knock-out: seed `first` against seed `second` (no `second`: a bye,
+    /// the field not being a power of two).
+    Seeds { first: u32, second: Option<u32> },
+    /// Knock-out, a later round: the winners of bracket slots `first` and
+    /// `second` of the round before.
+    Winners { first: u32, second: u32 },
+    /// A referee changed the pairing by hand.
+    ChangedByHand,
+    /// As stored before notes were values.
+    #[serde(untagged)]
+    Text(String),
 }
 
 /// Why a pairing is the one it is.
@@ -43,108 +140,148 @@ pub struct Explanation {
     pub floats: Vec<Float>,
     pub bent: Vec<Bent>,
     /// Waivers the referee granted that this pairing relies on.
-    pub waivers: Vec<String>,
-    /// Anything else worth showing (e.g. "Berger table round 3, table 2").
-    pub notes: Vec<String>,
+    pub waivers: Vec<WaiverUsed>,
+    pub notes: Vec<Note>,
 }
 
-/// Replaces every `player N` of an engine's sentence with the name `name`
-/// gives for N (the engines speak of ids; people read names).
-pub fn with_names(text: &str, name: &dyn Fn(PlayerId) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("player ") {
-        let after = &rest[i + 7..];
-        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let named = after[..digits].parse().ok().and_then(name);
-        out.push_str(&rest[..i]);
-        match named {
-            Some(n) => {
-                out.push_str(&n);
-                rest = &after[digits..];
-            }
-            None => {
-                out.push_str("player ");
-                rest = after;
-            }
+impl Rule {
+    /// The player the rule is about, if it is about one.
+    fn player_mut(&mut self) -> Option<&mut PlayerId> {
+        match self {
+            Rule::RepeatedFloat { player, .. } => Some(player),
+            _ => None,
         }
     }
-    out.push_str(rest);
-    out
 }
 
 impl Explanation {
     /// The same explanation with every player renumbered by `new_id` (a
     /// tournament moved to another database, where its players have new
-    /// ids): the floats and every `player N` of the engines' sentences.
+    /// ids). Sentences stored before explanations were values keep the
+    /// ids they were written with.
     pub fn renumber(&mut self, new_id: &dyn Fn(PlayerId) -> Option<PlayerId>) {
-        let name = |id: PlayerId| new_id(id).map(|n| format!("player {n}"));
-        for f in &mut self.floats {
-            if let Some(n) = new_id(f.player) {
-                f.player = n;
+        let move_id = |p: &mut PlayerId| {
+            if let Some(n) = new_id(*p) {
+                *p = n;
             }
+        };
+        for f in &mut self.floats {
+            move_id(&mut f.player);
         }
         for b in &mut self.bent {
-            b.rule = with_names(&b.rule, &name);
-            b.why = with_names(&b.why, &name);
+            if let Some(p) = b.rule.player_mut() {
+                move_id(p);
+            }
         }
-        for t in self.waivers.iter_mut().chain(&mut self.notes) {
-            *t = with_names(t, &name);
+        for w in &mut self.waivers {
+            if let WaiverUsed::Used { rule, .. } = w {
+                if let Some(p) = rule.player_mut() {
+                    move_id(p);
+                }
+            }
         }
-    }
-
-    /// The explanation as sentences, players named by `name`, scores shown
-    /// by `show`.
-    pub fn lines(
-        &self,
-        name: &dyn Fn(PlayerId) -> Option<String>,
-        show: fn(Points) -> String,
-    ) -> Vec<String> {
-        let who = |id: PlayerId| name(id).unwrap_or_else(|| format!("player {id}"));
-        let mut out = Vec::new();
-        if let Some(b) = self.bracket {
-            out.push(format!("Score bracket {}", show(b)));
+        for n in &mut self.notes {
+            if let Note::MovedDown { player, .. } = n {
+                move_id(player);
+            }
         }
-        for f in &self.floats {
-            let dir = match f.direction {
-                FloatDirection::Down => "Floated down",
-                FloatDirection::Up => "Floated up",
-            };
-            out.push(format!(
-                "{dir}: {} from {} to {}",
-                who(f.player),
-                show(f.from_score),
-                show(f.to_score)
-            ));
-        }
-        for b in &self.bent {
-            out.push(format!(
-                "{} did not hold: {}",
-                with_names(&b.rule, name),
-                with_names(&b.why, name)
-            ));
-        }
-        for w in &self.waivers {
-            out.push(format!("Waiver: {}", with_names(w, name)));
-        }
-        for n in &self.notes {
-            out.push(with_names(n, name));
-        }
-        out
     }
 }
 
 #[cfg(test)]
-mod named_tests {
+mod tests {
     use super::*;
 
     #[test]
-    fn engine_sentences_name_the_players() {
-        let name = |id: PlayerId| (id == 12).then(|| "Kagiso Molefe".to_string());
-        assert_eq!(
-            with_names("player 12 moved down; player 7 did not", &name),
-            "Kagiso Molefe moved down; player 7 did not"
+    fn an_explanation_keeps_its_values_through_json() {
+        let e = Explanation {
+            bracket: Some(20),
+            floats: vec![Float {
+                player: 12,
+                direction: FloatDirection::Down,
+                from_score: 20,
+                to_score: 10,
+            }],
+            bent: vec![Bent {
+                rule: Rule::RepeatedFloat {
+                    player: 12,
+                    direction: FloatDirection::Down,
+                    rounds_before: 1,
+                },
+                why: Why::Bracket {
+                    fewer_floats: false,
+                },
+            }],
+            waivers: vec![WaiverUsed::Used {
+                reason: "same lift home".into(),
+                rule: Rule::KeptApart {
+                    from: Some(2),
+                    to: None,
+                },
+            }],
+            notes: vec![Note::MovedDown {
+                player: 12,
+                from: 20,
+            }],
+        };
+        let json = serde_json::to_string(&e).unwrap();
+        assert_eq!(serde_json::from_str::<Explanation>(&json).unwrap(), e);
+        assert!(
+            json.contains(r#""kind":"moved_down","player":12"#),
+            "{json}"
         );
-        assert_eq!(with_names("no player here", &name), "no player here");
+    }
+
+    #[test]
+    fn sentences_stored_before_values_read_back_as_text() {
+        let old = r#"{"bracket":null,"floats":[],"bent":[{"rule":"relatives never meet (GAR)","why":"no swap"}],
+                      "waivers":["waived by the referee (final): relatives never meet (GAR)"],
+                      "notes":["Berger table round 3, numbers 1 - 4"]}"#;
+        let e: Explanation = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            e.bent[0].rule,
+            Rule::Text("relatives never meet (GAR)".into())
+        );
+        assert_eq!(e.bent[0].why, Why::Text("no swap".into()));
+        assert!(matches!(&e.waivers[0], WaiverUsed::Text(t) if t.starts_with("waived")));
+        assert_eq!(
+            e.notes[0],
+            Note::Text("Berger table round 3, numbers 1 - 4".into())
+        );
+    }
+
+    #[test]
+    fn renumbering_moves_every_player_id() {
+        let mut e = Explanation {
+            floats: vec![Float {
+                player: 3,
+                direction: FloatDirection::Up,
+                from_score: 0,
+                to_score: 10,
+            }],
+            notes: vec![Note::MovedDown {
+                player: 4,
+                from: 10,
+            }],
+            bent: vec![Bent {
+                rule: Rule::RepeatedFloat {
+                    player: 3,
+                    direction: FloatDirection::Up,
+                    rounds_before: 2,
+                },
+                why: Why::Bracket { fewer_floats: true },
+            }],
+            ..Default::default()
+        };
+        e.renumber(&|old| Some(old + 100));
+        assert_eq!(e.floats[0].player, 103);
+        assert_eq!(
+            e.notes[0],
+            Note::MovedDown {
+                player: 104,
+                from: 10
+            }
+        );
+        assert_eq!(e.bent[0].rule.clone().player_mut().copied(), Some(103));
     }
 }

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::avoidance::{Avoidance, Ties};
-use super::explain::{Bent, Explanation};
+use super::explain::{Bent, Explanation, Note, Why};
 use super::{ForbiddenPair, PairingError, PlayerId, Points, RuleSet, Waiver};
 
 /// Players in seed order (strongest first), with the avoidance data.
@@ -111,16 +111,17 @@ pub fn bracket(input: &KnockoutInput) -> Result<Bracket, PairingError> {
         .enumerate()
         .map(|(k, &(a, b))| {
             let mut e = Explanation::default();
-            e.notes.push(if b > n {
-                format!("seed {a} has a bye (the field is not a power of two)")
-            } else {
-                format!("seed {a} against seed {b}")
+            e.notes.push(Note::Seeds {
+                first: a as u32,
+                second: (b <= n).then_some(b as u32),
             });
             if unresolved.contains(&k) {
-                e.bent.push(Bent {
-                    rule: avoid.forbids(id(a), id(b), 1).unwrap_or_default(),
-                    why: "no swap with another lower seed keeps both pairs allowed".into(),
-                });
+                if let Some(rule) = avoid.forbids(id(a), id(b), 1) {
+                    e.bent.push(Bent {
+                        rule,
+                        why: Why::NoSwap,
+                    });
+                }
             }
             KoMatch {
                 slot: k as u32 + 1,
@@ -171,7 +172,10 @@ pub fn next_round(results: &[KoResult]) -> Result<Vec<KoMatch>, PairingError> {
             first: c[0].winner,
             second: Some(c[1].winner),
             explanation: Explanation {
-                notes: vec![format!("winners of slots {} and {}", c[0].slot, c[1].slot)],
+                notes: vec![Note::Winners {
+                    first: c[0].slot,
+                    second: c[1].slot,
+                }],
                 ..Default::default()
             },
         })

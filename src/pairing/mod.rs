@@ -76,17 +76,49 @@ pub struct Waiver {
     pub reason: String,
 }
 
+/// What blocks a complete pairing, naming players by id (the shell words
+/// it, `crate::wording::pairing`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Blocked {
+    /// The field is odd and every player present has had the
+    /// pairing-allocated bye or a forfeit win (C2).
+    ByeTaken,
+    /// `player` has met, or may not meet, every other player present (C1
+    /// and the avoidance rules).
+    NoOpponent { player: PlayerId },
+    /// Without rematches, a second bye and forbidden pairs, at most `paired`
+    /// of the `places` can be paired; `left` are over (`None`: the bye).
+    Incomplete {
+        paired: usize,
+        places: usize,
+        left: Vec<Option<PlayerId>>,
+    },
+    /// No round-robin seating keeps every forbidden pair in a round where
+    /// it may meet; the pair least often placed, with its rule.
+    NoSeating {
+        pair: Option<(PlayerId, PlayerId, Option<explain::Rule>)>,
+    },
+    /// Rounds 1 to `played` follow no Berger table of these `players`, and
+    /// the players who have not met cannot all be paired in `round`.
+    NotBerger {
+        played: usize,
+        players: usize,
+        round: u32,
+    },
+}
+
 /// Why no pairing could be made. Every variant names what blocks it, so a
 /// referee can act (waive a pair, add a bye) rather than guess.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum PairingError {
     #[error("no complete pairing exists: {0}")]
-    Impossible(String),
+    Impossible(Blocked),
     #[error("players {a} and {b} must meet in every seating but may not meet: {rule}")]
     CannotSeparate {
         a: PlayerId,
         b: PlayerId,
-        rule: String,
+        rule: explain::Rule,
     },
     #[error("invalid input: {0}")]
     Invalid(String),

@@ -26,7 +26,8 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::avoidance::{Avoidance, Ties};
-use super::explain::{Bent, Explanation};
+use super::explain::{Bent, Explanation, Note, WaiverUsed, Why};
+use super::Blocked;
 use super::{ForbiddenPair, PairingError, PlayerId, RuleSet, Waiver};
 
 /// The Berger table for `players` players: per round, the pairs of draw
@@ -151,12 +152,13 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
         for b in &input.players[x + 1..] {
             let blocked = (1..=total).all(|r| avoid.forbids(a.id, b.id, r).is_some());
             if blocked {
-                let rule = avoid.forbids(a.id, b.id, 1).unwrap_or_default();
-                return Err(PairingError::CannotSeparate {
-                    a: a.id,
-                    b: b.id,
-                    rule: format!("{rule}; every pair meets in a round robin"),
-                });
+                if let Some(rule) = avoid.forbids(a.id, b.id, 1) {
+                    return Err(PairingError::CannotSeparate {
+                        a: a.id,
+                        b: b.id,
+                        rule,
+                    });
+                }
             }
         }
     }
@@ -182,13 +184,8 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                     .blame
                     .iter()
                     .max_by_key(|(k, v)| (**v, std::cmp::Reverse(**k)));
-                PairingError::Impossible(match worst {
-                    Some((&(a, b), _)) => format!(
-                        "no seating keeps every forbidden pair in a round where it may meet; \
-                         the pair that could least often be placed is player {a} and player {b} ({})",
-                        avoid.rule_forbidding(a, b, total).unwrap_or_default()
-                    ),
-                    None => "no seating satisfies the avoidance rules".into(),
+                PairingError::Impossible(Blocked::NoSeating {
+                    pair: worst.map(|(&(a, b), _)| (a, b, avoid.rule_forbidding(a, b, total))),
                 })
             })?
         }
@@ -248,9 +245,12 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                         explanation: explained(
                             &avoid,
                             (a, b, round),
-                            format!("Berger table round {}, numbers {x} - {y}", r + 1),
-                            "no seating keeps every such pair out of these rounds while \
-                             honouring the absolute rules",
+                            Note::Berger {
+                                round: r as u32 + 1,
+                                first: x,
+                                second: y,
+                            },
+                            Why::Seating,
                         ),
                     }),
                     (Some(&a), None) | (None, Some(&a)) => out.bye = Some(a),
@@ -268,20 +268,19 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
 fn explained(
     avoid: &Avoidance,
     (a, b, round): (PlayerId, PlayerId, u32),
-    note: String,
-    why: &str,
+    note: Note,
+    why: Why,
 ) -> Explanation {
     let mut e = Explanation::default();
     e.notes.push(note);
     if let Some(rule) = avoid.prefers_apart(a, b, round) {
-        e.bent.push(Bent {
-            rule,
-            why: why.into(),
-        });
+        e.bent.push(Bent { rule, why });
     }
     if let Some((w, rule)) = avoid.waiver_used(a, b, round) {
-        e.waivers
-            .push(format!("waived by the referee ({}): {rule}", w.reason));
+        e.waivers.push(WaiverUsed::Used {
+            reason: w.reason.clone(),
+            rule,
+        });
     }
     e
 }
@@ -328,12 +327,11 @@ fn next_among_unmet(
     }
     let mate = super::matching::max_weight(&weight, seats);
     if mate.iter().any(Option::is_none) {
-        return Err(PairingError::Impossible(format!(
-            "rounds 1-{} as paired do not follow one Berger table of these {n} players (a \
-             pairing changed by hand, or the field changed since), and the players who \
-             have not met cannot all be paired in round {round}",
-            played.len()
-        )));
+        return Err(PairingError::Impossible(Blocked::NotBerger {
+            played: played.len(),
+            players: n,
+            round,
+        }));
     }
     let mut out = RrRound {
         round,
@@ -347,14 +345,7 @@ fn next_among_unmet(
                 table: out.pairs.len() as u32 + 1,
                 first: order[a],
                 second: order[b],
-                explanation: explained(
-                    avoid,
-                    (order[a], order[b], round),
-                    "the rounds played follow no Berger table (a pairing changed by hand): \
-                     paired among the players who have not met"
-                        .into(),
-                    "no pairing of the players who have not met keeps them apart",
-                ),
+                explanation: explained(avoid, (order[a], order[b], round), Note::Unmet, Why::Unmet),
             }),
             _ => {}
         }

@@ -8,43 +8,32 @@ use super::absolute::Engine;
 use super::criteria::{bits_for, Weights};
 use super::LOW_CAP;
 use crate::pairing::matching::Digits;
-use crate::pairing::{matching, PairingError, Points, POINT};
+use crate::pairing::{matching, Blocked, PairingError, Points, POINT};
 
 impl Engine<'_> {
     /// Explains why the whole field cannot be paired.
     pub(super) fn diagnose(&self) -> PairingError {
         let n = self.seats.len();
-        let name = |i: usize| {
-            if self.seats[i].is_bye {
-                "the bye".to_string()
-            } else {
-                format!("player {}", self.seats[i].id)
-            }
-        };
         for i in 0..n {
             if (0..n).all(|j| !self.compatible(i, j)) {
                 return PairingError::Impossible(if self.seats[i].is_bye {
-                    "the field is odd and every player present has already had the \
-                     pairing-allocated bye or a forfeit win (C2)"
-                        .to_string()
+                    Blocked::ByeTaken
                 } else {
-                    format!(
-                        "{} has already met, or may not meet, every other player present \
-                         (C1 and the avoidance rules)",
-                        name(i)
-                    )
+                    Blocked::NoOpponent {
+                        player: self.seats[i].id,
+                    }
                 });
             }
         }
         let mate = matching::max_cardinality(n, &|a, b| self.compatible(a, b), false);
-        let left: Vec<String> = (0..n).filter(|&i| mate[i].is_none()).map(name).collect();
-        PairingError::Impossible(format!(
-            "without rematches (C1), a second bye (C2) and forbidden pairs, at most {} of \
-             the {} places can be paired; left over: {}",
-            mate.iter().filter(|m| m.is_some()).count(),
-            n,
-            left.join(", ")
-        ))
+        PairingError::Impossible(Blocked::Incomplete {
+            paired: mate.iter().filter(|m| m.is_some()).count(),
+            places: n,
+            left: (0..n)
+                .filter(|&i| mate[i].is_none())
+                .map(|i| (!self.seats[i].is_bye).then_some(self.seats[i].id))
+                .collect(),
+        })
     }
 
     pub(super) fn pairable(&self, set: &[usize]) -> bool {

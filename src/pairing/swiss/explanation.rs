@@ -6,7 +6,9 @@
 use super::absolute::Engine;
 use super::brackets::Seat;
 use super::{Bye, Pair, RoundPairing, SwissInput};
-use crate::pairing::explain::{Bent, Explanation, Float, FloatDirection};
+use crate::pairing::explain::{
+    Bent, Explanation, Float, FloatDirection, Note, Rule, WaiverUsed, Why,
+};
 use crate::pairing::{PlayerId, Points, POINT};
 
 impl Engine<'_> {
@@ -38,19 +40,15 @@ impl Engine<'_> {
                     from_score: p.score,
                     to_score: p.score,
                 });
-                e.notes.push(
-                    "odd number of players: the pairing-allocated bye goes to a player of the \
-                     lowest score that leaves the round complete, who has not had one (C2, C4, \
-                     C5), with the fewest unplayed games (C9), then by the float criteria and \
-                     the handbook's order"
-                        .into(),
-                );
+                e.notes.push(Note::PairingAllocatedBye);
                 if p.float1 == Some(FloatDirection::Down) {
                     e.bent.push(Bent {
-                        rule: "no downfloat in two consecutive rounds (C14)".into(),
-                        why: "every bye that avoids it would cost a rematch, a forbidden pair, \
-                              a second bye, or a worse score bracket"
-                            .into(),
+                        rule: Rule::RepeatedFloat {
+                            player: p.id,
+                            direction: FloatDirection::Down,
+                            rounds_before: 1,
+                        },
+                        why: Why::ByeCost,
                     });
                 }
                 bye = Some(Bye {
@@ -119,58 +117,41 @@ impl Engine<'_> {
                 to_score: hi.score,
             });
             if hi.score != bracket {
-                e.notes.push(format!(
-                    "player {} moved down from the {} bracket: no opponent there was possible \
-                     without a rematch, a forbidden pair, or leaving the round incomplete, or \
-                     the bracket had an odd number of players",
-                    hi.id,
-                    show(hi.score)
-                ));
+                e.notes.push(Note::MovedDown {
+                    player: hi.id,
+                    from: hi.score,
+                });
             }
-            let same = |f: Option<FloatDirection>, d| f == Some(d);
-            for (p, d, c1, c2) in [
-                (hi, FloatDirection::Down, "C14", "C16"),
-                (lo, FloatDirection::Up, "C15", "C17"),
-            ] {
-                let word = if d == FloatDirection::Down {
-                    "downfloat"
+            for (p, d) in [(hi, FloatDirection::Down), (lo, FloatDirection::Up)] {
+                let rounds_before = if p.float1 == Some(d) {
+                    1
+                } else if p.float2 == Some(d) {
+                    2
                 } else {
-                    "upfloat"
+                    continue;
                 };
-                if same(p.float1, d) {
-                    e.bent.push(Bent {
-                        rule: format!(
-                            "player {}: no {word} in two consecutive rounds ({c1})",
-                            p.id
-                        ),
-                        why: "no pairing of this bracket with as many pairs and as high scores \
-                              paired avoids it"
-                            .into(),
-                    });
-                } else if same(p.float2, d) {
-                    e.bent.push(Bent {
-                        rule: format!("player {}: no {word} as two rounds before ({c2})", p.id),
-                        why: "no pairing of this bracket with as many pairs, as high scores \
-                              paired and fewer repeated floats avoids it"
-                            .into(),
-                    });
-                }
+                e.bent.push(Bent {
+                    rule: Rule::RepeatedFloat {
+                        player: p.id,
+                        direction: d,
+                        rounds_before,
+                    },
+                    why: Why::Bracket {
+                        fewer_floats: rounds_before == 2,
+                    },
+                });
             }
         }
         if let Some(rule) = self.avoid.prefers_apart(a.id, b.id, round) {
             e.bent.push(Bent {
                 rule,
-                why: "every complete pairing of this round the search found that keeps them \
-                      apart needs a rematch, a forbidden pair, a second bye, or worse score \
-                      brackets (more floaters or larger score differences)"
-                    .into(),
+                why: Why::RoundCost,
             });
         }
         if let Some((w, rule)) = self.avoid.waiver_used(a.id, b.id, round) {
-            e.waivers.push(if w.reason.is_empty() {
-                format!("waived by the referee: {rule}")
-            } else {
-                format!("waived by the referee ({}): {rule}", w.reason)
+            e.waivers.push(WaiverUsed::Used {
+                reason: w.reason.clone(),
+                rule,
             });
         }
         e

@@ -10,7 +10,6 @@ use crate::db::rounds::{Game, Pairing, Round};
 use crate::director::{scoresheets, TournamentData};
 use crate::pairing::explain::Explanation;
 use crate::results::{tally, GameResult, PairingTally};
-use crate::standings::show_points;
 use crate::tournament::ByeKind;
 use crate::web::error::AppError;
 use crate::web::layout::absolute_url;
@@ -104,7 +103,10 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
                     .collect(),
                 explanation: serde_json::from_str(&p.explanation).ok(),
                 why: serde_json::from_str::<Explanation>(&p.explanation)
-                    .map(|e| e.lines(&name_of, show_points))
+                    .map(|e| {
+                        let name = |id| name_of(id).unwrap_or_else(|| format!("player {id}"));
+                        crate::wording::pairing::explanation(&e, &name)
+                    })
                     .unwrap_or_default(),
                 winner: if knockout && p.second_player_id.is_some() {
                     data.knockout_winner(p).map(|w| name(Some(w)))
