@@ -278,7 +278,7 @@ const CORE: &[&str] = &[
     "pairing",
     "standings",
     "tournament.rs",
-    "roster.rs",
+    "roster",
     "results.rs",
     "named.rs",
     "change.rs",
