@@ -279,6 +279,7 @@ const CORE: &[&str] = &[
     "standings",
     "tournament.rs",
     "roster",
+    "rounds.rs",
     "results.rs",
     "named.rs",
     "change.rs",
