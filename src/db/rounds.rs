@@ -688,7 +688,7 @@ pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbErr
             wanted: edit.wanted,
         }))
     };
-    if edit.seen_version.is_some_and(|v| v != ctx.game.version) {
+    if edit.is_stale(ctx.game.version) {
         return conflict(conn, &ctx);
     }
     if ctx.pairing.board.is_some() {
