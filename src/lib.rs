@@ -16,6 +16,7 @@ pub mod export;
 pub mod pairing;
 pub mod results;
 pub mod roster;
+pub mod rounds;
 pub mod rules;
 pub mod standings;
 pub mod tournament;

@@ -277,6 +277,15 @@ pub struct ResultEdit {
     pub seen_version: Option<i32>,
 }
 
+impl ResultEdit {
+    /// Whether the game has changed since the editor saw it at `version`
+    /// now: then the edit is reported, never saved over what they did not
+    /// see.
+    pub fn is_stale(&self, version: i32) -> bool {
+        self.seen_version.is_some_and(|v| v != version)
+    }
+}
+
 /// A pairing's games added up from the first-listed player's side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct PairingTally {
@@ -314,6 +323,23 @@ pub fn tally(games: impl IntoIterator<Item = (bool, Option<GameResult>)>) -> Pai
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_edit_of_a_game_changed_since_it_was_seen_is_stale() {
+        // Round 3, the desk saw game 41 at version 2.
+        let edit = ResultEdit {
+            game: 41,
+            wanted: Some(GameResult::StarterWon),
+            seen_version: Some(2),
+        };
+        assert!(!edit.is_stale(2));
+        assert!(edit.is_stale(3), "another referee saved it meanwhile");
+        let blind = ResultEdit {
+            seen_version: None,
+            ..edit
+        };
+        assert!(!blind.is_stale(3), "without a version the last write wins");
+    }
 
     #[test]
     fn results_read_in_every_usual_spelling() {

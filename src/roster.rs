@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+pub mod kept_apart;
+
 /// A field and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {

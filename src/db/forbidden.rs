@@ -8,6 +8,7 @@ use super::audit::Write;
 use super::schema::forbidden_pairs;
 use super::{found, now, players, tournaments, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::roster::kept_apart::{self, Ban, Named, Rounds};
 
 /// One kept-apart pair, with the players' names. `a < b`.
 #[derive(Debug, Clone, Serialize)]
@@ -28,28 +29,23 @@ pub struct Forbidden {
 }
 
 impl Forbidden {
+    /// The rounds the ban covers.
+    pub fn rounds(&self) -> Rounds {
+        Rounds::new(self.from_round, self.to_round)
+    }
+
     /// The rounds the ban covers, as a referee reads them.
     pub fn rounds_label(&self) -> String {
-        range_label(self.from_round, self.to_round)
+        self.rounds().label()
     }
 
     /// Whether the ban covers round `n`.
     pub fn covers(&self, n: i32) -> bool {
-        self.from_round.is_none_or(|f| n >= f) && self.to_round.is_none_or(|t| n <= t)
+        self.rounds().covers(n)
     }
 
     fn summary(&self) -> String {
         format!("{} – {}, {}", self.a_name, self.b_name, self.rounds_label())
-    }
-}
-
-fn range_label(from: Option<i32>, to: Option<i32>) -> String {
-    match (from, to) {
-        (None, None) => "all rounds".into(),
-        (Some(f), Some(t)) if f == t => format!("round {f}"),
-        (Some(f), Some(t)) => format!("rounds {f}-{t}"),
-        (Some(f), None) => format!("from round {f}"),
-        (None, Some(t)) => format!("rounds 1-{t}"),
     }
 }
 
@@ -131,90 +127,73 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Forb
     Ok(with_names(vec![row], &names).remove(0))
 }
 
-fn invalid(field: &'static str, message: String) -> DbError {
-    DbError::Invalid { field, message }
+/// A player asked for, or `None` when the tournament has no such player.
+fn player(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    id: i32,
+) -> Result<Option<players::Player>, DbError> {
+    match players::find(conn, tournament_id, id) {
+        Ok(p) => Ok(Some(p)),
+        Err(DbError::NotFound(_)) => Ok(None),
+        Err(other) => Err(other),
+    }
 }
 
 /// Keeps two players of the tournament apart in the rounds asked for.
 pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbidden, DbError> {
     let by = w.by();
     let conn = w.conn();
-    {
-        let t = tournaments::find(conn, tournament_id)?;
-        let pa = players::find(conn, tournament_id, new.a).map_err(|e| match e {
-            DbError::NotFound(_) => invalid("a", "player A is not in this tournament".into()),
-            other => other,
-        })?;
-        let pb = players::find(conn, tournament_id, new.b).map_err(|e| match e {
-            DbError::NotFound(_) => invalid("b", "player B is not in this tournament".into()),
-            other => other,
-        })?;
-        if pa.id == pb.id {
-            return Err(invalid(
-                "b",
-                format!(
-                    "player B is {} again: choose two different players",
-                    pb.name
-                ),
-            ));
+    let t = tournaments::find(conn, tournament_id)?;
+    let pa = player(conn, tournament_id, new.a)?;
+    let pb = player(conn, tournament_id, new.b)?;
+    let bans: Vec<Ban> = list(conn, tournament_id)?
+        .iter()
+        .map(|f| Ban {
+            a: f.a,
+            b: f.b,
+            rounds: f.rounds(),
+        })
+        .collect();
+    fn named(p: &players::Player) -> Named<'_> {
+        Named {
+            id: p.id,
+            name: &p.name,
         }
-        crate::roster::check_round_range(new.from_round, new.to_round, t.last_round())?;
-        let (a, b) = (pa.id.min(pb.id), pa.id.max(pb.id));
-        let range = Forbidden {
-            id: 0,
-            a,
-            a_name: String::new(),
-            b,
-            b_name: String::new(),
-            from_round: new.from_round,
-            to_round: new.to_round,
-            waived: false,
-            note: String::new(),
-        };
-        let first = new.from_round.unwrap_or(1);
-        let last = new.to_round.unwrap_or(t.last_round());
-        if let Some(old) = list(conn, tournament_id)?
-            .into_iter()
-            .find(|f| f.a == a && f.b == b && (first..=last).any(|n| f.covers(n)))
-        {
-            return Err(invalid(
-                "b",
-                format!(
-                    "{} and {} are already kept apart ({}), which overlaps {}",
-                    pa.name,
-                    pb.name,
-                    old.rounds_label(),
-                    range.rounds_label()
-                ),
-            ));
-        }
-        let id: i32 = diesel::insert_into(forbidden_pairs::table)
-            .values((
-                forbidden_pairs::tournament_id.eq(tournament_id),
-                forbidden_pairs::player_a.eq(a),
-                forbidden_pairs::player_b.eq(b),
-                forbidden_pairs::from_round.eq(new.from_round),
-                forbidden_pairs::to_round.eq(new.to_round),
-                forbidden_pairs::waived.eq(false),
-                forbidden_pairs::note.eq(""),
-                forbidden_pairs::created_by.eq(by),
-                forbidden_pairs::created_at.eq(now()),
-            ))
-            .returning(forbidden_pairs::id)
-            .get_result(conn)?;
-        let added = find(conn, tournament_id, id)?;
-        w.record(
-            Change::new(
-                Some(tournament_id),
-                Action::Add,
-                Entity::KeptApart,
-                Some(id),
-            )
-            .players([a, b])
-            .new_value(added.summary()),
-        );
-        Ok(added)
     }
+    let (a, b) = kept_apart::check_new(
+        pa.as_ref().map(named),
+        pb.as_ref().map(named),
+        Rounds::new(new.from_round, new.to_round),
+        &bans,
+        t.last_round(),
+    )?;
+    let id: i32 = diesel::insert_into(forbidden_pairs::table)
+        .values((
+            forbidden_pairs::tournament_id.eq(tournament_id),
+            forbidden_pairs::player_a.eq(a),
+            forbidden_pairs::player_b.eq(b),
+            forbidden_pairs::from_round.eq(new.from_round),
+            forbidden_pairs::to_round.eq(new.to_round),
+            forbidden_pairs::waived.eq(false),
+            forbidden_pairs::note.eq(""),
+            forbidden_pairs::created_by.eq(by),
+            forbidden_pairs::created_at.eq(now()),
+        ))
+        .returning(forbidden_pairs::id)
+        .get_result(conn)?;
+    let added = find(conn, tournament_id, id)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Add,
+            Entity::KeptApart,
+            Some(id),
+        )
+        .players([a, b])
+        .new_value(added.summary()),
+    );
+    Ok(added)
 }
 
 /// Lifts a ban altogether.
@@ -243,65 +222,50 @@ pub fn waive(
     reason: &str,
 ) -> Result<Forbidden, DbError> {
     let reason = reason.trim().to_string();
-    if let Err(e) = crate::roster::check_printable("reason", "reason", &reason) {
-        return Err(invalid(e.field, e.message));
-    }
+    crate::roster::check_printable("reason", "reason", &reason)?;
     let conn = w.conn();
-    {
-        let old = find(conn, tournament_id, id)?;
-        if reason.is_empty() {
-            return Err(invalid(
-                "reason",
-                "the reason is empty: say why the pair may meet".into(),
-            ));
-        }
-        diesel::update(forbidden_pairs::table.find(id))
-            .set((
-                forbidden_pairs::waived.eq(true),
-                forbidden_pairs::note.eq(&reason),
-            ))
-            .execute(conn)?;
-        let mut c = Change::new(
-            Some(tournament_id),
-            Action::Waive,
-            Entity::KeptApart,
-            Some(id),
-        )
-        .players([old.a, old.b])
-        .new_value(format!("{}: {reason}", old.summary()));
-        c.old_value = old.waived.then(|| old.note.clone());
-        w.record(c);
-        find(w.conn(), tournament_id, id)
-    }
+    let old = find(conn, tournament_id, id)?;
+    kept_apart::check_reason(&reason)?;
+    diesel::update(forbidden_pairs::table.find(id))
+        .set((
+            forbidden_pairs::waived.eq(true),
+            forbidden_pairs::note.eq(&reason),
+        ))
+        .execute(conn)?;
+    let mut c = Change::new(
+        Some(tournament_id),
+        Action::Waive,
+        Entity::KeptApart,
+        Some(id),
+    )
+    .players([old.a, old.b])
+    .new_value(format!("{}: {reason}", old.summary()));
+    c.old_value = old.waived.then(|| old.note.clone());
+    w.record(c);
+    find(w.conn(), tournament_id, id)
 }
 
 /// Takes a waiver back: the pair is kept apart again.
 pub fn clear_waiver(w: &mut Write, tournament_id: i32, id: i32) -> Result<Forbidden, DbError> {
     let conn = w.conn();
-    {
-        let old = find(conn, tournament_id, id)?;
-        if !old.waived {
-            return Err(DbError::Conflict(format!(
-                "{} and {} have no waiver",
-                old.a_name, old.b_name
-            )));
-        }
-        diesel::update(forbidden_pairs::table.find(id))
-            .set((
-                forbidden_pairs::waived.eq(false),
-                forbidden_pairs::note.eq(""),
-            ))
-            .execute(conn)?;
-        w.record(
-            Change::new(
-                Some(tournament_id),
-                Action::ClearWaiver,
-                Entity::KeptApart,
-                Some(id),
-            )
-            .players([old.a, old.b])
-            .old(format!("{}: {}", old.summary(), old.note)),
-        );
-        find(w.conn(), tournament_id, id)
-    }
+    let old = find(conn, tournament_id, id)?;
+    kept_apart::check_clear_waiver(&old.a_name, &old.b_name, old.waived)
+        .map_err(|e| DbError::Conflict(e.to_string()))?;
+    diesel::update(forbidden_pairs::table.find(id))
+        .set((
+            forbidden_pairs::waived.eq(false),
+            forbidden_pairs::note.eq(""),
+        ))
+        .execute(conn)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::ClearWaiver,
+            Entity::KeptApart,
+            Some(id),
+        )
+        .players([old.a, old.b])
+        .old(format!("{}: {}", old.summary(), old.note)),
+    );
+    find(w.conn(), tournament_id, id)
 }

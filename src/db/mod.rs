@@ -72,6 +72,14 @@ impl From<crate::roster::FieldError> for DbError {
     }
 }
 
+/// A round action the round's state refuses is a conflict the referee
+/// resolves (publish first, undo the later round, clear the results).
+impl From<crate::rounds::Refused> for DbError {
+    fn from(e: crate::rounds::Refused) -> DbError {
+        DbError::Conflict(e.to_string())
+    }
+}
+
 impl DbError {
     /// SQLite refused the work because another writer holds the database
     /// ("database is locked"): running it again will do.

@@ -10,6 +10,7 @@ use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::pairing::explain::Explanation;
 use crate::results::{first_starts, GameResult, ResultEdit};
+use crate::rounds::{self as rule, Board};
 use crate::tournament::{ByeKind, RoundStatus};
 
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
@@ -305,7 +306,7 @@ pub fn replace_player(w: &mut Write, pairing_id: i32, old: i32, new: i32) -> Res
     // Asked again now that this transaction holds the board's row: a result
     // saved (or a start marked) since the caller looked, by a transaction
     // that held the row first, is seen here, and the change is refused.
-    let started: bool = pairings::table
+    let marked: bool = pairings::table
         .find(pairing_id)
         .select(pairings::started)
         .first(conn)?;
@@ -314,11 +315,10 @@ pub fn replace_player(w: &mut Write, pairing_id: i32, old: i32, new: i32) -> Res
         .filter(games::result.is_not_null())
         .count()
         .get_result(conn)?;
-    if started || results > 0 {
-        return Err(DbError::Conflict(
-            "this board started meanwhile (a result or the start was entered): its player can no longer change (OGR 10.3.1)".into(),
-        ));
-    }
+    rule::check_still_unstarted(Board {
+        marked,
+        results: results as usize,
+    })?;
     Ok(())
 }
 
@@ -464,11 +464,7 @@ pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbE
     let conn = w.conn();
     {
         let r = find(conn, tournament_id, number)?;
-        if r.is_published() {
-            return Err(DbError::Conflict(format!(
-                "round {number} is already published"
-            )));
-        }
+        rule::check_publish(number, r.status)?;
         diesel::update(rounds::table.find(r.id))
             .set((
                 rounds::status.eq(RoundStatus::Published.as_str()),
@@ -499,11 +495,7 @@ pub fn set_locked(
     let conn = w.conn();
     {
         let r = find(conn, tournament_id, number)?;
-        if !r.is_published() {
-            return Err(DbError::Conflict(format!(
-                "round {number} is a draft: publish it first"
-            )));
-        }
+        rule::check_lock(number, r.status)?;
         if r.locked_at.is_some() == lock {
             return Ok(());
         }
@@ -525,22 +517,13 @@ pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbErro
     {
         let r = find(conn, tournament_id, number)?;
         let last = list(conn, tournament_id)?.last().map(|x| x.number);
-        if last != Some(number) {
-            return Err(DbError::Conflict(format!(
-                "only the last round can be undone, and round {number} is not the last"
-            )));
-        }
         let with_results: i64 = games::table
             .inner_join(pairings::table)
             .filter(pairings::round_id.eq(r.id))
             .filter(games::result.is_not_null())
             .count()
             .get_result(conn)?;
-        if with_results > 0 {
-            return Err(DbError::Conflict(format!(
-                "round {number} already has {with_results} results: clear them before undoing the round"
-            )));
-        }
+        rule::check_undo(number, last, with_results as usize)?;
         diesel::delete(rounds::table.find(r.id)).execute(conn)?;
         w.record(
             Change::new(Some(tournament_id), Action::Undo, Entity::Round, Some(r.id))
@@ -562,49 +545,31 @@ pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<u
     {
         let r = find(conn, tournament_id, number)?;
         let last = list(conn, tournament_id)?.last().map(|x| x.number);
-        if last != Some(number) {
-            return Err(DbError::Conflict(format!(
-                "round {} is paired after round {number} and rests on its results: undo round {} first",
-                number + 1,
-                last.unwrap_or(number + 1)
-            )));
-        }
         let game_ids: Vec<i32> = games::table
             .inner_join(pairings::table)
             .filter(pairings::round_id.eq(r.id))
             .filter(games::result.is_not_null())
             .select(games::id)
             .load(conn)?;
-        if game_ids.is_empty() {
-            return Err(DbError::Conflict(format!(
-                "round {number} has no results to clear"
-            )));
-        }
-        let round_games = games::table
-            .inner_join(pairings::table)
-            .filter(pairings::round_id.eq(r.id))
-            .select(games::id);
-        diesel::delete(rulings::table.filter(rulings::game_id.eq_any(round_games)))
-            .execute(conn)?;
-        let sets = games::table
+        let set_ids: Vec<i32> = games::table
             .inner_join(pairings::table)
             .filter(pairings::round_id.eq(r.id))
             .filter(games::tiebreak.eq(true))
-            .select(games::id);
-        let set_ids: Vec<i32> = sets.load(conn)?;
-        // A tiebreak game's records would go with it: such a table is
-        // corrected on the results page instead.
+            .select(games::id)
+            .load(conn)?;
         let recorded: Option<(i32, i32)> = scoresheets::table
             .inner_join(games::table.inner_join(pairings::table))
             .filter(games::id.eq_any(&set_ids))
             .select((pairings::table_no, games::number))
             .first(conn)
             .optional()?;
-        if let Some((table, game)) = recorded {
-            return Err(DbError::Conflict(format!(
-                "tiebreak game {game} of table {table} holds a record, which clearing would delete: correct that table on the results page instead"
-            )));
-        }
+        rule::check_clear(number, last, game_ids.len(), recorded)?;
+        let round_games = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq(r.id))
+            .select(games::id);
+        diesel::delete(rulings::table.filter(rulings::game_id.eq_any(round_games)))
+            .execute(conn)?;
         diesel::delete(games::table.filter(games::id.eq_any(&set_ids))).execute(conn)?;
         diesel::update(games::table.filter(games::id.eq_any(&game_ids)))
             .set((
@@ -723,7 +688,7 @@ pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbErr
             wanted: edit.wanted,
         }))
     };
-    if edit.seen_version.is_some_and(|v| v != ctx.game.version) {
+    if edit.is_stale(ctx.game.version) {
         return conflict(conn, &ctx);
     }
     if ctx.pairing.board.is_some() {
@@ -849,22 +814,14 @@ pub fn swap_players(
     let conn = w.conn();
     {
         let r = find(conn, tournament_id, number)?;
-        if r.is_published() {
-            return Err(DbError::Conflict(format!(
-                "round {number} is published: undo it to change its pairings"
-            )));
-        }
         let ps: Vec<Pairing> = pairings::table
             .filter(pairings::round_id.eq(r.id))
             .select(Pairing::as_select())
             .load(conn)?;
         let holds =
             |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
-        if a == b || !ps.iter().any(|p| holds(p, a)) || !ps.iter().any(|p| holds(p, b)) {
-            return Err(DbError::Conflict(
-                "choose two different players of this round".into(),
-            ));
-        }
+        let seated = |x: i32| ps.iter().any(|p| holds(p, x));
+        rule::check_swap(number, r.status, (a, b), [seated(a), seated(b)])?;
         let by_hand = serde_json::to_string(&Explanation {
             notes: vec![crate::pairing::explain::Note::ChangedByHand],
             ..Explanation::default()

@@ -272,35 +272,31 @@ impl TournamentData {
         }
     }
 
-    /// Why round `n` cannot be undone, or `None` when it can: only the last
-    /// round, and only while none of its games has a result.
+    /// Why round `n` cannot be undone, or `None` when it can (the rule is
+    /// [`crate::rounds::check_undo`]), in the words of the round page.
     pub fn undo_blocker(&self, n: i32) -> Option<String> {
+        use crate::rounds::Refused;
         let last = self.rounds.last()?;
-        if last.number != n {
-            return Some(format!(
+        match crate::rounds::check_undo(n, Some(last.number), self.results_in(last)) {
+            Ok(()) => None,
+            Err(Refused::UndoNotLast { .. }) => Some(format!(
                 "Only the last round can be undone: round {} is paired after this one.",
                 last.number
-            ));
+            )),
+            Err(Refused::UndoWithResults { results, .. }) => Some(format!(
+                "Round {n} has {results} {}: clear them first to undo it.",
+                if results == 1 { "result" } else { "results" }
+            )),
+            Err(other) => Some(other.to_string()),
         }
-        let with_results = self.results_in(last);
-        (with_results > 0).then(|| {
-            format!(
-                "Round {n} has {with_results} {}: clear them first to undo it.",
-                if with_results == 1 {
-                    "result"
-                } else {
-                    "results"
-                }
-            )
-        })
     }
 
-    /// Whether round `n`'s results can be cleared: it is the last round
-    /// and has some.
+    /// Whether round `n`'s results can be cleared, as far as the loaded
+    /// rounds tell (the records of tiebreak games are asked on clearing).
     pub fn can_clear_results(&self, n: i32) -> bool {
-        self.rounds
-            .last()
-            .is_some_and(|r| r.number == n && self.results_in(r) > 0)
+        self.rounds.last().is_some_and(|r| {
+            crate::rounds::check_clear(n, Some(r.number), self.results_in(r), None).is_ok()
+        })
     }
 
     /// Games of `round` that have a result (the other side of

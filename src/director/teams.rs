@@ -122,10 +122,22 @@ impl TournamentData {
         s
     }
 
-    /// Whether a board has started: a game has a result or the referee
-    /// marked it (OGR 10.3.1: its players can no longer be replaced).
+    /// A board as the line-up rules see it (OGR 10.3.1).
+    pub fn board_state(&self, board: &Pairing) -> crate::rounds::Board {
+        crate::rounds::Board {
+            marked: board.started,
+            results: self
+                .games_of(board.id)
+                .iter()
+                .filter(|g| g.result.is_some())
+                .count(),
+        }
+    }
+
+    /// Whether a board has started, so its players can no longer be
+    /// replaced (OGR 10.3.1).
     pub fn board_started(&self, board: &Pairing) -> bool {
-        board.started || self.games_of(board.id).iter().any(|g| g.result.is_some())
+        self.board_state(board).started()
     }
 
     /// The match a team plays in a round (or its bye).
@@ -506,14 +518,12 @@ pub fn set_lineup(
             if old == new {
                 continue;
             }
-            if data.board_started(b) {
-                return Err(DbError::Conflict(format!(
-                    "board {} has started: {} can no longer be replaced by {} (OGR 10.3.1)",
-                    k + 1,
-                    name(old),
-                    name(new)
-                )));
-            }
+            crate::rounds::check_substitution(
+                data.board_state(b),
+                k as i32 + 1,
+                &name(old),
+                &name(new),
+            )?;
             db::rounds::replace_player(w, b.id, old, new)?;
             changed.push(k as i32 + 1);
         }

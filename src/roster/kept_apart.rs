@@ -1,0 +1,285 @@
+//! Pairs the referee keeps apart, and the waivers that let such a pair
+//! meet after all: what a new pair, a waiver and taking a waiver back must
+//! satisfy, decided on values the database has read, so a form, the API
+//! and a script are refused for the same reasons in the same words.
+
+use super::FieldError;
+
+/// The rounds a ban covers. An open end is the first or the last round, so
+/// a ban set before the rounds are fixed follows them when they change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rounds {
+    pub from: Option<i32>,
+    pub to: Option<i32>,
+}
+
+impl Rounds {
+    pub fn new(from: Option<i32>, to: Option<i32>) -> Rounds {
+        Rounds { from, to }
+    }
+
+    /// Whether the ban covers round `n`.
+    pub fn covers(self, n: i32) -> bool {
+        self.from.is_none_or(|f| n >= f) && self.to.is_none_or(|t| n <= t)
+    }
+
+    /// The rounds as a referee reads them ("rounds 2-5", "all rounds").
+    pub fn label(self) -> String {
+        match (self.from, self.to) {
+            (None, None) => "all rounds".into(),
+            (Some(f), Some(t)) if f == t => format!("round {f}"),
+            (Some(f), Some(t)) => format!("rounds {f}-{t}"),
+            (Some(f), None) => format!("from round {f}"),
+            (None, Some(t)) => format!("rounds 1-{t}"),
+        }
+    }
+
+    /// Whether the two bans share a round of a tournament of `last_round`
+    /// rounds: open ends are read as that tournament's first and last.
+    fn overlaps(self, other: Rounds, last_round: i32) -> bool {
+        let first = self.from.unwrap_or(1);
+        let last = self.to.unwrap_or(last_round);
+        (first..=last).any(|n| other.covers(n))
+    }
+}
+
+/// A pair already kept apart (`a < b`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ban {
+    pub a: i32,
+    pub b: i32,
+    pub rounds: Rounds,
+}
+
+/// A player of the tournament named in a request, with the name the
+/// messages use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Named<'a> {
+    pub id: i32,
+    pub name: &'a str,
+}
+
+/// A new pair to keep apart: `a` and `b` are the players asked for as found
+/// in the tournament (`None`: not one of its players), `rounds` the rounds
+/// asked for, `bans` the pairs kept apart already, `last_round` the
+/// tournament's last round. Two bans of one pair may not share a round:
+/// lifting or waiving one would leave the other in force unseen. Gives the
+/// pair in stored order (`a < b`), so either order names the same pair.
+pub fn check_new(
+    a: Option<Named<'_>>,
+    b: Option<Named<'_>>,
+    rounds: Rounds,
+    bans: &[Ban],
+    last_round: i32,
+) -> Result<(i32, i32), FieldError> {
+    let a = a.ok_or_else(|| FieldError::new("a", "player A is not in this tournament"))?;
+    let b = b.ok_or_else(|| FieldError::new("b", "player B is not in this tournament"))?;
+    if a.id == b.id {
+        return Err(FieldError::new(
+            "b",
+            format!("player B is {} again: choose two different players", b.name),
+        ));
+    }
+    super::check_round_range(rounds.from, rounds.to, last_round)?;
+    let (low, high) = (a.id.min(b.id), a.id.max(b.id));
+    if let Some(old) = bans
+        .iter()
+        .find(|f| f.a == low && f.b == high && rounds.overlaps(f.rounds, last_round))
+    {
+        return Err(FieldError::new(
+            "b",
+            format!(
+                "{} and {} are already kept apart ({}), which overlaps {}",
+                a.name,
+                b.name,
+                old.rounds.label(),
+                rounds.label()
+            ),
+        ));
+    }
+    Ok((low, high))
+}
+
+/// Why the referee lets a kept-apart pair meet (its spaces tidied): it is
+/// shown with the pairing that uses the waiver, so players see why a ban
+/// they know of did not hold, and it may not be empty.
+pub fn check_reason(reason: &str) -> Result<(), FieldError> {
+    if reason.trim().is_empty() {
+        return Err(FieldError::new(
+            "reason",
+            "the reason is empty: say why the pair may meet",
+        ));
+    }
+    Ok(())
+}
+
+/// Taking back a waiver the pair does not have: nothing to take back, said
+/// rather than recorded as a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoWaiver {
+    pub a_name: String,
+    pub b_name: String,
+}
+
+impl std::fmt::Display for NoWaiver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} and {} have no waiver", self.a_name, self.b_name)
+    }
+}
+
+/// Whether a waiver of the pair `a_name`-`b_name` (`waived` now) can be
+/// taken back.
+pub fn check_clear_waiver(a_name: &str, b_name: &str, waived: bool) -> Result<(), NoWaiver> {
+    if waived {
+        Ok(())
+    } else {
+        Err(NoWaiver {
+            a_name: a_name.to_string(),
+            b_name: b_name.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const THABO: Named<'static> = Named {
+        id: 7,
+        name: "Thabo Mokoena",
+    };
+    const NOMVULA: Named<'static> = Named {
+        id: 3,
+        name: "Nomvula Dlamini",
+    };
+    const KAGISO: Named<'static> = Named {
+        id: 11,
+        name: "Kagiso Molefe",
+    };
+
+    fn ban(a: i32, b: i32, from: Option<i32>, to: Option<i32>) -> Ban {
+        Ban {
+            a,
+            b,
+            rounds: Rounds::new(from, to),
+        }
+    }
+
+    #[test]
+    fn a_new_pair_is_stored_with_the_lower_id_first() {
+        let all = Rounds::default();
+        assert_eq!(
+            check_new(Some(THABO), Some(NOMVULA), all, &[], 7),
+            Ok((3, 7))
+        );
+        assert_eq!(
+            check_new(Some(NOMVULA), Some(THABO), all, &[], 7),
+            Ok((3, 7))
+        );
+    }
+
+    #[test]
+    fn a_missing_or_repeated_player_is_named_by_field() {
+        let all = Rounds::default();
+        let e = check_new(None, Some(THABO), all, &[], 7).unwrap_err();
+        assert_eq!(e.field, "a");
+        assert_eq!(e.message, "player A is not in this tournament");
+        let e = check_new(Some(THABO), None, all, &[], 7).unwrap_err();
+        assert_eq!(e.field, "b");
+        let e = check_new(Some(THABO), Some(THABO), all, &[], 7).unwrap_err();
+        assert_eq!(e.field, "b");
+        assert_eq!(
+            e.message,
+            "player B is Thabo Mokoena again: choose two different players"
+        );
+    }
+
+    #[test]
+    fn the_rounds_are_checked_against_the_tournaments_rounds() {
+        let e = check_new(
+            Some(THABO),
+            Some(NOMVULA),
+            Rounds::new(Some(5), Some(2)),
+            &[],
+            7,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "to_round");
+        let e = check_new(
+            Some(THABO),
+            Some(NOMVULA),
+            Rounds::new(None, Some(9)),
+            &[],
+            7,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "to_round");
+        assert!(e.message.contains("(1 to 7)"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_ban_sharing_a_round_with_one_of_the_same_pair_is_refused() {
+        let bans = [ban(3, 7, Some(2), Some(5)), ban(3, 11, None, None)];
+        // Every round, asked in the other order: overlaps rounds 2-5.
+        let e = check_new(Some(THABO), Some(NOMVULA), Rounds::default(), &bans, 7).unwrap_err();
+        assert_eq!(e.field, "b");
+        assert_eq!(
+            e.message,
+            "Thabo Mokoena and Nomvula Dlamini are already kept apart (rounds 2-5), which overlaps all rounds"
+        );
+        // The open end reaches the last round, and round 5 is shared.
+        assert!(check_new(
+            Some(NOMVULA),
+            Some(THABO),
+            Rounds::new(Some(5), None),
+            &bans,
+            7
+        )
+        .is_err());
+        // Rounds 6-7 and round 1 are free of the first ban.
+        for free in [Rounds::new(Some(6), None), Rounds::new(None, Some(1))] {
+            assert_eq!(
+                check_new(Some(NOMVULA), Some(THABO), free, &bans, 7),
+                Ok((3, 7)),
+                "{free:?}"
+            );
+        }
+        // Another pair's ban says nothing of this one.
+        assert_eq!(
+            check_new(Some(THABO), Some(KAGISO), Rounds::default(), &bans, 7),
+            Ok((7, 11))
+        );
+    }
+
+    #[test]
+    fn rounds_read_as_a_referee_writes_them() {
+        for (from, to, label) in [
+            (None, None, "all rounds"),
+            (Some(3), Some(3), "round 3"),
+            (Some(2), Some(5), "rounds 2-5"),
+            (Some(4), None, "from round 4"),
+            (None, Some(3), "rounds 1-3"),
+        ] {
+            assert_eq!(Rounds::new(from, to).label(), label);
+        }
+        let r = Rounds::new(Some(2), Some(5));
+        assert!(!r.covers(1) && r.covers(2) && r.covers(5) && !r.covers(6));
+    }
+
+    #[test]
+    fn a_waiver_needs_a_reason_and_only_a_waiver_can_be_taken_back() {
+        let e = check_reason("  ").unwrap_err();
+        assert_eq!(e.field, "reason");
+        assert_eq!(check_reason("the only two juniors in the field"), Ok(()));
+        assert_eq!(
+            check_clear_waiver("Thabo Mokoena", "Nomvula Dlamini", false)
+                .unwrap_err()
+                .to_string(),
+            "Thabo Mokoena and Nomvula Dlamini have no waiver"
+        );
+        assert_eq!(
+            check_clear_waiver("Thabo Mokoena", "Nomvula Dlamini", true),
+            Ok(())
+        );
+    }
+}

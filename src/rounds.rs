@@ -1,0 +1,329 @@
+//! What the referee may still do to a paired round: publish it, lock it,
+//! undo it, clear its results, swap two of its players, and replace a
+//! player on a board of a team match.
+//!
+//! Each rule decides on facts the database has read (the round's status,
+//! the last round paired, how many results it holds), so the same rule
+//! answers the action and the page that offers it, and a refusal says
+//! what to do instead.
+
+use crate::tournament::RoundStatus;
+
+/// Why an action on a round is refused; shown to the referee as it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Publishing a published round again.
+    AlreadyPublished { round: i32 },
+    /// Locking (or unlocking) a draft, whose players have no links yet.
+    LockingDraft { round: i32 },
+    /// Undoing a round another is paired after.
+    UndoNotLast { round: i32 },
+    /// Undoing a round whose games hold `results` results.
+    UndoWithResults { round: i32, results: usize },
+    /// Clearing a round `last` (paired after it) rests on.
+    ClearNotLast { round: i32, last: Option<i32> },
+    /// Clearing a round without a result.
+    NothingToClear { round: i32 },
+    /// Clearing would delete the record of tiebreak game `game` of `table`.
+    RecordedTiebreak { table: i32, game: i32 },
+    /// Swapping players of a published round.
+    SwapPublished { round: i32 },
+    /// A swap naming one player twice, or someone not in the round.
+    SwapNotTwoPlayers,
+    /// Replacing `player` by `by` on started board `board` (OGR 10.3.1).
+    BoardStarted {
+        board: i32,
+        player: String,
+        by: String,
+    },
+    /// The board started between the look that allowed a replacement and
+    /// the write that makes it (OGR 10.3.1).
+    BoardStartedMeanwhile,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::AlreadyPublished { round } => write!(f, "round {round} is already published"),
+            Refused::LockingDraft { round } => {
+                write!(f, "round {round} is a draft: publish it first")
+            }
+            Refused::UndoNotLast { round } => write!(
+                f,
+                "only the last round can be undone, and round {round} is not the last"
+            ),
+            Refused::UndoWithResults { round, results } => write!(
+                f,
+                "round {round} already has {results} results: clear them before undoing the round"
+            ),
+            Refused::ClearNotLast { round, last } => write!(
+                f,
+                "round {} is paired after round {round} and rests on its results: undo round {} first",
+                round + 1,
+                last.unwrap_or(round + 1)
+            ),
+            Refused::NothingToClear { round } => {
+                write!(f, "round {round} has no results to clear")
+            }
+            Refused::RecordedTiebreak { table, game } => write!(
+                f,
+                "tiebreak game {game} of table {table} holds a record, which clearing would delete: correct that table on the results page instead"
+            ),
+            Refused::SwapPublished { round } => write!(
+                f,
+                "round {round} is published: undo it to change its pairings"
+            ),
+            Refused::SwapNotTwoPlayers => write!(f, "choose two different players of this round"),
+            Refused::BoardStarted { board, player, by } => write!(
+                f,
+                "board {board} has started: {player} can no longer be replaced by {by} (OGR 10.3.1)"
+            ),
+            Refused::BoardStartedMeanwhile => write!(
+                f,
+                "this board started meanwhile (a result or the start was entered): its player can no longer change (OGR 10.3.1)"
+            ),
+        }
+    }
+}
+
+/// Publishing round `round` (`status` now). Publishing twice would move
+/// the moment players were shown their pairings.
+pub fn check_publish(round: i32, status: RoundStatus) -> Result<(), Refused> {
+    match status {
+        RoundStatus::Draft => Ok(()),
+        RoundStatus::Published => Err(Refused::AlreadyPublished { round }),
+    }
+}
+
+/// Locking or unlocking round `round`'s players' links: a draft has none
+/// to close.
+pub fn check_lock(round: i32, status: RoundStatus) -> Result<(), Refused> {
+    match status {
+        RoundStatus::Published => Ok(()),
+        RoundStatus::Draft => Err(Refused::LockingDraft { round }),
+    }
+}
+
+/// Undoing round `round`, `last` being the last round paired and
+/// `results` the results its games hold. A later round's pairing rests on
+/// this one's, and a result is a game played: neither is thrown away by an
+/// undo.
+pub fn check_undo(round: i32, last: Option<i32>, results: usize) -> Result<(), Refused> {
+    if last != Some(round) {
+        return Err(Refused::UndoNotLast { round });
+    }
+    if results > 0 {
+        return Err(Refused::UndoWithResults { round, results });
+    }
+    Ok(())
+}
+
+/// Clearing round `round`'s `results`, `last` being the last round paired
+/// and `recorded_tiebreak` a tiebreak game (table, game) of the round that
+/// holds a record. A later round's pairing rests on these results, and a
+/// tiebreak set goes with the clearing, which would take its records along:
+/// such a table is corrected on the results page instead.
+pub fn check_clear(
+    round: i32,
+    last: Option<i32>,
+    results: usize,
+    recorded_tiebreak: Option<(i32, i32)>,
+) -> Result<(), Refused> {
+    if last != Some(round) {
+        return Err(Refused::ClearNotLast { round, last });
+    }
+    if results == 0 {
+        return Err(Refused::NothingToClear { round });
+    }
+    if let Some((table, game)) = recorded_tiebreak {
+        return Err(Refused::RecordedTiebreak { table, game });
+    }
+    Ok(())
+}
+
+/// Swapping players `a` and `b` of round `round` (`status` now);
+/// `in_round` says whether each is seated in it. Players have seen a
+/// published round's pairings, so it is undone and paired again instead.
+pub fn check_swap(
+    round: i32,
+    status: RoundStatus,
+    (a, b): (i32, i32),
+    in_round: [bool; 2],
+) -> Result<(), Refused> {
+    if status == RoundStatus::Published {
+        return Err(Refused::SwapPublished { round });
+    }
+    if a == b || in_round != [true, true] {
+        return Err(Refused::SwapNotTwoPlayers);
+    }
+    Ok(())
+}
+
+/// A board of a team match, as far as a line-up change cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Board {
+    /// Marked started by the referee, before any result.
+    pub marked: bool,
+    /// Its games with a result.
+    pub results: usize,
+}
+
+impl Board {
+    /// OGR 10.3.1: a board has started once a game on it has a result or
+    /// the referee says play began; its player has then begun playing.
+    pub fn started(self) -> bool {
+        self.marked || self.results > 0
+    }
+}
+
+/// Putting `by` in `player`'s place on board number `number`: a player who
+/// has begun playing cannot be substituted (OGR 10.3.1).
+pub fn check_substitution(
+    board: Board,
+    number: i32,
+    player: &str,
+    by: &str,
+) -> Result<(), Refused> {
+    if board.started() {
+        return Err(Refused::BoardStarted {
+            board: number,
+            player: player.to_string(),
+            by: by.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// [`check_substitution`] asked again as the change is written, the
+/// board's row held: a result or a start entered since the first look
+/// refuses the change all the same.
+pub fn check_still_unstarted(board: Board) -> Result<(), Refused> {
+    if board.started() {
+        return Err(Refused::BoardStartedMeanwhile);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use RoundStatus::{Draft, Published};
+
+    #[test]
+    fn a_draft_is_published_once_and_only_then_locked() {
+        assert_eq!(check_publish(3, Draft), Ok(()));
+        assert_eq!(
+            check_publish(3, Published).unwrap_err().to_string(),
+            "round 3 is already published"
+        );
+        assert_eq!(check_lock(3, Published), Ok(()));
+        assert_eq!(
+            check_lock(3, Draft).unwrap_err().to_string(),
+            "round 3 is a draft: publish it first"
+        );
+    }
+
+    #[test]
+    fn only_the_last_round_without_results_is_undone() {
+        // Seven rounds of the Limpopo Open, round 5 paired last.
+        assert_eq!(check_undo(5, Some(5), 0), Ok(()));
+        assert_eq!(
+            check_undo(4, Some(5), 0).unwrap_err().to_string(),
+            "only the last round can be undone, and round 4 is not the last"
+        );
+        assert_eq!(
+            check_undo(5, Some(5), 12),
+            Err(Refused::UndoWithResults {
+                round: 5,
+                results: 12
+            })
+        );
+        assert_eq!(
+            check_undo(5, Some(5), 12).unwrap_err().to_string(),
+            "round 5 already has 12 results: clear them before undoing the round"
+        );
+        // Not the last comes first: round 4's results do not matter then.
+        assert_eq!(
+            check_undo(4, Some(5), 12),
+            Err(Refused::UndoNotLast { round: 4 })
+        );
+    }
+
+    #[test]
+    fn only_the_last_rounds_results_are_cleared() {
+        assert_eq!(check_clear(5, Some(5), 12, None), Ok(()));
+        assert_eq!(
+            check_clear(4, Some(5), 12, None).unwrap_err().to_string(),
+            "round 5 is paired after round 4 and rests on its results: undo round 5 first"
+        );
+        assert_eq!(
+            check_clear(5, Some(5), 0, None).unwrap_err().to_string(),
+            "round 5 has no results to clear"
+        );
+        assert_eq!(
+            check_clear(5, Some(5), 12, Some((3, 4)))
+                .unwrap_err()
+                .to_string(),
+            "tiebreak game 4 of table 3 holds a record, which clearing would delete: correct that table on the results page instead"
+        );
+        // A round without results is refused as such even with a record.
+        assert_eq!(
+            check_clear(5, Some(5), 0, Some((3, 4))),
+            Err(Refused::NothingToClear { round: 5 })
+        );
+    }
+
+    #[test]
+    fn only_two_players_of_a_draft_are_swapped() {
+        // Thabo Mokoena (7) and Nomvula Dlamini (3) at round 2's tables.
+        assert_eq!(check_swap(2, Draft, (7, 3), [true, true]), Ok(()));
+        assert_eq!(
+            check_swap(2, Published, (7, 3), [true, true])
+                .unwrap_err()
+                .to_string(),
+            "round 2 is published: undo it to change its pairings"
+        );
+        for (pair, seated) in [
+            ((7, 7), [true, true]),
+            ((7, 3), [true, false]),
+            ((7, 3), [false, true]),
+        ] {
+            assert_eq!(
+                check_swap(2, Draft, pair, seated),
+                Err(Refused::SwapNotTwoPlayers),
+                "{pair:?} {seated:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_started_boards_player_is_not_replaced() {
+        let fresh = Board::default();
+        let marked = Board {
+            marked: true,
+            results: 0,
+        };
+        let played = Board {
+            marked: false,
+            results: 1,
+        };
+        assert!(!fresh.started() && marked.started() && played.started());
+        assert_eq!(
+            check_substitution(fresh, 2, "Thabo Mokoena", "Kagiso Molefe"),
+            Ok(())
+        );
+        for board in [marked, played] {
+            assert_eq!(
+                check_substitution(board, 2, "Thabo Mokoena", "Kagiso Molefe")
+                    .unwrap_err()
+                    .to_string(),
+                "board 2 has started: Thabo Mokoena can no longer be replaced by Kagiso Molefe (OGR 10.3.1)"
+            );
+            assert_eq!(
+                check_still_unstarted(board),
+                Err(Refused::BoardStartedMeanwhile)
+            );
+        }
+        assert_eq!(check_still_unstarted(fresh), Ok(()));
+    }
+}
