@@ -8,6 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::results::GameResult;
+use crate::tournament::ByeKind;
+
 named_values! {
     /// What was done. The spellings are the stored ones.
     Action {
@@ -129,6 +132,54 @@ impl Change {
         self.detail.players = ids.into_iter().collect();
         self
     }
+}
+
+// What the audit trail shows of a change: the values a page words.
+
+/// What a change was about, in values the page words
+/// (`wording::audit`): players by name, rounds by number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    Game {
+        round: i32,
+        table: i32,
+        number: i32,
+        tiebreak: bool,
+        players: Vec<String>,
+    },
+    /// A game of a round undone since (its round, when the entry says it).
+    GameGone {
+        round: Option<i32>,
+    },
+    /// A round (`None`: one undone before entries said their round).
+    Round(Option<i32>),
+    Player(String),
+    /// A relation or a kept-apart pair, with its two players if it is still there.
+    Relation(Option<(String, String)>),
+    KeptApart(Option<(String, String)>),
+    Referee(String),
+    Team(Option<String>),
+    Match(Option<i32>),
+    Other(Entity),
+}
+
+/// A value before or after a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// As stored (a settings record, a name, a count).
+    Stored(String),
+    /// A game's result, with the game's starter and the other player.
+    Result {
+        result: GameResult,
+        starter: String,
+        other: String,
+    },
+    /// The two players of a swap.
+    Swapped(String, String),
+    /// A withdrawal: not paired from this round on.
+    NotPairedFrom(i32),
+    /// A requested bye of this round.
+    Bye { round: i32, kind: ByeKind },
 }
 
 #[cfg(test)]

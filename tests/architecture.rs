@@ -298,6 +298,7 @@ fn the_core_knows_nothing_of_the_shell() {
         "crate::export",
         "crate::cli",
         "crate::accounts",
+        "crate::wording",
         "std::fs",
         "std::net",
         "std::process",
@@ -305,6 +306,20 @@ fn the_core_knows_nothing_of_the_shell() {
     forbidden.extend(SQL);
     forbidden.extend(HTTP);
     forbid("the core imports the shell", CORE, &forbidden);
+}
+
+#[test]
+fn the_words_know_only_the_core() {
+    let mut forbidden = vec![
+        "crate::db",
+        "crate::web",
+        "crate::director",
+        "crate::export",
+        "crate::cli",
+    ];
+    forbidden.extend(SQL);
+    forbidden.extend(HTTP);
+    forbid("wording reaches past the core", &["wording"], &forbidden);
 }
 
 #[test]

@@ -382,8 +382,11 @@ fn audit_entries_from_before_typed_changes_get_their_round_and_players() {
             .find(|l| l.action == Action::Swap)
             .unwrap();
         assert_eq!(
-            line.old_value.as_deref(),
-            Some("Thabo Nkosi and Lerato Dlamini")
+            line.old_value,
+            Some(kraal::change::Value::Swapped(
+                "Thabo Nkosi".into(),
+                "Lerato Dlamini".into()
+            ))
         );
     }
 }

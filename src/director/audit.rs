@@ -1,16 +1,18 @@
 //! The audit trail as referees read it: what each change was about in the
-//! tournament's own words (round, table, game and the players' names, not
+//! tournament's own terms (round, table, game and the players' names, not
 //! internal ids), filtered by round, player and referee, a page at a time.
+//! The lines are values; `wording::audit` says them.
 
 use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 
 use super::TournamentData;
-use crate::change::{Action, Entity};
+use crate::change::{Action, Entity, Subject, Value};
 use crate::db::audit::AuditEntry;
 use crate::db::{DbConnection, DbError};
 use crate::results::GameResult;
+use crate::tournament::ByeKind;
 
 /// Which changes to show.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,10 +33,9 @@ pub struct TrailLine {
     pub at: NaiveDateTime,
     pub user: Option<String>,
     pub action: Action,
-    /// What it was about: "round 1, table 3, game 2 (Kagiso Molefe – Refilwe Dube)".
-    pub subject: String,
-    pub old_value: Option<String>,
-    pub new_value: Option<String>,
+    pub subject: Subject,
+    pub old_value: Option<Value>,
+    pub new_value: Option<Value>,
 }
 
 /// A page of the trail.
@@ -73,25 +74,28 @@ struct GamePlace {
     starter: Option<i32>,
 }
 
-/// A stored game result as the trail shows it: `1-0 for Refilwe Dube`
-/// (see [`crate::results::GameResult::for_whom`]); a value that is not a
-/// stored result, or a game no longer there, as it was stored.
-fn result_for_whom(
+/// A stored game result with whom it was for (the game's starter first);
+/// a value that is not a stored result, or a game no longer there, as it
+/// was stored.
+fn result_value(
     games: &HashMap<i32, GamePlace>,
     game: i32,
     value: String,
     name: &dyn Fn(i32) -> String,
-) -> String {
+) -> Value {
     let Some(place) = games.get(&game) else {
-        return value;
+        return Value::Stored(value);
     };
     let (Some(starter), Ok(result)) = (place.starter, GameResult::try_from(value.clone())) else {
-        return value;
+        return Value::Stored(value);
     };
-    let other = place.players.iter().flatten().find(|p| **p != starter);
-    match other {
-        Some(o) => result.for_whom(&name(starter), &name(*o)),
-        None => value,
+    match place.players.iter().flatten().find(|p| **p != starter) {
+        Some(o) => Value::Result {
+            result,
+            starter: name(starter),
+            other: name(*o),
+        },
+        None => Value::Stored(value),
     }
 }
 
@@ -132,91 +136,81 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
             ))
         })
         .collect();
-    let subject = |e: &AuditEntry| -> (String, Option<i32>, Vec<i32>) {
+    let pair_names = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+    let subject = |e: &AuditEntry| -> (Subject, Option<i32>, Vec<i32>) {
         let id = e.entity_id;
         match (e.entity, id) {
             (Entity::Game, Some(g)) => match games.get(&g) {
-                Some(place) => {
-                    let who: Vec<String> =
-                        place.players.iter().flatten().map(|p| name(*p)).collect();
-                    (
-                        format!(
-                            "round {}, table {}, {}game {} ({})",
-                            place.round,
-                            place.table,
-                            if place.tiebreak { "tiebreak " } else { "" },
-                            place.number,
-                            who.join(" – ")
-                        ),
-                        Some(place.round),
-                        place.players.iter().flatten().copied().collect(),
-                    )
-                }
+                Some(place) => (
+                    Subject::Game {
+                        round: place.round,
+                        table: place.table,
+                        number: place.number,
+                        tiebreak: place.tiebreak,
+                        players: place.players.iter().flatten().map(|p| name(*p)).collect(),
+                    },
+                    Some(place.round),
+                    place.players.iter().flatten().copied().collect(),
+                ),
                 None => (
-                    match e.detail.round {
-                        Some(n) => format!("a game of round {n}, since undone"),
-                        None => "a game of a round since undone".into(),
+                    Subject::GameGone {
+                        round: e.detail.round,
                     },
                     e.detail.round,
                     e.detail.players.clone(),
                 ),
             },
-            (Entity::Round, Some(r)) => match rounds.get(&r) {
-                Some(n) => (format!("round {n}"), Some(*n), e.detail.players.clone()),
-                None => ("a round".into(), None, Vec::new()),
-            },
-            (Entity::Player, Some(p)) => (format!("player {}", name(p)), e.detail.round, vec![p]),
+            (Entity::Round, Some(r)) => {
+                let n = rounds.get(&r).copied();
+                (Subject::Round(n), n, e.detail.players.clone())
+            }
+            (Entity::Player, Some(p)) => (Subject::Player(name(p)), e.detail.round, vec![p]),
             (Entity::Relation, Some(r)) => match data.relations.iter().find(|x| x.id == r) {
                 Some(x) => (
-                    format!("relation {} – {}", x.a_name, x.b_name),
+                    Subject::Relation(pair_names(&x.a_name, &x.b_name)),
                     None,
                     vec![x.a, x.b],
                 ),
-                None => ("relation".into(), None, Vec::new()),
+                None => (Subject::Relation(None), None, e.detail.players.clone()),
             },
             (Entity::KeptApart, Some(f)) => match data.forbidden.iter().find(|x| x.id == f) {
                 Some(x) => (
-                    format!("kept-apart pair {} – {}", x.a_name, x.b_name),
+                    Subject::KeptApart(pair_names(&x.a_name, &x.b_name)),
                     None,
                     vec![x.a, x.b],
                 ),
-                None => ("kept-apart pair".into(), None, Vec::new()),
+                None => (Subject::KeptApart(None), None, e.detail.players.clone()),
             },
             (Entity::Referee, _) => (
-                format!(
-                    "referee {}",
+                Subject::Referee(
                     e.new_value
                         .as_deref()
                         .or(e.old_value.as_deref())
                         .unwrap_or("")
+                        .to_string(),
                 ),
                 None,
                 Vec::new(),
             ),
             (Entity::Team, Some(t)) => {
-                let round = e.detail.round;
                 let members: Vec<i32> = data
                     .members
                     .iter()
                     .filter(|m| m.team_id == t)
                     .map(|m| m.player_id)
                     .collect();
-                let team = data.team(t).map_or("a team", |x| x.name.as_str());
-                (format!("team {team}"), round, members)
+                (
+                    Subject::Team(data.team(t).map(|x| x.name.clone())),
+                    e.detail.round,
+                    members,
+                )
             }
             (Entity::Match, Some(m)) => {
                 let round = round_of_pairing.get(&m).map(|(r, _)| *r).or(e.detail.round);
-                (
-                    format!(
-                        "match{}",
-                        round.map(|r| format!(" of round {r}")).unwrap_or_default()
-                    ),
-                    round,
-                    Vec::new(),
-                )
+                (Subject::Match(round), round, Vec::new())
             }
             (other, _) => (
-                other.label().to_string(),
+                Subject::Other(other),
                 e.detail.round,
                 e.detail.players.clone(),
             ),
@@ -242,40 +236,47 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
             {
                 return None;
             }
-            // A swap's players are ids in its detail: named here.
-            let old_value = match (e.action, e.detail.players.as_slice()) {
-                (Action::Swap, [a, b]) => Some(format!("{} and {}", name(*a), name(*b))),
-                _ => e.old_value,
-            };
-            // What the value leaves to the detail: the round a player is
-            // withdrawn from, or rejoins.
-            let new_value = match (e.action, e.detail.round, e.new_value) {
-                (Action::Withdraw, Some(n), None) => Some(format!("not paired from round {n}")),
-                (Action::RequestBye, Some(n), Some(v)) => Some(format!(
-                    "round {n}, {}",
-                    crate::tournament::ByeKind::parse(&v)
-                        .map_or(v.clone(), |k| k.label().to_string())
-                )),
-                (_, _, v) => v,
-            };
-            let old_value = match (e.action, e.detail.round) {
-                (Action::Reinstate, Some(n)) if old_value.is_none() => {
-                    Some(format!("not paired from round {n}"))
+            let stored = |v: Option<String>| v.map(Value::Stored);
+            let (old_value, new_value) = match (e.action, e.detail.round) {
+                // A swap's players are ids in its detail.
+                (Action::Swap, _) => match e.detail.players.as_slice() {
+                    [a, b] => (
+                        Some(Value::Swapped(name(*a), name(*b))),
+                        stored(e.new_value),
+                    ),
+                    _ => (stored(e.old_value), stored(e.new_value)),
+                },
+                // The round a player is withdrawn from, or rejoins.
+                (Action::Withdraw, Some(n)) if e.new_value.is_none() => {
+                    (stored(e.old_value), Some(Value::NotPairedFrom(n)))
                 }
-                _ => old_value,
-            };
-            // A game's result names whom it was for: the names beside it
-            // are the pairing's order, not the game's starter first.
-            let for_whom = |v: Option<String>| match (e.action, e.entity_id) {
-                (Action::Result, Some(g)) => v.map(|v| result_for_whom(&games, g, v, &name)),
-                _ => v,
+                (Action::Reinstate, Some(n)) if e.old_value.is_none() => {
+                    (Some(Value::NotPairedFrom(n)), stored(e.new_value))
+                }
+                (Action::RequestBye, Some(n)) => {
+                    let kind = e.new_value.as_deref().and_then(ByeKind::parse);
+                    match kind {
+                        Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n, kind })),
+                        None => (stored(e.old_value), stored(e.new_value)),
+                    }
+                }
+                // A game's result names whom it was for: the names beside
+                // it are the pairing's order, not the game's starter first.
+                (Action::Result, _) => match e.entity_id {
+                    Some(g) => (
+                        e.old_value.map(|v| result_value(&games, g, v, &name)),
+                        e.new_value.map(|v| result_value(&games, g, v, &name)),
+                    ),
+                    None => (stored(e.old_value), stored(e.new_value)),
+                },
+                _ => (stored(e.old_value), stored(e.new_value)),
             };
             Some(TrailLine {
                 at: e.at,
                 user: e.user,
                 subject: text,
-                old_value: for_whom(old_value),
-                new_value: for_whom(new_value),
+                old_value,
+                new_value,
                 action: e.action,
             })
         })

@@ -5,4 +5,5 @@
 //!
 //! One module per subject; each takes values and a way to name a player.
 
+pub mod audit;
 pub mod pairing;

@@ -361,6 +361,14 @@ impl AuditPage {
     fn is(&self, value: &str, chosen: &str) -> bool {
         value == chosen
     }
+    fn subject(&self, s: &crate::change::Subject) -> String {
+        crate::wording::audit::subject(s)
+    }
+    fn value(&self, v: &Option<crate::change::Value>) -> String {
+        v.as_ref()
+            .map(crate::wording::audit::value)
+            .unwrap_or_default()
+    }
 }
 
 pub async fn audit_page(
