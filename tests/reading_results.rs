@@ -158,6 +158,9 @@ fn a_knock_out_ranks_who_went_through_above_who_went_out_on_equal_points() {
             .filter(|g| g["tiebreak"] == json!(true))
             .collect();
         assert_eq!(set.len(), 2, "table 1 plays a tiebreak set: {}", now[0]);
+        // The main games' points as numbers, first-listed player first.
+        assert_eq!(now[0]["points"], json!([1.0, 1.0]), "{}", now[0]);
+        assert_eq!(now[1]["points"], json!([2.0, 0.0]), "{}", now[1]);
         for g in set {
             common::put(&mut api, g, wins_for_first(g));
         }

@@ -47,7 +47,15 @@ struct BoardJson {
     second_id: Option<i32>,
     second: String,
     score: String,
+    points: Option<[f64; 2]>,
     games: Vec<GameJson>,
+}
+
+/// The game points of a pairing as numbers, first player first; `None`
+/// until a game has a result. (`score` is the same as players read it.)
+fn points(t: &crate::results::PairingTally) -> Option<[f64; 2]> {
+    let p = |x: crate::pairing::Points| x as f64 / crate::pairing::POINT as f64;
+    (t.decided > 0).then(|| [p(t.first), p(t.second)])
 }
 
 impl From<MatchView> for MatchJson {
@@ -72,6 +80,7 @@ impl From<MatchView> for MatchJson {
                     first: p.first,
                     second_id: p.second_id,
                     second: p.second,
+                    points: points(&p.tally),
                     score: p.score,
                     games: p.games.into_iter().map(GameJson::from).collect(),
                 })
@@ -90,6 +99,7 @@ struct PairingJson {
     second: String,
     bye: Option<&'static str>,
     score: String,
+    points: Option<[f64; 2]>,
     games: Vec<GameJson>,
     explanation: Option<crate::pairing::explain::Explanation>,
     winner: Option<String>,
@@ -118,6 +128,7 @@ impl From<PairingView> for PairingJson {
             second_id: p.second_id,
             second: p.second,
             bye: p.bye.map(|b| b.as_str()),
+            points: points(&p.tally),
             score: p.score,
             games: p.games.into_iter().map(GameJson::from).collect(),
             explanation: p.explanation,
