@@ -121,9 +121,9 @@ pub fn ping(conn: &mut DbConnection) -> Result<(), DbError> {
 }
 
 /// Runs `f` in one transaction: committed when it returns `Ok`, rolled back
-/// otherwise. Use cases outside this layer own their transactions through
-/// this, without knowing the database library.
-pub fn transaction<T>(
+/// otherwise. For this layer's own bookkeeping (sessions); a change to an
+/// event goes through `director::commit`.
+pub(in crate::db) fn transaction<T>(
     conn: &mut DbConnection,
     f: impl FnOnce(&mut DbConnection) -> Result<T, DbError>,
 ) -> Result<T, DbError> {
@@ -131,9 +131,9 @@ pub fn transaction<T>(
     conn.transaction(f)
 }
 
-/// As [`transaction`], but `f` also says whether to keep what it did: its
+/// Runs `f` in one transaction, which `f` also says whether to keep: its
 /// value is returned either way, and the transaction is rolled back when
-/// `f` answers `false`.
+/// `f` answers `false`. `director::commit` is built on it.
 pub fn transaction_kept_if<T>(
     conn: &mut DbConnection,
     f: impl FnOnce(&mut DbConnection) -> Result<(T, bool), DbError>,
