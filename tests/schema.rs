@@ -292,6 +292,15 @@ fn sqlite_commits_are_synced_to_disk() {
     assert_eq!(p.synchronous, 2);
 }
 
+/// Runs one statement as an older Kraal's schema takes it.
+fn execute(conn: &mut DbConnection, sql: &str) {
+    match conn {
+        DbConnection::Sqlite(c) => diesel::sql_query(sql).execute(c),
+        DbConnection::Postgres(c) => diesel::sql_query(sql).execute(c),
+    }
+    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
 /// Takes the schema back until migration `version` (and every one after
 /// it) is undone, as an older Kraal left it.
 fn revert_to(conn: &mut DbConnection, version: &str) {
@@ -352,11 +361,7 @@ fn audit_entries_from_before_typed_changes_get_their_round_and_players() {
                  VALUES ({}, NULL, '{at}', '{action}', '{entity}', {id}, {old}, {new})",
                 t.id
             );
-            match conn {
-                DbConnection::Sqlite(c) => diesel::sql_query(&insert).execute(c),
-                DbConnection::Postgres(c) => diesel::sql_query(&insert).execute(c),
-            }
-            .unwrap();
+            execute(conn, &insert);
         }
         kraal::db::connection::migrate(conn).unwrap();
         let trail = kraal::db::audit::of_tournament(conn, t.id).unwrap();
@@ -408,11 +413,7 @@ fn a_captains_link_stored_in_plain_keeps_working_as_a_digest() {
             "INSERT INTO teams (tournament_id, name, club, captain_token) VALUES ({}, 'Soweto A', '', '{token}')",
             t.id
         );
-        match conn {
-            DbConnection::Sqlite(c) => diesel::sql_query(&insert).execute(c),
-            DbConnection::Postgres(c) => diesel::sql_query(&insert).execute(c),
-        }
-        .unwrap();
+        execute(conn, &insert);
         kraal::db::connection::migrate(conn).unwrap();
         let team = kraal::db::teams::by_captain_token(conn, &token)
             .unwrap()

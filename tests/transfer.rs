@@ -371,6 +371,88 @@ fn accounts_the_target_lacks_are_named_and_their_entries_kept_without_author() {
         .is_empty());
 }
 
+/// A file written before audit entries carried their ids as values (event
+/// format version 1) said a round in its entries' text and a swap's players
+/// as "players 12 and 40": read once into the values, renumbered with the
+/// players, and the copy's trail filters and names them.
+#[test]
+fn a_version_1_file_keeps_its_trail_by_round_and_player() {
+    let source = TestApp::start("sqlite");
+    let admin = source.user("thandi", Role::Admin);
+    let referee = source.user("nomsa", Role::Referee);
+    let tid = club_swiss(&source, &admin, &referee, "gar");
+    let mut v: Value = serde_json::from_str(&export_event(&source, tid)).unwrap();
+    v["version"] = 1.into();
+    let (a, b) = (v["players"][0]["id"].clone(), v["players"][1]["id"].clone());
+    let round_two = v["rounds"][1]["id"].clone();
+    let entries = v["audit"].as_array_mut().unwrap();
+    for e in entries.iter_mut() {
+        e.as_object_mut().unwrap().remove("detail");
+        if e["action"] == "pair" {
+            let said = e["new_value"].as_str().unwrap().to_string();
+            let n = if e["entity_id"] == round_two { 2 } else { 1 };
+            e["new_value"] = format!("round {n}: {said}").into();
+        }
+    }
+    let mut swap = entries[0].clone();
+    swap["id"] = 999_999.into();
+    swap["action"] = "swap".into();
+    swap["entity"] = "round".into();
+    swap["entity_id"] = round_two.clone();
+    swap["old_value"] = format!("players {a} and {b}").into();
+    swap["new_value"] = "swapped; no rule broken".into();
+    entries.push(swap);
+
+    let target = TestApp::start("sqlite");
+    target.user("thandi", Role::Admin);
+    target.user("nomsa", Role::Referee);
+    // The target's own event moves every id.
+    let t_admin = target.user("lindiwe", Role::Admin);
+    let t_referee = target.user("sipho", Role::Referee);
+    club_swiss(&target, &t_admin, &t_referee, "official");
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "event.json", &serde_json::to_string(&v).unwrap());
+    let (code, out, err) = import_event(&target, &path);
+    assert_eq!(code, 0, "{err}");
+    let copy = imported_id(&out);
+    let trail = kraal::db::audit::of_tournament(&mut target.conn(), copy).unwrap();
+    let pairs: Vec<Option<i32>> = trail
+        .iter()
+        .filter(|e| e.action == kraal::change::Action::Pair)
+        .map(|e| e.detail.round)
+        .collect();
+    assert!(
+        pairs.contains(&Some(1)) && pairs.contains(&Some(2)),
+        "{pairs:?}"
+    );
+    let swapped = trail
+        .iter()
+        .find(|e| e.action == kraal::change::Action::Swap)
+        .unwrap();
+    let players = kraal::db::players::list(&mut target.conn(), copy).unwrap();
+    let name = |old: &Value| {
+        let i = v["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|p| p["id"] == *old)
+            .unwrap();
+        players[i].clone()
+    };
+    let (pa, pb) = (name(&a), name(&b));
+    assert_eq!(swapped.detail.players, vec![pa.id, pb.id], "renumbered");
+    assert_eq!(swapped.detail.round, Some(2));
+    // The copy's trail, filtered by round 2, shows the swap by name.
+    let page = target
+        .client_as(&t_admin)
+        .get(&format!("/t/{copy}/audit?round=2"))
+        .body;
+    assert!(
+        page.contains(&format!("{} and {}", pa.name, pb.name)),
+        "{page}"
+    );
+}
+
 #[test]
 fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
     let source = TestApp::start("sqlite");
