@@ -77,23 +77,23 @@ pub struct Planned {
     pub second: Option<i32>,
     /// What a player without an opponent has.
     pub bye: Option<ByeKind>,
-    /// The explanation as JSON, shown on the round page.
-    pub explanation: String,
+    /// Why the pairing is the one it is (stored as JSON).
+    pub explanation: Option<Explanation>,
 }
 
 impl Planned {
     /// Two players at one table.
-    pub fn pairing(first: i32, second: i32, explanation: String) -> Planned {
+    pub fn pairing(first: i32, second: i32, explanation: Explanation) -> Planned {
         Planned {
             first,
             second: Some(second),
             bye: None,
-            explanation,
+            explanation: Some(explanation),
         }
     }
 
     /// A player without an opponent.
-    pub fn bye(player: i32, kind: ByeKind, explanation: String) -> Planned {
+    pub fn bye(player: i32, kind: ByeKind, explanation: Option<Explanation>) -> Planned {
         Planned {
             first: player,
             second: None,
@@ -111,7 +111,7 @@ pub struct PlannedMatch {
     pub second_team: Option<i32>,
     pub bye: Option<ByeKind>,
     pub boards: Vec<(i32, i32)>,
-    pub explanation: String,
+    pub explanation: Option<Explanation>,
 }
 
 /// A round to store: pairings of players, or matches of teams.
@@ -146,7 +146,7 @@ struct Row<'a> {
     team_pairing: Option<i32>,
     board: Option<i32>,
     bye: Option<ByeKind>,
-    explanation: &'a str,
+    explanation: Option<&'a Explanation>,
 }
 
 fn insert_pairing(
@@ -166,7 +166,10 @@ fn insert_pairing(
             pairings::team_pairing_id.eq(row.team_pairing),
             pairings::board.eq(row.board),
             pairings::bye.eq(row.bye.map(ByeKind::as_str)),
-            pairings::explanation.eq(row.explanation),
+            pairings::explanation.eq(row
+                .explanation
+                .and_then(|e| serde_json::to_string(e).ok())
+                .unwrap_or_default()),
         ))
         .returning(pairings::id)
         .get_result(conn)?;
@@ -220,7 +223,7 @@ pub fn create(
                         first_player: Some(p.first),
                         second_player: p.second,
                         bye: p.bye,
-                        explanation: &p.explanation,
+                        explanation: p.explanation.as_ref(),
                         ..Row::default()
                     };
                     insert_pairing(conn, round_id, row, games_per_pairing)?;
@@ -234,7 +237,7 @@ pub fn create(
                         first_team: Some(m.first_team),
                         second_team: m.second_team,
                         bye: m.bye,
-                        explanation: &m.explanation,
+                        explanation: m.explanation.as_ref(),
                         ..Row::default()
                     };
                     let match_id = insert_pairing(conn, round_id, row, games_per_pairing)?;

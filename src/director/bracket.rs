@@ -108,7 +108,7 @@ impl TournamentData {
                 } else {
                     None
                 },
-                explanation: serde_json::to_string(&m.explanation).unwrap_or_default(),
+                explanation: Some(m.explanation.clone()),
             })
             .collect())
     }

@@ -8,7 +8,6 @@ use crate::db::rounds::{self, Plan, Planned, Round};
 use crate::db::users::User;
 use crate::db::{tournaments, DbConnection, DbError};
 use crate::pairing::avoidance::Ties;
-use crate::pairing::explain::Explanation;
 use crate::pairing::round_robin::{self, RoundRobinInput};
 use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
 use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
@@ -294,7 +293,6 @@ impl TournamentData {
                 "all {total} rounds have been paired"
             )));
         }
-        let explained = |e: &Explanation| serde_json::to_string(e).unwrap_or_default();
         let planned = match self.tournament.system {
             System::Swiss => {
                 let input = self.swiss_input(next);
@@ -303,14 +301,14 @@ impl TournamentData {
                     .pairs
                     .iter()
                     .map(|p| {
-                        Planned::pairing(p.first as i32, p.second as i32, explained(&p.explanation))
+                        Planned::pairing(p.first as i32, p.second as i32, p.explanation.clone())
                     })
                     .collect();
                 if let Some(b) = &out.bye {
                     planned.push(Planned::bye(
                         b.player as i32,
                         ByeKind::Allocated,
-                        explained(&b.explanation),
+                        Some(b.explanation.clone()),
                     ));
                 }
                 planned.extend(self.requested_byes_planned(next));
@@ -353,11 +351,11 @@ impl TournamentData {
                     .pairs
                     .iter()
                     .map(|p| {
-                        Planned::pairing(p.first as i32, p.second as i32, explained(&p.explanation))
+                        Planned::pairing(p.first as i32, p.second as i32, p.explanation.clone())
                     })
                     .collect();
                 if let Some(b) = round.bye {
-                    planned.push(Planned::bye(b as i32, ByeKind::Allocated, String::new()));
+                    planned.push(Planned::bye(b as i32, ByeKind::Allocated, None));
                 }
                 planned
             }
@@ -409,7 +407,7 @@ impl TournamentData {
             })
             .map(|b| {
                 let kind = if b.half { ByeKind::Half } else { ByeKind::Zero };
-                Planned::bye(b.player_id, kind, String::new())
+                Planned::bye(b.player_id, kind, None)
             })
             .collect()
     }

@@ -15,6 +15,7 @@ use crate::change::{Action, Change, Entity};
 use crate::db::rounds::{Pairing, PlannedMatch, Round};
 use crate::db::teams::{self, Actor, Member, Team, BOARDS};
 use crate::db::{self, DbConnection, DbError};
+use crate::pairing::explain::Explanation;
 use crate::pairing::teams::{self as core, Lineup, TeamMatch, TeamScoring, TeamSwissInput};
 use crate::pairing::{PlayerId, Points, POINT};
 use crate::results::tally;
@@ -319,9 +320,7 @@ impl TournamentData {
                 )));
             }
         }
-        let explained =
-            |e: &crate::pairing::explain::Explanation| serde_json::to_string(e).unwrap_or_default();
-        let mut pairs: Vec<(i32, Option<i32>, String)> = Vec::new();
+        let mut pairs: Vec<(i32, Option<i32>, Option<Explanation>)> = Vec::new();
         match self.tournament.system {
             System::TeamSwiss => {
                 let input = TeamSwissInput {
@@ -350,11 +349,11 @@ impl TournamentData {
                     pairs.push((
                         p.first as i32,
                         Some(p.second as i32),
-                        explained(&p.explanation),
+                        Some(p.explanation.clone()),
                     ));
                 }
                 if let Some(b) = &out.bye {
-                    pairs.push((b.player as i32, None, explained(&b.explanation)));
+                    pairs.push((b.player as i32, None, Some(b.explanation.clone())));
                 }
             }
             _ => {
@@ -370,10 +369,10 @@ impl TournamentData {
                         DirectorError::NotReady(format!("the league has no round {next}"))
                     })?;
                 for p in &round.pairs {
-                    pairs.push((p.first as i32, Some(p.second as i32), String::new()));
+                    pairs.push((p.first as i32, Some(p.second as i32), None));
                 }
                 if let Some(b) = round.bye {
-                    pairs.push((b as i32, None, String::new()));
+                    pairs.push((b as i32, None, None));
                 }
             }
         }
