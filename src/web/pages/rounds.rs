@@ -28,7 +28,8 @@ pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpRespon
     let tid = r.tournament.id;
     let round = state
         .run(move |c| director::pair::pair_next(c, tid, Then::Draft, &r.user))
-        .await?;
+        .await?
+        .round;
     Ok(see_other(&format!(
         "/t/{}/rounds/{}",
         round.tournament_id, round.number
