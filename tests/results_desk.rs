@@ -447,6 +447,42 @@ fn a_level_knockout_table_gets_a_tiebreak_set_entered_from_its_score() {
     );
 }
 
+/// A save that stores one table and refuses another shows the round as
+/// the save left it: the table it left level shows its new tiebreak set.
+#[test]
+fn a_save_refused_in_part_shows_the_tiebreak_set_the_rest_opened() {
+    let app = TestApp::start("sqlite");
+    let (tid, admin) = knockout(&app, "Polokwane Knock-out");
+    let mut c = app.client_as(&admin);
+    let (p1, p2) = (pairing_id(&app, tid, 1), pairing_id(&app, tid, 2));
+    let url = format!("/t/{tid}/rounds/1/results");
+
+    let page = c.post(
+        &url,
+        &[(&format!("s{p1}"), "1-1"), (&format!("s{p2}"), "7-0")],
+    );
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert_eq!(main_and_set(&app, tid, 1).1.len(), 2, "the set was stored");
+    assert_eq!(
+        common::attr_values(&page.body, "data-open-set"),
+        ["1"],
+        "{}",
+        page.body
+    );
+    let shown = form_fields(&page.body, RESULTS_FORM);
+    for (_, g) in games(&app, tid)
+        .into_iter()
+        .filter(|(t, g)| *t == 1 && g.tiebreak)
+    {
+        assert!(
+            shown.iter().any(|(k, _)| *k == format!("g{}", g.id)),
+            "tiebreak game {} is on the page: {shown:?}",
+            g.id
+        );
+    }
+    assert_eq!(c.get(&url).body.matches("data-open-set").count(), 1);
+}
+
 /// A published first round of an official-rules knock-out (two games a
 /// pairing) of four players, and its referee.
 fn knockout(app: &TestApp, name: &str) -> (i32, User) {

@@ -463,6 +463,27 @@ pub fn everything(conn: &mut DbConnection, tournament_id: i32) -> Result<Everyth
     Ok((rs, ps, gs))
 }
 
+/// One round's pairings (by table) and their games (by pairing, then
+/// number), sorted as [`everything`] sorts them: what a page of one round,
+/// or a use case settling one round, reads instead of the whole event.
+pub fn of_round(
+    conn: &mut DbConnection,
+    round: &Round,
+) -> Result<(Vec<Pairing>, Vec<Game>), DbError> {
+    let ps: Vec<Pairing> = pairings::table
+        .filter(pairings::round_id.eq(round.id))
+        .order(pairings::table_no)
+        .select(Pairing::as_select())
+        .load(conn)?;
+    let gs: Vec<Game> = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(round.id))
+        .order((games::pairing_id, games::number))
+        .select(Game::as_select())
+        .load(conn)?;
+    Ok((ps, gs))
+}
+
 pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
     let conn = w.conn();
     {
@@ -620,7 +641,7 @@ pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext
 
 /// A result that could not be saved because the game changed after the
 /// person saving it had seen it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Conflict {
     pub game_id: i32,
     pub round: i32,
@@ -631,6 +652,9 @@ pub struct Conflict {
     pub by: Option<String>,
     /// What the refused save asked for.
     pub wanted: Option<GameResult>,
+    /// The game as it is now (its version for the next try to carry), so a
+    /// page showing the conflict need not read the round again.
+    pub current: Game,
 }
 
 impl std::fmt::Display for Conflict {
@@ -658,18 +682,23 @@ pub enum EditOutcome {
     Conflict(Conflict),
 }
 
-/// Applies one edit in the caller's transaction: a game changed since the
-/// editor saw it is reported, never overwritten, and the write itself is
-/// guarded by the version read here, so two concurrent savers of one game
-/// cannot both win.
-pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbError> {
+/// Applies one edit in the caller's transaction, to the game as `ctx` read
+/// it in that same transaction (the caller has checked it first, so it is
+/// not read twice): a game changed since the editor saw it is reported,
+/// never overwritten, and the write itself is guarded by that version, so
+/// two concurrent savers of one game cannot both win.
+pub fn apply_edit(
+    w: &mut Write,
+    ctx: &GameContext,
+    edit: &ResultEdit,
+) -> Result<EditOutcome, DbError> {
+    debug_assert_eq!(ctx.game.id, edit.game);
     let by = w.by();
     let conn = w.conn();
-    let ctx = game_context(conn, edit.game)?;
     let old = ctx.game.result;
     let new = edit.wanted;
     if old == new {
-        return Ok(EditOutcome::Unchanged(ctx.game));
+        return Ok(EditOutcome::Unchanged(ctx.game.clone()));
     }
     let conflict = |conn: &mut DbConnection, ctx: &GameContext| -> Result<EditOutcome, DbError> {
         let now = game_context(conn, edit.game)?.game;
@@ -689,10 +718,11 @@ pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbErr
             now: now.result,
             by: who,
             wanted: edit.wanted,
+            current: now,
         }))
     };
     if edit.is_stale(ctx.game.version) {
-        return conflict(conn, &ctx);
+        return conflict(conn, ctx);
     }
     if ctx.pairing.board.is_some() {
         // A board of a team match: hold its row until this transaction
@@ -717,7 +747,7 @@ pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbErr
     ))
     .execute(conn)?;
     if n == 0 {
-        return conflict(conn, &ctx);
+        return conflict(conn, ctx);
     }
     let mut c = Change::new(
         Some(ctx.round.tournament_id),
@@ -735,7 +765,7 @@ pub fn apply_edit(w: &mut Write, edit: &ResultEdit) -> Result<EditOutcome, DbErr
     c.old_value = old.map(|r| r.as_str().to_string());
     c.new_value = new.map(|r| r.as_str().to_string());
     w.record(c);
-    let mut game = ctx.game;
+    let mut game = ctx.game.clone();
     game.result = new;
     game.version += 1;
     game.updated_by = by;

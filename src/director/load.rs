@@ -1,6 +1,9 @@
-//! Loading a tournament with everything stored about it, in one read.
+//! Loading a tournament with everything stored about it, in one read; or
+//! with one round only, for what reads no other round.
 
 use super::TournamentData;
+use crate::db::rounds::Round;
+use crate::db::tournaments::Tournament;
 use crate::db::{forbidden, players, rounds, teams, tournaments, DbConnection, DbError};
 
 /// A tournament with its players, relatives, kept-apart pairs, byes and
@@ -20,5 +23,44 @@ pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError
         teams: teams::list(conn, tid)?,
         members: teams::members(conn, tid)?,
         lineups: teams::lineups(conn, tid)?,
+    })
+}
+
+/// A tournament with its players and round `n` alone (a draft too): what
+/// a round's results page reads. A late round of a big event holds a small
+/// share of its games, and a results desk saves many times a round.
+///
+/// The other rounds, relatives, kept-apart pairs, byes and teams are left
+/// out, so standings, pairings and anything reaching across rounds must
+/// come from [`load`].
+pub fn load_round(conn: &mut DbConnection, tid: i32, n: i32) -> Result<TournamentData, DbError> {
+    let tournament = tournaments::find(conn, tid)?;
+    let round = rounds::find(conn, tid, n)?;
+    let mut data = round_alone(conn, tournament, round)?;
+    data.players = players::list(conn, tid)?;
+    Ok(data)
+}
+
+/// `round` of `tournament` with its pairings and games, and nothing else
+/// (no players either): enough for the knock-out reads of one round's
+/// pairings (scores, sets, tiebreak games), inside a write.
+pub(super) fn round_alone(
+    conn: &mut DbConnection,
+    tournament: Tournament,
+    round: Round,
+) -> Result<TournamentData, DbError> {
+    let (pairings, games) = rounds::of_round(conn, &round)?;
+    Ok(TournamentData {
+        tournament,
+        players: Vec::new(),
+        relations: Vec::new(),
+        forbidden: Vec::new(),
+        byes: Vec::new(),
+        rounds: vec![round],
+        pairings,
+        games,
+        teams: Vec::new(),
+        members: Vec::new(),
+        lineups: Vec::new(),
     })
 }

@@ -18,7 +18,7 @@ pub mod swap;
 pub mod teams;
 
 pub use commit::commit;
-pub use load::load;
+pub use load::{load, load_round};
 
 use crate::db::forbidden::Forbidden;
 use crate::db::players::{Player, Relation};

@@ -37,6 +37,17 @@ impl From<DirectorError> for DbError {
     }
 }
 
+/// A round just paired and stored, with the tournament it was paired from.
+#[derive(Debug, Clone)]
+pub struct Paired {
+    pub round: Round,
+    /// The tournament as loaded for the pairing, with the new round, its
+    /// pairings and its games added as stored: what a response showing the
+    /// round reads, without loading the event again. (Its revision is the
+    /// one the pairing was made from.)
+    pub data: TournamentData,
+}
+
 /// Pairs the next round of tournament `tid` and stores it.
 ///
 /// The engines run outside any transaction (a big Swiss takes a while and
@@ -48,42 +59,55 @@ pub fn pair_next(
     tid: i32,
     then: Then,
     by: &User,
-) -> Result<Round, DbError> {
+) -> Result<Paired, DbError> {
     let data = super::load(conn, tid)?;
-    pair_loaded(conn, &data, then, by)
+    pair_loaded(conn, data, then, by)
 }
 
 /// As [`pair_next`] for a tournament already loaded.
 pub fn pair_loaded(
     conn: &mut DbConnection,
-    data: &TournamentData,
+    mut data: TournamentData,
     then: Then,
     by: &User,
-) -> Result<Round, DbError> {
+) -> Result<Paired, DbError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
         DirectorError::Pairing(p) => DbError::Conflict(data.no_pairing_words(&p)),
         other => DbError::from(other),
     })?;
     let t = &data.tournament;
-    super::commit(conn, Some(by.id), |w| {
+    let fixed = (number == 1 && t.rounds.is_none())
+        .then(|| data.total_rounds())
+        .transpose()
+        .map_err(DbError::from)?;
+    let (round, pairings, games) = super::commit(conn, Some(by.id), |w| {
         if tournaments::revision(w.conn(), t.id)? != t.revision {
             return Err(DbError::Conflict(
                 "the tournament changed while the round was being paired: pair it again".into(),
             ));
         }
-        if number == 1 && t.rounds.is_none() {
+        if let Some(total) = fixed {
             // The field decided the rounds: fixed now, with the round that
             // rests on them.
-            let total = data.total_rounds().map_err(DbError::from)?;
             tournaments::fix_rounds(w, t.id, total)?;
         }
-        let round = rounds::create(w, t.id, number, &planned, t.games_per_pairing, "")?;
+        let mut round = rounds::create(w, t.id, number, &planned, t.games_per_pairing, "")?;
         if then == Then::Publish {
             rounds::publish(w, t.id, number)?;
-            return rounds::find(w.conn(), t.id, number);
+            round = rounds::find(w.conn(), t.id, number)?;
         }
-        Ok(round)
-    })
+        let (pairings, games) = rounds::of_round(w.conn(), &round)?;
+        Ok((round, pairings, games))
+    })?;
+    if fixed.is_some() {
+        data.tournament.rounds = fixed;
+    }
+    // The new round's ids are the highest, so appending keeps the sort by
+    // round and by pairing that lookups rely on.
+    data.rounds.push(round.clone());
+    data.pairings.extend(pairings);
+    data.games.extend(games);
+    Ok(Paired { round, data })
 }
 
 /// Building the engines' inputs from what is stored, and storing their answer.

@@ -6,10 +6,13 @@ use serde::Serialize;
 use crate::db::audit::Write;
 use crate::db::rounds::{self, Conflict, EditOutcome, Game, GameContext, Round};
 use crate::db::scoresheets::{self as sheets, RulingBy};
+use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
-use crate::db::{tournaments, DbConnection, DbError};
+use crate::db::{DbConnection, DbError};
 use crate::results::{GameResult, ResultEdit};
-use crate::tournament::RulingKind;
+use crate::tournament::{RulingKind, System};
+
+use super::TournamentData;
 
 /// What a save did.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +31,34 @@ pub struct SaveReport {
     pub refused: Vec<(i32, String)>,
     /// Knock-out tables left level that got a new tiebreak set (OGR 9.4).
     pub new_tiebreak_sets: Vec<i32>,
+    /// Knock-out pairings whose tiebreak games were added or removed, by
+    /// id, with all their games as stored now.
+    pub tiebreak_games: Vec<(i32, Vec<Game>)>,
+}
+
+impl TournamentData {
+    /// Brings games loaded before a save up to what the save stored and
+    /// found, so that a page shown after it needs no second read. A game
+    /// someone else changed meanwhile that the save did not touch still
+    /// shows as loaded: it comes back as a conflict if the person saves
+    /// over it.
+    pub fn take_saved(&mut self, report: &SaveReport) {
+        let now = report
+            .saved
+            .iter()
+            .chain(&report.unchanged)
+            .chain(report.conflicts.iter().map(|c| &c.current));
+        for g in now {
+            if let Some(slot) = self.games.iter_mut().find(|x| x.id == g.id) {
+                *slot = g.clone();
+            }
+        }
+        for (pairing, games) in &report.tiebreak_games {
+            let start = self.games.partition_point(|g| g.pairing_id < *pairing);
+            let end = self.games.partition_point(|g| g.pairing_id <= *pairing);
+            self.games.splice(start..end, games.iter().cloned());
+        }
+    }
 }
 
 /// A result entry that would change what a referee's ruling set.
@@ -111,68 +142,75 @@ pub fn save_in(
     edits: &[ResultEdit],
     replacing: &[i32],
 ) -> Result<SaveReport, DbError> {
-    {
-        let mut report = SaveReport::default();
-        let mut rounds_touched: Vec<Round> = Vec::new();
-        for edit in edits {
-            let conn = w.conn();
-            let ctx = rounds::game_context(conn, edit.game)?;
-            if ctx.round.tournament_id != tournament_id {
-                return Err(DbError::NotFound("game"));
-            }
-            if !ctx.round.is_published() {
-                return Err(DbError::Conflict(format!(
-                    "round {} is a draft: publish it before entering results",
-                    ctx.round.number
-                )));
-            }
-            let mut replaced = None;
-            if edit.wanted != ctx.game.result {
+    let mut report = SaveReport::default();
+    if edits.is_empty() {
+        return Ok(report);
+    }
+    let t = tournaments::find(w.conn(), tournament_id)?;
+    // Tiebreak sets are a knock-out's alone: other systems have nothing to
+    // hold or settle.
+    let knockout = t.system == System::Knockout;
+    let mut rounds_touched: Vec<Round> = Vec::new();
+    for edit in edits {
+        let conn = w.conn();
+        let ctx = rounds::game_context(conn, edit.game)?;
+        if ctx.round.tournament_id != tournament_id {
+            return Err(DbError::NotFound("game"));
+        }
+        if !ctx.round.is_published() {
+            return Err(DbError::Conflict(format!(
+                "round {} is a draft: publish it before entering results",
+                ctx.round.number
+            )));
+        }
+        let mut replaced = None;
+        if edit.wanted != ctx.game.result {
+            if knockout {
                 if let Some(why) = main_game_held(conn, &ctx)? {
                     report.refused.push((edit.game, why));
                     continue;
                 }
-                if let Some(r) = standing_ruling(conn, &ctx)? {
-                    if !replacing.contains(&edit.game) {
-                        report.ruled.push(RulingStands {
-                            game_id: edit.game,
-                            round: ctx.round.number,
-                            table: ctx.pairing.table_no,
-                            game: ctx.game.number,
-                            tiebreak: ctx.game.tiebreak,
-                            version: ctx.game.version,
-                            kind: r.ruling.kind,
-                            ruled: r.ruling.result.unwrap_or(GameResult::NotPlayed),
-                            reason: r.ruling.reason.clone(),
-                            by: r.by.clone(),
-                            wanted: edit.wanted,
-                        });
-                        continue;
-                    }
-                    replaced = Some(r.ruling);
-                }
             }
-            match rounds::apply_edit(w, edit)? {
-                EditOutcome::Saved(g) => {
-                    if let Some(ruling) = replaced {
-                        w.record(sheets::ruling_replaced(tournament_id, &ruling, g.result));
-                    }
-                    if !rounds_touched.iter().any(|r| r.id == ctx.round.id) {
-                        rounds_touched.push(ctx.round.clone());
-                    }
-                    report.saved.push(g);
+            if let Some(r) = standing_ruling(conn, &ctx)? {
+                if !replacing.contains(&edit.game) {
+                    report.ruled.push(RulingStands {
+                        game_id: edit.game,
+                        round: ctx.round.number,
+                        table: ctx.pairing.table_no,
+                        game: ctx.game.number,
+                        tiebreak: ctx.game.tiebreak,
+                        version: ctx.game.version,
+                        kind: r.ruling.kind,
+                        ruled: r.ruling.result.unwrap_or(GameResult::NotPlayed),
+                        reason: r.ruling.reason.clone(),
+                        by: r.by.clone(),
+                        wanted: edit.wanted,
+                    });
+                    continue;
                 }
-                EditOutcome::Unchanged(g) => report.unchanged.push(g),
-                EditOutcome::Conflict(c) => report.conflicts.push(c),
+                replaced = Some(r.ruling);
             }
         }
-        for round in rounds_touched {
-            report
-                .new_tiebreak_sets
-                .extend(settle_tiebreak_sets(w, tournament_id, &round)?);
+        match rounds::apply_edit(w, &ctx, edit)? {
+            EditOutcome::Saved(g) => {
+                if let Some(ruling) = replaced {
+                    w.record(sheets::ruling_replaced(tournament_id, &ruling, g.result));
+                }
+                if !rounds_touched.iter().any(|r| r.id == ctx.round.id) {
+                    rounds_touched.push(ctx.round);
+                }
+                report.saved.push(g);
+            }
+            EditOutcome::Unchanged(g) => report.unchanged.push(g),
+            EditOutcome::Conflict(c) => report.conflicts.push(c),
         }
-        Ok(report)
     }
+    if knockout {
+        for round in rounds_touched {
+            settle_tiebreak_sets(w, &t, round, &mut report)?;
+        }
+    }
+    Ok(report)
 }
 
 /// The ruling that set the game's result, while the game still says what
@@ -215,31 +253,50 @@ fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<S
 /// After results of a knock-out round change: tiebreak games no longer
 /// called for and still unplayed go (the main games were corrected), and
 /// every pairing left level after all its games gets its next tiebreak set
-/// (OGR 9.4). Returns the tables that got one.
+/// (OGR 9.4). Reads that round alone: a set depends on its pairing's games
+/// only. The tables that got a set and the pairings whose games changed go
+/// into `report`.
 fn settle_tiebreak_sets(
     w: &mut Write,
-    tournament_id: i32,
-    round: &Round,
-) -> Result<Vec<i32>, DbError> {
-    if tournaments::find(w.conn(), tournament_id)?.system != crate::tournament::System::Knockout {
-        return Ok(Vec::new());
-    }
-    let mut data = super::load(w.conn(), tournament_id)?;
-    let unwanted: Vec<i32> = data
-        .pairings_of(round)
-        .into_iter()
-        .flat_map(|p| data.tiebreak_games_not_called_for(p))
-        .collect();
-    if !unwanted.is_empty() {
-        rounds::remove_unplayed_games(w, round, &unwanted)?;
-        data = super::load(w.conn(), tournament_id)?;
-    }
-    let mut tables = Vec::new();
-    for p in data.pairings_of(round) {
-        if let Some(games) = data.tiebreak_games_needed(p) {
-            rounds::add_tiebreak_set(w, round, p, &games)?;
-            tables.push(p.table_no);
+    t: &Tournament,
+    round: Round,
+    report: &mut SaveReport,
+) -> Result<(), DbError> {
+    let mut data = super::load::round_alone(w.conn(), t.clone(), round.clone())?;
+    let mut changed: Vec<i32> = Vec::new();
+    let mut unwanted: Vec<i32> = Vec::new();
+    for p in data.pairings_of(&round) {
+        let games = data.tiebreak_games_not_called_for(p);
+        if !games.is_empty() {
+            changed.push(p.id);
+            unwanted.extend(games);
         }
     }
-    Ok(tables)
+    if !unwanted.is_empty() {
+        rounds::remove_unplayed_games(w, &round, &unwanted)?;
+        data = super::load::round_alone(w.conn(), t.clone(), round.clone())?;
+    }
+    for p in data.pairings_of(&round) {
+        if let Some(games) = data.tiebreak_games_needed(p) {
+            rounds::add_tiebreak_set(w, &round, p, &games)?;
+            report.new_tiebreak_sets.push(p.table_no);
+            if !changed.contains(&p.id) {
+                changed.push(p.id);
+            }
+        }
+    }
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let (_, games) = rounds::of_round(w.conn(), &round)?;
+    changed.sort_unstable();
+    for pairing in changed {
+        let of_pairing = games
+            .iter()
+            .filter(|g| g.pairing_id == pairing)
+            .cloned()
+            .collect();
+        report.tiebreak_games.push((pairing, of_pairing));
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use crate::director::{self, pair::Then};
+use crate::db::rounds::Round;
+use crate::director::{self, pair::Then, TournamentData};
 use crate::web::error::ApiError;
 use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
 use crate::web::views::team::{match_views, MatchView};
@@ -158,33 +159,26 @@ pub async fn pair_round(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
-    let round = state
+    let paired = state
         .run(move |c| director::pair::pair_next(c, tid, Then::Publish, &user))
         .await?;
-    Ok(HttpResponse::Created().json(round_json(&state, tid, round.number, true).await?))
+    Ok(HttpResponse::Created().json(round_json(&paired.data, &paired.round)))
 }
 
-async fn round_json(
-    state: &AppState,
-    tid: i32,
-    n: i32,
-    may_see_drafts: bool,
-) -> Result<RoundJson, ApiError> {
-    let data = load_data(state, tid).await?;
-    let round = data.round(n, may_see_drafts)?;
-    let views = pairing_views(&data, &round);
+fn round_json(data: &TournamentData, round: &Round) -> RoundJson {
+    let views = pairing_views(data, round);
     let matches = data.is_team_event().then(|| {
-        match_views(&data, &round, &views)
+        match_views(data, round, &views)
             .into_iter()
             .map(MatchJson::from)
             .collect()
     });
-    Ok(RoundJson {
-        round: n,
+    RoundJson {
+        round: round.number,
         published: round.is_published(),
         pairings: views.into_iter().map(PairingJson::from).collect(),
         matches,
-    })
+    }
 }
 
 /// `GET /api/v1/tournaments/{tid}/rounds/{n}`
@@ -193,5 +187,7 @@ pub async fn get_round(
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
-    Ok(HttpResponse::Ok().json(round_json(&state, tid, n, false).await?))
+    let data = load_data(&state, tid).await?;
+    let round = data.round(n, false)?;
+    Ok(HttpResponse::Ok().json(round_json(&data, &round)))
 }

@@ -19,7 +19,7 @@ use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{absolute_url, qr_svg, render, see_other, Ctx};
 use crate::web::views::round::{
-    load_data, pairing_views, player_link, seats, GameView, PairingView, Seat,
+    load_data, load_round, pairing_views, player_link, seats, GameView, PairingView, Seat,
 };
 use crate::web::views::team::{match_views, MatchView};
 use crate::web::AppState;
@@ -28,7 +28,8 @@ pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpRespon
     let tid = r.tournament.id;
     let round = state
         .run(move |c| director::pair::pair_next(c, tid, Then::Draft, &r.user))
-        .await?;
+        .await?
+        .round;
     Ok(see_other(&format!(
         "/t/{}/rounds/{}",
         round.tournament_id, round.number
@@ -597,7 +598,7 @@ pub async fn results_form(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
-    let data = load_data(&state, tid).await?;
+    let data = load_round(&state, tid, n).await?;
     let round = data.round(n, true)?;
     let flags = flag_words(&state, &data, &round).await?;
     let mut page = ResultsPage::new(ctx, data, round, missing_only(&query));
@@ -778,7 +779,7 @@ pub async fn save_results(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let form = form.into_inner();
-    let data = load_data(&state, tid).await?;
+    let mut data = load_round(&state, tid, n).await?;
     let round = data.round(n, true)?;
     let filter = missing_only(&form);
     let games_per_pairing = data.tournament.games_per_pairing as u32;
@@ -851,8 +852,9 @@ pub async fn save_results(
     } else {
         StatusCode::CONFLICT
     };
-    let data = load_data(&state, tid).await?;
-    let round = data.round(n, true)?;
+    // The page shows the round as this save left it, from what the save
+    // returned rather than from a second read.
+    data.take_saved(&report);
     let mut page = ResultsPage::new(ctx, data, round, filter);
     page.typed = typed;
     page.problems = problems;

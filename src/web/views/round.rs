@@ -21,6 +21,14 @@ pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, App
     state.run(move |c| crate::director::load(c, tid)).await
 }
 
+/// The tournament with its players and round `n` only
+/// ([`crate::director::load_round`]), for a page of that round alone.
+pub async fn load_round(state: &AppState, tid: i32, n: i32) -> Result<TournamentData, AppError> {
+    state
+        .run(move |c| crate::director::load_round(c, tid, n))
+        .await
+}
+
 /// One game as a row of the pairings page.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameView {
