@@ -1,0 +1,414 @@
+//! Writing an event file into a database as a new tournament: every row
+//! gets a new id and every reference is rewritten, so an event can be
+//! imported beside others (or beside a copy of itself).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use diesel::prelude::*;
+
+use super::{EventFile, Imported, PairingRow};
+use crate::change::{Action, Change, Detail, Entity};
+use crate::db::audit::Write;
+use crate::db::schema::{
+    audit_entries, forbidden_pairs, games, lineups, pairings, players, relations, requested_byes,
+    rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
+};
+use crate::db::{DbConnection, DbError};
+
+/// Old id to new id for one table; a reference to a row the file does not
+/// hold is an error naming both.
+struct Ids {
+    table: &'static str,
+    map: HashMap<i32, i32>,
+}
+
+impl Ids {
+    fn new(table: &'static str) -> Ids {
+        Ids {
+            table,
+            map: HashMap::new(),
+        }
+    }
+
+    fn get(&self, from: &str, old: i32) -> Result<i32, DbError> {
+        self.map.get(&old).copied().ok_or_else(|| DbError::Invalid {
+            field: "file",
+            message: format!(
+                "{from} names {} {old}, which is not in the file",
+                self.table
+            ),
+        })
+    }
+
+    fn opt(&self, from: &str, old: Option<i32>) -> Result<Option<i32>, DbError> {
+        old.map(|o| self.get(from, o)).transpose()
+    }
+}
+
+/// The file's accounts linked by name to the target's, and the names the
+/// target lacks: an account belongs to a server, so a row whose author is
+/// not there is kept without one and the name reported.
+struct Accounts<'f> {
+    names: &'f BTreeMap<i32, String>,
+    known: HashMap<String, i32>,
+    unknown: BTreeSet<String>,
+}
+
+impl<'f> Accounts<'f> {
+    fn find(conn: &mut DbConnection, file: &'f EventFile) -> Result<Accounts<'f>, DbError> {
+        let names: Vec<&String> = file.accounts.values().collect();
+        let known = users::table
+            .filter(users::name.eq_any(&names))
+            .select((users::name, users::id))
+            .load::<(String, i32)>(conn)?
+            .into_iter()
+            .collect();
+        Ok(Accounts {
+            names: &file.accounts,
+            known,
+            unknown: BTreeSet::new(),
+        })
+    }
+
+    /// The target's account for the file's account `old`.
+    fn user(&mut self, old: Option<i32>) -> Option<i32> {
+        let name = self.names.get(&old?)?;
+        let found = self.known.get(name).copied();
+        if found.is_none() {
+            self.unknown.insert(name.clone());
+        }
+        found
+    }
+}
+
+/// The new ids of the rows written so far, table by table, for the rows
+/// written later to refer to.
+struct Remap {
+    tournament: i32,
+    players: Ids,
+    relations: Ids,
+    kept_apart: Ids,
+    teams: Ids,
+    rounds: Ids,
+    pairings: Ids,
+    games: Ids,
+}
+
+impl Remap {
+    fn new(tournament: i32) -> Remap {
+        Remap {
+            tournament,
+            players: Ids::new("player"),
+            relations: Ids::new("relation"),
+            kept_apart: Ids::new("kept-apart pair"),
+            teams: Ids::new("team"),
+            rounds: Ids::new("round"),
+            pairings: Ids::new("pairing"),
+            games: Ids::new("game"),
+        }
+    }
+}
+
+/// Writes an event into the target database as a new tournament, in one
+/// transaction: either all of it is there or none. Tables are written in
+/// the order their references run, each group remapping the ids of the
+/// ones before.
+pub fn import(w: &mut Write, file: &EventFile) -> Result<Imported, DbError> {
+    let conn = w.conn();
+    let mut accounts = Accounts::find(conn, file)?;
+    let tid = tournament_and_referees(conn, file, &mut accounts)?;
+    let mut ids = Remap::new(tid);
+    players_and_relations(conn, file, &mut ids, &mut accounts)?;
+    teams_and_members(conn, file, &mut ids)?;
+    rounds_pairings_and_games(conn, file, &mut ids, &mut accounts)?;
+    records_and_rulings(conn, file, &ids, &mut accounts)?;
+    audit_trail(conn, file, &ids, &mut accounts)?;
+
+    // Read the new tournament back through the typed readers, so a
+    // setting, status or result this Kraal does not know is refused
+    // here, naming its row, instead of breaking its pages later.
+    crate::db::tournaments::find(conn, tid)?;
+    crate::db::rounds::everything(conn, tid)?;
+    crate::db::players::list(conn, tid)?;
+    crate::db::forbidden::list(conn, tid)?;
+
+    let imported = Imported {
+        tournament: tid,
+        players: file.players.len(),
+        rounds: file.rounds.len(),
+        games: file.games.len(),
+        unknown_accounts: accounts.unknown.into_iter().collect(),
+    };
+    w.record(
+        Change::new(Some(tid), Action::Import, Entity::Tournament, Some(tid))
+            .new_value(file.tournament.name.clone()),
+    );
+    Ok(imported)
+}
+
+/// The tournament's row and its referees; gives the new tournament's id.
+fn tournament_and_referees(
+    conn: &mut DbConnection,
+    file: &EventFile,
+    accounts: &mut Accounts<'_>,
+) -> Result<i32, DbError> {
+    let mut t = file.tournament.clone();
+    t.created_by = accounts.user(t.created_by);
+    let tid: i32 = diesel::insert_into(tournaments::table)
+        .values(&t)
+        .returning(tournaments::id)
+        .get_result(conn)?;
+    for r in &file.referees {
+        if let Some(u) = accounts.user(Some(*r)) {
+            diesel::insert_into(tournament_referees::table)
+                .values((
+                    tournament_referees::tournament_id.eq(tid),
+                    tournament_referees::user_id.eq(u),
+                ))
+                .execute(conn)?;
+        }
+    }
+    Ok(tid)
+}
+
+/// The players, their relations, the byes they asked for and the pairs
+/// kept apart.
+fn players_and_relations(
+    conn: &mut DbConnection,
+    file: &EventFile,
+    ids: &mut Remap,
+    accounts: &mut Accounts<'_>,
+) -> Result<(), DbError> {
+    let tid = ids.tournament;
+    for p in &file.players {
+        let mut row = p.clone();
+        row.tournament_id = tid;
+        let id = diesel::insert_into(players::table)
+            .values(&row)
+            .returning(players::id)
+            .get_result(conn)?;
+        ids.players.map.insert(p.id, id);
+    }
+    for r in &file.relations {
+        let from = format!("relation {}", r.id);
+        let mut row = r.clone();
+        row.tournament_id = tid;
+        row.player_a = ids.players.get(&from, r.player_a)?;
+        row.player_b = ids.players.get(&from, r.player_b)?;
+        let id = diesel::insert_into(relations::table)
+            .values(&row)
+            .returning(relations::id)
+            .get_result(conn)?;
+        ids.relations.map.insert(r.id, id);
+    }
+    for b in &file.requested_byes {
+        let mut row = b.clone();
+        row.tournament_id = tid;
+        row.player_id = ids
+            .players
+            .get(&format!("requested bye {}", b.id), b.player_id)?;
+        diesel::insert_into(requested_byes::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    for f in &file.forbidden_pairs {
+        let from = format!("kept-apart pair {}", f.id);
+        let mut row = f.clone();
+        row.tournament_id = tid;
+        row.player_a = ids.players.get(&from, f.player_a)?;
+        row.player_b = ids.players.get(&from, f.player_b)?;
+        row.created_by = accounts.user(f.created_by);
+        let id = diesel::insert_into(forbidden_pairs::table)
+            .values(&row)
+            .returning(forbidden_pairs::id)
+            .get_result(conn)?;
+        ids.kept_apart.map.insert(f.id, id);
+    }
+    Ok(())
+}
+
+/// The teams and their members. A captain's link is not carried: whoever
+/// reads the file must not be able to open a line-up with it.
+fn teams_and_members(
+    conn: &mut DbConnection,
+    file: &EventFile,
+    ids: &mut Remap,
+) -> Result<(), DbError> {
+    for tm in &file.teams {
+        let mut row = tm.clone();
+        row.tournament_id = ids.tournament;
+        row.captain_digest = None;
+        let id = diesel::insert_into(teams::table)
+            .values(&row)
+            .returning(teams::id)
+            .get_result(conn)?;
+        ids.teams.map.insert(tm.id, id);
+    }
+    for m in &file.team_members {
+        let from = format!("team member {}", m.id);
+        let mut row = m.clone();
+        row.team_id = ids.teams.get(&from, m.team_id)?;
+        row.player_id = ids.players.get(&from, m.player_id)?;
+        diesel::insert_into(team_members::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The rounds, their pairings and matches, the line-ups and the games,
+/// explanations renumbered to the new players.
+fn rounds_pairings_and_games(
+    conn: &mut DbConnection,
+    file: &EventFile,
+    ids: &mut Remap,
+    accounts: &mut Accounts<'_>,
+) -> Result<(), DbError> {
+    for r in &file.rounds {
+        let mut row = r.clone();
+        row.tournament_id = ids.tournament;
+        row.explanation = renumbered(&r.explanation, &ids.players);
+        let id = diesel::insert_into(rounds::table)
+            .values(&row)
+            .returning(rounds::id)
+            .get_result(conn)?;
+        ids.rounds.map.insert(r.id, id);
+    }
+    // Matches first: a board's pairing refers to its match.
+    let (matches, boards): (Vec<&PairingRow>, Vec<&PairingRow>) = file
+        .pairings
+        .iter()
+        .partition(|p| p.team_pairing_id.is_none());
+    for p in matches.into_iter().chain(boards) {
+        let from = format!("pairing {}", p.id);
+        let mut row = p.clone();
+        row.round_id = ids.rounds.get(&from, p.round_id)?;
+        row.first_player_id = ids.players.opt(&from, p.first_player_id)?;
+        row.second_player_id = ids.players.opt(&from, p.second_player_id)?;
+        row.first_team_id = ids.teams.opt(&from, p.first_team_id)?;
+        row.second_team_id = ids.teams.opt(&from, p.second_team_id)?;
+        row.team_pairing_id = ids.pairings.opt(&from, p.team_pairing_id)?;
+        row.explanation = renumbered(&p.explanation, &ids.players);
+        let id = diesel::insert_into(pairings::table)
+            .values(&row)
+            .returning(pairings::id)
+            .get_result(conn)?;
+        ids.pairings.map.insert(p.id, id);
+    }
+    for l in &file.lineups {
+        let from = format!("line-up entry {}", l.id);
+        let mut row = l.clone();
+        row.round_id = ids.rounds.get(&from, l.round_id)?;
+        row.team_id = ids.teams.get(&from, l.team_id)?;
+        row.player_id = ids.players.get(&from, l.player_id)?;
+        row.replaces_player_id = ids.players.opt(&from, l.replaces_player_id)?;
+        diesel::insert_into(lineups::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    for g in &file.games {
+        let from = format!("game {}", g.id);
+        let mut row = g.clone();
+        row.pairing_id = ids.pairings.get(&from, g.pairing_id)?;
+        row.starter_player_id = ids.players.opt(&from, g.starter_player_id)?;
+        row.updated_by = accounts.user(g.updated_by);
+        let id = diesel::insert_into(games::table)
+            .values(&row)
+            .returning(games::id)
+            .get_result(conn)?;
+        ids.games.map.insert(g.id, id);
+    }
+    Ok(())
+}
+
+/// The games' records (scoresheets) and the referees' rulings on them.
+fn records_and_rulings(
+    conn: &mut DbConnection,
+    file: &EventFile,
+    ids: &Remap,
+    accounts: &mut Accounts<'_>,
+) -> Result<(), DbError> {
+    for s in &file.scoresheets {
+        let mut row = s.clone();
+        row.game_id = ids.games.get(&format!("scoresheet {}", s.id), s.game_id)?;
+        row.submitted_by = accounts.user(s.submitted_by);
+        diesel::insert_into(scoresheets::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    for r in &file.rulings {
+        let mut row = r.clone();
+        row.game_id = ids.games.get(&format!("ruling {}", r.id), r.game_id)?;
+        row.ruled_by = accounts.user(r.ruled_by);
+        diesel::insert_into(rulings::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The audit trail, each entry's row and players moved to their new ids.
+fn audit_trail(
+    conn: &mut DbConnection,
+    file: &EventFile,
+    ids: &Remap,
+    accounts: &mut Accounts<'_>,
+) -> Result<(), DbError> {
+    for a in &file.audit {
+        let mut row = a.clone();
+        row.tournament_id = Some(ids.tournament);
+        row.user_id = accounts.user(a.user_id);
+        // An entry about a row that no longer exists (a game of an
+        // undone round) keeps a negative id, which names no row.
+        let moved = |ids: &Ids| {
+            a.entity_id
+                .map(|old| ids.map.get(&old).copied().unwrap_or(-old.abs()))
+        };
+        let entity = Entity::parse(&a.entity).ok_or_else(|| DbError::Invalid {
+            field: "file",
+            message: format!("audit entry {}: '{}' is not a known entity", a.id, a.entity),
+        })?;
+        row.entity_id = match entity {
+            Entity::Tournament => Some(ids.tournament),
+            Entity::Player => moved(&ids.players),
+            Entity::Relation => moved(&ids.relations),
+            Entity::KeptApart => moved(&ids.kept_apart),
+            Entity::Team => moved(&ids.teams),
+            Entity::Round => moved(&ids.rounds),
+            Entity::Match => moved(&ids.pairings),
+            Entity::Game => moved(&ids.games),
+            Entity::Referee | Entity::User => accounts.user(a.entity_id),
+        };
+        if let Some(d) = &a.detail {
+            let mut detail: Detail = serde_json::from_str(d).unwrap_or_default();
+            for p in &mut detail.players {
+                *p = ids.players.map.get(p).copied().unwrap_or(-p.abs());
+            }
+            row.detail = serde_json::to_string(&detail).ok();
+        }
+        diesel::insert_into(audit_entries::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// An explanation stored with a round or pairing (the engine's JSON, or a
+/// sentence), its players renumbered to their new ids.
+fn renumbered(text: &str, players: &Ids) -> String {
+    let new_id = |old: crate::pairing::PlayerId| {
+        players
+            .map
+            .get(&(old as i32))
+            .map(|&n| n as crate::pairing::PlayerId)
+    };
+    match serde_json::from_str::<crate::pairing::explain::Explanation>(text) {
+        Ok(mut e) => {
+            e.renumber(&new_id);
+            serde_json::to_string(&e).unwrap_or_else(|_| text.to_string())
+        }
+        // A sentence (an explanation from before they were values) is
+        // kept as it was written.
+        Err(_) => text.to_string(),
+    }
+}

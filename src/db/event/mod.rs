@@ -1,0 +1,470 @@
+//! A whole tournament as one file, to move it between two Kraal databases
+//! of either backend (`kraal export event`, `kraal import event`, and the
+//! download on the tournament page).
+//!
+//! The file holds the tournament's own rows, table by table, as stored:
+//! settings, players, relations, kept-apart pairs, requested byes, teams
+//! and their members, rounds, pairings and matches, line-ups, games and
+//! results, scoresheets, rulings, the audit trail and the referees. Ids in
+//! the file are the source database's; the import gives every row a new id
+//! in the target and rewrites every reference, so an event can be imported
+//! into a database that already holds others (or a copy of itself).
+//!
+//! Accounts are not part of an event: they belong to a server, with their
+//! passwords. The file names each account a row refers to (who entered a
+//! result, who is a referee, who made an audited change) by its name; the
+//! import links those to the target's accounts of the same name and reports
+//! the names it could not find, whose rows are kept without an author.
+//! Captains' secret links are not carried either: a file that referees
+//! download must not open line-ups to whoever reads it, so the referee
+//! makes each team a new link in the target.
+//!
+//! The rows are this module's own types, not the ones the pages read: the
+//! file is a versioned format, so it holds every column as stored (a rule
+//! set or a result in its stored spelling, checked on import), and nothing
+//! the app adds to what it shows can change it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::schema::{
+    audit_entries, forbidden_pairs, games, lineups, pairings, players, relations, requested_byes,
+    rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
+};
+use super::{DbConnection, DbError};
+use crate::change::Entity;
+
+/// What the file says it is; anything else is refused by name.
+pub const FORMAT: &str = "kraal event";
+/// The version of the layout below. A later Kraal reads older versions; an
+/// older Kraal refuses a newer file rather than dropping what it does not
+/// know.
+///
+/// Version 2 added each audit entry's `detail` (its round and players as
+/// ids); a version 1 file's entries said those in their text, which
+/// `read::upgrade_v1` reads once as the file is read.
+pub const VERSION: u32 = 2;
+/// The largest event file taken: 50 MB (a season's league with every
+/// record is a few MB).
+pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tournaments)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub name: String,
+    pub venue: String,
+    pub starts_on: Option<NaiveDate>,
+    pub ends_on: Option<NaiveDate>,
+    pub system: String,
+    pub rules: String,
+    pub games_per_pairing: i32,
+    pub ranking: String,
+    pub tiebreaks: String,
+    pub bye_value: String,
+    pub created_by: Option<i32>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub revision: i32,
+    pub records_public: bool,
+    pub records_required: bool,
+    /// Empty until the first pairing where the field decides them.
+    pub rounds: Option<i32>,
+    /// Files written before cycles were kept play one.
+    #[serde(default = "one_cycle")]
+    pub cycles: i32,
+}
+
+fn one_cycle() -> i32 {
+    1
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = players)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub name: String,
+    pub club: String,
+    pub rating: Option<i32>,
+    pub seed: Option<i32>,
+    pub federation_id: String,
+    pub withdrawn_from_round: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = relations)]
+#[serde(deny_unknown_fields)]
+pub struct RelationRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_a: i32,
+    pub player_b: i32,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = requested_byes)]
+#[serde(deny_unknown_fields)]
+pub struct RequestedByeRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_id: i32,
+    pub round: i32,
+    pub half: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = forbidden_pairs)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub player_a: i32,
+    pub player_b: i32,
+    pub from_round: Option<i32>,
+    pub to_round: Option<i32>,
+    pub waived: bool,
+    pub note: String,
+    pub created_by: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = teams)]
+#[serde(deny_unknown_fields)]
+pub struct TeamRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub name: String,
+    pub club: String,
+    /// Never written to the file (see the module comment); the referee
+    /// makes a new link after the import.
+    #[serde(skip)]
+    pub captain_digest: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = team_members)]
+#[serde(deny_unknown_fields)]
+pub struct TeamMemberRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub team_id: i32,
+    pub player_id: i32,
+    pub board: Option<i32>,
+    pub substitute: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = rounds)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: i32,
+    pub number: i32,
+    pub status: String,
+    pub explanation: String,
+    pub created_at: NaiveDateTime,
+    pub published_at: Option<NaiveDateTime>,
+    pub locked_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = pairings)]
+#[serde(deny_unknown_fields)]
+pub struct PairingRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub round_id: i32,
+    pub table_no: i32,
+    pub first_player_id: Option<i32>,
+    pub second_player_id: Option<i32>,
+    pub first_team_id: Option<i32>,
+    pub second_team_id: Option<i32>,
+    pub team_pairing_id: Option<i32>,
+    pub board: Option<i32>,
+    pub bye: Option<String>,
+    pub explanation: String,
+    pub started: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = lineups)]
+#[serde(deny_unknown_fields)]
+pub struct LineupRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub round_id: i32,
+    pub team_id: i32,
+    pub board: i32,
+    pub player_id: i32,
+    pub replaces_player_id: Option<i32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = games)]
+#[serde(deny_unknown_fields)]
+pub struct GameRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub pairing_id: i32,
+    pub number: i32,
+    pub starter_player_id: Option<i32>,
+    pub result: Option<String>,
+    pub tiebreak: bool,
+    pub scoresheet: Option<String>,
+    pub version: i32,
+    pub updated_at: Option<NaiveDateTime>,
+    pub updated_by: Option<i32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = scoresheets)]
+#[serde(deny_unknown_fields)]
+pub struct ScoresheetRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub game_id: i32,
+    pub side: String,
+    pub text: String,
+    pub rules: String,
+    pub error: Option<String>,
+    pub submitted_by: Option<i32>,
+    pub by_link: bool,
+    pub submitted_at: NaiveDateTime,
+    pub superseded_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = rulings)]
+#[serde(deny_unknown_fields)]
+pub struct RulingRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub game_id: i32,
+    pub kind: String,
+    pub result: Option<String>,
+    pub reason: String,
+    pub ruled_by: Option<i32>,
+    pub ruled_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = audit_entries)]
+#[serde(deny_unknown_fields)]
+pub struct AuditRow {
+    #[diesel(skip_insertion)]
+    pub id: i32,
+    pub tournament_id: Option<i32>,
+    pub user_id: Option<i32>,
+    pub at: NaiveDateTime,
+    pub action: String,
+    pub entity: String,
+    pub entity_id: Option<i32>,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    /// The [`crate::change::Detail`] as JSON (version 2 on).
+    #[serde(default)]
+    pub detail: Option<String>,
+}
+
+/// One tournament, every row of it, as the file holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventFile {
+    pub format: String,
+    pub version: u32,
+    pub exported_at: NaiveDateTime,
+    /// The names of the accounts the rows below refer to, by their id in
+    /// the source database.
+    pub accounts: BTreeMap<i32, String>,
+    /// The source's ids of the tournament's referees.
+    pub referees: Vec<i32>,
+    pub tournament: TournamentRow,
+    pub players: Vec<PlayerRow>,
+    pub relations: Vec<RelationRow>,
+    pub requested_byes: Vec<RequestedByeRow>,
+    pub forbidden_pairs: Vec<ForbiddenRow>,
+    pub teams: Vec<TeamRow>,
+    pub team_members: Vec<TeamMemberRow>,
+    pub rounds: Vec<RoundRow>,
+    pub pairings: Vec<PairingRow>,
+    pub lineups: Vec<LineupRow>,
+    pub games: Vec<GameRow>,
+    pub scoresheets: Vec<ScoresheetRow>,
+    pub rulings: Vec<RulingRow>,
+    pub audit: Vec<AuditRow>,
+}
+
+/// Reads every row of one tournament, in one transaction so the file is one
+/// moment of the event even while results are being entered.
+pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
+    conn.transaction(|conn| {
+        let tournament: TournamentRow = tournaments::table
+            .find(tid)
+            .select(TournamentRow::as_select())
+            .first(conn)
+            .optional()?
+            .ok_or(DbError::NotFound("tournament"))?;
+        let players: Vec<PlayerRow> = players::table
+            .filter(players::tournament_id.eq(tid))
+            .order(players::id)
+            .select(PlayerRow::as_select())
+            .load(conn)?;
+        let relations: Vec<RelationRow> = relations::table
+            .filter(relations::tournament_id.eq(tid))
+            .order(relations::id)
+            .select(RelationRow::as_select())
+            .load(conn)?;
+        let requested_byes: Vec<RequestedByeRow> = requested_byes::table
+            .filter(requested_byes::tournament_id.eq(tid))
+            .order(requested_byes::id)
+            .select(RequestedByeRow::as_select())
+            .load(conn)?;
+        let forbidden_pairs: Vec<ForbiddenRow> = forbidden_pairs::table
+            .filter(forbidden_pairs::tournament_id.eq(tid))
+            .order(forbidden_pairs::id)
+            .select(ForbiddenRow::as_select())
+            .load(conn)?;
+        let teams: Vec<TeamRow> = teams::table
+            .filter(teams::tournament_id.eq(tid))
+            .order(teams::id)
+            .select(TeamRow::as_select())
+            .load(conn)?;
+        let team_ids: Vec<i32> = teams.iter().map(|t| t.id).collect();
+        let team_members: Vec<TeamMemberRow> = team_members::table
+            .filter(team_members::team_id.eq_any(&team_ids))
+            .order(team_members::id)
+            .select(TeamMemberRow::as_select())
+            .load(conn)?;
+        let rounds: Vec<RoundRow> = rounds::table
+            .filter(rounds::tournament_id.eq(tid))
+            .order(rounds::id)
+            .select(RoundRow::as_select())
+            .load(conn)?;
+        let round_ids: Vec<i32> = rounds.iter().map(|r| r.id).collect();
+        let pairings: Vec<PairingRow> = pairings::table
+            .filter(pairings::round_id.eq_any(&round_ids))
+            .order(pairings::id)
+            .select(PairingRow::as_select())
+            .load(conn)?;
+        let lineups: Vec<LineupRow> = lineups::table
+            .filter(lineups::round_id.eq_any(&round_ids))
+            .order(lineups::id)
+            .select(LineupRow::as_select())
+            .load(conn)?;
+        let games: Vec<GameRow> = games::table
+            .inner_join(pairings::table)
+            .filter(pairings::round_id.eq_any(&round_ids))
+            .order(games::id)
+            .select(GameRow::as_select())
+            .load(conn)?;
+        let game_ids: Vec<i32> = games.iter().map(|g| g.id).collect();
+        let mut scoresheets: Vec<ScoresheetRow> = Vec::new();
+        let mut rulings: Vec<RulingRow> = Vec::new();
+        // Chunks keep the bound parameters under every backend's limit.
+        for chunk in game_ids.chunks(10_000) {
+            scoresheets.extend(
+                scoresheets::table
+                    .filter(scoresheets::game_id.eq_any(chunk))
+                    .order(scoresheets::id)
+                    .select(ScoresheetRow::as_select())
+                    .load(conn)?,
+            );
+            rulings.extend(
+                rulings::table
+                    .filter(rulings::game_id.eq_any(chunk))
+                    .order(rulings::id)
+                    .select(RulingRow::as_select())
+                    .load(conn)?,
+            );
+        }
+        let audit: Vec<AuditRow> = audit_entries::table
+            .filter(audit_entries::tournament_id.eq(tid))
+            .order(audit_entries::id)
+            .select(AuditRow::as_select())
+            .load(conn)?;
+        let referees: Vec<i32> = tournament_referees::table
+            .filter(tournament_referees::tournament_id.eq(tid))
+            .order(tournament_referees::user_id)
+            .select(tournament_referees::user_id)
+            .load(conn)?;
+
+        let mut user_ids: BTreeSet<i32> = referees.iter().copied().collect();
+        user_ids.extend(tournament.created_by);
+        user_ids.extend(forbidden_pairs.iter().filter_map(|f| f.created_by));
+        user_ids.extend(games.iter().filter_map(|g| g.updated_by));
+        user_ids.extend(scoresheets.iter().filter_map(|s| s.submitted_by));
+        user_ids.extend(rulings.iter().filter_map(|r| r.ruled_by));
+        user_ids.extend(audit.iter().filter_map(|a| a.user_id));
+        user_ids.extend(
+            audit
+                .iter()
+                .filter(|a| a.entity == Entity::Referee.as_str())
+                .filter_map(|a| a.entity_id),
+        );
+        let ids: Vec<i32> = user_ids.into_iter().collect();
+        let accounts: BTreeMap<i32, String> = users::table
+            .filter(users::id.eq_any(&ids))
+            .select((users::id, users::name))
+            .load::<(i32, String)>(conn)?
+            .into_iter()
+            .collect();
+
+        Ok(EventFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            exported_at: super::now(),
+            accounts,
+            referees,
+            tournament,
+            players,
+            relations,
+            requested_byes,
+            forbidden_pairs,
+            teams,
+            team_members,
+            rounds,
+            pairings,
+            lineups,
+            games,
+            scoresheets,
+            rulings,
+            audit,
+        })
+    })
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Imported {
+    /// The tournament's id in the target database.
+    pub tournament: i32,
+    pub players: usize,
+    pub rounds: usize,
+    pub games: usize,
+    /// Account names the file refers to that the target does not have:
+    /// their rows are kept without an author (and, for referees, without
+    /// the assignment).
+    pub unknown_accounts: Vec<String>,
+}
+
+mod import;
+mod read;
+
+pub use import::import;
+pub use read::parse;

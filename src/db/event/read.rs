@@ -1,0 +1,396 @@
+//! Reading an event file: every refusal names what is wrong and where
+//! (the line and column of bad JSON, the field of a wrong value, the row
+//! that refers to something not in the file), before anything is written.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{EventFile, LineupRow, FORMAT, MAX_FILE_BYTES, VERSION};
+use crate::change::{Action, Detail, Entity};
+use crate::db::DbError;
+
+/// Reads an event file, refusing anything that is not one with a message
+/// that names the problem (the line and column of bad JSON, the field of a
+/// wrong value, the row that refers to something not in the file).
+pub fn parse(text: &str) -> Result<EventFile, DbError> {
+    let invalid = |message: String| DbError::Invalid {
+        field: "file",
+        message,
+    };
+    if text.len() > MAX_FILE_BYTES {
+        return Err(invalid(format!(
+            "the file is {} MB; at most {} MB are taken",
+            text.len().div_ceil(1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| invalid(format!("the file is not JSON: {e}")))?;
+    match value.get("format").and_then(|f| f.as_str()) {
+        Some(FORMAT) => {}
+        Some(other) => {
+            return Err(invalid(format!(
+                "the file is a '{other}', not a '{FORMAT}' (made by `kraal export event`)"
+            )))
+        }
+        None => {
+            return Err(invalid(format!(
+                "the file does not say it is a '{FORMAT}' (made by `kraal export event`)"
+            )))
+        }
+    }
+    let version = value.get("version").and_then(|v| v.as_u64());
+    match version {
+        Some(v) if (1..=u64::from(VERSION)).contains(&v) => {}
+        Some(v) => {
+            return Err(invalid(format!(
+                "the file is version {v} of the event format; this Kraal reads version {VERSION}"
+            )))
+        }
+        None => return Err(invalid("the file has no version".into())),
+    }
+    if let Some(path) = nul_at(&value, &mut String::new()) {
+        return Err(invalid(format!(
+            "{path} holds a NUL character, which no database stores"
+        )));
+    }
+    let mut file: EventFile = serde_json::from_value(value)
+        .map_err(|e| invalid(format!("the file is not a valid event: {e}")))?;
+    if version == Some(1) {
+        upgrade_v1(&mut file);
+    }
+    check_values(&file)?;
+    check_ids(&file)?;
+    check_rows(&file)?;
+    Ok(file)
+}
+
+/// Every row of a table needs its own id: two players with one id would
+/// make one of them vanish (or, read another way, a second player appear),
+/// and every reference to it ambiguous. Refused before anything is read
+/// further, naming both rows.
+fn check_ids(file: &EventFile) -> Result<(), DbError> {
+    fn unique(table: &str, ids: impl Iterator<Item = i32>) -> Result<(), DbError> {
+        let mut seen: HashMap<i32, usize> = HashMap::new();
+        for (i, id) in ids.enumerate() {
+            if let Some(first) = seen.insert(id, i) {
+                return Err(DbError::Invalid {
+                    field: "file",
+                    message: format!(
+                        "{table}[{i}] has id {id}, as {table}[{first}] does: every row needs its own id"
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+    unique("players", file.players.iter().map(|r| r.id))?;
+    unique("relations", file.relations.iter().map(|r| r.id))?;
+    unique("requested_byes", file.requested_byes.iter().map(|r| r.id))?;
+    unique("forbidden_pairs", file.forbidden_pairs.iter().map(|r| r.id))?;
+    unique("teams", file.teams.iter().map(|r| r.id))?;
+    unique("team_members", file.team_members.iter().map(|r| r.id))?;
+    unique("rounds", file.rounds.iter().map(|r| r.id))?;
+    unique("pairings", file.pairings.iter().map(|r| r.id))?;
+    unique("lineups", file.lineups.iter().map(|r| r.id))?;
+    unique("games", file.games.iter().map(|r| r.id))?;
+    unique("scoresheets", file.scoresheets.iter().map(|r| r.id))?;
+    unique("rulings", file.rulings.iter().map(|r| r.id))?;
+    unique("audit", file.audit.iter().map(|r| r.id))?;
+    Ok(())
+}
+
+/// Every row passes the checks the forms and the API apply to what a
+/// referee types (the same functions of the core), named by its place in
+/// the file: a name, a rating, a round, a kept-apart range, a team, a
+/// line-up.
+fn check_rows(file: &EventFile) -> Result<(), DbError> {
+    use crate::roster::{self, FieldError, PlayerFields};
+    use crate::tournament::{RawTournament, MAX_ROUNDS};
+    let bad = |at: String, e: FieldError| DbError::Invalid {
+        field: "file",
+        message: format!("{at}.{}: {}", e.field, e.message),
+    };
+    let number = |at: String, field: &'static str, n: i32, range: std::ops::RangeInclusive<i32>| {
+        if range.contains(&n) {
+            Ok(())
+        } else {
+            let (lo, hi) = (*range.start(), *range.end());
+            let within = if hi == i32::MAX {
+                format!("{lo} or more")
+            } else {
+                format!("{lo} to {hi}")
+            };
+            Err(bad(
+                at,
+                FieldError::new(field, format!("{n} is not {within}")),
+            ))
+        }
+    };
+    let t = &file.tournament;
+    let text = |v: bool| if v { "yes" } else { "no" }.to_string();
+    let raw = RawTournament {
+        name: t.name.clone(),
+        venue: t.venue.clone(),
+        starts_on: t.starts_on.map(|d| d.to_string()).unwrap_or_default(),
+        ends_on: t.ends_on.map(|d| d.to_string()).unwrap_or_default(),
+        system: t.system.clone(),
+        rules: t.rules.clone(),
+        games_per_pairing: t.games_per_pairing.to_string(),
+        rounds: t.rounds.map(|r| r.to_string()).unwrap_or_default(),
+        cycles: t.cycles.to_string(),
+        ranking: t.ranking.clone(),
+        tiebreaks: t.tiebreaks.clone(),
+        bye_value: t.bye_value.clone(),
+        records_public: text(t.records_public),
+        records_required: text(t.records_required),
+    };
+    if let Err(errors) = raw.check() {
+        return Err(bad("tournament".into(), errors[0].clone()));
+    }
+    number("tournament".into(), "revision", t.revision, 0..=i32::MAX)?;
+    let round_no = 1..=MAX_ROUNDS;
+    for (i, p) in file.players.iter().enumerate() {
+        let at = format!("players[{i}] (id {})", p.id);
+        let show = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+        PlayerFields::parse(
+            &p.name,
+            &p.club,
+            &show(p.rating),
+            &show(p.seed),
+            &p.federation_id,
+        )
+        .map_err(|errors| bad(at.clone(), errors[0].clone()))?;
+        if let Some(n) = p.withdrawn_from_round {
+            number(at, "withdrawn_from_round", n, round_no.clone())?;
+        }
+    }
+    for (i, b) in file.requested_byes.iter().enumerate() {
+        number(
+            format!("requested_byes[{i}]"),
+            "round",
+            b.round,
+            round_no.clone(),
+        )?;
+    }
+    for (i, f) in file.forbidden_pairs.iter().enumerate() {
+        let at = format!("forbidden_pairs[{i}]");
+        roster::check_round_range(f.from_round, f.to_round, t.rounds.unwrap_or(MAX_ROUNDS))
+            .and_then(|()| roster::check_printable("note", "reason", &f.note))
+            .map_err(|e| bad(at, e))?;
+    }
+    for (i, team) in file.teams.iter().enumerate() {
+        roster::team_fields(&team.name, &team.club)
+            .map_err(|e| bad(format!("teams[{i}] (id {})", team.id), e))?;
+    }
+    let mut team_of: HashMap<i32, (i32, usize)> = HashMap::new();
+    for (i, m) in file.team_members.iter().enumerate() {
+        let at = format!("team_members[{i}]");
+        if let Some(b) = m.board {
+            number(at.clone(), "board", b, 1..=4)?;
+        }
+        if let Some((team, first)) = team_of.insert(m.player_id, (m.team_id, i)) {
+            return Err(bad(
+                at,
+                FieldError::new(
+                    "player_id",
+                    format!(
+                        "player {} is already in team {team} (team_members[{first}]): a player belongs to one team",
+                        m.player_id
+                    ),
+                ),
+            ));
+        }
+    }
+    for (i, r) in file.rounds.iter().enumerate() {
+        number(format!("rounds[{i}]"), "number", r.number, round_no.clone())?;
+    }
+    for (i, p) in file.pairings.iter().enumerate() {
+        let at = format!("pairings[{i}]");
+        number(at.clone(), "table_no", p.table_no, 1..=i32::MAX)?;
+        if let Some(b) = p.board {
+            number(at, "board", b, 1..=4)?;
+        }
+    }
+    // Line-ups: by round and team, only the team's own players, one board each.
+    let mut lineups: BTreeMap<(i32, i32), Vec<(usize, &LineupRow)>> = BTreeMap::new();
+    for (i, l) in file.lineups.iter().enumerate() {
+        number(format!("lineups[{i}]"), "board", l.board, 1..=4)?;
+        lineups
+            .entry((l.round_id, l.team_id))
+            .or_default()
+            .push((i, l));
+    }
+    let names: HashMap<i32, &str> = file
+        .players
+        .iter()
+        .map(|p| (p.id, p.name.as_str()))
+        .collect();
+    let name = |p: i32| {
+        names
+            .get(&p)
+            .map_or(format!("player {p}"), |n| n.to_string())
+    };
+    for ((_, team_id), mut rows) in lineups {
+        rows.sort_by_key(|(_, l)| l.board);
+        let eligible: Vec<i32> = file
+            .team_members
+            .iter()
+            .filter(|m| m.team_id == team_id)
+            .map(|m| m.player_id)
+            .collect();
+        let team = file
+            .teams
+            .iter()
+            .find(|t| t.id == team_id)
+            .map_or(format!("team {team_id}"), |t| t.name.clone());
+        let boards: Vec<i32> = rows.iter().map(|(_, l)| l.player_id).collect();
+        roster::check_lineup(&team, &eligible, &boards, name)
+            .map_err(|e| bad(format!("lineups[{}]", rows[0].0), e))?;
+        for (i, l) in &rows {
+            if let Some(r) = l.replaces_player_id.filter(|r| !eligible.contains(r)) {
+                return Err(bad(
+                    format!("lineups[{i}]"),
+                    FieldError::new(
+                        "replaces_player_id",
+                        format!("{} is not on {team}'s roster", name(r)),
+                    ),
+                ));
+            }
+        }
+    }
+    for (i, g) in file.games.iter().enumerate() {
+        let at = format!("games[{i}]");
+        number(at.clone(), "number", g.number, 1..=i32::MAX)?;
+        number(at, "version", g.version, 0..=i32::MAX)?;
+    }
+    for (i, r) in file.rulings.iter().enumerate() {
+        roster::check_printable("reason", "reason", &r.reason)
+            .map_err(|e| bad(format!("rulings[{i}]"), e))?;
+    }
+    Ok(())
+}
+
+/// Every stored spelling in the file must be one this Kraal reads (a
+/// result, a round's status, a setting), named by where it is in the file.
+fn check_values(file: &EventFile) -> Result<(), DbError> {
+    use crate::results::GameResult;
+    use crate::tournament::{
+        ByeKind, ByeValue, Ranking, RecordSide, RoundStatus, RuleSet, RulingKind, System, Tiebreaks,
+    };
+    fn known<T>(value: &str, at: String) -> Result<(), DbError>
+    where
+        T: TryFrom<String>,
+        T::Error: std::fmt::Display,
+    {
+        T::try_from(value.to_string())
+            .map(|_| ())
+            .map_err(|e| DbError::Invalid {
+                field: "file",
+                message: format!("{at}: {e}"),
+            })
+    }
+    let t = &file.tournament;
+    known::<System>(&t.system, "tournament.system".into())?;
+    known::<RuleSet>(&t.rules, "tournament.rules".into())?;
+    known::<Ranking>(&t.ranking, "tournament.ranking".into())?;
+    known::<Tiebreaks>(&t.tiebreaks, "tournament.tiebreaks".into())?;
+    known::<ByeValue>(&t.bye_value, "tournament.bye_value".into())?;
+    for (i, r) in file.rounds.iter().enumerate() {
+        known::<RoundStatus>(&r.status, format!("rounds[{i}].status"))?;
+    }
+    for (i, p) in file.pairings.iter().enumerate() {
+        if let Some(b) = &p.bye {
+            known::<ByeKind>(b, format!("pairings[{i}].bye"))?;
+        }
+    }
+    for (i, g) in file.games.iter().enumerate() {
+        if let Some(r) = &g.result {
+            known::<GameResult>(r, format!("games[{i}].result"))?;
+        }
+    }
+    for (i, s) in file.scoresheets.iter().enumerate() {
+        known::<RecordSide>(&s.side, format!("scoresheets[{i}].side"))?;
+        known::<RuleSet>(&s.rules, format!("scoresheets[{i}].rules"))?;
+    }
+    for (i, r) in file.rulings.iter().enumerate() {
+        known::<RulingKind>(&r.kind, format!("rulings[{i}].kind"))?;
+        if let Some(x) = &r.result {
+            known::<GameResult>(x, format!("rulings[{i}].result"))?;
+        }
+    }
+    for (i, a) in file.audit.iter().enumerate() {
+        known::<Action>(&a.action, format!("audit[{i}].action"))?;
+        known::<Entity>(&a.entity, format!("audit[{i}].entity"))?;
+        if let Some(d) = &a.detail {
+            serde_json::from_str::<Detail>(d).map_err(|e| DbError::Invalid {
+                field: "file",
+                message: format!("audit[{i}].detail: {e}"),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// A version 1 file's audit entries said their round in their text
+/// ("round 3: 4 pairings") and a swap's players as "players 12 and 40";
+/// read once here into the detail version 2 carries, as the database's
+/// own migration did for stored entries. Nothing reads text afterwards.
+fn upgrade_v1(file: &mut EventFile) {
+    let round_numbers: HashMap<i32, i32> = file.rounds.iter().map(|r| (r.id, r.number)).collect();
+    for a in &mut file.audit {
+        let said = a
+            .new_value
+            .as_deref()
+            .or(a.old_value.as_deref())
+            .unwrap_or("");
+        let leading = |t: &str| -> Option<i32> {
+            let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        };
+        let mut detail = Detail {
+            round: said.strip_prefix("round ").and_then(leading),
+            players: Vec::new(),
+        };
+        if a.entity == Entity::Round.as_str() && detail.round.is_none() {
+            detail.round = a.entity_id.and_then(|id| round_numbers.get(&id).copied());
+        }
+        if a.action == Action::Swap.as_str() {
+            let players = a
+                .old_value
+                .as_deref()
+                .and_then(|v| v.strip_prefix("players "))
+                .and_then(|v| v.split_once(" and "))
+                .and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)));
+            if let Some((x, y)) = players {
+                detail.players = vec![x, y];
+                a.old_value = None;
+            }
+        }
+        a.detail = (!detail.is_empty()).then(|| serde_json::to_string(&detail).unwrap_or_default());
+    }
+}
+
+/// The path of the first string holding a NUL, which PostgreSQL refuses.
+fn nul_at(value: &serde_json::Value, path: &mut String) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) => s.contains('\0').then(|| path.clone()),
+        serde_json::Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| {
+            let len = path.len();
+            path.push_str(&format!("[{i}]"));
+            let found = nul_at(v, path);
+            path.truncate(len);
+            found
+        }),
+        serde_json::Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let len = path.len();
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(k);
+            let found = nul_at(v, path);
+            path.truncate(len);
+            found
+        }),
+        _ => None,
+    }
+}
