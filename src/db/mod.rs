@@ -48,6 +48,10 @@ pub enum DbError {
     /// A uniqueness or concurrency conflict the user can act on.
     #[error("{0}")]
     Conflict(String),
+    /// An action the round's state refuses, as a value the shell words
+    /// (`wording::rounds`).
+    #[error("{0}")]
+    Refused(crate::rounds::Refused),
     /// A setting the event's progress no longer lets change; `field` names
     /// it as forms and the API call it.
     #[error("{field} cannot change: {message}")]
@@ -76,7 +80,7 @@ impl From<crate::roster::FieldError> for DbError {
 /// resolves (publish first, undo the later round, clear the results).
 impl From<crate::rounds::Refused> for DbError {
     fn from(e: crate::rounds::Refused) -> DbError {
-        DbError::Conflict(e.to_string())
+        DbError::Refused(e)
     }
 }
 

@@ -60,6 +60,7 @@ impl From<DbError> for AppError {
                 "Round {n} is not published yet: its pairings appear here once the referee publishes them."
             )),
             DbError::Conflict(m) => AppError::Conflict(m),
+            DbError::Refused(r) => AppError::Conflict(crate::wording::rounds::refused(&r)),
             DbError::Locked { field, message } => AppError::Locked {
                 field: field.to_string(),
                 message,

@@ -7,3 +7,4 @@
 
 pub mod audit;
 pub mod pairing;
+pub mod rounds;
