@@ -203,82 +203,80 @@ pub fn create(
     explanation: &str,
 ) -> Result<Round, DbError> {
     let conn = w.conn();
-    {
-        let round_id: i32 = diesel::insert_into(rounds::table)
-            .values((
-                rounds::tournament_id.eq(tournament_id),
-                rounds::number.eq(number),
-                rounds::status.eq(RoundStatus::Draft.as_str()),
-                rounds::explanation.eq(explanation),
-                rounds::created_at.eq(now()),
-            ))
-            .returning(rounds::id)
-            .get_result(conn)
-            .map_err(|e| classify(e, &format!("round {number} has already been paired")))?;
-        match plan {
-            Plan::Pairings(planned) => {
-                for (i, p) in planned.iter().enumerate() {
+    let round_id: i32 = diesel::insert_into(rounds::table)
+        .values((
+            rounds::tournament_id.eq(tournament_id),
+            rounds::number.eq(number),
+            rounds::status.eq(RoundStatus::Draft.as_str()),
+            rounds::explanation.eq(explanation),
+            rounds::created_at.eq(now()),
+        ))
+        .returning(rounds::id)
+        .get_result(conn)
+        .map_err(|e| classify(e, &format!("round {number} has already been paired")))?;
+    match plan {
+        Plan::Pairings(planned) => {
+            for (i, p) in planned.iter().enumerate() {
+                let row = Row {
+                    table: i as i32 + 1,
+                    first_player: Some(p.first),
+                    second_player: p.second,
+                    bye: p.bye,
+                    explanation: p.explanation.as_ref(),
+                    ..Row::default()
+                };
+                insert_pairing(conn, round_id, row, games_per_pairing)?;
+            }
+        }
+        Plan::Matches(matches) => {
+            for (i, m) in matches.iter().enumerate() {
+                let k = i as i32 + 1;
+                let row = Row {
+                    table: k,
+                    first_team: Some(m.first_team),
+                    second_team: m.second_team,
+                    bye: m.bye,
+                    explanation: m.explanation.as_ref(),
+                    ..Row::default()
+                };
+                let match_id = insert_pairing(conn, round_id, row, games_per_pairing)?;
+                let second_team = m.second_team;
+                for (b, &(first, second)) in m.boards.iter().enumerate() {
+                    // The first team starts game 1 on odd boards.
+                    let (t1, t2) = if b % 2 == 0 {
+                        (Some(m.first_team), second_team)
+                    } else {
+                        (second_team, Some(m.first_team))
+                    };
                     let row = Row {
-                        table: i as i32 + 1,
-                        first_player: Some(p.first),
-                        second_player: p.second,
-                        bye: p.bye,
-                        explanation: p.explanation.as_ref(),
+                        table: (k - 1) * 4 + b as i32 + 1,
+                        first_player: Some(first),
+                        second_player: Some(second),
+                        first_team: t1,
+                        second_team: t2,
+                        team_pairing: Some(match_id),
+                        board: Some(b as i32 + 1),
                         ..Row::default()
                     };
                     insert_pairing(conn, round_id, row, games_per_pairing)?;
                 }
             }
-            Plan::Matches(matches) => {
-                for (i, m) in matches.iter().enumerate() {
-                    let k = i as i32 + 1;
-                    let row = Row {
-                        table: k,
-                        first_team: Some(m.first_team),
-                        second_team: m.second_team,
-                        bye: m.bye,
-                        explanation: m.explanation.as_ref(),
-                        ..Row::default()
-                    };
-                    let match_id = insert_pairing(conn, round_id, row, games_per_pairing)?;
-                    let second_team = m.second_team;
-                    for (b, &(first, second)) in m.boards.iter().enumerate() {
-                        // The first team starts game 1 on odd boards.
-                        let (t1, t2) = if b % 2 == 0 {
-                            (Some(m.first_team), second_team)
-                        } else {
-                            (second_team, Some(m.first_team))
-                        };
-                        let row = Row {
-                            table: (k - 1) * 4 + b as i32 + 1,
-                            first_player: Some(first),
-                            second_player: Some(second),
-                            first_team: t1,
-                            second_team: t2,
-                            team_pairing: Some(match_id),
-                            board: Some(b as i32 + 1),
-                            ..Row::default()
-                        };
-                        insert_pairing(conn, round_id, row, games_per_pairing)?;
-                    }
-                }
-            }
         }
-        w.record(
-            Change::new(
-                Some(tournament_id),
-                Action::Pair,
-                Entity::Round,
-                Some(round_id),
-            )
-            .in_round(number)
-            .new_value(match plan {
-                Plan::Pairings(p) => format!("{} pairings", p.len()),
-                Plan::Matches(m) => format!("{} matches", m.len()),
-            }),
-        );
-        find(w.conn(), tournament_id, number)
     }
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Pair,
+            Entity::Round,
+            Some(round_id),
+        )
+        .in_round(number)
+        .new_value(match plan {
+            Plan::Pairings(p) => format!("{} pairings", p.len()),
+            Plan::Matches(m) => format!("{} matches", m.len()),
+        }),
+    );
+    find(w.conn(), tournament_id, number)
 }
 
 /// Puts `new` in `old`'s place on one board (a line-up change): the seat
@@ -486,26 +484,24 @@ pub fn of_round(
 
 pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
     let conn = w.conn();
-    {
-        let r = find(conn, tournament_id, number)?;
-        rule::check_publish(number, r.status)?;
-        diesel::update(rounds::table.find(r.id))
-            .set((
-                rounds::status.eq(RoundStatus::Published.as_str()),
-                rounds::published_at.eq(Some(now())),
-            ))
-            .execute(conn)?;
-        w.record(
-            Change::new(
-                Some(tournament_id),
-                Action::Publish,
-                Entity::Round,
-                Some(r.id),
-            )
-            .in_round(number),
-        );
-        Ok(())
-    }
+    let r = find(conn, tournament_id, number)?;
+    rule::check_publish(number, r.status)?;
+    diesel::update(rounds::table.find(r.id))
+        .set((
+            rounds::status.eq(RoundStatus::Published.as_str()),
+            rounds::published_at.eq(Some(now())),
+        ))
+        .execute(conn)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::Publish,
+            Entity::Round,
+            Some(r.id),
+        )
+        .in_round(number),
+    );
+    Ok(())
 }
 
 /// Locks a published round (its players' links take no more records) or
@@ -517,44 +513,37 @@ pub fn set_locked(
     lock: bool,
 ) -> Result<(), DbError> {
     let conn = w.conn();
-    {
-        let r = find(conn, tournament_id, number)?;
-        rule::check_lock(number, r.status)?;
-        if r.locked_at.is_some() == lock {
-            return Ok(());
-        }
-        diesel::update(rounds::table.find(r.id))
-            .set(rounds::locked_at.eq(lock.then(now)))
-            .execute(conn)?;
-        let action = if lock { Action::Lock } else { Action::Unlock };
-        w.record(
-            Change::new(Some(tournament_id), action, Entity::Round, Some(r.id)).in_round(number),
-        );
-        Ok(())
+    let r = find(conn, tournament_id, number)?;
+    rule::check_lock(number, r.status)?;
+    if r.locked_at.is_some() == lock {
+        return Ok(());
     }
+    diesel::update(rounds::table.find(r.id))
+        .set(rounds::locked_at.eq(lock.then(now)))
+        .execute(conn)?;
+    let action = if lock { Action::Lock } else { Action::Unlock };
+    w.record(Change::new(Some(tournament_id), action, Entity::Round, Some(r.id)).in_round(number));
+    Ok(())
 }
 
 /// Deletes the last round so it can be paired again; refused once any of
 /// its games has a result.
 pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
     let conn = w.conn();
-    {
-        let r = find(conn, tournament_id, number)?;
-        let last = list(conn, tournament_id)?.last().map(|x| x.number);
-        let with_results: i64 = games::table
-            .inner_join(pairings::table)
-            .filter(pairings::round_id.eq(r.id))
-            .filter(games::result.is_not_null())
-            .count()
-            .get_result(conn)?;
-        rule::check_undo(number, last, with_results as usize)?;
-        diesel::delete(rounds::table.find(r.id)).execute(conn)?;
-        w.record(
-            Change::new(Some(tournament_id), Action::Undo, Entity::Round, Some(r.id))
-                .in_round(number),
-        );
-        Ok(())
-    }
+    let r = find(conn, tournament_id, number)?;
+    let last = list(conn, tournament_id)?.last().map(|x| x.number);
+    let with_results: i64 = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(r.id))
+        .filter(games::result.is_not_null())
+        .count()
+        .get_result(conn)?;
+    rule::check_undo(number, last, with_results as usize)?;
+    diesel::delete(rounds::table.find(r.id)).execute(conn)?;
+    w.record(
+        Change::new(Some(tournament_id), Action::Undo, Entity::Round, Some(r.id)).in_round(number),
+    );
+    Ok(())
 }
 
 /// Clears every result of round `number` so that it can be entered again:
@@ -566,55 +555,52 @@ pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<u
     use super::schema::{rulings, scoresheets};
     let by = w.by();
     let conn = w.conn();
-    {
-        let r = find(conn, tournament_id, number)?;
-        let last = list(conn, tournament_id)?.last().map(|x| x.number);
-        let game_ids: Vec<i32> = games::table
-            .inner_join(pairings::table)
-            .filter(pairings::round_id.eq(r.id))
-            .filter(games::result.is_not_null())
-            .select(games::id)
-            .load(conn)?;
-        let set_ids: Vec<i32> = games::table
-            .inner_join(pairings::table)
-            .filter(pairings::round_id.eq(r.id))
-            .filter(games::tiebreak.eq(true))
-            .select(games::id)
-            .load(conn)?;
-        let recorded: Option<(i32, i32)> = scoresheets::table
-            .inner_join(games::table.inner_join(pairings::table))
-            .filter(games::id.eq_any(&set_ids))
-            .select((pairings::table_no, games::number))
-            .first(conn)
-            .optional()?;
-        rule::check_clear(number, last, game_ids.len(), recorded)?;
-        let round_games = games::table
-            .inner_join(pairings::table)
-            .filter(pairings::round_id.eq(r.id))
-            .select(games::id);
-        diesel::delete(rulings::table.filter(rulings::game_id.eq_any(round_games)))
-            .execute(conn)?;
-        diesel::delete(games::table.filter(games::id.eq_any(&set_ids))).execute(conn)?;
-        diesel::update(games::table.filter(games::id.eq_any(&game_ids)))
-            .set((
-                games::result.eq(None::<String>),
-                games::version.eq(games::version + 1),
-                games::updated_at.eq(Some(now())),
-                games::updated_by.eq(by),
-            ))
-            .execute(conn)?;
-        w.record(
-            Change::new(
-                Some(tournament_id),
-                Action::ClearResults,
-                Entity::Round,
-                Some(r.id),
-            )
-            .in_round(number)
-            .old(format!("{} results", game_ids.len())),
-        );
-        Ok(game_ids.len())
-    }
+    let r = find(conn, tournament_id, number)?;
+    let last = list(conn, tournament_id)?.last().map(|x| x.number);
+    let game_ids: Vec<i32> = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(r.id))
+        .filter(games::result.is_not_null())
+        .select(games::id)
+        .load(conn)?;
+    let set_ids: Vec<i32> = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(r.id))
+        .filter(games::tiebreak.eq(true))
+        .select(games::id)
+        .load(conn)?;
+    let recorded: Option<(i32, i32)> = scoresheets::table
+        .inner_join(games::table.inner_join(pairings::table))
+        .filter(games::id.eq_any(&set_ids))
+        .select((pairings::table_no, games::number))
+        .first(conn)
+        .optional()?;
+    rule::check_clear(number, last, game_ids.len(), recorded)?;
+    let round_games = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(r.id))
+        .select(games::id);
+    diesel::delete(rulings::table.filter(rulings::game_id.eq_any(round_games))).execute(conn)?;
+    diesel::delete(games::table.filter(games::id.eq_any(&set_ids))).execute(conn)?;
+    diesel::update(games::table.filter(games::id.eq_any(&game_ids)))
+        .set((
+            games::result.eq(None::<String>),
+            games::version.eq(games::version + 1),
+            games::updated_at.eq(Some(now())),
+            games::updated_by.eq(by),
+        ))
+        .execute(conn)?;
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::ClearResults,
+            Entity::Round,
+            Some(r.id),
+        )
+        .in_round(number)
+        .old(format!("{} results", game_ids.len())),
+    );
+    Ok(game_ids.len())
 }
 
 /// A game with where it belongs.
@@ -803,35 +789,33 @@ pub fn request_bye(
     half: bool,
 ) -> Result<(), DbError> {
     let conn = w.conn();
-    {
-        diesel::insert_into(requested_byes::table)
-            .values((
-                requested_byes::tournament_id.eq(tournament_id),
-                requested_byes::player_id.eq(player_id),
-                requested_byes::round.eq(round),
-                requested_byes::half.eq(half),
-            ))
-            .execute(conn)
-            .map_err(|e| {
-                classify(
-                    e,
-                    &format!("a bye in round {round} is already recorded for that player"),
-                )
-            })?;
-        let kind = if half { ByeKind::Half } else { ByeKind::Zero };
-        w.record(
-            Change::new(
-                Some(tournament_id),
-                Action::RequestBye,
-                Entity::Player,
-                Some(player_id),
+    diesel::insert_into(requested_byes::table)
+        .values((
+            requested_byes::tournament_id.eq(tournament_id),
+            requested_byes::player_id.eq(player_id),
+            requested_byes::round.eq(round),
+            requested_byes::half.eq(half),
+        ))
+        .execute(conn)
+        .map_err(|e| {
+            classify(
+                e,
+                &format!("a bye in round {round} is already recorded for that player"),
             )
-            .in_round(round)
-            .players([player_id])
-            .new_value(kind.as_str()),
-        );
-        Ok(())
-    }
+        })?;
+    let kind = if half { ByeKind::Half } else { ByeKind::Zero };
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::RequestBye,
+            Entity::Player,
+            Some(player_id),
+        )
+        .in_round(round)
+        .players([player_id])
+        .new_value(kind.as_str()),
+    );
+    Ok(())
 }
 
 /// Exchanges two players of a draft round (their places and the games they
@@ -845,56 +829,53 @@ pub fn swap_players(
     broken: &[String],
 ) -> Result<(), DbError> {
     let conn = w.conn();
-    {
-        let r = find(conn, tournament_id, number)?;
-        let ps: Vec<Pairing> = pairings::table
-            .filter(pairings::round_id.eq(r.id))
-            .select(Pairing::as_select())
+    let r = find(conn, tournament_id, number)?;
+    let ps: Vec<Pairing> = pairings::table
+        .filter(pairings::round_id.eq(r.id))
+        .select(Pairing::as_select())
+        .load(conn)?;
+    let holds = |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
+    let seated = |x: i32| ps.iter().any(|p| holds(p, x));
+    rule::check_swap(number, r.status, (a, b), [seated(a), seated(b)])?;
+    let by_hand = serde_json::to_string(&Explanation {
+        notes: vec![crate::pairing::explain::Note::ChangedByHand],
+        ..Explanation::default()
+    })
+    .unwrap_or_default();
+    let swap = |x: Option<i32>| match x {
+        Some(x) if x == a => Some(b),
+        Some(x) if x == b => Some(a),
+        other => other,
+    };
+    for p in ps.iter().filter(|p| holds(p, a) || holds(p, b)) {
+        diesel::update(pairings::table.find(p.id))
+            .set((
+                pairings::first_player_id.eq(swap(p.first_player_id)),
+                pairings::second_player_id.eq(swap(p.second_player_id)),
+                pairings::explanation.eq(&by_hand),
+            ))
+            .execute(conn)?;
+        let gs: Vec<Game> = games::table
+            .filter(games::pairing_id.eq(p.id))
+            .select(Game::as_select())
             .load(conn)?;
-        let holds =
-            |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
-        let seated = |x: i32| ps.iter().any(|p| holds(p, x));
-        rule::check_swap(number, r.status, (a, b), [seated(a), seated(b)])?;
-        let by_hand = serde_json::to_string(&Explanation {
-            notes: vec![crate::pairing::explain::Note::ChangedByHand],
-            ..Explanation::default()
-        })
-        .unwrap_or_default();
-        let swap = |x: Option<i32>| match x {
-            Some(x) if x == a => Some(b),
-            Some(x) if x == b => Some(a),
-            other => other,
-        };
-        for p in ps.iter().filter(|p| holds(p, a) || holds(p, b)) {
-            diesel::update(pairings::table.find(p.id))
-                .set((
-                    pairings::first_player_id.eq(swap(p.first_player_id)),
-                    pairings::second_player_id.eq(swap(p.second_player_id)),
-                    pairings::explanation.eq(&by_hand),
-                ))
+        for g in gs {
+            diesel::update(games::table.find(g.id))
+                .set(games::starter_player_id.eq(swap(g.starter_player_id)))
                 .execute(conn)?;
-            let gs: Vec<Game> = games::table
-                .filter(games::pairing_id.eq(p.id))
-                .select(Game::as_select())
-                .load(conn)?;
-            for g in gs {
-                diesel::update(games::table.find(g.id))
-                    .set(games::starter_player_id.eq(swap(g.starter_player_id)))
-                    .execute(conn)?;
-            }
         }
-        w.record(
-            Change::new(Some(tournament_id), Action::Swap, Entity::Round, Some(r.id))
-                .in_round(number)
-                .players([a, b])
-                .new_value(if broken.is_empty() {
-                    "swapped; no rule broken".to_string()
-                } else {
-                    format!("swapped, breaking: {}", broken.join("; "))
-                }),
-        );
-        Ok(())
     }
+    w.record(
+        Change::new(Some(tournament_id), Action::Swap, Entity::Round, Some(r.id))
+            .in_round(number)
+            .players([a, b])
+            .new_value(if broken.is_empty() {
+                "swapped; no rule broken".to_string()
+            } else {
+                format!("swapped, breaking: {}", broken.join("; "))
+            }),
+    );
+    Ok(())
 }
 
 /// A pairing with its round and games (by number).

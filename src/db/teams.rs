@@ -129,70 +129,68 @@ fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, Stri
 /// Enters a team with its roster and substitutes and a fresh captain link.
 pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
     let conn = w.conn();
-    {
-        let tournament = super::tournaments::find(conn, tid)?;
-        if !tournament.system.is_team() {
-            return Err(DbError::Conflict(format!(
-                "{} is an individual event: teams belong to a team league or a team Swiss",
-                tournament.name
-            )));
-        }
-        // A team's standing is its matches from round 1: a team joining
-        // later would have rounds it could neither have played nor had a bye in.
-        let paired = super::tournaments::rounds_paired(conn, tid)?;
-        if paired > 0 {
-            return Err(DbError::Conflict(format!(
-                "round {paired} is already paired: teams are entered before round 1"
-            )));
-        }
-        let (name, club) = check(conn, tid, t)?;
-        let id: i32 = diesel::insert_into(teams::table)
-            .values((
-                teams::tournament_id.eq(tid),
-                teams::name.eq(&name),
-                teams::club.eq(&club),
-            ))
-            .returning(teams::id)
-            .get_result(conn)
-            .map_err(|e| classify(e, &format!("a team called {name} is already entered")))
-            .map_err(|e| match e {
-                DbError::Conflict(m) => DbError::Invalid {
-                    field: "name",
-                    message: m,
-                },
-                other => other,
-            })?;
-        for (k, &p) in t.members.iter().enumerate() {
-            diesel::insert_into(team_members::table)
-                .values((
-                    team_members::team_id.eq(id),
-                    team_members::player_id.eq(p),
-                    team_members::board.eq(Some(k as i32 + 1)),
-                    team_members::substitute.eq(false),
-                ))
-                .execute(conn)?;
-        }
-        for &p in &t.substitutes {
-            diesel::insert_into(team_members::table)
-                .values((
-                    team_members::team_id.eq(id),
-                    team_members::player_id.eq(p),
-                    team_members::board.eq(None::<i32>),
-                    team_members::substitute.eq(true),
-                ))
-                .execute(conn)?;
-        }
-        w.record(
-            Change::new(Some(tid), Action::Add, Entity::Team, Some(id))
-                .players(t.members.iter().chain(&t.substitutes).copied())
-                .new_value(format!(
-                    "{name}: {} roster players, {} substitutes",
-                    t.members.len(),
-                    t.substitutes.len()
-                )),
-        );
-        find(w.conn(), tid, id)
+    let tournament = super::tournaments::find(conn, tid)?;
+    if !tournament.system.is_team() {
+        return Err(DbError::Conflict(format!(
+            "{} is an individual event: teams belong to a team league or a team Swiss",
+            tournament.name
+        )));
     }
+    // A team's standing is its matches from round 1: a team joining
+    // later would have rounds it could neither have played nor had a bye in.
+    let paired = super::tournaments::rounds_paired(conn, tid)?;
+    if paired > 0 {
+        return Err(DbError::Conflict(format!(
+            "round {paired} is already paired: teams are entered before round 1"
+        )));
+    }
+    let (name, club) = check(conn, tid, t)?;
+    let id: i32 = diesel::insert_into(teams::table)
+        .values((
+            teams::tournament_id.eq(tid),
+            teams::name.eq(&name),
+            teams::club.eq(&club),
+        ))
+        .returning(teams::id)
+        .get_result(conn)
+        .map_err(|e| classify(e, &format!("a team called {name} is already entered")))
+        .map_err(|e| match e {
+            DbError::Conflict(m) => DbError::Invalid {
+                field: "name",
+                message: m,
+            },
+            other => other,
+        })?;
+    for (k, &p) in t.members.iter().enumerate() {
+        diesel::insert_into(team_members::table)
+            .values((
+                team_members::team_id.eq(id),
+                team_members::player_id.eq(p),
+                team_members::board.eq(Some(k as i32 + 1)),
+                team_members::substitute.eq(false),
+            ))
+            .execute(conn)?;
+    }
+    for &p in &t.substitutes {
+        diesel::insert_into(team_members::table)
+            .values((
+                team_members::team_id.eq(id),
+                team_members::player_id.eq(p),
+                team_members::board.eq(None::<i32>),
+                team_members::substitute.eq(true),
+            ))
+            .execute(conn)?;
+    }
+    w.record(
+        Change::new(Some(tid), Action::Add, Entity::Team, Some(id))
+            .players(t.members.iter().chain(&t.substitutes).copied())
+            .new_value(format!(
+                "{name}: {} roster players, {} substitutes",
+                t.members.len(),
+                t.substitutes.len()
+            )),
+    );
+    find(w.conn(), tid, id)
 }
 
 pub fn find(conn: &mut DbConnection, tid: i32, id: i32) -> Result<Team, DbError> {

@@ -80,72 +80,81 @@ impl Tournament {
     }
 }
 
+/// A tournament's settings as its columns: the same for a new tournament
+/// and an edit, so the two cannot drift apart.
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = tournaments, treat_none_as_null = true)]
+struct Settings<'a> {
+    name: &'a str,
+    venue: &'a str,
+    starts_on: Option<NaiveDate>,
+    ends_on: Option<NaiveDate>,
+    system: &'static str,
+    rules: &'static str,
+    games_per_pairing: i32,
+    rounds: Option<i32>,
+    cycles: i32,
+    ranking: &'static str,
+    tiebreaks: String,
+    bye_value: &'static str,
+    records_public: bool,
+    records_required: bool,
+}
+
+impl Settings<'_> {
+    fn of(f: &TournamentFields) -> Settings<'_> {
+        Settings {
+            name: &f.name,
+            venue: &f.venue,
+            starts_on: f.starts_on,
+            ends_on: f.ends_on,
+            system: f.system.as_str(),
+            rules: f.rules.as_str(),
+            games_per_pairing: f.games_per_pairing,
+            rounds: f.rounds,
+            cycles: f.cycles,
+            ranking: f.ranking.as_str(),
+            tiebreaks: format_tiebreaks(&f.tiebreaks),
+            bye_value: f.bye_value.as_str(),
+            records_public: f.records_public,
+            records_required: f.records_required,
+        }
+    }
+}
+
 /// A new tournament; a referee who creates one referees it.
 pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tournament, DbError> {
     let conn = w.conn();
-    {
-        let t = now();
-        let id: i32 = diesel::insert_into(tournaments::table)
-            .values((
-                tournaments::name.eq(&f.name),
-                tournaments::venue.eq(&f.venue),
-                tournaments::starts_on.eq(f.starts_on),
-                tournaments::ends_on.eq(f.ends_on),
-                tournaments::system.eq(f.system.as_str()),
-                tournaments::rules.eq(f.rules.as_str()),
-                tournaments::games_per_pairing.eq(f.games_per_pairing),
-                tournaments::rounds.eq(f.rounds),
-                tournaments::cycles.eq(f.cycles),
-                tournaments::ranking.eq(f.ranking.as_str()),
-                tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
-                tournaments::bye_value.eq(f.bye_value.as_str()),
-                tournaments::records_public.eq(f.records_public),
-                tournaments::records_required.eq(f.records_required),
-                tournaments::created_by.eq(Some(creator.id)),
-                tournaments::created_at.eq(t),
-                tournaments::updated_at.eq(t),
-            ))
-            .returning(tournaments::id)
-            .get_result(conn)?;
-        if !creator.is_admin() {
-            assign_referee_row(conn, id, creator.id)?;
-        }
-        let mut c = Change::new(Some(id), Action::Create, Entity::Tournament, Some(id));
-        c.new_value = serde_json::to_string(f).ok();
-        w.record(c);
-        find(w.conn(), id)
+    let t = now();
+    let id: i32 = diesel::insert_into(tournaments::table)
+        .values((
+            Settings::of(f),
+            tournaments::created_by.eq(Some(creator.id)),
+            tournaments::created_at.eq(t),
+            tournaments::updated_at.eq(t),
+        ))
+        .returning(tournaments::id)
+        .get_result(conn)?;
+    if !creator.is_admin() {
+        assign_referee_row(conn, id, creator.id)?;
     }
+    let mut c = Change::new(Some(id), Action::Create, Entity::Tournament, Some(id));
+    c.new_value = serde_json::to_string(f).ok();
+    w.record(c);
+    find(w.conn(), id)
 }
 
 pub fn update(w: &mut Write, id: i32, f: &TournamentFields) -> Result<Tournament, DbError> {
     let conn = w.conn();
-    {
-        let old = find(conn, id)?.fields();
-        diesel::update(tournaments::table.find(id))
-            .set((
-                tournaments::name.eq(&f.name),
-                tournaments::venue.eq(&f.venue),
-                tournaments::starts_on.eq(f.starts_on),
-                tournaments::ends_on.eq(f.ends_on),
-                tournaments::system.eq(f.system.as_str()),
-                tournaments::rules.eq(f.rules.as_str()),
-                tournaments::games_per_pairing.eq(f.games_per_pairing),
-                tournaments::rounds.eq(f.rounds),
-                tournaments::cycles.eq(f.cycles),
-                tournaments::ranking.eq(f.ranking.as_str()),
-                tournaments::tiebreaks.eq(format_tiebreaks(&f.tiebreaks)),
-                tournaments::bye_value.eq(f.bye_value.as_str()),
-                tournaments::records_public.eq(f.records_public),
-                tournaments::records_required.eq(f.records_required),
-                tournaments::updated_at.eq(now()),
-            ))
-            .execute(conn)?;
-        let mut c = Change::new(Some(id), Action::Edit, Entity::Tournament, Some(id));
-        c.old_value = serde_json::to_string(&old).ok();
-        c.new_value = serde_json::to_string(f).ok();
-        w.record(c);
-        find(w.conn(), id)
-    }
+    let old = find(conn, id)?.fields();
+    diesel::update(tournaments::table.find(id))
+        .set((Settings::of(f), tournaments::updated_at.eq(now())))
+        .execute(conn)?;
+    let mut c = Change::new(Some(id), Action::Edit, Entity::Tournament, Some(id));
+    c.old_value = serde_json::to_string(&old).ok();
+    c.new_value = serde_json::to_string(f).ok();
+    w.record(c);
+    find(w.conn(), id)
 }
 
 /// Fixes the rounds of an event whose field decides them, as its first
@@ -226,27 +235,25 @@ pub fn assign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbEr
 
 pub fn unassign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
     let conn = w.conn();
-    {
-        let n = diesel::delete(
-            tournament_referees::table
-                .filter(tournament_referees::tournament_id.eq(id))
-                .filter(tournament_referees::user_id.eq(referee.id)),
-        )
-        .execute(conn)?;
-        if n == 0 {
-            return Err(DbError::NotFound("referee of this tournament"));
-        }
-        w.record(
-            Change::new(
-                Some(id),
-                Action::Unassign,
-                Entity::Referee,
-                Some(referee.id),
-            )
-            .old(referee.name.clone()),
-        );
-        Ok(())
+    let n = diesel::delete(
+        tournament_referees::table
+            .filter(tournament_referees::tournament_id.eq(id))
+            .filter(tournament_referees::user_id.eq(referee.id)),
+    )
+    .execute(conn)?;
+    if n == 0 {
+        return Err(DbError::NotFound("referee of this tournament"));
     }
+    w.record(
+        Change::new(
+            Some(id),
+            Action::Unassign,
+            Entity::Referee,
+            Some(referee.id),
+        )
+        .old(referee.name.clone()),
+    );
+    Ok(())
 }
 
 /// The tournament's change counter: pages built from it stay valid while it
