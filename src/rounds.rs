@@ -40,6 +40,28 @@ pub enum Refused {
     /// The board started between the look that allowed a replacement and
     /// the write that makes it (OGR 10.3.1).
     BoardStartedMeanwhile,
+    /// Something done to the games of a draft round, which only its
+    /// referees see: results, records or rulings wait for publication.
+    Draft { round: i32, doing: OnGames },
+    /// A players' link sending a record to a locked round.
+    LinkLocked { round: i32 },
+    /// The tournament changed while the round was being paired, so the
+    /// pairing may rest on results that no longer stand.
+    ChangedWhilePairing,
+    /// A line-up for a team with no match in the round.
+    NoMatch { team: String, round: i32 },
+    /// A line-up for a team with the bye.
+    TeamBye { team: String, round: i32 },
+    /// A captain changing a line-up once the match's boards started.
+    CaptainTooLate { team: String, round: i32 },
+}
+
+/// What is done to a round's games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnGames {
+    Results,
+    Records,
+    Rulings,
 }
 
 /// Publishing round `round` (`status` now). Publishing twice would move

@@ -82,9 +82,7 @@ pub fn pair_loaded(
         .map_err(DbError::from)?;
     let (round, pairings, games) = super::commit(conn, Some(by.id), |w| {
         if tournaments::revision(w.conn(), t.id)? != t.revision {
-            return Err(DbError::Conflict(
-                "the tournament changed while the round was being paired: pair it again".into(),
-            ));
+            return Err(crate::rounds::Refused::ChangedWhilePairing.into());
         }
         if let Some(total) = fixed {
             // The field decided the rounds: fixed now, with the round that

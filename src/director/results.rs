@@ -1,6 +1,7 @@
 //! Saving results: the one use case behind the results page, the quick
 //! entry box and `PUT /api/v1/games/{id}`.
 
+use crate::rounds::{OnGames, Refused};
 use serde::Serialize;
 
 use crate::db::audit::Write;
@@ -158,10 +159,11 @@ pub fn save_in(
             return Err(DbError::NotFound("game"));
         }
         if !ctx.round.is_published() {
-            return Err(DbError::Conflict(format!(
-                "round {} is a draft: publish it before entering results",
-                ctx.round.number
-            )));
+            return Err(Refused::Draft {
+                round: ctx.round.number,
+                doing: OnGames::Results,
+            }
+            .into());
         }
         let mut replaced = None;
         if edit.wanted != ctx.game.result {

@@ -7,6 +7,7 @@
 //! text as stored under the rule set stored with it, so a record reads the
 //! same on every page, in the API and in `kraal check --json`.
 
+use crate::rounds::{OnGames, Refused};
 use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
@@ -120,10 +121,11 @@ fn store(
 ) -> Result<Submitted, DbError> {
     refuse(text)?;
     if !round.is_published() {
-        return Err(DbError::Conflict(format!(
-            "round {} is a draft: records are taken once it is published",
-            round.number
-        )));
+        return Err(Refused::Draft {
+            round: round.number,
+            doing: OnGames::Records,
+        }
+        .into());
     }
     let tournament = tournaments::find(conn, round.tournament_id)?;
     let checked = read(text, tournament.rules);
@@ -239,10 +241,10 @@ pub fn submit_by_link(
         });
     }
     if !link.open {
-        return Err(DbError::Conflict(format!(
-            "round {} is locked, so this link takes no more records: hand your scoresheet to the referee",
-            link.round.number
-        )));
+        return Err(Refused::LinkLocked {
+            round: link.round.number,
+        }
+        .into());
     }
     store(conn, &link.round, game_id, side, text, None)
 }
@@ -602,10 +604,11 @@ pub fn rule(
     let records = game(conn, game_id)?;
     let invalid = |field: &'static str, message: String| DbError::Invalid { field, message };
     if !records.round.is_published() {
-        return Err(DbError::Conflict(format!(
-            "round {} is a draft: publish it before ruling on its games",
-            records.round.number
-        )));
+        return Err(Refused::Draft {
+            round: records.round.number,
+            doing: OnGames::Rulings,
+        }
+        .into());
     }
     let reason = asked.reason.trim();
     crate::roster::check_printable("reason", "reason", reason)?;

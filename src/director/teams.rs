@@ -9,6 +9,7 @@
 //! pairing. Match `k` of a round plays on tables `4k-3` to `4k`, one
 //! table per board, which is what the results desk's quick entry reads.
 
+use crate::rounds::Refused;
 use std::collections::HashMap;
 
 use crate::change::{Action, Change, Entity};
@@ -465,12 +466,16 @@ pub fn set_lineup(
         let round = data.round(n, !captain)?;
         let m = data
             .match_of(&round, team_id)
-            .ok_or_else(|| DbError::Conflict(format!("{} has no match in round {n}", team.name)))?;
+            .ok_or_else(|| Refused::NoMatch {
+                team: team.name.clone(),
+                round: n,
+            })?;
         if m.second_team_id.is_none() {
-            return Err(DbError::Conflict(format!(
-                "{} has the bye in round {n}: there is no line-up to give",
-                team.name
-            )));
+            return Err(Refused::TeamBye {
+                team: team.name.clone(),
+                round: n,
+            }
+            .into());
         }
         if boards.len() != BOARDS {
             return Err(DbError::Invalid {
@@ -506,10 +511,11 @@ pub fn set_lineup(
         })?;
         let board_rows = data.boards_of(&round, m.id);
         if captain && board_rows.iter().any(|b| data.board_started(b)) {
-            return Err(DbError::Conflict(format!(
-                "the boards of {}'s match in round {n} have started: only the referee can change the line-up now",
-                team.name
-            )));
+            return Err(Refused::CaptainTooLate {
+                team: team.name.clone(),
+                round: n,
+            }
+            .into());
         }
         let mut changed = Vec::new();
         for (k, b) in board_rows.iter().enumerate() {

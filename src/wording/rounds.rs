@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::rounds::Refused;
+use crate::rounds::{OnGames, Refused};
 
 /// Why an action on a round is refused, as the referee reads it.
 pub fn refused(r: &Refused) -> String {
@@ -42,6 +42,46 @@ impl fmt::Display for Refused {
                 "round {round} is published: undo it to change its pairings"
             ),
             Refused::SwapNotTwoPlayers => write!(f, "choose two different players of this round"),
+            Refused::Draft {
+                round,
+                doing: OnGames::Results,
+            } => write!(
+                f,
+                "round {round} is a draft: publish it before entering results"
+            ),
+            Refused::Draft {
+                round,
+                doing: OnGames::Records,
+            } => write!(
+                f,
+                "round {round} is a draft: records are taken once it is published"
+            ),
+            Refused::Draft {
+                round,
+                doing: OnGames::Rulings,
+            } => write!(
+                f,
+                "round {round} is a draft: publish it before ruling on its games"
+            ),
+            Refused::LinkLocked { round } => write!(
+                f,
+                "round {round} is locked, so this link takes no more records: hand your scoresheet to the referee"
+            ),
+            Refused::ChangedWhilePairing => write!(
+                f,
+                "the tournament changed while the round was being paired: pair it again"
+            ),
+            Refused::NoMatch { team, round } => {
+                write!(f, "{team} has no match in round {round}")
+            }
+            Refused::TeamBye { team, round } => write!(
+                f,
+                "{team} has the bye in round {round}: there is no line-up to give"
+            ),
+            Refused::CaptainTooLate { team, round } => write!(
+                f,
+                "the boards of {team}'s match in round {round} have started: only the referee can change the line-up now"
+            ),
             Refused::BoardStarted { board, player, by } => write!(
                 f,
                 "board {board} has started: {player} can no longer be replaced by {by} (OGR 10.3.1)"
