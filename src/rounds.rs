@@ -56,6 +56,35 @@ pub enum Refused {
     CaptainTooLate { team: String, round: i32 },
 }
 
+/// Why the next round cannot be paired yet, and what would let it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotReady {
+    /// The last round is still a draft.
+    Unpublished { round: i32 },
+    /// The last round has `missing` games without a result.
+    MissingResults { round: i32, missing: usize },
+    /// Every round of the event is paired.
+    AllPaired { total: i32 },
+    /// Nobody is entered yet.
+    NoPlayers { round: i32 },
+    /// Everyone is withdrawn or on a requested bye.
+    NoneLeft { round: i32 },
+    /// One player alone is left to play.
+    OnlyOne { round: i32, name: String },
+    /// A team event with fewer than two teams.
+    TooFewTeams { round: i32, teams: usize },
+    /// A team whose roster is not four players (OGR 10.1).
+    RosterSize { team: String, players: usize },
+    /// A schedule (round robin or league) without this round.
+    NoSuchRound { round: i32, league: bool },
+    /// A knock-out with no round yet to follow.
+    NoRound,
+    /// A knock-out table still level after its games.
+    Level { table: i32, round: i32 },
+    /// The knock-out's final is played.
+    FinalPlayed,
+}
+
 /// What is done to a round's games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnGames {

@@ -52,6 +52,9 @@ pub enum DbError {
     /// (`wording::rounds`).
     #[error("{0}")]
     Refused(crate::rounds::Refused),
+    /// The next round cannot be paired yet, and why (`wording::rounds`).
+    #[error("{0}")]
+    NotReady(crate::rounds::NotReady),
     /// A setting the event's progress no longer lets change; `field` names
     /// it as forms and the API call it.
     #[error("{field} cannot change: {message}")]

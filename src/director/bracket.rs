@@ -5,6 +5,7 @@ use crate::db::players::Player;
 use crate::db::rounds::{Game, Pairing, Planned};
 use crate::pairing::knockout::{self, KnockoutInput, KoResult, SetScore};
 use crate::results::tally;
+use crate::rounds::NotReady;
 use crate::tournament::ByeKind;
 use crate::tournament::System;
 
@@ -77,14 +78,14 @@ impl TournamentData {
             let last = self
                 .rounds
                 .last()
-                .ok_or_else(|| DirectorError::NotReady("no round yet".into()))?;
+                .ok_or(DirectorError::NotReady(NotReady::NoRound))?;
             let mut results = Vec::new();
             for p in self.pairings_of(last) {
-                let winner = self.knockout_winner(p).ok_or_else(|| {
-                    DirectorError::NotReady(format!(
-                        "table {} of round {} is still level",
-                        p.table_no, last.number
-                    ))
+                let winner = self.knockout_winner(p).ok_or({
+                    DirectorError::NotReady(NotReady::Level {
+                        table: p.table_no,
+                        round: last.number,
+                    })
                 })?;
                 results.push(KoResult {
                     slot: p.table_no as u32,
@@ -92,9 +93,7 @@ impl TournamentData {
                 });
             }
             if results.len() == 1 {
-                return Err(DirectorError::NotReady(
-                    "the final has been played: the knock-out is over".into(),
-                ));
+                return Err(DirectorError::NotReady(NotReady::FinalPlayed));
             }
             knockout::next_round(&results)?
         };

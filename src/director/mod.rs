@@ -107,7 +107,7 @@ pub enum NextStep {
 #[derive(Debug, thiserror::Error)]
 pub enum DirectorError {
     #[error("{0}")]
-    NotReady(String),
+    NotReady(crate::rounds::NotReady),
     /// A setting that does not fit the field (a round robin's rounds that
     /// are not whole cycles).
     #[error("{}", .0.message)]

@@ -11,6 +11,7 @@ use crate::pairing::avoidance::Ties;
 use crate::pairing::round_robin::{self, RoundRobinInput};
 use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
 use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
+use crate::rounds::NotReady;
 use crate::tournament::ByeKind;
 use crate::tournament::System;
 use crate::wording::pairing as wording;
@@ -30,7 +31,7 @@ pub enum Then {
 impl From<DirectorError> for DbError {
     fn from(e: DirectorError) -> DbError {
         match e {
-            DirectorError::NotReady(m) => DbError::Conflict(m),
+            DirectorError::NotReady(n) => DbError::NotReady(n),
             DirectorError::Settings(e) => DbError::from(e),
             DirectorError::Pairing(p) => DbError::Conflict(format!("No valid pairing exists: {p}")),
         }
@@ -293,17 +294,16 @@ impl TournamentData {
         let next = self.rounds.last().map_or(1, |r| r.number + 1);
         if let Some(last) = self.rounds.last() {
             if !last.is_published() {
-                return Err(DirectorError::NotReady(format!(
-                    "round {} is not published yet: publish or undo it first",
-                    last.number
-                )));
+                return Err(DirectorError::NotReady(NotReady::Unpublished {
+                    round: last.number,
+                }));
             }
             let missing = self.missing_results(last);
             if missing > 0 {
-                return Err(DirectorError::NotReady(format!(
-                    "round {} still has {missing} games without a result",
-                    last.number
-                )));
+                return Err(DirectorError::NotReady(NotReady::MissingResults {
+                    round: last.number,
+                    missing,
+                }));
             }
         }
         if !self.is_team_event() && (self.tournament.system != System::Knockout || next == 1) {
@@ -311,9 +311,7 @@ impl TournamentData {
         }
         let total = self.total_rounds().map_err(DirectorError::Settings)?;
         if next > total && self.tournament.system != System::Knockout {
-            return Err(DirectorError::NotReady(format!(
-                "all {total} rounds have been paired"
-            )));
+            return Err(DirectorError::NotReady(NotReady::AllPaired { total }));
         }
         let planned = match self.tournament.system {
             System::Swiss => {
@@ -366,8 +364,11 @@ impl TournamentData {
                     .rounds
                     .iter()
                     .find(|r| r.round == next as u32)
-                    .ok_or_else(|| {
-                        DirectorError::NotReady(format!("the round robin has no round {next}"))
+                    .ok_or({
+                        DirectorError::NotReady(NotReady::NoSuchRound {
+                            round: next,
+                            league: false,
+                        })
                     })?;
                 let mut planned: Vec<Planned> = round
                     .pairs
@@ -404,16 +405,14 @@ impl TournamentData {
             })
             .collect();
         match active.as_slice() {
-            [] if self.players.is_empty() => Err(DirectorError::NotReady(format!(
-                "round {round} cannot be paired: the tournament has no players yet; add at least two"
-            ))),
-            [] => Err(DirectorError::NotReady(format!(
-                "round {round} cannot be paired: no player is left to play it (all withdrawn or on a bye)"
-            ))),
-            [one] => Err(DirectorError::NotReady(format!(
-                "round {round} cannot be paired: {} is the only player to play it; add at least one more",
-                one.name
-            ))),
+            [] if self.players.is_empty() => {
+                Err(DirectorError::NotReady(NotReady::NoPlayers { round }))
+            }
+            [] => Err(DirectorError::NotReady(NotReady::NoneLeft { round })),
+            [one] => Err(DirectorError::NotReady(NotReady::OnlyOne {
+                round,
+                name: one.name.clone(),
+            })),
             _ => Ok(()),
         }
     }

@@ -9,7 +9,7 @@
 //! pairing. Match `k` of a round plays on tables `4k-3` to `4k`, one
 //! table per board, which is what the results desk's quick entry reads.
 
-use crate::rounds::Refused;
+use crate::rounds::{NotReady, Refused};
 use std::collections::HashMap;
 
 use crate::change::{Action, Change, Entity};
@@ -304,21 +304,18 @@ impl TournamentData {
     /// boards from the teams' rosters (line-ups are given afterwards).
     pub(super) fn pair_teams(&self, next: i32) -> Result<Vec<PlannedMatch>, DirectorError> {
         if self.teams.len() < 2 {
-            return Err(DirectorError::NotReady(format!(
-                "round {next} cannot be paired: a team event needs at least two teams, and {} entered",
-                match self.teams.len() {
-                    0 => "none is".to_string(),
-                    n => format!("{n} is"),
-                }
-            )));
+            return Err(DirectorError::NotReady(NotReady::TooFewTeams {
+                round: next,
+                teams: self.teams.len(),
+            }));
         }
         for t in &self.teams {
             let n = self.roster(t.id).len();
             if n != BOARDS {
-                return Err(DirectorError::NotReady(format!(
-                    "{} has {n} roster players: a team lines up four (OGR 10.1)",
-                    t.name
-                )));
+                return Err(DirectorError::NotReady(NotReady::RosterSize {
+                    team: t.name.clone(),
+                    players: n,
+                }));
             }
         }
         let mut pairs: Vec<(i32, Option<i32>, Option<Explanation>)> = Vec::new();
@@ -366,8 +363,11 @@ impl TournamentData {
                     .rounds
                     .iter()
                     .find(|r| r.round == next as u32)
-                    .ok_or_else(|| {
-                        DirectorError::NotReady(format!("the league has no round {next}"))
+                    .ok_or({
+                        DirectorError::NotReady(NotReady::NoSuchRound {
+                            round: next,
+                            league: true,
+                        })
                     })?;
                 for p in &round.pairs {
                     pairs.push((p.first as i32, Some(p.second as i32), None));

@@ -2,7 +2,58 @@
 
 use std::fmt;
 
-use crate::rounds::{OnGames, Refused};
+use crate::rounds::{NotReady, OnGames, Refused};
+
+impl fmt::Display for NotReady {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotReady::Unpublished { round } => write!(
+                f,
+                "round {round} is not published yet: publish or undo it first"
+            ),
+            NotReady::MissingResults { round, missing } => {
+                write!(f, "round {round} still has {missing} games without a result")
+            }
+            NotReady::AllPaired { total } => write!(f, "all {total} rounds have been paired"),
+            NotReady::NoPlayers { round } => write!(
+                f,
+                "round {round} cannot be paired: the tournament has no players yet; add at least two"
+            ),
+            NotReady::NoneLeft { round } => write!(
+                f,
+                "round {round} cannot be paired: no player is left to play it (all withdrawn or on a bye)"
+            ),
+            NotReady::OnlyOne { round, name } => write!(
+                f,
+                "round {round} cannot be paired: {name} is the only player to play it; add at least one more"
+            ),
+            NotReady::TooFewTeams { round, teams } => write!(
+                f,
+                "round {round} cannot be paired: a team event needs at least two teams, and {} entered",
+                match teams {
+                    0 => "none is".to_string(),
+                    n => format!("{n} is"),
+                }
+            ),
+            NotReady::RosterSize { team, players } => write!(
+                f,
+                "{team} has {players} roster players: a team lines up four (OGR 10.1)"
+            ),
+            NotReady::NoSuchRound { round, league: true } => {
+                write!(f, "the league has no round {round}")
+            }
+            NotReady::NoSuchRound {
+                round,
+                league: false,
+            } => write!(f, "the round robin has no round {round}"),
+            NotReady::NoRound => write!(f, "no round yet"),
+            NotReady::Level { table, round } => {
+                write!(f, "table {table} of round {round} is still level")
+            }
+            NotReady::FinalPlayed => write!(f, "the final has been played: the knock-out is over"),
+        }
+    }
+}
 
 /// Why an action on a round is refused, as the referee reads it.
 pub fn refused(r: &Refused) -> String {
