@@ -5,6 +5,25 @@ use serde::Serialize;
 
 pub mod kept_apart;
 
+/// Why a change to the field is refused, in values; `wording::roster`
+/// says it to the referee.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Withdrawing a player who has withdrawn.
+    AlreadyWithdrawn { name: String },
+    /// Reinstating a player who has not withdrawn.
+    NotWithdrawn { name: String },
+    /// Recording a player as their own relative.
+    OwnRelative,
+    /// Entering a team in an individual event.
+    IndividualEvent { tournament: String },
+    /// Entering a team once round `paired` is paired: a team's standing is
+    /// its matches from round 1.
+    TeamsAfterRoundOne { paired: i32 },
+    /// Taking back a waiver the pair does not have.
+    NoWaiver { a: String, b: String },
+}
+
 /// A field and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {

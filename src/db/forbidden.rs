@@ -249,8 +249,7 @@ pub fn waive(
 pub fn clear_waiver(w: &mut Write, tournament_id: i32, id: i32) -> Result<Forbidden, DbError> {
     let conn = w.conn();
     let old = find(conn, tournament_id, id)?;
-    kept_apart::check_clear_waiver(&old.a_name, &old.b_name, old.waived)
-        .map_err(|e| DbError::Conflict(e.to_string()))?;
+    kept_apart::check_clear_waiver(&old.a_name, &old.b_name, old.waived)?;
     diesel::update(forbidden_pairs::table.find(id))
         .set((
             forbidden_pairs::waived.eq(false),

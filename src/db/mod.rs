@@ -55,6 +55,9 @@ pub enum DbError {
     /// The next round cannot be paired yet, and why (`wording::rounds`).
     #[error("{0}")]
     NotReady(crate::rounds::NotReady),
+    /// A change to the field its state refuses (`wording::roster`).
+    #[error("{0}")]
+    RosterRefused(crate::roster::Refused),
     /// A setting the event's progress no longer lets change; `field` names
     /// it as forms and the API call it.
     #[error("{field} cannot change: {message}")]
@@ -76,6 +79,12 @@ impl From<crate::roster::FieldError> for DbError {
             field: e.field,
             message: e.message,
         }
+    }
+}
+
+impl From<crate::roster::Refused> for DbError {
+    fn from(e: crate::roster::Refused) -> DbError {
+        DbError::RosterRefused(e)
     }
 }
 

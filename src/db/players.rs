@@ -9,7 +9,7 @@ use super::schema::{players, relations};
 use super::tournaments::rounds_paired;
 use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
-use crate::roster::PlayerFields;
+use crate::roster::{PlayerFields, Refused};
 
 /// A player row.
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
@@ -127,10 +127,7 @@ pub fn withdraw(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, Db
     let conn = w.conn();
     let p = find(conn, tournament_id, id)?;
     if p.withdrawn_from_round.is_some() {
-        return Err(DbError::Conflict(format!(
-            "{} has already withdrawn",
-            p.name
-        )));
+        return Err(Refused::AlreadyWithdrawn { name: p.name }.into());
     }
     let from = rounds_paired(conn, tournament_id)? + 1;
     diesel::update(players::table.find(id))
@@ -154,7 +151,7 @@ pub fn reinstate(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, D
     let conn = w.conn();
     let p = find(conn, tournament_id, id)?;
     let Some(from) = p.withdrawn_from_round else {
-        return Err(DbError::Conflict(format!("{} has not withdrawn", p.name)));
+        return Err(Refused::NotWithdrawn { name: p.name }.into());
     };
     diesel::update(players::table.find(id))
         .set(players::withdrawn_from_round.eq(None::<i32>))
@@ -193,9 +190,7 @@ pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Player>, 
 
 pub fn add_relation(w: &mut Write, tournament_id: i32, a: i32, b: i32) -> Result<i32, DbError> {
     if a == b {
-        return Err(DbError::Conflict(
-            "a player cannot be their own relative".into(),
-        ));
+        return Err(Refused::OwnRelative.into());
     }
     let (a, b) = (a.min(b), a.max(b));
     let conn = w.conn();

@@ -9,6 +9,7 @@ use super::schema::{lineups, players, team_members, teams};
 use super::users::User;
 use super::{classify, found, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::roster::Refused;
 
 /// Players on a team's roster (OGR 10.1); substitutes come on top.
 pub const BOARDS: usize = 4;
@@ -131,18 +132,16 @@ pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
     let conn = w.conn();
     let tournament = super::tournaments::find(conn, tid)?;
     if !tournament.system.is_team() {
-        return Err(DbError::Conflict(format!(
-            "{} is an individual event: teams belong to a team league or a team Swiss",
-            tournament.name
-        )));
+        return Err(Refused::IndividualEvent {
+            tournament: tournament.name,
+        }
+        .into());
     }
     // A team's standing is its matches from round 1: a team joining
     // later would have rounds it could neither have played nor had a bye in.
     let paired = super::tournaments::rounds_paired(conn, tid)?;
     if paired > 0 {
-        return Err(DbError::Conflict(format!(
-            "round {paired} is already paired: teams are entered before round 1"
-        )));
+        return Err(Refused::TeamsAfterRoundOne { paired }.into());
     }
     let (name, club) = check(conn, tid, t)?;
     let id: i32 = diesel::insert_into(teams::table)

@@ -114,29 +114,13 @@ impl TournamentData {
     /// Why no pairing exists, as the referee reads it: players by name (the
     /// engines speak of ids), and the way out the tournament page offers.
     pub fn no_pairing_words(&self, e: &crate::pairing::PairingError) -> String {
-        use crate::pairing::PairingError;
         let names = self.name_of();
         let name = |id: PlayerId| names(id).unwrap_or_else(|| format!("player {id}"));
-        let way_out = "To let a pair meet after all, keep the two apart on the tournament page \
-                       and waive that pair with a reason (a waiver lifts every rule that keeps \
-                       them apart).";
-        match e {
-            PairingError::CannotSeparate { a, b, rule } => format!(
-                "No valid pairing exists: {} and {} meet in every seating of this {}, but may not meet: {}. {way_out}",
-                name(*a),
-                name(*b),
-                match self.tournament.system {
-                    System::RoundRobin | System::TeamLeague => "round robin",
-                    _ => "round",
-                },
-                wording::rule(rule, &name)
-            ),
-            PairingError::Impossible(blocked) => format!(
-                "No valid pairing exists: {}. {way_out}",
-                wording::blocked(blocked, &name)
-            ),
-            PairingError::Invalid(_) => format!("No valid pairing exists: {e}"),
-        }
+        let round_robin = matches!(
+            self.tournament.system,
+            System::RoundRobin | System::TeamLeague
+        );
+        wording::no_pairing(e, &name, round_robin)
     }
 
     /// The round each player joined: 1 plus the rounds paired before they were entered.

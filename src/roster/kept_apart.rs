@@ -113,29 +113,17 @@ pub fn check_reason(reason: &str) -> Result<(), FieldError> {
     Ok(())
 }
 
-/// Taking back a waiver the pair does not have: nothing to take back, said
-/// rather than recorded as a change.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NoWaiver {
-    pub a_name: String,
-    pub b_name: String,
-}
-
-impl std::fmt::Display for NoWaiver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} and {} have no waiver", self.a_name, self.b_name)
-    }
-}
-
 /// Whether a waiver of the pair `a_name`-`b_name` (`waived` now) can be
 /// taken back.
-pub fn check_clear_waiver(a_name: &str, b_name: &str, waived: bool) -> Result<(), NoWaiver> {
+/// Taking back a waiver the pair does not have: nothing to take back, said
+/// rather than recorded as a change.
+pub fn check_clear_waiver(a_name: &str, b_name: &str, waived: bool) -> Result<(), super::Refused> {
     if waived {
         Ok(())
     } else {
-        Err(NoWaiver {
-            a_name: a_name.to_string(),
-            b_name: b_name.to_string(),
+        Err(super::Refused::NoWaiver {
+            a: a_name.to_string(),
+            b: b_name.to_string(),
         })
     }
 }
@@ -272,10 +260,11 @@ mod tests {
         assert_eq!(e.field, "reason");
         assert_eq!(check_reason("the only two juniors in the field"), Ok(()));
         assert_eq!(
-            check_clear_waiver("Thabo Mokoena", "Nomvula Dlamini", false)
-                .unwrap_err()
-                .to_string(),
-            "Thabo Mokoena and Nomvula Dlamini have no waiver"
+            check_clear_waiver("Thabo Mokoena", "Nomvula Dlamini", false),
+            Err(super::super::Refused::NoWaiver {
+                a: "Thabo Mokoena".into(),
+                b: "Nomvula Dlamini".into()
+            })
         );
         assert_eq!(
             check_clear_waiver("Thabo Mokoena", "Nomvula Dlamini", true),

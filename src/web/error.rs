@@ -62,6 +62,7 @@ impl From<DbError> for AppError {
             DbError::Conflict(m) => AppError::Conflict(m),
             DbError::Refused(r) => AppError::Conflict(crate::wording::rounds::refused(&r)),
             DbError::NotReady(n) => AppError::Conflict(n.to_string()),
+            DbError::RosterRefused(r) => AppError::Conflict(r.to_string()),
             DbError::Locked { field, message } => AppError::Locked {
                 field: field.to_string(),
                 message,

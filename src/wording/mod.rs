@@ -7,4 +7,5 @@
 
 pub mod audit;
 pub mod pairing;
+pub mod roster;
 pub mod rounds;

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::pairing::explain::{Bent, Explanation, FloatDirection, Note, Rule, WaiverUsed, Why};
-use crate::pairing::{Blocked, PlayerId};
+use crate::pairing::{Blocked, PairingError, PlayerId};
 use crate::standings::show_points;
 
 /// How a caller names a player: by name on a page, by id on the command line.
@@ -226,6 +226,28 @@ pub fn blocked(b: &Blocked, name: Name) -> String {
              players (a pairing changed by hand, or the field changed since), and the players \
              who have not met cannot all be paired in round {round}"
         ),
+    }
+}
+
+/// Why no pairing exists, as the referee reads it on the tournament page,
+/// with the way out it offers. `round_robin`: every pair meets in the
+/// event's seating.
+pub fn no_pairing(e: &PairingError, name: Name, round_robin: bool) -> String {
+    let way_out = "To let a pair meet after all, keep the two apart on the tournament page \
+                   and waive that pair with a reason (a waiver lifts every rule that keeps \
+                   them apart).";
+    match e {
+        PairingError::CannotSeparate { a, b, rule: r } => format!(
+            "No valid pairing exists: {} and {} meet in every seating of this {}, but may not meet: {}. {way_out}",
+            name(*a),
+            name(*b),
+            if round_robin { "round robin" } else { "round" },
+            rule(r, name)
+        ),
+        PairingError::Impossible(b) => {
+            format!("No valid pairing exists: {}. {way_out}", blocked(b, name))
+        }
+        PairingError::Invalid(_) => format!("No valid pairing exists: {e}"),
     }
 }
 

@@ -278,6 +278,7 @@ pub async fn import(
                         } => ("team", message),
                         DbError::Invalid { field, message } => (field, message),
                         DbError::Conflict(message) => ("team", message),
+                        DbError::RosterRefused(r) => ("team", r.to_string()),
                         other => return Err(other.into()),
                     };
                     Err(vec![ImportError {
