@@ -274,39 +274,7 @@ fn where_do_i_sit_finds_a_name_in_either_order_and_by_surname() {
 fn a_team_match_still_being_played_has_no_result_on_the_team_page() {
     for app in TestApp::all() {
         let admin = app.user("thandi", Role::Admin);
-        let fields = kraal::tournament::RawTournament {
-            name: "Northern Cape League".into(),
-            system: "team_league".into(),
-            rounds: "3".into(),
-            ..Default::default()
-        }
-        .check()
-        .unwrap();
-        let t = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-            kraal::db::tournaments::create(w, &fields, &admin)
-        })
-        .unwrap();
-        let players: Vec<i32> = (0..16)
-            .map(|k| common::player(&app, t.id, &admin, &format!("Player {k:02}"), "", "1500").id)
-            .collect();
-        let mut teams = Vec::new();
-        for (i, name) in ["Kimberley", "Upington", "Kuruman", "De Aar"]
-            .iter()
-            .enumerate()
-        {
-            let new = kraal::db::teams::NewTeam {
-                name: (*name).into(),
-                club: String::new(),
-                members: players[i * 4..i * 4 + 4].to_vec(),
-                substitutes: vec![],
-            };
-            teams.push(
-                kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-                    kraal::db::teams::create(w, t.id, &new)
-                })
-                .unwrap(),
-            );
-        }
+        let (t, _) = common::four_team_league(&app, &admin);
         let mut api = app.script_for(&admin);
         let boards = common::pair(&mut api, i64::from(t.id));
         // Board 1 of the first match is over, won by its first player; the
@@ -322,8 +290,11 @@ fn a_team_match_still_being_played_has_no_result_on_the_team_page() {
         }
         // The team of that board's first player.
         let first = board["first_id"].as_i64().unwrap() as i32;
-        let k = players.iter().position(|p| *p == first).unwrap() / 4;
-        let team = teams[k].id;
+        let team = kraal::director::load(&mut app.conn(), t.id)
+            .unwrap()
+            .team_of(first)
+            .unwrap()
+            .id;
         let page = app.client().get(&format!("/t/{}/teams/{team}", t.id)).body;
         let row = page
             .split("<tbody>")

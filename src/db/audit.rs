@@ -68,7 +68,7 @@ impl<'c> Write<'c> {
     /// Stores every recorded change and moves each tournament it touched to
     /// a new revision, once: pages and the pairing's "nothing changed
     /// meanwhile" check read the revision.
-    pub fn finish(self) -> Result<usize, DbError> {
+    pub fn finish(self) -> Result<(), DbError> {
         let at = now();
         let mut touched: Vec<i32> = Vec::new();
         for c in &self.changes {
@@ -82,7 +82,7 @@ impl<'c> Write<'c> {
         for t in touched {
             super::tournaments::bump_revision(self.conn, t)?;
         }
-        Ok(self.changes.len())
+        Ok(())
     }
 }
 
@@ -92,10 +92,10 @@ fn insert(
     at: NaiveDateTime,
     c: &Change,
 ) -> Result<(), DbError> {
+    // Ids and a number: nothing in a detail fails to serialise.
     let detail = (!c.detail.is_empty())
-        .then(|| serde_json::to_string(&c.detail))
-        .transpose()
-        .map_err(|e| DbError::Setup(e.to_string()))?;
+        .then(|| serde_json::to_string(&c.detail).ok())
+        .flatten();
     diesel::insert_into(audit_entries::table)
         .values((
             audit_entries::tournament_id.eq(c.tournament),

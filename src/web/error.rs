@@ -60,7 +60,8 @@ impl From<DbError> for AppError {
                 "Round {n} is not published yet: its pairings appear here once the referee publishes them."
             )),
             DbError::Conflict(m) => AppError::Conflict(m),
-            DbError::Refused(r) => AppError::Conflict(crate::wording::rounds::refused(&r)),
+            // Refusals are values; their words are `crate::wording`'s.
+            DbError::Refused(r) => AppError::Conflict(r.to_string()),
             DbError::NotReady(n) => AppError::Conflict(n.to_string()),
             DbError::RosterRefused(r) => AppError::Conflict(r.to_string()),
             DbError::Locked { field, message } => AppError::Locked {

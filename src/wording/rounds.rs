@@ -55,11 +55,6 @@ impl fmt::Display for NotReady {
     }
 }
 
-/// Why an action on a round is refused, as the referee reads it.
-pub fn refused(r: &Refused) -> String {
-    r.to_string()
-}
-
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
