@@ -36,6 +36,9 @@ macro_rules! named_values {
             /// Every value, in the order forms list them.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// Every value's spelling, in the same order.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
             /// The stored and typed spelling.
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }

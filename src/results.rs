@@ -176,6 +176,21 @@ impl From<GameResult> for &'static str {
 #[error("'{0}' is not a stored game result (1-0, 0-1, 1/2-1/2, +-, -+, --, np)")]
 pub struct UnknownResult(pub String);
 
+/// As any stored spelling that is not one of its set.
+impl From<UnknownResult> for crate::named::UnknownName {
+    fn from(e: UnknownResult) -> crate::named::UnknownName {
+        crate::named::UnknownName {
+            kind: "GameResult",
+            given: e.0,
+            known: GameResult::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+}
+
 impl TryFrom<String> for GameResult {
     type Error = UnknownResult;
     /// Reads the stored spelling ([`GameResult::as_str`]) and nothing else.
@@ -190,11 +205,16 @@ impl TryFrom<String> for GameResult {
 
 /// Reads a pairing score such as `2-0`, `1½-½`, `1.5-0.5`, `4 - 2` for a
 /// pairing of `games` games: the two sides must add up to the games played.
-pub fn parse_pairing_score(text: &str, games: u32) -> Result<(Points, Points), String> {
+pub fn parse_pairing_score(
+    text: &str,
+    games: u32,
+) -> Result<(Points, Points), crate::field::Problem> {
+    use crate::field::Problem;
+    let not_a_score = || Problem::NotAScore {
+        text: text.trim().to_string(),
+    };
     let t = text.trim().replace(['–', '—', '−', ':'], "-");
-    let (a, b) = t
-        .split_once('-')
-        .ok_or_else(|| format!("'{}' is not a score like 2-0 or 1½-½", text.trim()))?;
+    let (a, b) = t.split_once('-').ok_or_else(not_a_score)?;
     let side = |s: &str| -> Option<Points> {
         let s = s.trim();
         let (whole, half) = match s.strip_suffix('½') {
@@ -214,13 +234,13 @@ pub fn parse_pairing_score(text: &str, games: u32) -> Result<(Points, Points), S
         whole.parse::<Points>().ok().map(|w| w * POINT + half)
     };
     let (Some(a), Some(b)) = (side(a), side(b)) else {
-        return Err(format!("'{}' is not a score like 2-0 or 1½-½", text.trim()));
+        return Err(not_a_score());
     };
     if a + b != Points::from(games) * POINT {
-        return Err(format!(
-            "'{}' does not add up to the {games} games of the pairing",
-            text.trim()
-        ));
+        return Err(Problem::ScoreNotGames {
+            text: text.trim().to_string(),
+            games,
+        });
     }
     Ok((a, b))
 }
@@ -377,12 +397,19 @@ mod tests {
         assert_eq!(parse_pairing_score("1.5 - 0.5", 2), Ok((15, 5)));
         assert_eq!(parse_pairing_score("3-3", 6), Ok((30, 30)));
         assert_eq!(parse_pairing_score("½-1½", 2), Ok((5, 15)));
-        assert!(parse_pairing_score("2-1", 2)
-            .unwrap_err()
-            .contains("does not add up"));
-        assert!(parse_pairing_score("two-nil", 2)
-            .unwrap_err()
-            .contains("not a score"));
+        assert_eq!(
+            parse_pairing_score("2-1", 2),
+            Err(crate::field::Problem::ScoreNotGames {
+                text: "2-1".into(),
+                games: 2
+            })
+        );
+        assert_eq!(
+            parse_pairing_score("two-nil", 2),
+            Err(crate::field::Problem::NotAScore {
+                text: "two-nil".into()
+            })
+        );
     }
 
     #[test]

@@ -24,12 +24,7 @@ pub enum Refused {
     NoWaiver { a: String, b: String },
 }
 
-/// A field and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FieldError {
-    pub field: &'static str,
-    pub message: String,
-}
+pub use crate::field::{FieldError, Problem};
 
 /// Text fields hold printable text, one rule for every form, API call and
 /// import: a control character (a NUL byte, a bell, an escape, a line
@@ -38,20 +33,17 @@ pub struct FieldError {
 /// ([`INVISIBLE`]) makes a name read differently from what is stored (a
 /// U+202E turns "Thabo" around), so both are refused, naming the field and
 /// the character. Check the text as sent, before spaces are tidied.
-pub fn check_printable(field: &'static str, what: &str, value: &str) -> Result<(), FieldError> {
+pub fn check_printable(field: &'static str, value: &str) -> Result<(), FieldError> {
     if let Some(c) = value.chars().find(|c| c.is_control()) {
         return Err(FieldError::new(
             field,
-            format!("the {what} holds a control character (U+{:04X})", c as u32),
+            Problem::ControlCharacter { code: c as u32 },
         ));
     }
     match value.chars().find(|c| is_invisible(*c)) {
         Some(c) => Err(FieldError::new(
             field,
-            format!(
-                "the {what} holds an invisible formatting character (U+{:04X}), which changes how the text reads",
-                c as u32
-            ),
+            Problem::InvisibleCharacter { code: c as u32 },
         )),
         None => Ok(()),
     }
@@ -71,15 +63,6 @@ pub const INVISIBLE: &[std::ops::RangeInclusive<char>] = &[
 
 fn is_invisible(c: char) -> bool {
     INVISIBLE.iter().any(|r| r.contains(&c))
-}
-
-impl FieldError {
-    pub fn new(field: &'static str, message: impl Into<String>) -> FieldError {
-        FieldError {
-            field,
-            message: message.into(),
-        }
-    }
 }
 
 /// A player's details, checked.
@@ -105,42 +88,33 @@ impl PlayerFields {
         federation_id: &str,
     ) -> Result<PlayerFields, Vec<FieldError>> {
         let mut errors = Vec::new();
-        errors.extend(check_printable("name", "name", name).err());
+        errors.extend(check_printable("name", name).err());
         let name = collapse_spaces(name);
         if name.is_empty() {
-            errors.push(FieldError::new("name", "the name is empty"));
+            errors.push(FieldError::new("name", Problem::Empty));
         } else if name.chars().count() > 100 {
-            errors.push(FieldError::new(
-                "name",
-                "the name is longer than 100 characters",
-            ));
+            errors.push(FieldError::new("name", Problem::TooLong { max: 100 }));
         }
-        errors.extend(check_printable("club", "club", club).err());
+        errors.extend(check_printable("club", club).err());
         let club = collapse_spaces(club);
         if club.chars().count() > 100 {
-            errors.push(FieldError::new(
-                "club",
-                "the club is longer than 100 characters",
-            ));
+            errors.push(FieldError::new("club", Problem::TooLong { max: 100 }));
         }
         let rating = match optional_number(rating) {
             Ok(Some(r)) if !RATING_RANGE.contains(&r) => {
                 errors.push(FieldError::new(
                     "rating",
-                    format!(
-                        "rating {r} is outside {}..{}",
-                        RATING_RANGE.start(),
-                        RATING_RANGE.end()
-                    ),
+                    Problem::OutOfRange {
+                        value: r.into(),
+                        min: (*RATING_RANGE.start()).into(),
+                        max: (*RATING_RANGE.end()).into(),
+                    },
                 ));
                 None
             }
             Ok(r) => r,
             Err(text) => {
-                errors.push(FieldError::new(
-                    "rating",
-                    format!("'{text}' is not a whole number"),
-                ));
+                errors.push(FieldError::new("rating", Problem::NotWholeNumber { text }));
                 None
             }
         };
@@ -148,25 +122,22 @@ impl PlayerFields {
             Ok(Some(s)) if s < 1 => {
                 errors.push(FieldError::new(
                     "seed",
-                    format!("seed {s} is not 1 or more"),
+                    Problem::BelowOne { value: s.into() },
                 ));
                 None
             }
             Ok(s) => s,
             Err(text) => {
-                errors.push(FieldError::new(
-                    "seed",
-                    format!("'{text}' is not a whole number"),
-                ));
+                errors.push(FieldError::new("seed", Problem::NotWholeNumber { text }));
                 None
             }
         };
-        errors.extend(check_printable("federation_id", "federation id", federation_id).err());
+        errors.extend(check_printable("federation_id", federation_id).err());
         let federation_id = federation_id.trim().to_string();
         if federation_id.chars().count() > 32 {
             errors.push(FieldError::new(
                 "federation_id",
-                "the federation id is longer than 32 characters",
+                Problem::TooLong { max: 32 },
             ));
         }
         if errors.is_empty() {
@@ -190,24 +161,21 @@ pub const TEAM_NAME_MAX: usize = 80;
 /// imports check them: the name given, at most [`TEAM_NAME_MAX`]
 /// characters, both printable. Spaces are tidied.
 pub fn team_fields(name: &str, club: &str) -> Result<(String, String), FieldError> {
-    check_printable("name", "name", name)?;
+    check_printable("name", name)?;
     let name = collapse_spaces(name);
     if name.is_empty() {
-        return Err(FieldError::new("name", "the team has no name"));
+        return Err(FieldError::new("name", Problem::Empty));
     }
     if name.chars().count() > TEAM_NAME_MAX {
         return Err(FieldError::new(
             "name",
-            format!("the name is longer than {TEAM_NAME_MAX} characters"),
+            Problem::TooLong { max: TEAM_NAME_MAX },
         ));
     }
-    check_printable("club", "club", club)?;
+    check_printable("club", club)?;
     let club = club.trim().to_string();
     if club.chars().count() > 100 {
-        return Err(FieldError::new(
-            "club",
-            "the club is longer than 100 characters",
-        ));
+        return Err(FieldError::new("club", Problem::TooLong { max: 100 }));
     }
     Ok((name, club))
 }
@@ -219,21 +187,18 @@ pub fn check_round_range(
     to: Option<i32>,
     rounds: i32,
 ) -> Result<(), FieldError> {
-    for (field, label, round) in [
-        ("from_round", "from round", from),
-        ("to_round", "to round", to),
-    ] {
+    for (field, round) in [("from_round", from), ("to_round", to)] {
         if let Some(n) = round.filter(|&n| n < 1 || n > rounds) {
             return Err(FieldError::new(
                 field,
-                format!("{label} {n} is outside the tournament's rounds (1 to {rounds})"),
+                Problem::RoundOutside { round: n, rounds },
             ));
         }
     }
     match (from, to) {
         (Some(f), Some(t)) if f > t => Err(FieldError::new(
             "to_round",
-            format!("to round {t} is before from round {f}"),
+            Problem::RoundsReversed { from: f, to: t },
         )),
         _ => Ok(()),
     }
@@ -252,20 +217,17 @@ pub fn check_lineup(
         if !eligible.contains(&p) {
             return Err(FieldError::new(
                 "boards",
-                format!(
-                    "board {}: {} is not on {team}'s roster or among its substitutes",
-                    k + 1,
-                    name(p)
-                ),
+                Problem::NotOnRoster {
+                    board: k + 1,
+                    player: name(p),
+                    team: team.to_string(),
+                },
             ));
         }
         if boards[..k].contains(&p) {
             return Err(FieldError::new(
                 "boards",
-                format!(
-                    "{} is named on two boards: a player plays one board per match (OGR 10.4)",
-                    name(p)
-                ),
+                Problem::TwoBoards { player: name(p) },
             ));
         }
     }
@@ -365,7 +327,10 @@ mod tests {
         let errs = PlayerFields::parse("", "", "12a", "0", "").unwrap_err();
         let fields: Vec<_> = errs.iter().map(|e| e.field).collect();
         assert_eq!(fields, vec!["name", "rating", "seed"]);
-        assert!(errs[1].message.contains("'12a'"));
+        assert_eq!(
+            errs[1].problem,
+            Problem::NotWholeNumber { text: "12a".into() }
+        );
     }
 
     #[test]
@@ -375,16 +340,16 @@ mod tests {
                 .unwrap_err();
         let fields: Vec<_> = errs.iter().map(|e| e.field).collect();
         assert_eq!(fields, vec!["name", "club", "federation_id"]);
-        assert!(
-            errs[0].message.contains("control character (U+000A)"),
-            "{errs:?}"
+        assert_eq!(errs[0].problem, Problem::ControlCharacter { code: 0x0A });
+        assert_eq!(
+            errs[1].problem,
+            Problem::InvisibleCharacter { code: 0x202E }
         );
-        assert!(errs[1].message.contains("U+202E"), "{errs:?}");
         for c in [
             '\u{200B}', '\u{200F}', '\u{202A}', '\u{2060}', '\u{2066}', '\u{2069}', '\u{FEFF}',
         ] {
             let text = format!("Kagiso{c}Molefe");
-            assert!(check_printable("name", "name", &text).is_err(), "{c:?}");
+            assert!(check_printable("name", &text).is_err(), "{c:?}");
         }
         // Letters of every script, and spaces, are text.
         for ok in [
@@ -394,7 +359,7 @@ mod tests {
             "张伟",
             "Thabo  Mokoena",
         ] {
-            assert_eq!(check_printable("name", "name", ok), Ok(()), "{ok}");
+            assert_eq!(check_printable("name", ok), Ok(()), "{ok}");
         }
     }
 }

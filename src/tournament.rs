@@ -7,7 +7,7 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::roster::FieldError;
+use crate::field::{FieldError, Problem};
 pub use crate::rules::RuleSet;
 
 named_values! {
@@ -235,47 +235,43 @@ pub fn rounds_for_field(
 ) -> Result<i32, FieldError> {
     match system {
         System::Swiss | System::TeamSwiss => {
-            rounds.ok_or_else(|| FieldError::new("rounds", "give the number of rounds"))
+            rounds.ok_or(FieldError::new("rounds", Problem::Missing))
         }
         System::Knockout => {
             let needed = knockout_rounds(entrants);
             match rounds {
                 Some(r) if r != needed => Err(FieldError::new(
                     "rounds",
-                    format!(
-                        "a knock-out of {entrants} takes {needed} rounds, not {r}: leave rounds empty or set {needed}"
-                    ),
+                    Problem::KnockoutRounds {
+                        entrants,
+                        needed,
+                        given: r,
+                    },
                 )),
                 _ => Ok(needed),
             }
         }
         System::RoundRobin | System::TeamLeague => {
             let cycle = cycle_rounds(entrants);
-            let whole = |n: i32| {
-                (1..=MAX_CYCLES)
-                    .map(|c| (c * cycle).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-                    + &format!(
-                        " ({n} entrants meet each other once in {cycle} {})",
-                        if cycle == 1 { "round" } else { "rounds" }
-                    )
-            };
             match rounds {
                 None => Ok(cycles * cycle),
                 Some(r) if r % cycle != 0 || r / cycle > MAX_CYCLES => Err(FieldError::new(
                     "rounds",
-                    format!(
-                        "{r} rounds is not a whole number of cycles: set {} or leave rounds empty",
-                        whole(entrants as i32)
-                    ),
+                    Problem::NotWholeCycles {
+                        given: r,
+                        entrants,
+                        cycle,
+                        max_cycles: MAX_CYCLES,
+                    },
                 )),
                 Some(r) if cycles != 1 && r != cycles * cycle => Err(FieldError::new(
                     "cycles",
-                    format!(
-                        "{cycles} cycles of {entrants} entrants are {} rounds, not {r}: leave rounds empty",
-                        cycles * cycle
-                    ),
+                    Problem::CyclesDisagree {
+                        cycles,
+                        entrants,
+                        rounds: cycles * cycle,
+                        given: r,
+                    },
                 )),
                 Some(r) => Ok(r),
             }
@@ -292,21 +288,16 @@ pub const DEFAULT_TIEBREAKS: &[Tiebreak] = &[
 ];
 
 /// Reads a comma-separated tiebreak list, refusing unknown or repeated names.
-pub fn parse_tiebreaks(text: &str) -> Result<Vec<Tiebreak>, String> {
+pub fn parse_tiebreaks(text: &str) -> Result<Vec<Tiebreak>, Problem> {
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let tb = Tiebreak::parse(part).ok_or_else(|| {
-            format!(
-                "unknown tiebreak '{part}' (known: {})",
-                Tiebreak::ALL
-                    .iter()
-                    .map(|t| t.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+        let tb = Tiebreak::parse(part).ok_or_else(|| Problem::UnknownTiebreak {
+            text: part.to_string(),
         })?;
         if out.contains(&tb) {
-            return Err(format!("tiebreak '{part}' is listed twice"));
+            return Err(Problem::TiebreakTwice {
+                text: part.to_string(),
+            });
         }
         out.push(tb);
     }
@@ -335,9 +326,11 @@ impl std::ops::Deref for Tiebreaks {
 }
 
 impl TryFrom<String> for Tiebreaks {
-    type Error = String;
-    fn try_from(text: String) -> Result<Tiebreaks, String> {
-        parse_tiebreaks(&text).map(Tiebreaks)
+    type Error = FieldError;
+    fn try_from(text: String) -> Result<Tiebreaks, FieldError> {
+        parse_tiebreaks(&text)
+            .map(Tiebreaks)
+            .map_err(|p| FieldError::new("tiebreaks", p))
     }
 }
 
@@ -382,11 +375,26 @@ pub struct Progress {
     pub published: i32,
 }
 
-/// A setting an event under way can no longer change, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A setting an event under way can no longer change, and since when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Lock {
     pub field: &'static str,
-    pub reason: String,
+    pub since: LockedSince,
+}
+
+/// What fixed a setting: what rests on it since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockedSince {
+    /// Round 1 was paired: the pairings and results rest on it.
+    Paired,
+    /// A round was published: players have seen the standings it gives.
+    Published,
+}
+
+/// `text` is not one of `choices` for `field`.
+fn unknown(field: &'static str, text: String, choices: &'static [&'static str]) -> FieldError {
+    FieldError::new(field, Problem::Unknown { text, choices })
 }
 
 impl Progress {
@@ -398,23 +406,18 @@ impl Progress {
     pub fn locks(self) -> Vec<Lock> {
         let mut out = Vec::new();
         if self.paired > 0 {
-            let reason =
-                "fixed once round 1 is paired: the pairings and results rest on it".to_string();
             for field in ["system", "rules", "games_per_pairing", "cycles"] {
                 out.push(Lock {
                     field,
-                    reason: reason.clone(),
+                    since: LockedSince::Paired,
                 });
             }
         }
         if self.published > 0 {
-            let reason =
-                "fixed once a round is published: players have seen the standings it gives"
-                    .to_string();
             for field in ["ranking", "tiebreaks", "bye_value"] {
                 out.push(Lock {
                     field,
-                    reason: reason.clone(),
+                    since: LockedSince::Published,
                 });
             }
         }
@@ -459,19 +462,17 @@ impl TournamentFields {
             let Some(r) = new.rounds else {
                 return Err(ChangeRefused::Invalid(FieldError::new(
                     "rounds",
-                    format!(
-                        "the first pairing fixed the rounds at {}: give a number",
-                        self.rounds.unwrap_or(progress.paired)
-                    ),
+                    Problem::RoundsFixed {
+                        rounds: self.rounds.unwrap_or(progress.paired),
+                    },
                 )));
             };
             if r < progress.paired {
                 return Err(ChangeRefused::Invalid(FieldError::new(
                     "rounds",
-                    format!(
-                        "{} rounds are paired already: give at least that many",
-                        progress.paired
-                    ),
+                    Problem::FewerThanPaired {
+                        paired: progress.paired,
+                    },
                 )));
             }
             if new.system.rounds_follow_field() {
@@ -546,21 +547,15 @@ impl RawTournament {
         let mut errors = Vec::new();
         let name = self.name.split_whitespace().collect::<Vec<_>>().join(" ");
         if name.is_empty() {
-            errors.push(FieldError::new("name", "the name is empty"));
+            errors.push(FieldError::new("name", Problem::Empty));
         } else if name.chars().count() > 120 {
-            errors.push(FieldError::new(
-                "name",
-                "the name is longer than 120 characters",
-            ));
+            errors.push(FieldError::new("name", Problem::TooLong { max: 120 }));
         }
-        errors.extend(crate::roster::check_printable("name", "name", &self.name).err());
+        errors.extend(crate::roster::check_printable("name", &self.name).err());
         let venue = self.venue.trim().to_string();
-        errors.extend(crate::roster::check_printable("venue", "venue", &venue).err());
+        errors.extend(crate::roster::check_printable("venue", &venue).err());
         if venue.chars().count() > 120 {
-            errors.push(FieldError::new(
-                "venue",
-                "the venue is longer than 120 characters",
-            ));
+            errors.push(FieldError::new("venue", Problem::TooLong { max: 120 }));
         }
         let mut date = |field: &'static str, text: &str| {
             let text = text.trim();
@@ -571,7 +566,9 @@ impl RawTournament {
                 .map_err(|_| {
                     errors.push(FieldError::new(
                         field,
-                        format!("'{text}' is not a date like 2026-12-05"),
+                        Problem::NotADate {
+                            text: text.to_string(),
+                        },
                     ))
                 })
                 .ok()
@@ -580,10 +577,7 @@ impl RawTournament {
         let ends_on = date("ends_on", &self.ends_on);
         if let (Some(s), Some(e)) = (starts_on, ends_on) {
             if e < s {
-                errors.push(FieldError::new(
-                    "ends_on",
-                    "the last day is before the first",
-                ));
+                errors.push(FieldError::new("ends_on", Problem::EndsBeforeStart));
             }
         }
         let pick = |field: &'static str,
@@ -593,37 +587,22 @@ impl RawTournament {
             let t = text.trim();
             match (t.is_empty(), default) {
                 (true, Some(d)) => Ok(d.to_string()),
-                (true, None) => Err(FieldError::new(field, "choose one")),
+                (true, None) => Err(FieldError::new(field, Problem::Missing)),
                 _ => Ok(t.to_string()),
             }
         };
-        let system = pick("system", &self.system, Some("swiss")).and_then(|t| {
-            System::parse(&t).ok_or_else(|| FieldError::new("system", format!("unknown system '{t}' (swiss, round_robin, knockout, team_league, team_swiss)")))
-        });
-        let rules = pick("rules", &self.rules, Some("gar")).and_then(|t| {
-            RuleSet::parse(&t).ok_or_else(|| {
-                FieldError::new("rules", format!("unknown rule set '{t}' (official or gar)"))
-            })
-        });
-        let ranking = pick("ranking", &self.ranking, Some("game_points")).and_then(|t| {
-            Ranking::parse(&t).ok_or_else(|| {
-                FieldError::new(
-                    "ranking",
-                    format!("unknown ranking '{t}' (game_points or match_points)"),
-                )
-            })
-        });
+        let system = pick("system", &self.system, Some("swiss"))
+            .and_then(|t| System::parse(&t).ok_or_else(|| unknown("system", t, System::NAMES)));
+        let rules = pick("rules", &self.rules, Some("gar"))
+            .and_then(|t| RuleSet::parse(&t).ok_or_else(|| unknown("rules", t, RuleSet::NAMES)));
+        let ranking = pick("ranking", &self.ranking, Some("game_points"))
+            .and_then(|t| Ranking::parse(&t).ok_or_else(|| unknown("ranking", t, Ranking::NAMES)));
         let bye_default = system
             .as_ref()
             .map_or(ByeValue::Win, |s| s.usual_bye_value());
         let bye_value =
             pick("bye_value", &self.bye_value, Some(bye_default.as_str())).and_then(|t| {
-                ByeValue::parse(&t).ok_or_else(|| {
-                    FieldError::new(
-                        "bye_value",
-                        format!("unknown bye value '{t}' (win, draw or none)"),
-                    )
-                })
+                ByeValue::parse(&t).ok_or_else(|| unknown("bye_value", t, ByeValue::NAMES))
             });
         let games = match (self.games_per_pairing.trim(), &rules) {
             ("", Ok(r)) => Ok(r.default_games_per_pairing()),
@@ -632,7 +611,10 @@ impl RawTournament {
             ("6", _) => Ok(6),
             (t, _) => Err(FieldError::new(
                 "games_per_pairing",
-                format!("games per pairing must be 2 or 6, not '{t}'"),
+                Problem::NotOneOf {
+                    text: t.to_string(),
+                    choices: &["2", "6"],
+                },
             )),
         };
         let follows_field = system.as_ref().is_ok_and(|s| s.rounds_follow_field());
@@ -640,31 +622,37 @@ impl RawTournament {
             Ok(n) if (1..=MAX_ROUNDS).contains(&n) => Ok(Some(n)),
             Ok(n) => Err(FieldError::new(
                 "rounds",
-                format!("{n} rounds is outside 1..{MAX_ROUNDS}"),
+                Problem::OutOfRange {
+                    value: n.into(),
+                    min: 1,
+                    max: MAX_ROUNDS.into(),
+                },
             )),
             Err(_) if self.rounds.trim().is_empty() && follows_field => Ok(None),
             Err(_) if self.rounds.trim().is_empty() => {
-                Err(FieldError::new("rounds", "give the number of rounds"))
+                Err(FieldError::new("rounds", Problem::Missing))
             }
             Err(_) => Err(FieldError::new(
                 "rounds",
-                format!("'{}' is not a whole number", self.rounds.trim()),
+                Problem::NotWholeNumber {
+                    text: self.rounds.trim().to_string(),
+                },
             )),
         };
         let cycles = match self.cycles.trim() {
             "" | "1" => 1,
             "2" if system.as_ref().is_ok_and(|s| s.plays_cycles()) => 2,
             "2" => {
-                errors.push(FieldError::new(
-                    "cycles",
-                    "only a round robin or team league plays cycles",
-                ));
+                errors.push(FieldError::new("cycles", Problem::CyclesNotPlayed));
                 1
             }
             other => {
                 errors.push(FieldError::new(
                     "cycles",
-                    format!("cycles must be 1 or 2, not '{other}'"),
+                    Problem::NotOneOf {
+                        text: other.to_string(),
+                        choices: &["1", "2"],
+                    },
                 ));
                 1
             }
@@ -678,12 +666,9 @@ impl RawTournament {
             Ok(list) if list.is_empty() && teams => Ok(team_default),
             Ok(list) if list.is_empty() => Ok(DEFAULT_TIEBREAKS.to_vec()),
             Ok(list) if !teams => match list.iter().find(|t| t.teams_only()) {
-                Some(t) => Err(FieldError::new(
+                Some(&t) => Err(FieldError::new(
                     "tiebreaks",
-                    format!(
-                        "'{}' separates teams, and this is an individual event",
-                        t.as_str()
-                    ),
+                    Problem::TeamTiebreak { tiebreak: t },
                 )),
                 None => Ok(list),
             },
@@ -691,7 +676,7 @@ impl RawTournament {
             Ok(list) => Ok(std::iter::once(Tiebreak::DirectEncounter)
                 .chain(list.into_iter().filter(|t| *t != Tiebreak::DirectEncounter))
                 .collect()),
-            Err(m) => Err(FieldError::new("tiebreaks", m)),
+            Err(p) => Err(FieldError::new("tiebreaks", p)),
         };
         let mut yes_no =
             |field: &'static str, text: &str| match text.trim().to_ascii_lowercase().as_str() {
@@ -700,7 +685,9 @@ impl RawTournament {
                 other => {
                     errors.push(FieldError::new(
                         field,
-                        format!("'{other}' is neither yes nor no"),
+                        Problem::NotYesNo {
+                            text: other.to_string(),
+                        },
                     ));
                     false
                 }
@@ -770,10 +757,18 @@ mod tests {
             parse_tiebreaks("buchholz, wins").unwrap(),
             vec![Tiebreak::Buchholz, Tiebreak::Wins]
         );
-        assert!(parse_tiebreaks("buchholz,koya")
-            .unwrap_err()
-            .contains("'koya'"));
-        assert!(parse_tiebreaks("wins,wins").unwrap_err().contains("twice"));
+        assert_eq!(
+            parse_tiebreaks("buchholz,koya"),
+            Err(Problem::UnknownTiebreak {
+                text: "koya".into()
+            })
+        );
+        assert_eq!(
+            parse_tiebreaks("wins,wins"),
+            Err(Problem::TiebreakTwice {
+                text: "wins".into()
+            })
+        );
         assert_eq!(
             format_tiebreaks(DEFAULT_TIEBREAKS),
             "direct_encounter,buchholz,sonneborn_berger,wins"
@@ -855,7 +850,12 @@ mod tests {
         .check()
         .unwrap_err();
         assert_eq!(individual[0].field, "tiebreaks");
-        assert!(individual[0].message.contains("'board_2' separates teams"));
+        assert_eq!(
+            individual[0].problem,
+            Problem::TeamTiebreak {
+                tiebreak: Tiebreak::Board2
+            }
+        );
     }
 
     #[test]
@@ -867,7 +867,15 @@ mod tests {
         assert_eq!(rr(Some(10), 1, 6), Ok(10));
         let seven = rr(Some(7), 1, 6).unwrap_err();
         assert_eq!(seven.field, "rounds");
-        assert!(seven.message.contains("5 or 10"), "{}", seven.message);
+        assert_eq!(
+            seven.problem,
+            Problem::NotWholeCycles {
+                given: 7,
+                entrants: 6,
+                cycle: 5,
+                max_cycles: 2
+            }
+        );
         assert_eq!(rr(Some(15), 1, 6).unwrap_err().field, "rounds");
         assert_eq!(rr(Some(5), 2, 6).unwrap_err().field, "cycles");
         assert_eq!(

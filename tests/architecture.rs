@@ -283,6 +283,8 @@ const CORE: &[&str] = &[
     "results.rs",
     "named.rs",
     "change.rs",
+    "field.rs",
+    "conflict.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.

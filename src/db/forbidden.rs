@@ -36,7 +36,7 @@ impl Forbidden {
 
     /// The rounds the ban covers, as a referee reads them.
     pub fn rounds_label(&self) -> String {
-        self.rounds().label()
+        crate::wording::field::rounds(self.rounds())
     }
 
     /// Whether the ban covers round `n`.
@@ -222,7 +222,7 @@ pub fn waive(
     reason: &str,
 ) -> Result<Forbidden, DbError> {
     let reason = reason.trim().to_string();
-    crate::roster::check_printable("reason", "reason", &reason)?;
+    crate::roster::check_printable("reason", &reason)?;
     let conn = w.conn();
     let old = find(conn, tournament_id, id)?;
     kept_apart::check_reason(&reason)?;

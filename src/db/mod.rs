@@ -34,20 +34,18 @@ pub enum DbError {
     /// Round `n` exists as a draft, which only its referees see.
     #[error("round {0} is not published yet")]
     Unpublished(i32),
-    /// A value refused by a rule of the data; `field` names the field at
-    /// fault as forms and the API call it.
-    #[error("{message}")]
-    Invalid {
-        field: &'static str,
-        message: String,
-    },
+    /// A value refused by a rule of the data, naming the field at fault
+    /// as forms and the API call it (worded by `wording::field`).
+    #[error("{0}")]
+    Invalid(crate::field::FieldError),
     /// A stored value that is not one Kraal knows (a hand-edited or damaged
     /// database): named with its row, never read as some default.
     #[error("{row} holds a value that cannot be read: {message}")]
     Unreadable { row: String, message: String },
-    /// A uniqueness or concurrency conflict the user can act on.
+    /// A uniqueness or concurrency conflict the user can act on, as a
+    /// value (`wording::conflict`).
     #[error("{0}")]
-    Conflict(String),
+    Conflict(crate::conflict::Conflict),
     /// An action the round's state refuses, as a value the shell words
     /// (`wording::rounds`).
     #[error("{0}")]
@@ -58,13 +56,10 @@ pub enum DbError {
     /// A change to the field its state refuses (`wording::roster`).
     #[error("{0}")]
     RosterRefused(crate::roster::Refused),
-    /// A setting the event's progress no longer lets change; `field` names
-    /// it as forms and the API call it.
-    #[error("{field} cannot change: {message}")]
-    Locked {
-        field: &'static str,
-        message: String,
-    },
+    /// A setting the event's progress no longer lets change, naming it as
+    /// forms and the API call it.
+    #[error("{0}")]
+    Locked(crate::tournament::Lock),
     /// Any other database failure.
     #[error("database error: {0}")]
     Query(#[from] diesel::result::Error),
@@ -73,12 +68,9 @@ pub enum DbError {
     Pool(#[from] diesel::r2d2::PoolError),
 }
 
-impl From<crate::roster::FieldError> for DbError {
-    fn from(e: crate::roster::FieldError) -> DbError {
-        DbError::Invalid {
-            field: e.field,
-            message: e.message,
-        }
+impl From<crate::field::FieldError> for DbError {
+    fn from(e: crate::field::FieldError) -> DbError {
+        DbError::Invalid(e)
     }
 }
 
@@ -224,14 +216,14 @@ pub(crate) fn read_row(err: diesel::result::Error, thing: &'static str, row: &st
     }
 }
 
-/// Turns a unique violation into a conflict carrying `what`, so callers
+/// Turns a unique violation into the conflict `taken` names, so callers
 /// never match on diesel internals.
-pub(crate) fn classify(err: diesel::result::Error, what: &str) -> DbError {
+pub(crate) fn classify(err: diesel::result::Error, taken: crate::conflict::Taken) -> DbError {
     use diesel::result::{DatabaseErrorKind, Error};
     match err {
         Error::NotFound => DbError::NotFound("record"),
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-            DbError::Conflict(what.to_string())
+            DbError::Conflict(crate::conflict::Conflict::Taken(taken))
         }
         other => DbError::Query(other),
     }

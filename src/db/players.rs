@@ -9,6 +9,7 @@ use super::schema::{players, relations};
 use super::tournaments::rounds_paired;
 use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::conflict::Taken;
 use crate::roster::{PlayerFields, Refused};
 
 /// A player row.
@@ -208,10 +209,10 @@ pub fn add_relation(w: &mut Write, tournament_id: i32, a: i32, b: i32) -> Result
         .map_err(|e| {
             classify(
                 e,
-                &format!(
-                    "{} and {} are already recorded as relatives",
-                    pa.name, pb.name
-                ),
+                Taken::Relatives {
+                    a: pa.name.clone(),
+                    b: pb.name.clone(),
+                },
             )
         })?;
     w.record(

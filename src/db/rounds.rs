@@ -8,6 +8,7 @@ use super::audit::Write;
 use super::schema::{games, pairings, requested_byes, rounds, users};
 use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::conflict::{Meanwhile, Taken};
 use crate::pairing::explain::Explanation;
 use crate::results::{first_starts, GameResult, ResultEdit};
 use crate::rounds::{self as rule, Board};
@@ -213,7 +214,7 @@ pub fn create(
         ))
         .returning(rounds::id)
         .get_result(conn)
-        .map_err(|e| classify(e, &format!("round {number} has already been paired")))?;
+        .map_err(|e| classify(e, Taken::Round { number }))?;
     match plan {
         Plan::Pairings(planned) => {
             for (i, p) in planned.iter().enumerate() {
@@ -627,36 +628,13 @@ pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext
 
 /// A result that could not be saved because the game changed after the
 /// person saving it had seen it.
+/// A result edit refused because the game changed since the editor read
+/// it, with the game as it is now (its version for the next try to carry),
+/// so a page showing the conflict need not read the round again.
 #[derive(Debug, Clone, Serialize)]
-pub struct Conflict {
-    pub game_id: i32,
-    pub round: i32,
-    pub table: i32,
-    pub game: i32,
-    /// What the game says now, and who saved that.
-    pub now: Option<GameResult>,
-    pub by: Option<String>,
-    /// What the refused save asked for.
-    pub wanted: Option<GameResult>,
-    /// The game as it is now (its version for the next try to carry), so a
-    /// page showing the conflict need not read the round again.
+pub struct Stale {
+    pub meanwhile: Meanwhile,
     pub current: Game,
-}
-
-impl std::fmt::Display for Conflict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let show = |r: Option<GameResult>| r.map_or("no result", GameResult::label);
-        write!(
-            f,
-            "Round {}, table {}, game {} was changed meanwhile{}: it now says {}, so your {} was not saved.",
-            self.round,
-            self.table,
-            self.game,
-            self.by.as_deref().map(|w| format!(" by {w}")).unwrap_or_default(),
-            show(self.now),
-            show(self.wanted),
-        )
-    }
 }
 
 /// What became of one [`ResultEdit`].
@@ -665,7 +643,7 @@ pub enum EditOutcome {
     Saved(Game),
     /// The game already said so.
     Unchanged(Game),
-    Conflict(Conflict),
+    Stale(Stale),
 }
 
 /// Applies one edit in the caller's transaction, to the game as `ctx` read
@@ -696,14 +674,16 @@ pub fn apply_edit(
                 .optional()?,
             None => None,
         };
-        Ok(EditOutcome::Conflict(Conflict {
-            game_id: edit.game,
-            round: ctx.round.number,
-            table: ctx.pairing.table_no,
-            game: ctx.game.number,
-            now: now.result,
-            by: who,
-            wanted: edit.wanted,
+        Ok(EditOutcome::Stale(Stale {
+            meanwhile: Meanwhile {
+                game_id: edit.game,
+                round: ctx.round.number,
+                table: ctx.pairing.table_no,
+                game: ctx.game.number,
+                now: now.result,
+                by: who,
+                wanted: edit.wanted,
+            },
             current: now,
         }))
     };
@@ -797,12 +777,7 @@ pub fn request_bye(
             requested_byes::half.eq(half),
         ))
         .execute(conn)
-        .map_err(|e| {
-            classify(
-                e,
-                &format!("a bye in round {round} is already recorded for that player"),
-            )
-        })?;
+        .map_err(|e| classify(e, Taken::Bye { round }))?;
     let kind = if half { ByeKind::Half } else { ByeKind::Zero };
     w.record(
         Change::new(

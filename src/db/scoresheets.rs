@@ -96,14 +96,14 @@ pub fn submit(w: &mut Write, new: NewSheet<'_>) -> Result<Sheet, DbError> {
             .load(conn)?;
         let held: usize = texts.iter().map(String::len).sum();
         if held + new.text.len() > max {
-            return Err(DbError::Invalid {
-                field: "text",
-                message: format!(
-                    "the records of this game already hold {} KB, and at most {} KB are kept per game: hand this record to the referee",
-                    held.div_ceil(1024),
-                    max / 1024
-                ),
-            });
+            return Err(crate::field::FieldError::new(
+                "text",
+                crate::field::Problem::RecordsFull {
+                    held_kb: held.div_ceil(1024),
+                    max_kb: max / 1024,
+                },
+            )
+            .into());
         }
     }
     let old = diesel::update(
@@ -127,12 +127,7 @@ pub fn submit(w: &mut Write, new: NewSheet<'_>) -> Result<Sheet, DbError> {
         ))
         .returning(scoresheets::id)
         .get_result(conn)
-        .map_err(|e| {
-            super::classify(
-                e,
-                "another record for this side arrived at the same moment: send it again",
-            )
-        })?;
+        .map_err(|e| super::classify(e, crate::conflict::Taken::RecordSide))?;
     let action = if new.by.is_none() {
         Action::RecordByLink
     } else {

@@ -7,8 +7,9 @@ use serde::Serialize;
 use super::audit::Write;
 use super::schema::{lineups, players, team_members, teams};
 use super::users::User;
-use super::{classify, found, DbConnection, DbError};
+use super::{found, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::field::{FieldError, Problem};
 use crate::roster::Refused;
 
 /// Players on a team's roster (OGR 10.1); substitutes come on top.
@@ -81,15 +82,15 @@ impl Actor<'_> {
 /// Checks a new team against the tournament's players and teams; every
 /// problem names its field.
 fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, String), DbError> {
-    let invalid = |field: &'static str, message: String| DbError::Invalid { field, message };
+    let invalid =
+        |field: &'static str, problem: Problem| DbError::from(FieldError::new(field, problem));
     let (name, club) = crate::roster::team_fields(&t.name, &t.club)?;
     if t.members.len() != BOARDS {
         return Err(invalid(
             "members",
-            format!(
-                "a team has four players in board order (OGR 10.1), not {}",
-                t.members.len()
-            ),
+            Problem::NotFourPlayers {
+                given: t.members.len(),
+            },
         ));
     }
     let all: Vec<(&'static str, i32)> = t
@@ -109,18 +110,23 @@ fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, Stri
         .load(conn)?;
     for (i, &(field, p)) in all.iter().enumerate() {
         let Some((_, pname)) = known.iter().find(|(id, _)| *id == p) else {
-            return Err(invalid(
-                field,
-                format!("player {p} is not a player of this tournament"),
-            ));
+            return Err(invalid(field, Problem::UnknownPlayer { id: p }));
         };
         if all[..i].iter().any(|&(_, q)| q == p) {
-            return Err(invalid(field, format!("{pname} is listed twice")));
+            return Err(invalid(
+                field,
+                Problem::ListedTwice {
+                    name: pname.clone(),
+                },
+            ));
         }
         if let Some((_, team)) = taken.iter().find(|(id, _)| *id == p) {
             return Err(invalid(
                 field,
-                format!("{pname} already plays for {team}: a player belongs to one team"),
+                Problem::InOtherTeam {
+                    name: pname.clone(),
+                    team: team.clone(),
+                },
             ));
         }
     }
@@ -152,13 +158,13 @@ pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
         ))
         .returning(teams::id)
         .get_result(conn)
-        .map_err(|e| classify(e, &format!("a team called {name} is already entered")))
         .map_err(|e| match e {
-            DbError::Conflict(m) => DbError::Invalid {
-                field: "name",
-                message: m,
-            },
-            other => other,
+            // The name is the field at fault: the form shows it there.
+            diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::UniqueViolation,
+                _,
+            ) => FieldError::new("name", Problem::TeamNameTaken { name: name.clone() }).into(),
+            other => DbError::Query(other),
         })?;
     for (k, &p) in t.members.iter().enumerate() {
         diesel::insert_into(team_members::table)

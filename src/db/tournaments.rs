@@ -220,7 +220,7 @@ fn assign_referee_row(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<
             tournament_referees::user_id.eq(user_id),
         ))
         .execute(conn)
-        .map_err(|e| classify(e, "that referee is already assigned"))?;
+        .map_err(|e| classify(e, crate::conflict::Taken::Referee))?;
     Ok(())
 }
 

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::schema::users;
 use super::{classify, found, now, DbConnection, DbError};
+use crate::conflict::{Conflict, Taken};
 
 named_values! {
     /// What an account may do.
@@ -65,7 +66,14 @@ pub fn create(
             users::created_at.eq(now()),
         ))
         .execute(conn)
-        .map_err(|e| classify(e, &format!("a user named '{name}' already exists")))?;
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::UserName {
+                    name: name.to_string(),
+                },
+            )
+        })?;
     find_by_name(conn, name)?.ok_or(DbError::NotFound("user"))
 }
 
@@ -114,9 +122,7 @@ pub fn create_first_admin(
     conn.transaction(|c| {
         let marker = super::settings::get_or_insert(c, "setup", || name.to_string())?;
         if marker != name || count(c)? > 0 {
-            return Err(DbError::Conflict(
-                "Kraal is already set up: sign in instead.".into(),
-            ));
+            return Err(DbError::Conflict(Conflict::AlreadySetUp));
         }
         create(c, name, Role::Admin, hash)
     })

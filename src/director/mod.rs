@@ -110,8 +110,8 @@ pub enum DirectorError {
     NotReady(crate::rounds::NotReady),
     /// A setting that does not fit the field (a round robin's rounds that
     /// are not whole cycles).
-    #[error("{}", .0.message)]
-    Settings(crate::roster::FieldError),
+    #[error("{0}")]
+    Settings(crate::field::FieldError),
     #[error(transparent)]
     Pairing(#[from] PairingError),
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::conflict::Conflict;
 use crate::db::players::Player;
 use crate::db::rounds::{self, Plan, Planned, Round};
 use crate::db::users::User;
@@ -14,7 +15,6 @@ use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
 use crate::rounds::NotReady;
 use crate::tournament::ByeKind;
 use crate::tournament::System;
-use crate::wording::pairing as wording;
 
 use super::{pid, DirectorError, TournamentData};
 
@@ -33,7 +33,11 @@ impl From<DirectorError> for DbError {
         match e {
             DirectorError::NotReady(n) => DbError::NotReady(n),
             DirectorError::Settings(e) => DbError::from(e),
-            DirectorError::Pairing(p) => DbError::Conflict(format!("No valid pairing exists: {p}")),
+            DirectorError::Pairing(error) => DbError::Conflict(Conflict::NoPairing {
+                error,
+                names: Default::default(),
+                round_robin: false,
+            }),
         }
     }
 }
@@ -73,7 +77,7 @@ pub fn pair_loaded(
     by: &User,
 ) -> Result<Paired, DbError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
-        DirectorError::Pairing(p) => DbError::Conflict(data.no_pairing_words(&p)),
+        DirectorError::Pairing(error) => DbError::Conflict(data.no_pairing(error)),
         other => DbError::from(other),
     })?;
     let t = &data.tournament;
@@ -111,16 +115,23 @@ pub fn pair_loaded(
 
 /// Building the engines' inputs from what is stored, and storing their answer.
 impl TournamentData {
-    /// Why no pairing exists, as the referee reads it: players by name (the
-    /// engines speak of ids), and the way out the tournament page offers.
-    pub fn no_pairing_words(&self, e: &crate::pairing::PairingError) -> String {
-        let names = self.name_of();
-        let name = |id: PlayerId| names(id).unwrap_or_else(|| format!("player {id}"));
+    /// Why no pairing exists, with the names of the players (the engines
+    /// speak of ids) the referee reads it with.
+    pub fn no_pairing(&self, error: crate::pairing::PairingError) -> Conflict {
         let round_robin = matches!(
             self.tournament.system,
             System::RoundRobin | System::TeamLeague
         );
-        wording::no_pairing(e, &name, round_robin)
+        let names = self
+            .players
+            .iter()
+            .map(|p| (super::pid(p.id), p.name.clone()))
+            .collect();
+        Conflict::NoPairing {
+            error,
+            names,
+            round_robin,
+        }
     }
 
     /// The round each player joined: 1 plus the rounds paired before they were entered.

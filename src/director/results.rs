@@ -2,16 +2,16 @@
 //! entry box and `PUT /api/v1/games/{id}`.
 
 use crate::rounds::{OnGames, Refused};
-use serde::Serialize;
 
+use crate::conflict::{Conflict, RulingStands};
 use crate::db::audit::Write;
-use crate::db::rounds::{self, Conflict, EditOutcome, Game, GameContext, Round};
+use crate::db::rounds::{self, EditOutcome, Game, GameContext, Round, Stale};
 use crate::db::scoresheets::{self as sheets, RulingBy};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
 use crate::results::{GameResult, ResultEdit};
-use crate::tournament::{RulingKind, System};
+use crate::tournament::System;
 
 use super::TournamentData;
 
@@ -23,13 +23,13 @@ pub struct SaveReport {
     /// Games that already said what was asked.
     pub unchanged: Vec<Game>,
     /// Games changed by someone else since the person saving saw them.
-    pub conflicts: Vec<Conflict>,
+    pub conflicts: Vec<Stale>,
     /// Games whose result a referee's ruling set, left as ruled: the entry
     /// replaces the ruling only when the referee confirms it.
     pub ruled: Vec<RulingStands>,
     /// Games left as they are, and why: a main game of a knock-out pairing
     /// whose tiebreak set has results.
-    pub refused: Vec<(i32, String)>,
+    pub refused: Vec<(i32, Conflict)>,
     /// Knock-out tables left level that got a new tiebreak set (OGR 9.4).
     pub new_tiebreak_sets: Vec<i32>,
     /// Knock-out pairings whose tiebreak games were added or removed, by
@@ -59,52 +59,6 @@ impl TournamentData {
             let end = self.games.partition_point(|g| g.pairing_id <= *pairing);
             self.games.splice(start..end, games.iter().cloned());
         }
-    }
-}
-
-/// A result entry that would change what a referee's ruling set.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RulingStands {
-    pub game_id: i32,
-    pub round: i32,
-    pub table: i32,
-    /// The game's number in its pairing.
-    pub game: i32,
-    pub tiebreak: bool,
-    /// The game's version now, for a confirmation to carry.
-    pub version: i32,
-    pub kind: RulingKind,
-    /// The result the ruling set, which the game says now.
-    pub ruled: GameResult,
-    pub reason: String,
-    pub by: Option<String>,
-    /// What the entry would set.
-    pub wanted: Option<GameResult>,
-}
-
-impl std::fmt::Display for RulingStands {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let reason = if self.reason.is_empty() {
-            String::new()
-        } else {
-            format!("; reason: {}", self.reason)
-        };
-        let by = self
-            .by
-            .as_deref()
-            .map(|w| format!(" by {w}"))
-            .unwrap_or_default();
-        write!(
-            f,
-            "Round {}, table {}, {} {} has a referee's ruling{by} ({}{reason}): it is {}. The entry would set {}; it was not saved.",
-            self.round,
-            self.table,
-            if self.tiebreak { "tiebreak game" } else { "game" },
-            self.game,
-            self.kind.label(),
-            self.ruled.label(),
-            self.wanted.map_or("no result", GameResult::label),
-        )
     }
 }
 
@@ -204,7 +158,7 @@ pub fn save_in(
                 report.saved.push(g);
             }
             EditOutcome::Unchanged(g) => report.unchanged.push(g),
-            EditOutcome::Conflict(c) => report.conflicts.push(c),
+            EditOutcome::Stale(c) => report.conflicts.push(c),
         }
     }
     if knockout {
@@ -232,7 +186,7 @@ fn standing_ruling(
 
 /// Why a main game of a knock-out pairing cannot change now: its tiebreak
 /// set has results, played because the main games were level.
-fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<String>, DbError> {
+fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<Conflict>, DbError> {
     if ctx.game.tiebreak {
         return Ok(None);
     }
@@ -241,14 +195,11 @@ fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<S
     Ok(tiebreaks
         .iter()
         .position(|g| g.result.is_some())
-        .map(|i| {
-            format!(
-                "Round {}, table {}: tiebreak set {} has results, played because the main games were level, so game {} stays as it is. Clear the tiebreak games first to correct the main games.",
-                ctx.round.number,
-                ctx.pairing.table_no,
-                i / 2 + 1,
-                ctx.game.number
-            )
+        .map(|i| Conflict::HeldByTiebreak {
+            round: ctx.round.number,
+            table: ctx.pairing.table_no,
+            set: i / 2 + 1,
+            game: ctx.game.number,
         }))
 }
 

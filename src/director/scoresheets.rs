@@ -13,11 +13,13 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 
 use super::TournamentData;
+use crate::conflict::Conflict;
 use crate::db::rounds::{self, Game, Pairing, Round};
 use crate::db::scoresheets::{self as sheets, NewSheet, RulingBy, Sheet, SheetBy};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{players, settings, DbConnection, DbError};
+use crate::field::{FieldError, Problem};
 use crate::results::{GameResult, ResultEdit};
 use crate::rules::check::check_sheet;
 use crate::rules::notation::{self, Scoresheet};
@@ -46,25 +48,18 @@ pub fn read(text: &str, rules: RuleSet) -> Result<(Scoresheet, Report), ParseErr
 /// Refuses text that is not a record at all: too long, empty, or holding
 /// a NUL character (which no database column can keep).
 pub fn refuse(text: &str) -> Result<(), DbError> {
-    let invalid = |message: String| DbError::Invalid {
-        field: "text",
-        message,
-    };
+    let invalid = |problem: Problem| Err(FieldError::new("text", problem).into());
     if text.len() > MAX_BYTES {
-        return Err(invalid(format!(
-            "the record is {} bytes long; at most {MAX_BYTES} bytes (64 KB) are taken",
-            text.len()
-        )));
+        return invalid(Problem::RecordTooLong {
+            bytes: text.len(),
+            max: MAX_BYTES,
+        });
     }
     if text.trim().is_empty() {
-        return Err(invalid(
-            "the record is empty: paste or upload the moves".into(),
-        ));
+        return invalid(Problem::RecordEmpty);
     }
     if let Some(line) = text.lines().position(|l| l.contains('\0')).map(|i| i + 1) {
-        return Err(invalid(format!(
-            "line {line} of the record holds a NUL character: send the scoresheet as plain text"
-        )));
+        return invalid(Problem::RecordNul { line });
     }
     Ok(())
 }
@@ -234,11 +229,7 @@ pub fn submit_by_link(
         return Err(DbError::NotFound("game"));
     }
     if side == RecordSide::Referee {
-        return Err(DbError::Invalid {
-            field: "side",
-            message: "players send dark's or light's record; the referee's copy is the referee's"
-                .into(),
-        });
+        return Err(FieldError::new("side", Problem::NotAPlayersSide).into());
     }
     if !link.open {
         return Err(Refused::LinkLocked {
@@ -526,7 +517,7 @@ impl GameRecords {
     /// The record a ruling "set the board result" goes by and the result
     /// its board shows: the referee's copy if it shows one, else the
     /// players' records when they show the same.
-    pub fn board_result(&self) -> Result<(RecordSide, GameResult), String> {
+    pub fn board_result(&self) -> Result<(RecordSide, GameResult), Problem> {
         if let Some(r) = self.current(RecordSide::Referee) {
             if let Some(b) = r.board_result() {
                 return Ok((RecordSide::Referee, b));
@@ -537,15 +528,15 @@ impl GameRecords {
             .filter_map(|s| Some((*s, self.current(*s)?.board_result()?)))
             .collect();
         match shown.as_slice() {
-            [] => Err("no record of this game ends on the board: set another result with a reason instead".into()),
+            [] => Err(Problem::NoBoardResult),
             [one] => Ok(*one),
             [a, b] if a.1 == b.1 => Ok(*a),
-            [a, b] => Err(format!(
-                "dark's record ends in {} and light's in {}: add the referee's copy, or set another result with a reason",
-                a.1.label(),
-                b.1.label()
-            )),
-            _ => Err("the records disagree".into()),
+            [a, b] => Err(Problem::RecordsDisagree {
+                dark: a.1,
+                light: b.1,
+            }),
+            // Two sides only: dark and light.
+            _ => Err(Problem::NoBoardResult),
         }
     }
 }
@@ -602,7 +593,8 @@ pub fn rule(
     by: &User,
 ) -> Result<(), DbError> {
     let records = game(conn, game_id)?;
-    let invalid = |field: &'static str, message: String| DbError::Invalid { field, message };
+    let invalid =
+        |field: &'static str, problem: Problem| DbError::from(FieldError::new(field, problem));
     if !records.round.is_published() {
         return Err(Refused::Draft {
             round: records.round.number,
@@ -611,26 +603,23 @@ pub fn rule(
         .into());
     }
     let reason = asked.reason.trim();
-    crate::roster::check_printable("reason", "reason", reason)?;
+    crate::roster::check_printable("reason", reason)?;
     let result = match asked.kind {
-        RulingKind::Keep => Some(records.game.result.ok_or_else(|| {
-            invalid(
-                "kind",
-                "the game has no result to keep: enter it, or set the board's".into(),
-            )
-        })?),
-        RulingKind::Board => Some(records.board_result().map_err(|m| invalid("kind", m))?.1),
+        RulingKind::Keep => Some(
+            records
+                .game
+                .result
+                .ok_or_else(|| invalid("kind", Problem::NothingToKeep))?,
+        ),
+        RulingKind::Board => Some(records.board_result().map_err(|p| invalid("kind", p))?.1),
         RulingKind::Other => {
             if reason.is_empty() {
-                return Err(invalid(
-                    "reason",
-                    "say why another result is set: the reason is required".into(),
-                ));
+                return Err(invalid("reason", Problem::ReasonRequired));
             }
             Some(
                 asked
                     .result
-                    .ok_or_else(|| invalid("result", "choose the result to set".into()))?,
+                    .ok_or_else(|| invalid("result", Problem::NoResult))?,
             )
         }
     };
@@ -645,7 +634,7 @@ pub fn rule(
             // A new ruling replaces the one before it.
             let report = super::results::save_in(w, tid, &[edit], &[game_id])?;
             if let Some(c) = report.conflicts.first() {
-                return Err(DbError::Conflict(c.to_string()));
+                return Err(DbError::Conflict(Conflict::Changed(c.meanwhile.clone())));
             }
             if let Some((_, why)) = report.refused.first() {
                 return Err(DbError::Conflict(why.clone()));

@@ -30,10 +30,7 @@ pub fn update(
             .fields()
             .refuse_change(fields, data.progress(), data.field_size())
             .map_err(|refused| match refused {
-                ChangeRefused::Locked(lock) => DbError::Locked {
-                    field: lock.field,
-                    message: lock.reason,
-                },
+                ChangeRefused::Locked(lock) => DbError::Locked(lock),
                 ChangeRefused::Invalid(e) => DbError::from(e),
             })?;
         tournaments::update(w, tid, fields)

@@ -120,7 +120,7 @@ pub fn swap(
     let data = super::load(conn, tid)?;
     if data.is_team_event() {
         return Err(DbError::Conflict(
-            "in a team event the boards follow the line-ups: change a team's line-up instead of swapping players".into(),
+            crate::conflict::Conflict::SwapInTeamEvent,
         ));
     }
     let round = data.round(n, true)?;

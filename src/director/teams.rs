@@ -478,13 +478,13 @@ pub fn set_lineup(
             .into());
         }
         if boards.len() != BOARDS {
-            return Err(DbError::Invalid {
-                field: "boards",
-                message: format!(
-                    "a line-up names four players, board 1 first, not {}",
-                    boards.len()
-                ),
-            });
+            return Err(crate::field::FieldError::new(
+                "boards",
+                crate::field::Problem::NotFourPlayers {
+                    given: boards.len(),
+                },
+            )
+            .into());
         }
         let current = data.lineup(&round, team_id);
         let merged: Vec<i32> = match seen {

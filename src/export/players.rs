@@ -99,7 +99,7 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
             Err(field_errors) => {
                 rows.push((line, name_key(get("name")), None));
                 for fe in field_errors {
-                    errors.push(err(line, fe.field, fe.message));
+                    errors.push(err(line, fe.field, fe.to_string()));
                 }
             }
         }

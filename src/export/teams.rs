@@ -56,14 +56,14 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
         let team = match crate::roster::team_fields(get("team"), "") {
             Ok((team, _)) => team,
             Err(e) => {
-                errors.push(err(line, "team", e.message));
+                errors.push(err(line, "team", e.to_string()));
                 continue;
             }
         };
         let fields = match PlayerFields::parse(get("name"), get("club"), get("rating"), "", "") {
             Ok(f) => f,
             Err(list) => {
-                errors.extend(list.into_iter().map(|e| err(line, e.field, e.message)));
+                errors.extend(list.into_iter().map(|e| err(line, e.field, e.to_string())));
                 continue;
             }
         };

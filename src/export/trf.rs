@@ -39,10 +39,11 @@ fn pending(data: &TournamentData, next: i32) -> HashMap<(u32, u32), u32> {
 
 pub fn text(data: &TournamentData) -> Result<String, DbError> {
     if data.is_team_event() {
-        return Err(DbError::Invalid {
-            field: "tournament",
-            message: "a team event has no TRF (TRF describes individual games): download the event file instead".into(),
-        });
+        return Err(crate::field::FieldError::new(
+            "tournament",
+            crate::field::Problem::TeamEventTrf,
+        )
+        .into());
     }
     let t = &data.tournament;
     let next = data

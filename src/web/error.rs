@@ -59,16 +59,16 @@ impl From<DbError> for AppError {
             DbError::Unpublished(n) => AppError::NotFound(format!(
                 "Round {n} is not published yet: its pairings appear here once the referee publishes them."
             )),
-            DbError::Conflict(m) => AppError::Conflict(m),
+            DbError::Conflict(c) => AppError::Conflict(c.to_string()),
             // Refusals are values; their words are `crate::wording`'s.
             DbError::Refused(r) => AppError::Conflict(r.to_string()),
             DbError::NotReady(n) => AppError::Conflict(n.to_string()),
             DbError::RosterRefused(r) => AppError::Conflict(r.to_string()),
-            DbError::Locked { field, message } => AppError::Locked {
-                field: field.to_string(),
-                message,
+            DbError::Locked(lock) => AppError::Locked {
+                field: lock.field.to_string(),
+                message: crate::wording::field::since(lock.since).to_string(),
             },
-            DbError::Invalid { field, message } => AppError::invalid(field, message),
+            DbError::Invalid(e) => AppError::invalid(e.field, e.to_string()),
             other => AppError::Internal(other.to_string()),
         }
     }

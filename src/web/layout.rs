@@ -92,7 +92,7 @@ impl From<Vec<FieldError>> for FormErrors {
     fn from(list: Vec<FieldError>) -> FormErrors {
         let mut e = FormErrors::default();
         for fe in list {
-            e.add(fe.field, fe.message);
+            e.add(fe.field, fe.to_string());
         }
         e
     }

@@ -6,6 +6,8 @@
 //! One module per subject; each takes values and a way to name a player.
 
 pub mod audit;
+pub mod conflict;
+pub mod field;
 pub mod pairing;
 pub mod roster;
 pub mod rounds;

@@ -14,6 +14,7 @@ use crate::db::schema::{
     rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
 };
 use crate::db::{DbConnection, DbError};
+use crate::field::FileProblem;
 
 /// Old id to new id for one table; a reference to a row the file does not
 /// hold is an error naming both.
@@ -31,12 +32,13 @@ impl Ids {
     }
 
     fn get(&self, from: &str, old: i32) -> Result<i32, DbError> {
-        self.map.get(&old).copied().ok_or_else(|| DbError::Invalid {
-            field: "file",
-            message: format!(
-                "{from} names {} {old}, which is not in the file",
-                self.table
-            ),
+        self.map.get(&old).copied().ok_or_else(|| {
+            FileProblem::Missing {
+                table: self.table,
+                id: old,
+            }
+            .at(from)
+            .into()
         })
     }
 
@@ -364,10 +366,10 @@ fn audit_trail(
             a.entity_id
                 .map(|old| ids.map.get(&old).copied().unwrap_or(-old.abs()))
         };
-        let entity = Entity::parse(&a.entity).ok_or_else(|| DbError::Invalid {
-            field: "file",
-            message: format!("audit entry {}: '{}' is not a known entity", a.id, a.entity),
-        })?;
+        let entity = a
+            .entity
+            .parse::<Entity>()
+            .map_err(|e| FileProblem::Unknown(e).at(format!("audit entry {}", a.id)))?;
         row.entity_id = match entity {
             Entity::Tournament => Some(ids.tournament),
             Entity::Player => moved(&ids.players),

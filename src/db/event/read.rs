@@ -7,54 +7,51 @@ use std::collections::{BTreeMap, HashMap};
 use super::{EventFile, LineupRow, FORMAT, MAX_FILE_BYTES, VERSION};
 use crate::change::{Action, Detail, Entity};
 use crate::db::DbError;
+use crate::field::{FieldError, FileProblem};
 
 /// Reads an event file, refusing anything that is not one with a message
 /// that names the problem (the line and column of bad JSON, the field of a
 /// wrong value, the row that refers to something not in the file).
 pub fn parse(text: &str) -> Result<EventFile, DbError> {
-    let invalid = |message: String| DbError::Invalid {
-        field: "file",
-        message,
-    };
+    let invalid = |problem: FileProblem| DbError::from(problem.at(""));
     if text.len() > MAX_FILE_BYTES {
-        return Err(invalid(format!(
-            "the file is {} MB; at most {} MB are taken",
-            text.len().div_ceil(1024 * 1024),
-            MAX_FILE_BYTES / (1024 * 1024)
-        )));
+        return Err(invalid(FileProblem::TooBig {
+            mb: text.len().div_ceil(1024 * 1024),
+            max_mb: MAX_FILE_BYTES / (1024 * 1024),
+        }));
     }
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| invalid(format!("the file is not JSON: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        invalid(FileProblem::NotJson {
+            reason: e.to_string(),
+        })
+    })?;
     match value.get("format").and_then(|f| f.as_str()) {
         Some(FORMAT) => {}
-        Some(other) => {
-            return Err(invalid(format!(
-                "the file is a '{other}', not a '{FORMAT}' (made by `kraal export event`)"
-            )))
-        }
-        None => {
-            return Err(invalid(format!(
-                "the file does not say it is a '{FORMAT}' (made by `kraal export event`)"
-            )))
+        found => {
+            return Err(invalid(FileProblem::OtherFormat {
+                found: found.map(str::to_string),
+                wanted: FORMAT,
+            }))
         }
     }
     let version = value.get("version").and_then(|v| v.as_u64());
     match version {
         Some(v) if (1..=u64::from(VERSION)).contains(&v) => {}
-        Some(v) => {
-            return Err(invalid(format!(
-                "the file is version {v} of the event format; this Kraal reads version {VERSION}"
-            )))
+        found => {
+            return Err(invalid(FileProblem::OtherVersion {
+                found,
+                reads: VERSION.into(),
+            }))
         }
-        None => return Err(invalid("the file has no version".into())),
     }
     if let Some(path) = nul_at(&value, &mut String::new()) {
-        return Err(invalid(format!(
-            "{path} holds a NUL character, which no database stores"
-        )));
+        return Err(FileProblem::Nul.at(path).into());
     }
-    let mut file: EventFile = serde_json::from_value(value)
-        .map_err(|e| invalid(format!("the file is not a valid event: {e}")))?;
+    let mut file: EventFile = serde_json::from_value(value).map_err(|e| {
+        invalid(FileProblem::NotAnEvent {
+            reason: e.to_string(),
+        })
+    })?;
     if version == Some(1) {
         upgrade_v1(&mut file);
     }
@@ -73,12 +70,12 @@ fn check_ids(file: &EventFile) -> Result<(), DbError> {
         let mut seen: HashMap<i32, usize> = HashMap::new();
         for (i, id) in ids.enumerate() {
             if let Some(first) = seen.insert(id, i) {
-                return Err(DbError::Invalid {
-                    field: "file",
-                    message: format!(
-                        "{table}[{i}] has id {id}, as {table}[{first}] does: every row needs its own id"
-                    ),
-                });
+                return Err(FileProblem::SameId {
+                    id,
+                    first: format!("{table}[{first}]"),
+                }
+                .at(format!("{table}[{i}]"))
+                .into());
             }
         }
         Ok(())
@@ -104,25 +101,21 @@ fn check_ids(file: &EventFile) -> Result<(), DbError> {
 /// the file: a name, a rating, a round, a kept-apart range, a team, a
 /// line-up.
 fn check_rows(file: &EventFile) -> Result<(), DbError> {
-    use crate::roster::{self, FieldError, PlayerFields};
+    use crate::roster::{self, PlayerFields};
     use crate::tournament::{RawTournament, MAX_ROUNDS};
-    let bad = |at: String, e: FieldError| DbError::Invalid {
-        field: "file",
-        message: format!("{at}.{}: {}", e.field, e.message),
-    };
+    let bad = |at: String, e: FieldError| DbError::from(FileProblem::Field(e).at(at));
     let number = |at: String, field: &'static str, n: i32, range: std::ops::RangeInclusive<i32>| {
         if range.contains(&n) {
             Ok(())
         } else {
-            let (lo, hi) = (*range.start(), *range.end());
-            let within = if hi == i32::MAX {
-                format!("{lo} or more")
-            } else {
-                format!("{lo} to {hi}")
-            };
-            Err(bad(
-                at,
-                FieldError::new(field, format!("{n} is not {within}")),
+            let (min, max) = (*range.start(), *range.end());
+            Err(DbError::from(
+                FileProblem::Number {
+                    value: n,
+                    min,
+                    max: (max != i32::MAX).then_some(max),
+                }
+                .at(format!("{at}.{field}")),
             ))
         }
     };
@@ -175,7 +168,7 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
     for (i, f) in file.forbidden_pairs.iter().enumerate() {
         let at = format!("forbidden_pairs[{i}]");
         roster::check_round_range(f.from_round, f.to_round, t.rounds.unwrap_or(MAX_ROUNDS))
-            .and_then(|()| roster::check_printable("note", "reason", &f.note))
+            .and_then(|()| roster::check_printable("note", &f.note))
             .map_err(|e| bad(at, e))?;
     }
     for (i, team) in file.teams.iter().enumerate() {
@@ -189,16 +182,13 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             number(at.clone(), "board", b, 1..=4)?;
         }
         if let Some((team, first)) = team_of.insert(m.player_id, (m.team_id, i)) {
-            return Err(bad(
-                at,
-                FieldError::new(
-                    "player_id",
-                    format!(
-                        "player {} is already in team {team} (team_members[{first}]): a player belongs to one team",
-                        m.player_id
-                    ),
-                ),
-            ));
+            return Err(FileProblem::InTwoTeams {
+                player: m.player_id,
+                team,
+                first: format!("team_members[{first}]"),
+            }
+            .at(format!("{at}.player_id"))
+            .into());
         }
     }
     for (i, r) in file.rounds.iter().enumerate() {
@@ -248,13 +238,12 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             .map_err(|e| bad(format!("lineups[{}]", rows[0].0), e))?;
         for (i, l) in &rows {
             if let Some(r) = l.replaces_player_id.filter(|r| !eligible.contains(r)) {
-                return Err(bad(
-                    format!("lineups[{i}]"),
-                    FieldError::new(
-                        "replaces_player_id",
-                        format!("{} is not on {team}'s roster", name(r)),
-                    ),
-                ));
+                return Err(FileProblem::NotOnRoster {
+                    player: name(r),
+                    team,
+                }
+                .at(format!("lineups[{i}].replaces_player_id"))
+                .into());
             }
         }
     }
@@ -264,7 +253,7 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
         number(at, "version", g.version, 0..=i32::MAX)?;
     }
     for (i, r) in file.rulings.iter().enumerate() {
-        roster::check_printable("reason", "reason", &r.reason)
+        roster::check_printable("reason", &r.reason)
             .map_err(|e| bad(format!("rulings[{i}]"), e))?;
     }
     Ok(())
@@ -280,20 +269,18 @@ fn check_values(file: &EventFile) -> Result<(), DbError> {
     fn known<T>(value: &str, at: String) -> Result<(), DbError>
     where
         T: TryFrom<String>,
-        T::Error: std::fmt::Display,
+        T::Error: Into<crate::named::UnknownName>,
     {
         T::try_from(value.to_string())
             .map(|_| ())
-            .map_err(|e| DbError::Invalid {
-                field: "file",
-                message: format!("{at}: {e}"),
-            })
+            .map_err(|e| FileProblem::Unknown(e.into()).at(at).into())
     }
     let t = &file.tournament;
     known::<System>(&t.system, "tournament.system".into())?;
     known::<RuleSet>(&t.rules, "tournament.rules".into())?;
     known::<Ranking>(&t.ranking, "tournament.ranking".into())?;
-    known::<Tiebreaks>(&t.tiebreaks, "tournament.tiebreaks".into())?;
+    Tiebreaks::try_from(t.tiebreaks.clone())
+        .map_err(|e| DbError::from(FileProblem::Field(e).at("tournament")))?;
     known::<ByeValue>(&t.bye_value, "tournament.bye_value".into())?;
     for (i, r) in file.rounds.iter().enumerate() {
         known::<RoundStatus>(&r.status, format!("rounds[{i}].status"))?;
@@ -322,9 +309,11 @@ fn check_values(file: &EventFile) -> Result<(), DbError> {
         known::<Action>(&a.action, format!("audit[{i}].action"))?;
         known::<Entity>(&a.entity, format!("audit[{i}].entity"))?;
         if let Some(d) = &a.detail {
-            serde_json::from_str::<Detail>(d).map_err(|e| DbError::Invalid {
-                field: "file",
-                message: format!("audit[{i}].detail: {e}"),
+            serde_json::from_str::<Detail>(d).map_err(|e| {
+                FileProblem::Unreadable {
+                    reason: e.to_string(),
+                }
+                .at(format!("audit[{i}].detail"))
             })?;
         }
     }

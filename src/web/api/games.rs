@@ -65,7 +65,7 @@ pub async fn put_game(
         .run(move |c| director::results::save_replacing(c, tid, &[edit], &replacing, &user))
         .await?;
     if let Some(c) = report.conflicts.pop() {
-        return Err(AppError::Conflict(c.to_string()).into());
+        return Err(AppError::Conflict(c.meanwhile.to_string()).into());
     }
     if let Some(r) = report.ruled.pop() {
         return Err(AppError::Conflict(format!(
@@ -74,7 +74,7 @@ pub async fn put_game(
         .into());
     }
     if let Some((_, why)) = report.refused.pop() {
-        return Err(AppError::Conflict(why).into());
+        return Err(AppError::Conflict(why.to_string()).into());
     }
     let game = report
         .saved

@@ -59,7 +59,7 @@ async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament,
 fn invalid(errors: Vec<crate::roster::FieldError>) -> ApiError {
     let first = errors.into_iter().next();
     ApiError(match first {
-        Some(e) => AppError::invalid(e.field, e.message),
+        Some(e) => AppError::invalid(e.field, e.to_string()),
         None => AppError::BadRequest("invalid request".into()),
     })
 }

@@ -335,14 +335,14 @@ pub async fn create_token(
     form: web::Form<TokenForm>,
 ) -> Result<HttpResponse, AppError> {
     let label = form.label.trim().to_string();
-    let unprintable = crate::roster::check_printable("label", "name", &label).err();
+    let unprintable = crate::roster::check_printable("label", &label).err();
     if label.is_empty() || label.chars().count() > 60 || unprintable.is_some() {
         let mut errors = FormErrors::default();
         errors.add(
             "label",
             unprintable.map_or_else(
                 || "give the token a name of 1 to 60 characters (what script uses it)".to_string(),
-                |e| e.message,
+                |e| e.to_string(),
             ),
         );
         let page = account_page(&state, ctx, String::new(), errors, "").await?;

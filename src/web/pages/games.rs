@@ -369,7 +369,9 @@ fn game_page(
     };
     GamePage {
         flags: g.flags(),
-        board: g.board_result(),
+        board: g
+            .board_result()
+            .map_err(|p| crate::field::FieldError::new("kind", p).to_string()),
         t: g.tournament.clone(),
         ctx,
         g,

@@ -415,7 +415,7 @@ pub struct ResultsPage {
     /// A quick entry that changed nothing, said back.
     notice: Option<String>,
     /// Entries not saved because a referee's ruling set the game's result.
-    ruled: Vec<director::results::RulingStands>,
+    ruled: Vec<crate::conflict::RulingStands>,
     /// The flags of games with records, in words.
     flags: HashMap<i32, (bool, String, String)>,
 }
@@ -651,7 +651,11 @@ fn read_form(
                         wanted.push((g.id, Some(r)));
                     }
                 }
-                Err(m) => problem(field, format!("Table {}: {m}", p.table), text),
+                Err(m) => problem(
+                    field,
+                    format!("Table {}: {}", p.table, crate::wording::field::score(&m)),
+                    text,
+                ),
             }
             true
         };
@@ -724,7 +728,7 @@ fn read_quick(
     let set_games = pairing.last_set();
     if set_games.is_empty() {
         let (first, _) = parse_pairing_score(&score, games_per_pairing)
-            .map_err(|m| format!("Table {table}: {m}"))?;
+            .map_err(|m| format!("Table {table}: {}", crate::wording::field::score(&m)))?;
         let main: Vec<&GameView> = pairing.games.iter().filter(|g| !g.tiebreak).collect();
         let starts: Vec<bool> = main.iter().map(|g| g.first_started).collect();
         let fills = fill_from_first(first, &starts);
@@ -823,14 +827,17 @@ pub async fn save_results(
         .await?;
     for c in &report.conflicts {
         problems.push(Problem {
-            field: format!("g{}", c.game_id),
-            message: format!("{c} The page shows it now: set yours again if it is right."),
+            field: format!("g{}", c.meanwhile.game_id),
+            message: format!(
+                "{} The page shows it now: set yours again if it is right.",
+                c.meanwhile
+            ),
         });
     }
     for (game, why) in &report.refused {
         problems.push(Problem {
             field: format!("g{game}"),
-            message: why.clone(),
+            message: why.to_string(),
         });
     }
     let saved = report.saved.len();

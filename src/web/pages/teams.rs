@@ -272,12 +272,9 @@ pub async fn import(
                 Ok(teams) => Ok(teams.len()),
                 Err(refused) => {
                     let (column, message) = match refused.error {
-                        DbError::Invalid {
-                            field: "name",
-                            message,
-                        } => ("team", message),
-                        DbError::Invalid { field, message } => (field, message),
-                        DbError::Conflict(message) => ("team", message),
+                        DbError::Invalid(e) if e.field == "name" => ("team", e.to_string()),
+                        DbError::Invalid(e) => (e.field, e.to_string()),
+                        DbError::Conflict(c) => ("team", c.to_string()),
                         DbError::RosterRefused(r) => ("team", r.to_string()),
                         other => return Err(other.into()),
                     };

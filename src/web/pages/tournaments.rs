@@ -73,7 +73,7 @@ impl TournamentForm {
         self.locks
             .iter()
             .find(|l| l.field == field)
-            .map(|l| l.reason.as_str())
+            .map(|l| crate::wording::field::since(l.since))
     }
 
     /// A setting's label as the form lists it, for a locked one shown as text.

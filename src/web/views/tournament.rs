@@ -174,7 +174,7 @@ pub async fn load_page(
             if t.cycles == 1 { "cycle" } else { "cycles" },
             data.field_size()
         ),
-        (_, Err(e)) => e.message,
+        (_, Err(e)) => e.to_string(),
     };
     Ok(TournamentPage {
         rounds_label,

@@ -1,0 +1,295 @@
+//! A value refused by a rule of the data, as a value: the field at fault,
+//! as forms and the API name it, and the problem with what was given. One
+//! set of checks serves every form, import and API call; `wording::field`
+//! says the problem to whoever reads it, so a translated page changes the
+//! words, never the checks.
+
+use crate::roster::kept_apart::Rounds;
+use crate::tournament::Tiebreak;
+
+/// A field and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: &'static str,
+    pub problem: Problem,
+}
+
+impl FieldError {
+    pub fn new(field: &'static str, problem: Problem) -> FieldError {
+        FieldError { field, problem }
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// What is wrong with a field's value. Variants carry what the words need
+/// (the text given, the limit, the players by name as the caller knows
+/// them); none carries a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// Nothing was given where something must be.
+    Empty,
+    /// Nothing was given and no default applies: choose or type one.
+    Missing,
+    TooLong {
+        max: usize,
+    },
+    /// A control character (NUL, a line break, an escape).
+    ControlCharacter {
+        code: u32,
+    },
+    /// A zero-width or bidirectional formatting character, which makes the
+    /// text read differently from what is stored.
+    InvisibleCharacter {
+        code: u32,
+    },
+    NotWholeNumber {
+        text: String,
+    },
+    OutOfRange {
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    /// A number below 1 where counting starts at 1.
+    BelowOne {
+        value: i64,
+    },
+    NotADate {
+        text: String,
+    },
+    /// The last day is before the first.
+    EndsBeforeStart,
+    /// A name that is not one of `choices` (codes, as stored).
+    Unknown {
+        text: String,
+        choices: &'static [&'static str],
+    },
+    /// A value that must be one of `choices`.
+    NotOneOf {
+        text: String,
+        choices: &'static [&'static str],
+    },
+    NotYesNo {
+        text: String,
+    },
+    UnknownTiebreak {
+        text: String,
+    },
+    TiebreakTwice {
+        text: String,
+    },
+    /// A team tiebreak asked of an individual event.
+    TeamTiebreak {
+        tiebreak: Tiebreak,
+    },
+    /// Cycles asked of a system that plays none.
+    CyclesNotPlayed,
+    /// A knock-out's rounds follow its field.
+    KnockoutRounds {
+        entrants: usize,
+        needed: i32,
+        given: i32,
+    },
+    /// Rounds that are not whole cycles of a round robin of `entrants`
+    /// (one cycle is `cycle` rounds, at most `max_cycles` are played).
+    NotWholeCycles {
+        given: i32,
+        entrants: usize,
+        cycle: i32,
+        max_cycles: i32,
+    },
+    CyclesDisagree {
+        cycles: i32,
+        entrants: usize,
+        rounds: i32,
+        given: i32,
+    },
+    /// The first pairing fixed the rounds at `rounds`.
+    RoundsFixed {
+        rounds: i32,
+    },
+    /// Fewer rounds than are paired already.
+    FewerThanPaired {
+        paired: i32,
+    },
+    /// A round outside the event's rounds.
+    RoundOutside {
+        round: i32,
+        rounds: i32,
+    },
+    /// A range whose last round comes before its first.
+    RoundsReversed {
+        from: i32,
+        to: i32,
+    },
+    /// A line-up names a player the team cannot field (OGR 10.2).
+    NotOnRoster {
+        board: usize,
+        player: String,
+        team: String,
+    },
+    /// A player on two boards of one match (OGR 10.4).
+    TwoBoards {
+        player: String,
+    },
+    /// A team or a line-up of other than four players (OGR 10.1).
+    NotFourPlayers {
+        given: usize,
+    },
+    /// A team name another team of the event has.
+    TeamNameTaken {
+        name: String,
+    },
+    /// A player named who is not in the event.
+    NotInEvent,
+    /// A player id that is no player of the event.
+    UnknownPlayer {
+        id: i32,
+    },
+    /// A player listed twice in one team.
+    ListedTwice {
+        name: String,
+    },
+    /// A player who plays for another team already.
+    InOtherTeam {
+        name: String,
+        team: String,
+    },
+    /// The same player named twice where two are wanted.
+    SamePlayer {
+        name: String,
+    },
+    /// A kept-apart pair that already holds over some of these rounds.
+    AlreadyKeptApart {
+        a: String,
+        b: String,
+        held: Rounds,
+        asked: Rounds,
+    },
+    /// A waiver with no reason: players must be able to read why.
+    NoReason,
+    /// A move record longer than a game can take.
+    RecordTooLong {
+        bytes: usize,
+        max: usize,
+    },
+    /// A move record with no moves.
+    RecordEmpty,
+    /// A NUL character on line `line` of a move record.
+    RecordNul {
+        line: usize,
+    },
+    /// A ruling that keeps a result the game does not have.
+    NothingToKeep,
+    /// A ruling "the board's result" where no record ends on the board.
+    NoBoardResult,
+    /// A ruling "the board's result" where the players' records end
+    /// differently.
+    RecordsDisagree {
+        dark: crate::results::GameResult,
+        light: crate::results::GameResult,
+    },
+    /// A ruling that sets another result without saying why.
+    ReasonRequired,
+    /// A pairing's score that is not one (`2-0`, `1½-½`).
+    NotAScore {
+        text: String,
+    },
+    /// A pairing's score whose sides do not add up to its games.
+    ScoreNotGames {
+        text: String,
+        games: u32,
+    },
+    /// A game's records are full: at most `max_kb` are kept.
+    RecordsFull {
+        held_kb: usize,
+        max_kb: usize,
+    },
+    /// A player sent the referee's copy of a record.
+    NotAPlayersSide,
+    /// A ruling that sets a result names none.
+    NoResult,
+    /// A TRF of a team event (TRF describes individual games).
+    TeamEventTrf,
+    /// A problem in an event file, at a place in it (`players[3].rating`).
+    InFile {
+        at: String,
+        problem: Box<FileProblem>,
+    },
+}
+
+/// What is wrong with an event file being imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileProblem {
+    TooBig {
+        mb: usize,
+        max_mb: usize,
+    },
+    /// The text is not JSON, or not an event; `reason` is the reader's.
+    NotJson {
+        reason: String,
+    },
+    NotAnEvent {
+        reason: String,
+    },
+    /// The file is another format, or says none.
+    OtherFormat {
+        found: Option<String>,
+        wanted: &'static str,
+    },
+    OtherVersion {
+        found: Option<u64>,
+        reads: u64,
+    },
+    /// A NUL character, which no database stores.
+    Nul,
+    /// Two rows of one table with one id.
+    SameId {
+        id: i32,
+        first: String,
+    },
+    /// A number outside `min..=max` (`max` none: no upper bound).
+    Number {
+        value: i32,
+        min: i32,
+        max: Option<i32>,
+    },
+    /// A player listed in two teams.
+    InTwoTeams {
+        player: i32,
+        team: i32,
+        first: String,
+    },
+    /// A replacement who is not on the team's roster.
+    NotOnRoster {
+        player: String,
+        team: String,
+    },
+    /// A reference to a row the file does not hold.
+    Missing {
+        table: &'static str,
+        id: i32,
+    },
+    /// A value no Kraal knows.
+    Unknown(crate::named::UnknownName),
+    /// A value the reader could not read (`reason` is the reader's).
+    Unreadable {
+        reason: String,
+    },
+    /// A field's own rule, as forms check it.
+    Field(FieldError),
+}
+
+impl FileProblem {
+    /// This problem at `at` in the file, as the import reports it.
+    pub fn at(self, at: impl Into<String>) -> FieldError {
+        FieldError::new(
+            "file",
+            Problem::InFile {
+                at: at.into(),
+                problem: Box::new(self),
+            },
+        )
+    }
+}
