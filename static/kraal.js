@@ -12,7 +12,7 @@
   function refresh() {
     if (busy) return;
     busy = true;
-    fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+    fetch(location.href, { credentials: "same-origin", cache: "no-cache" })
       .then(function (r) { return r.text(); })
       .then(function (html) {
         busy = false;

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod cache;
 pub mod error;
 pub mod layout;
 pub mod limit;
@@ -19,6 +20,7 @@ use std::net::TcpListener;
 use actix_web::{middleware, web, App, HttpServer};
 
 use crate::db::{DbConnection, DbError, Pool};
+pub use cache::{Cached, PageCache};
 pub use error::{ApiError, AppError};
 
 /// What every handler can reach.
@@ -33,93 +35,6 @@ pub struct AppState {
     pub live: live::Live,
     /// Requests of the players' links, by link and by client.
     pub limits: limit::Limiter,
-}
-
-/// Rendered public pages, valid while their tournament's revision stands.
-///
-/// Each app process keeps its own. A change made through this process
-/// clears it at once; a change made through another process (several
-/// processes sharing one PostgreSQL) is noticed at the next revision check,
-/// at most [`PageCache::RECHECK`] later, so that a busy page costs no
-/// database round trip per request.
-#[derive(Default)]
-pub struct PageCache {
-    pages: std::sync::Mutex<std::collections::HashMap<(i32, String), CachedPage>>,
-    /// One gate per page being built: when a change sends a thousand open
-    /// pages back for a fresh copy at once, one request builds it and the
-    /// others wait for that copy instead of each building their own.
-    building: std::sync::Mutex<Gates>,
-}
-
-/// A lock per page being built, by tournament and page.
-type Gates = std::collections::HashMap<(i32, String), std::sync::Arc<tokio::sync::Mutex<()>>>;
-
-struct CachedPage {
-    revision: i32,
-    checked: std::time::Instant,
-    body: actix_web::web::Bytes,
-}
-
-/// What the cache knows of a page.
-pub enum Cached {
-    /// Checked against the database within [`PageCache::RECHECK`].
-    Fresh(actix_web::web::Bytes),
-    /// Built from this revision, but not checked lately.
-    Stale(i32),
-    Missing,
-}
-
-impl PageCache {
-    pub const RECHECK: std::time::Duration = std::time::Duration::from_millis(250);
-
-    pub fn lookup(&self, tid: i32, page: &str) -> Cached {
-        let map = self.pages.lock().unwrap_or_else(|e| e.into_inner());
-        match map.get(&(tid, page.to_string())) {
-            Some(c) if c.checked.elapsed() < Self::RECHECK => Cached::Fresh(c.body.clone()),
-            Some(c) => Cached::Stale(c.revision),
-            None => Cached::Missing,
-        }
-    }
-
-    /// The page if it was built from `revision`, marking it checked.
-    pub fn confirm(&self, tid: i32, page: &str, revision: i32) -> Option<actix_web::web::Bytes> {
-        let mut map = self.pages.lock().unwrap_or_else(|e| e.into_inner());
-        let c = map
-            .get_mut(&(tid, page.to_string()))
-            .filter(|c| c.revision == revision)?;
-        c.checked = std::time::Instant::now();
-        Some(c.body.clone())
-    }
-
-    pub fn put(&self, tid: i32, page: &str, revision: i32, body: actix_web::web::Bytes) {
-        let mut map = self.pages.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() > 2000 {
-            map.clear();
-        }
-        let checked = std::time::Instant::now();
-        map.insert(
-            (tid, page.to_string()),
-            CachedPage {
-                revision,
-                checked,
-                body,
-            },
-        );
-    }
-
-    /// Forgets every page (after a change made through this process).
-    pub fn clear(&self) {
-        self.pages.lock().unwrap_or_else(|e| e.into_inner()).clear();
-    }
-
-    /// The gate of one page: hold it while building the page.
-    pub fn gate(&self, tid: i32, page: &str) -> std::sync::Arc<tokio::sync::Mutex<()>> {
-        let mut map = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() > 2000 {
-            map.retain(|_, g| std::sync::Arc::strong_count(g) > 1);
-        }
-        map.entry((tid, page.to_string())).or_default().clone()
-    }
 }
 
 impl AppState {
@@ -278,6 +193,7 @@ pub fn server(
                 }
             }))
             .wrap(middleware::from_fn(auth::guard))
+            .wrap(middleware::from_fn(cache::validate))
             .wrap(middleware::from_fn(log_request))
             .wrap(middleware::Compress::default())
             .wrap(

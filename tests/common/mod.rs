@@ -371,6 +371,34 @@ impl Client {
         self.finish(r)
     }
 
+    /// A GET with the headers given, its body as the bytes sent (a
+    /// compressed body is not text): status, headers by lower-case name,
+    /// body.
+    pub fn get_bytes(
+        &mut self,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> (u16, BTreeMap<String, String>, Vec<u8>) {
+        let mut r = self.request("GET", path);
+        for (name, value) in headers {
+            r = r.set(name, value);
+        }
+        let resp = match r.call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("request failed: {e}"),
+        };
+        let status = resp.status();
+        let headers = resp
+            .headers_names()
+            .into_iter()
+            .filter_map(|n| Some((n.to_ascii_lowercase(), resp.header(&n)?.to_string())))
+            .collect();
+        let mut body = Vec::new();
+        std::io::Read::read_to_end(&mut resp.into_reader(), &mut body).unwrap();
+        (status, headers, body)
+    }
+
     /// A GET with one more header, as given.
     pub fn get_with_header(&mut self, path: &str, name: &str, value: &str) -> Reply {
         let r = self.request("GET", path).set(name, value).call();

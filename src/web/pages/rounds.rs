@@ -9,7 +9,6 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use crate::db::rounds::{self, Round};
-use crate::db::tournaments;
 use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
@@ -214,24 +213,49 @@ pub async fn show(
     query: web::Query<Search>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
+    let q = query.into_inner().q.trim().to_string();
+    let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
+    if ctx.user.is_none() && q.is_empty() {
+        // What a player's phone asks for: the same bytes for everyone
+        // until the tournament changes (the address in the QR code is
+        // the one the page was asked at).
+        let key = format!("round/{n}@{url}");
+        return crate::web::cache::public_page(&state, &req, false, tid, &key, move |data| {
+            round_page(ctx, data, n, false, HashMap::new(), q, url)?
+                .render()
+                .map_err(|e| AppError::Internal(e.to_string()))
+        })
+        .await;
+    }
     let data = load_data(&state, tid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
+    let flags = match data.round(n, can_edit) {
+        Ok(round) if can_edit && round.is_published() => flag_words(&state, &data, &round).await?,
+        _ => HashMap::new(),
+    };
+    let page = round_page(ctx, data, n, can_edit, flags, q, url)?;
+    render(&page, StatusCode::OK)
+}
+
+/// The round page of round `n` as `ctx` sees it; `q` searches the seats.
+fn round_page(
+    ctx: Ctx,
+    data: TournamentData,
+    n: i32,
+    can_edit: bool,
+    flags: HashMap<i32, (bool, String, String)>,
+    q: String,
+    url: String,
+) -> Result<RoundPage, AppError> {
     let round = data.round(n, can_edit)?;
     let pairings = pairing_views(&data, &round);
     let seats = seats(&pairings);
-    let q = query.into_inner().q.trim().to_string();
     let found = seats
         .iter()
         .filter(|s| crate::roster::name_matches(&s.name, &q))
         .cloned()
         .collect();
-    let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
-    let flags = if can_edit && round.is_published() {
-        flag_words(&state, &data, &round).await?
-    } else {
-        HashMap::new()
-    };
-    let page = RoundPage {
+    Ok(RoundPage {
         undo_blocker: data.undo_blocker(n),
         can_clear: data.can_clear_results(n),
         flags,
@@ -255,8 +279,7 @@ pub async fn show(
         round,
         can_edit,
         updated: crate::web::layout::updated_now(),
-    };
-    render(&page, StatusCode::OK)
+    })
 }
 
 /// Clears every result of the last round, after asking: without
@@ -978,12 +1001,14 @@ impl StandingsPage {
 
 pub async fn standings(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let signed_in = ctx.user.is_some();
-    public_page(
+    crate::web::cache::public_page(
         &state,
+        &req,
         signed_in,
         path.into_inner(),
         "standings",
@@ -1084,54 +1109,4 @@ pub struct SwapPage {
     a: i32,
     b: i32,
     broken: Vec<String>,
-}
-
-/// Serves a public page of a tournament: anonymous visitors get the cached
-/// copy while the tournament has not changed; signed-in users (whose header
-/// differs) always get a fresh one.
-pub async fn public_page(
-    state: &AppState,
-    signed_in: bool,
-    tid: i32,
-    page: &str,
-    build: impl FnOnce(TournamentData) -> Result<String, AppError>,
-) -> Result<HttpResponse, AppError> {
-    // `X-Kraal-Page` says whether this copy was built for this request or
-    // served as built before (for operators, and for the tests that hold
-    // the cache to one build per change).
-    let page_reply = |body: actix_web::web::Bytes, how: &'static str| {
-        HttpResponse::Ok()
-            .content_type("text/html; charset=utf-8")
-            .insert_header(("X-Kraal-Page", how))
-            .body(body)
-    };
-    let html = |body| page_reply(body, "cached");
-    let _building = if signed_in {
-        None
-    } else {
-        match state.pages.lookup(tid, page) {
-            crate::web::Cached::Fresh(body) => return Ok(html(body)),
-            crate::web::Cached::Stale(_) | crate::web::Cached::Missing => {
-                let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
-                if let Some(body) = state.pages.confirm(tid, page, revision) {
-                    return Ok(html(body));
-                }
-            }
-        }
-        // One build at a time per page; whoever waited here finds the
-        // copy the build before it made, if the tournament has not moved.
-        let held = state.pages.gate(tid, page).lock_owned().await;
-        let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
-        if let Some(body) = state.pages.confirm(tid, page, revision) {
-            return Ok(html(body));
-        }
-        Some(held)
-    };
-    let data = load_data(state, tid).await?;
-    let revision = data.tournament.revision;
-    let body = actix_web::web::Bytes::from(build(data)?);
-    if !signed_in {
-        state.pages.put(tid, page, revision, body.clone());
-    }
-    Ok(page_reply(body, "built"))
 }

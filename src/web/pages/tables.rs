@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -13,8 +12,9 @@ use crate::db::tournaments::Tournament;
 use crate::director::TournamentData;
 use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
+use crate::web::cache::public_page;
 use crate::web::error::AppError;
-use crate::web::layout::{render, Ctx};
+use crate::web::layout::Ctx;
 use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
 use crate::web::AppState;
 
@@ -131,26 +131,36 @@ pub struct CrosstablePage {
 
 pub async fn crosstable_page(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
-    let data = load_data(&state, path.into_inner()).await?;
-    let rows = crosstable(&data);
-    render(
-        &CrosstablePage {
-            ctx,
-            rounds: (1..=data.published().len()).collect(),
-            rows,
-            kind: if data.is_team_event() {
-                "teams"
-            } else {
-                "players"
-            },
-            updated: crate::web::layout::updated_now(),
-            t: data.tournament,
+    let signed_in = ctx.user.is_some();
+    public_page(
+        &state,
+        &req,
+        signed_in,
+        path.into_inner(),
+        "crosstable",
+        |data| {
+            let rows = crosstable(&data);
+            CrosstablePage {
+                ctx,
+                rounds: (1..=data.published().len()).collect(),
+                rows,
+                kind: if data.is_team_event() {
+                    "teams"
+                } else {
+                    "players"
+                },
+                updated: crate::web::layout::updated_now(),
+                t: data.tournament,
+            }
+            .render()
+            .map_err(|e| AppError::Internal(e.to_string()))
         },
-        StatusCode::OK,
     )
+    .await
 }
 
 pub async fn crosstable_csv(
@@ -254,11 +264,23 @@ impl PlayerPage {
 
 pub async fn player_page(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
-    let data = load_data(&state, tid).await?;
+    let signed_in = ctx.user.is_some();
+    let key = format!("player/{pid}");
+    public_page(&state, &req, signed_in, tid, &key, move |data| {
+        player_view(ctx, data, pid)?
+            .render()
+            .map_err(|e| AppError::Internal(e.to_string()))
+    })
+    .await
+}
+
+/// Player `pid`'s page: their games round by round and where they stand.
+fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, AppError> {
     let player = data
         .players
         .iter()
@@ -293,19 +315,16 @@ pub async fn player_page(
     let pending = rounds
         .iter()
         .rposition(|r| r.opponent_id.is_some() && r.pairing.has_missing());
-    render(
-        &PlayerPage {
-            ctx,
-            pending,
-            rank: me.map(|s| s.rank),
-            score: me.map(|s| show_points(s.score)).unwrap_or_default(),
-            t: data.tournament,
-            player,
-            rounds,
-            updated: crate::web::layout::updated_now(),
-        },
-        StatusCode::OK,
-    )
+    Ok(PlayerPage {
+        ctx,
+        pending,
+        rank: me.map(|s| s.rank),
+        score: me.map(|s| show_points(s.score)).unwrap_or_default(),
+        t: data.tournament,
+        player,
+        rounds,
+        updated: crate::web::layout::updated_now(),
+    })
 }
 
 /// One round of the bracket.
@@ -324,24 +343,34 @@ pub struct BracketPage {
 
 pub async fn bracket_page(
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
-    let data = load_data(&state, path.into_inner()).await?;
-    let rounds = data
-        .published()
-        .into_iter()
-        .map(|r| BracketRound {
-            number: r.number,
-            matches: pairing_views(&data, r),
-        })
-        .collect();
-    render(
-        &BracketPage {
-            ctx,
-            t: data.tournament,
-            rounds,
+    let signed_in = ctx.user.is_some();
+    public_page(
+        &state,
+        &req,
+        signed_in,
+        path.into_inner(),
+        "bracket",
+        |data| {
+            let rounds = data
+                .published()
+                .into_iter()
+                .map(|r| BracketRound {
+                    number: r.number,
+                    matches: pairing_views(&data, r),
+                })
+                .collect();
+            BracketPage {
+                ctx,
+                t: data.tournament,
+                rounds,
+            }
+            .render()
+            .map_err(|e| AppError::Internal(e.to_string()))
         },
-        StatusCode::OK,
     )
+    .await
 }

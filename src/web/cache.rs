@@ -1,0 +1,389 @@
+//! Pages as browsers ask for them: a public page is rendered once per
+//! tournament revision and compressed then (gzip and brotli), so a request
+//! picks a ready representation instead of compressing; every read carries
+//! a strong `ETag` and a matching `If-None-Match` is answered with 304.
+//!
+//! Two kinds of ETag, both strong and both ending in the encoding (a
+//! gzip body and a plain one are different bytes):
+//! - a cached public page's is `"p<boot>.<revision>.<encoding>"`: the
+//!   process (`boot`, new at each start, so a new build never answers with
+//!   an old build's tag) and the tournament revision the page was built
+//!   from. It changes exactly when the page can.
+//! - any other read (the JSON API, a signed-in referee's page, a CSV) gets
+//!   `"h<digest>.<encoding>"` from the bytes it is about to send, made in
+//!   [`validate`] after the handler ran, so it changes when the body does.
+//!
+//! Public pages say `Cache-Control: no-cache` (keep it, ask before using
+//! it), never `no-store`; pages only their account may see keep the
+//! `no-store` that [`super::auth`] gives them and get no tag.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, AcceptEncoding, Encoding, Header, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse};
+
+/// The encodings a page is kept in, best first when a client likes them
+/// equally (brotli is the smallest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+impl Coding {
+    /// As `Content-Encoding` and the ETag say it.
+    pub fn token(self) -> &'static str {
+        match self {
+            Coding::Brotli => "br",
+            Coding::Gzip => "gzip",
+            Coding::Identity => "identity",
+        }
+    }
+
+    /// What the client asks for, by `Accept-Encoding` with its q-values
+    /// (`identity;q=0`, `*;q=0`, `gzip;q=0.5, br` and so on), among what
+    /// Kraal serves. `None`: nothing Kraal has is acceptable (a 406, which
+    /// the compression middleware answers before any handler runs).
+    pub fn negotiate(req: &HttpRequest) -> Option<Coding> {
+        let Ok(accept) = AcceptEncoding::parse(req) else {
+            return Some(Coding::Identity);
+        };
+        let supported = [Encoding::brotli(), Encoding::gzip(), Encoding::identity()];
+        let chosen = accept.negotiate(supported.iter())?;
+        Some(if chosen == Encoding::brotli() {
+            Coding::Brotli
+        } else if chosen == Encoding::gzip() {
+            Coding::Gzip
+        } else {
+            Coding::Identity
+        })
+    }
+}
+
+/// A rendered page in every encoding it is served in, made once.
+pub struct Page {
+    pub revision: i32,
+    identity: Bytes,
+    gzip: Bytes,
+    brotli: Bytes,
+    /// `p<boot>.<revision>`: the ETag without its encoding.
+    tag: String,
+}
+
+impl Page {
+    /// Compresses `html` once for every encoding (gzip at its best level,
+    /// brotli at quality 9: within a few per cent of 11 at a fraction of
+    /// its time, which matters when a change sends every open page back).
+    pub fn build(html: String, revision: i32, boot: u32) -> Page {
+        let identity = Bytes::from(html);
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::with_capacity(identity.len() / 4),
+            flate2::Compression::best(),
+        );
+        gz.write_all(&identity).expect("writing to memory");
+        let gzip = Bytes::from(gz.finish().expect("writing to memory"));
+        let mut br = Vec::with_capacity(identity.len() / 5);
+        {
+            let mut w = brotli::CompressorWriter::new(&mut br, 64 * 1024, 9, 22);
+            w.write_all(&identity).expect("writing to memory");
+        }
+        Page {
+            revision,
+            identity,
+            gzip,
+            brotli: Bytes::from(br),
+            tag: format!("p{boot:x}.{revision}"),
+        }
+    }
+
+    /// The bytes of one representation.
+    pub fn body(&self, coding: Coding) -> &Bytes {
+        match coding {
+            Coding::Brotli => &self.brotli,
+            Coding::Gzip => &self.gzip,
+            Coding::Identity => &self.identity,
+        }
+    }
+
+    /// The bytes kept, all encodings together.
+    pub fn size(&self) -> usize {
+        self.identity.len() + self.gzip.len() + self.brotli.len()
+    }
+
+    /// The response for `req`: the representation it asks for, with its
+    /// ETag; [`validate`] turns it into a 304 when the client has it.
+    /// `how` goes out as `X-Kraal-Page` (built for this request, or
+    /// served as built before).
+    pub fn respond(&self, req: &HttpRequest, how: &'static str) -> HttpResponse {
+        let coding = Coding::negotiate(req).unwrap_or(Coding::Identity);
+        let mut res = HttpResponse::Ok();
+        res.content_type("text/html; charset=utf-8")
+            .insert_header(("X-Kraal-Page", how))
+            .insert_header((header::ETAG, format!("\"{}.{}\"", self.tag, coding.token())))
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header((header::VARY, "Accept-Encoding"));
+        // An encoded body says so, and the compression middleware leaves
+        // it be; a plain one is what that middleware would choose too (it
+        // negotiates the same way), so it stays plain.
+        if coding != Coding::Identity {
+            res.insert_header((header::CONTENT_ENCODING, coding.token()));
+        }
+        res.body(self.body(coding).clone())
+    }
+}
+
+/// Rendered public pages, valid while their tournament's revision stands.
+///
+/// Each app process keeps its own. A change made through this process
+/// clears it at once; a change made through another process (several
+/// processes sharing one PostgreSQL) is noticed at the next revision check,
+/// at most [`PageCache::RECHECK`] later, so that a busy page costs no
+/// database round trip per request.
+pub struct PageCache {
+    pages: Mutex<HashMap<(i32, String), Kept>>,
+    /// One gate per page being built: when a change sends a thousand open
+    /// pages back for a fresh copy at once, one request builds it and the
+    /// others wait for that copy instead of each building their own.
+    building: Mutex<Gates>,
+    /// This process, in its pages' ETags.
+    pub boot: u32,
+}
+
+impl Default for PageCache {
+    fn default() -> PageCache {
+        PageCache {
+            pages: Mutex::default(),
+            building: Mutex::default(),
+            boot: rand::random(),
+        }
+    }
+}
+
+/// A lock per page being built, by tournament and page.
+type Gates = HashMap<(i32, String), Arc<tokio::sync::Mutex<()>>>;
+
+struct Kept {
+    checked: Instant,
+    page: Arc<Page>,
+}
+
+/// What the cache knows of a page.
+pub enum Cached {
+    /// Checked against the database within [`PageCache::RECHECK`].
+    Fresh(Arc<Page>),
+    /// Built from this revision, but not checked lately.
+    Stale(i32),
+    Missing,
+}
+
+impl PageCache {
+    pub const RECHECK: Duration = Duration::from_millis(250);
+
+    /// The most pages kept; past it the cache starts over.
+    const MAX_PAGES: usize = 2000;
+
+    fn pages(&self) -> std::sync::MutexGuard<'_, HashMap<(i32, String), Kept>> {
+        self.pages.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn lookup(&self, tid: i32, page: &str) -> Cached {
+        match self.pages().get(&(tid, page.to_string())) {
+            Some(k) if k.checked.elapsed() < Self::RECHECK => Cached::Fresh(k.page.clone()),
+            Some(k) => Cached::Stale(k.page.revision),
+            None => Cached::Missing,
+        }
+    }
+
+    /// The page if it was built from `revision`, marking it checked.
+    pub fn confirm(&self, tid: i32, page: &str, revision: i32) -> Option<Arc<Page>> {
+        let mut pages = self.pages();
+        let k = pages
+            .get_mut(&(tid, page.to_string()))
+            .filter(|k| k.page.revision == revision)?;
+        k.checked = Instant::now();
+        Some(k.page.clone())
+    }
+
+    pub fn put(&self, tid: i32, page: &str, built: Arc<Page>) {
+        let mut pages = self.pages();
+        if pages.len() > Self::MAX_PAGES {
+            pages.clear();
+        }
+        pages.insert(
+            (tid, page.to_string()),
+            Kept {
+                checked: Instant::now(),
+                page: built,
+            },
+        );
+    }
+
+    /// Forgets every page (after a change made through this process).
+    pub fn clear(&self) {
+        self.pages().clear();
+    }
+
+    /// The gate of one page: hold it while building the page.
+    pub fn gate(&self, tid: i32, page: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut map = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() > Self::MAX_PAGES {
+            map.retain(|_, g| Arc::strong_count(g) > 1);
+        }
+        map.entry((tid, page.to_string())).or_default().clone()
+    }
+}
+
+/// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110
+/// has it for this header: `W/` is ignored; `*` matches anything).
+fn none_match(req: &HttpRequest, etag: &[u8]) -> bool {
+    let opaque = |t: &[u8]| -> Vec<u8> { t.strip_prefix(b"W/").unwrap_or(t).to_vec() };
+    let mine = opaque(etag);
+    req.headers()
+        .get_all(header::IF_NONE_MATCH)
+        .flat_map(|v| v.as_bytes().split(|&b| b == b','))
+        .map(|t| t.trim_ascii())
+        .any(|t| t == b"*" || opaque(t) == mine)
+}
+
+/// Around every request, inside the compression middleware: gives a GET's
+/// 200 its ETag (a cached page brings its own; anything else public gets
+/// one from its bytes) and answers a matching `If-None-Match` with 304 and
+/// no body. Streams (the live events) and `no-store` responses pass by.
+pub async fn validate(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let readable = matches!(*req.method(), Method::GET | Method::HEAD);
+    let res = next.call(req).await?;
+    if !readable || res.status() != StatusCode::OK {
+        return Ok(res.map_into_boxed_body());
+    }
+    let headers = res.headers();
+    let no_store = headers
+        .get(header::CACHE_CONTROL)
+        .is_some_and(|v| v.as_bytes().windows(8).any(|w| w == b"no-store"));
+    let streaming = headers
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+    if no_store || streaming {
+        return Ok(res.map_into_boxed_body());
+    }
+    if let Some(etag) = res.headers().get(header::ETAG).cloned() {
+        if none_match(res.request(), etag.as_bytes()) {
+            return Ok(not_modified(res, etag));
+        }
+        return Ok(res.map_into_boxed_body());
+    }
+    let (req, res) = res.into_parts();
+    let (head, body) = res.into_parts();
+    let body = match body.try_into_bytes() {
+        Ok(bytes) => bytes,
+        Err(body) => {
+            let res = head.set_body(body.boxed());
+            return Ok(ServiceResponse::new(req, res));
+        }
+    };
+    let coding = Coding::negotiate(&req).unwrap_or(Coding::Identity);
+    let digest = {
+        use blake2::Digest;
+        let d = blake2::Blake2s256::digest(&body);
+        d[..8].iter().fold(String::new(), |mut s, b| {
+            s.push_str(&format!("{b:02x}"));
+            s
+        })
+    };
+    let etag = HeaderValue::from_str(&format!("\"h{digest}.{}\"", coding.token()))
+        .expect("hex and a token are a header value");
+    let mut res = head.set_body(body);
+    let h = res.headers_mut();
+    h.insert(header::ETAG, etag.clone());
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if !h.contains_key(header::CACHE_CONTROL) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    }
+    let res = ServiceResponse::new(req, res);
+    if none_match(res.request(), etag.as_bytes()) {
+        return Ok(not_modified(res, etag));
+    }
+    Ok(res.map_into_boxed_body())
+}
+
+/// 304 for a response the client holds: the same validators and caching
+/// headers, no body.
+fn not_modified<B>(res: ServiceResponse<B>, etag: HeaderValue) -> ServiceResponse<BoxBody> {
+    let (req, old) = res.into_parts();
+    let mut res = HttpResponse::NotModified();
+    res.insert_header((header::ETAG, etag));
+    for name in [header::CACHE_CONTROL, header::VARY] {
+        if let Some(v) = old.headers().get(&name) {
+            res.insert_header((name, v.clone()));
+        }
+    }
+    ServiceResponse::new(req, res.finish())
+}
+
+/// Serves a public page of a tournament: anonymous visitors get the copy
+/// built for the tournament's current revision, in the encoding they ask
+/// for; signed-in users (whose header differs) always get a fresh one.
+/// `page` names the page in the cache (with whatever else its bytes
+/// depend on). Rendering and compressing run on the blocking pool, so a
+/// big page never holds up the requests beside it.
+pub async fn public_page<F>(
+    state: &super::AppState,
+    req: &HttpRequest,
+    signed_in: bool,
+    tid: i32,
+    page: &str,
+    build: F,
+) -> Result<HttpResponse, super::AppError>
+where
+    F: FnOnce(crate::director::TournamentData) -> Result<String, super::AppError> + Send + 'static,
+{
+    use crate::db::tournaments;
+    let _building = if signed_in {
+        None
+    } else {
+        match state.pages.lookup(tid, page) {
+            Cached::Fresh(p) => return Ok(p.respond(req, "cached")),
+            Cached::Stale(_) | Cached::Missing => {
+                let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
+                if let Some(p) = state.pages.confirm(tid, page, revision) {
+                    return Ok(p.respond(req, "cached"));
+                }
+            }
+        }
+        // One build at a time per page; whoever waited here finds the
+        // copy the build before it made, if the tournament has not moved.
+        let held = state.pages.gate(tid, page).lock_owned().await;
+        let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
+        if let Some(p) = state.pages.confirm(tid, page, revision) {
+            return Ok(p.respond(req, "cached"));
+        }
+        Some(held)
+    };
+    let data = super::views::round::load_data(state, tid).await?;
+    let revision = data.tournament.revision;
+    if signed_in {
+        let html = actix_web::web::block(move || build(data)).await??;
+        return Ok(HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .insert_header(("X-Kraal-Page", "built"))
+            .body(html));
+    }
+    let boot = state.pages.boot;
+    let built = actix_web::web::block(move || {
+        build(data).map(|html| Arc::new(Page::build(html, revision, boot)))
+    })
+    .await??;
+    state.pages.put(tid, page, built.clone());
+    Ok(built.respond(req, "built"))
+}
