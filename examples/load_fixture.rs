@@ -1,7 +1,8 @@
 //! Builds the tournament the server load test reads: a 1,000-player Swiss of
 //! 9 rounds under the official rules, every game played, in a SQLite file.
+//! A second argument sets the number of players (10,000 for the scale run).
 //!
-//!     cargo run --release --example load_fixture -- /tmp/kraal-bench.db
+//!     cargo run --release --example load_fixture -- /tmp/kraal-bench.db [PLAYERS]
 
 use kraal::db::users::Role;
 use kraal::db::{self, rounds, Database};
@@ -13,6 +14,10 @@ fn main() {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "kraal-bench.db".into());
+    let players: i32 = std::env::args()
+        .nth(2)
+        .map(|n| n.parse().expect("PLAYERS is a whole number"))
+        .unwrap_or(1000);
     let _ = std::fs::remove_file(&path);
     let pool = Database::parse(&format!("sqlite://{path}"), false)
         .and_then(|d| d.open(2))
@@ -32,11 +37,11 @@ fn main() {
         db::tournaments::create(w, &fields, &admin)
     })
     .expect("tournament");
-    for i in 0..1000 {
+    for i in 0..players {
         let f = PlayerFields::parse(
             &format!("Player {:04}", i + 1),
             &format!("Club {:03}", i % 100),
-            &(2400 - i * 13 / 10).to_string(),
+            &(2400 - i * 1300 / players).to_string(),
             "",
             "",
         )

@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# The server under load: Kraal's public standings page of a 1,000-player,
-# 9-round tournament against nginx serving the same page as a static file,
-# both measured with wrk in one run. Needs nginx and wrk (Debian packages).
+# The server under load as phones call it: Kraal's public standings page of
+# a 1,000-player, 9-round Swiss against nginx serving the same bytes, both
+# measured with wrk in one run, three ways:
+#   gzip         Accept-Encoding: gzip (Kraal's copy made when the page was
+#                built; nginx's gzip_static with a `gzip -9` copy)
+#   identity     no Accept-Encoding (nginx: sendfile)
+#   conditional  If-None-Match with the gzip copy's ETag (both answer 304)
+# and prints each ratio. Needs nginx and wrk (Debian packages), Python 3.
 #
-# SSE=1000 also holds 1,000 open event streams of the tournament (what 1,000
-# open round pages keep) while wrk runs, then saves a result through the API
-# and reports how long the change took to reach every stream
-# (scripts/sse-hold.py, Python 3).
+# PLAYERS=10000 builds a 10,000-player event instead (and reports the
+# page's build time and the memory its cached copies take).
+# SSE=1000 holds that many open event streams of the tournament through
+# every run (what 1,000 open round pages keep), then saves a result while
+# wrk reads the page and reports how long the change took to reach every
+# stream, how their refetches were answered (one build, the rest from the
+# new copy) and the p99 of the other readers meanwhile
+# (scripts/sse-hold.py).
 set -euo pipefail
 sse=${SSE:-0}
-ulimit -n 16384
+players=${PLAYERS:-1000}
+ulimit -n $((sse + 16384))
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/kraal-bench.XXXXXX)
 kport=8181
@@ -19,28 +29,37 @@ secs=${SECS:-15}
 
 target=${CARGO_TARGET_DIR:-target}
 cargo build --release --quiet --example load_fixture --bin kraal
-tid=$("$target"/release/examples/load_fixture "$work/kraal.db")
+tid=$("$target"/release/examples/load_fixture "$work/kraal.db" "$players" 2>/dev/null)
 "$target"/release/kraal serve --database "$work/kraal.db" --bind 127.0.0.1:$kport >"$work/kraal.log" 2>&1 &
 kpid=$!
 trap 'kill $kpid 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$kport/" >/dev/null && break; sleep 0.1; done
+page="http://127.0.0.1:$kport/t/$tid/standings"
+rss() { awk '/VmRSS/ {print $2}' "/proc/$kpid/status"; }
 
 mkdir -p "$work/www"
-# nginx workers run as an unprivileged user: let them read the copy.
+# nginx workers run as an unprivileged user: let them read the copies.
 chmod 755 "$work" "$work/www"
-curl -sf "http://127.0.0.1:$kport/t/$tid/standings" >"$work/www/standings.html"
-echo "page: $(wc -c <"$work/www/standings.html") bytes"
+rss_before=$(rss)
+build=$(curl -sf -o "$work/www/standings.html" -w '%{time_total}' "$page")
+rss_after=$(rss)
+gzip -9 -k "$work/www/standings.html"
+kgz=$(curl -sf -H 'Accept-Encoding: gzip' "$page" | wc -c)
+kbr=$(curl -sf -H 'Accept-Encoding: br' "$page" | wc -c)
+echo "page: $(wc -c <"$work/www/standings.html") bytes; gzip $kgz (nginx's gzip -9: $(wc -c <"$work/www/standings.html.gz")); brotli $kbr"
+echo "first build (load, standings, render, compress): ${build} s; server memory ${rss_before} -> ${rss_after} kB"
 cat >"$work/nginx.conf" <<CONF
 worker_processes auto;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log;
-events { worker_connections 1024; }
+events { worker_connections 4096; }
 http {
   access_log off;
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
   types { text/html html; }
+  gzip_static on;
   server {
     listen 127.0.0.1:$nport;
     root $work/www;
@@ -49,29 +68,65 @@ http {
 CONF
 nginx -c "$work/nginx.conf"
 sleep 0.5
+npage="http://127.0.0.1:$nport/standings.html"
+tag() { curl -sf -o /dev/null -D - -H 'Accept-Encoding: gzip' "$1" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r'; }
+ktag=$(tag "$page")
+ntag=$(tag "$npage")
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept-Encoding: gzip' -H "If-None-Match: $ktag" "$page")" = 304 ]
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept-Encoding: gzip' -H "If-None-Match: $ntag" "$npage")" = 304 ]
 
 if [ "$sse" -gt 0 ]; then
   python3 scripts/sse-hold.py 127.0.0.1 $kport "$tid" "$sse" "$work/saved" >"$work/sse.log" 2>&1 &
   hpid=$!
-  for _ in $(seq 300); do grep -q connected "$work/sse.log" && break; sleep 0.1; done
-  echo "== holding open event streams: $(cat "$work/sse.log")"
+  for _ in $(seq 600); do grep -q connected "$work/sse.log" && break; sleep 0.1; done
+  echo "== holding open event streams: $(cat "$work/sse.log"); server memory $(rss) kB"
 fi
 
-echo "== Kraal: /t/$tid/standings"
-wrk -t2 -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:$kport/t/$tid/standings"
-echo "== nginx: static copy"
-wrk -t2 -c"$conns" -d"${secs}s" --latency "http://127.0.0.1:$nport/standings.html"
+# One wrk run: requests/s and p99 (ms) on one line.
+measure() {
+  local url=$1
+  shift
+  wrk -t2 -c"$conns" -d"${secs}s" --latency "$@" "$url" | python3 -c '
+import re, sys
+text = sys.stdin.read()
+rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+n, unit = re.search(r"\s99%\s+([\d.]+)(us|ms|s)", text).groups()
+p99 = float(n) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(f"{rate:.0f} {p99:.1f} {non2xx.group(1) if non2xx else 0}")'
+}
+
+printf '%-12s %12s %9s %12s %9s %7s\n' way kraal_rps k_p99_ms nginx_rps n_p99_ms ratio
+for way in gzip identity conditional; do
+  case $way in
+    gzip) kh=(-H 'Accept-Encoding: gzip'); nh=(-H 'Accept-Encoding: gzip') ;;
+    identity) kh=(); nh=() ;;
+    conditional) kh=(-H 'Accept-Encoding: gzip' -H "If-None-Match: $ktag"); nh=(-H 'Accept-Encoding: gzip' -H "If-None-Match: $ntag") ;;
+  esac
+  read -r krate kp99 kbad < <(measure "$page" "${kh[@]}")
+  read -r nrate np99 nbad < <(measure "$npage" "${nh[@]}")
+  printf '%-12s %12s %9s %12s %9s %7s\n' "$way" "$krate" "$kp99" "$nrate" "$np99" \
+    "$(python3 -c "print(f'{$krate / $nrate:.2f}')")"
+  if [ "$kbad" != 0 ] || [ "$nbad" != 0 ]; then echo "  (errors: kraal $kbad, nginx $nbad)"; fi
+done
 
 if [ "$sse" -gt 0 ]; then
   token=$(DATABASE_URL="$work/kraal.db" "$target"/release/kraal token create bench --label bench | tail -n1 | awk '{print $NF}')
   read -r game result < <(curl -sf "http://127.0.0.1:$kport/api/v1/tournaments/$tid/rounds/9" |
     python3 -c 'import json,sys; g=json.load(sys.stdin)["pairings"][0]["games"][0]; print(g["id"], g["result"])')
   new=$([ "$result" = "1-0" ] && echo "0-1" || echo "1-0")
+  # Other readers keep reading the page while the change fans out.
+  (secs=6 measure "$page" -H 'Accept-Encoding: gzip' >"$work/during") &
+  wpid=$!
+  sleep 2
   date +%s.%N >"$work/saved.tmp"
   curl -sf -o /dev/null -X PUT -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d "{\"result\": \"$new\"}" "http://127.0.0.1:$kport/api/v1/games/$game"
   mv "$work/saved.tmp" "$work/saved"
+  wait "$wpid"
   wait "$hpid" || true
   echo "== a saved result (game $game: $result -> $new) reaching the open streams"
-  tail -n1 "$work/sse.log"
+  tail -n2 "$work/sse.log"
+  read -r drate dp99 _ <"$work/during"
+  echo "other readers meanwhile (gzip, ${conns} connections, 6 s): $drate requests/s, p99 $dp99 ms; server memory $(rss) kB"
 fi

@@ -747,6 +747,19 @@ fn a_crowd_reloading_after_a_result_costs_one_build_of_the_page() {
                 "[{}] change {round}: {built} of 40 requests built the page ({hows:?})",
                 app.backend
             );
+            // Those that came while it was built may have had the copy
+            // before the change; the next reader gets the new one.
+            assert!(hows
+                .iter()
+                .all(|h| ["built", "cached", "stale"].contains(&h.as_str())));
+            let after = app.client().get(&url);
+            assert_eq!(after.headers["x-kraal-page"], "cached");
+            let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
+            assert!(
+                common::has_attr(&after.body, "data-revision", &revision.to_string()),
+                "[{}] the page after the crowd is at revision {revision}",
+                app.backend
+            );
         }
     }
 }

@@ -94,7 +94,7 @@ pub async fn guard(
     };
     if changes_state {
         // Whatever it changed, this process's cached pages must not outlive it.
-        state.pages.clear();
+        state.pages.outdate();
     }
     seal(&mut res, state.secure_cookies)?;
     Ok(res)

@@ -16,6 +16,14 @@
 //! Public pages say `Cache-Control: no-cache` (keep it, ask before using
 //! it), never `no-store`; pages only their account may see keep the
 //! `no-store` that [`super::auth`] gives them and get no tag.
+//!
+//! After a change one request rebuilds a page. Requests arriving while it
+//! does are of two kinds: an open page revalidating its copy (the change
+//! sent it back, with that copy's ETag) waits for the new page; a reader
+//! holding no copy gets the one before the change at once, a build's time
+//! old, rather than queueing behind the build (its live stream then says a
+//! newer revision exists, and the page fetches itself again). So a result
+//! reaches every open page, and the readers beside them keep their speed.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -114,6 +122,17 @@ impl Page {
         }
     }
 
+    /// The strong ETag of one representation.
+    pub fn etag(&self, coding: Coding) -> String {
+        format!("\"{}.{}\"", self.tag, coding.token())
+    }
+
+    /// Whether `req` revalidates a copy of this page it holds.
+    fn held_by(&self, req: &HttpRequest) -> bool {
+        let coding = Coding::negotiate(req).unwrap_or(Coding::Identity);
+        none_match(req, self.etag(coding).as_bytes())
+    }
+
     /// The bytes kept, all encodings together.
     pub fn size(&self) -> usize {
         self.identity.len() + self.gzip.len() + self.brotli.len()
@@ -128,7 +147,7 @@ impl Page {
         let mut res = HttpResponse::Ok();
         res.content_type("text/html; charset=utf-8")
             .insert_header(("X-Kraal-Page", how))
-            .insert_header((header::ETAG, format!("\"{}.{}\"", self.tag, coding.token())))
+            .insert_header((header::ETAG, self.etag(coding)))
             .insert_header((header::CACHE_CONTROL, "no-cache"))
             .insert_header((header::VARY, "Accept-Encoding"));
         // An encoded body says so, and the compression middleware leaves
@@ -172,7 +191,9 @@ impl Default for PageCache {
 type Gates = HashMap<(i32, String), Arc<tokio::sync::Mutex<()>>>;
 
 struct Kept {
-    checked: Instant,
+    /// When the page was last found current; `None` after a change made
+    /// through this process, so the next request checks.
+    checked: Option<Instant>,
     page: Arc<Page>,
 }
 
@@ -180,8 +201,8 @@ struct Kept {
 pub enum Cached {
     /// Checked against the database within [`PageCache::RECHECK`].
     Fresh(Arc<Page>),
-    /// Built from this revision, but not checked lately.
-    Stale(i32),
+    /// Not checked lately: the page may be out of date.
+    Stale(Arc<Page>),
     Missing,
 }
 
@@ -197,19 +218,22 @@ impl PageCache {
 
     pub fn lookup(&self, tid: i32, page: &str) -> Cached {
         match self.pages().get(&(tid, page.to_string())) {
-            Some(k) if k.checked.elapsed() < Self::RECHECK => Cached::Fresh(k.page.clone()),
-            Some(k) => Cached::Stale(k.page.revision),
+            Some(k) if k.checked.is_some_and(|c| c.elapsed() < Self::RECHECK) => {
+                Cached::Fresh(k.page.clone())
+            }
+            Some(k) => Cached::Stale(k.page.clone()),
             None => Cached::Missing,
         }
     }
 
-    /// The page if it was built from `revision`, marking it checked.
+    /// The page if it was built from `revision` or a later one, marking it
+    /// checked.
     pub fn confirm(&self, tid: i32, page: &str, revision: i32) -> Option<Arc<Page>> {
         let mut pages = self.pages();
         let k = pages
             .get_mut(&(tid, page.to_string()))
-            .filter(|k| k.page.revision == revision)?;
-        k.checked = Instant::now();
+            .filter(|k| k.page.revision >= revision)?;
+        k.checked = Some(Instant::now());
         Some(k.page.clone())
     }
 
@@ -221,15 +245,19 @@ impl PageCache {
         pages.insert(
             (tid, page.to_string()),
             Kept {
-                checked: Instant::now(),
+                checked: Some(Instant::now()),
                 page: built,
             },
         );
     }
 
-    /// Forgets every page (after a change made through this process).
-    pub fn clear(&self) {
-        self.pages().clear();
+    /// Marks every page to be checked before it is served again (after a
+    /// change made through this process). The copies stay, for readers
+    /// who arrive while the new one is being built.
+    pub fn outdate(&self) {
+        for k in self.pages().values_mut() {
+            k.checked = None;
+        }
     }
 
     /// The gate of one page: hold it while building the page.
@@ -245,7 +273,9 @@ impl PageCache {
 /// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110
 /// has it for this header: `W/` is ignored; `*` matches anything).
 fn none_match(req: &HttpRequest, etag: &[u8]) -> bool {
-    let opaque = |t: &[u8]| -> Vec<u8> { t.strip_prefix(b"W/").unwrap_or(t).to_vec() };
+    fn opaque(t: &[u8]) -> &[u8] {
+        t.strip_prefix(b"W/").unwrap_or(t)
+    }
     let mine = opaque(etag);
     req.headers()
         .get_all(header::IF_NONE_MATCH)
@@ -352,19 +382,32 @@ where
     let _building = if signed_in {
         None
     } else {
-        match state.pages.lookup(tid, page) {
+        let before = match state.pages.lookup(tid, page) {
             Cached::Fresh(p) => return Ok(p.respond(req, "cached")),
-            Cached::Stale(_) | Cached::Missing => {
-                let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
-                if let Some(p) = state.pages.confirm(tid, page, revision) {
-                    return Ok(p.respond(req, "cached"));
-                }
-            }
-        }
-        // One build at a time per page; whoever waited here finds the
-        // copy the build before it made, if the tournament has not moved.
-        let held = state.pages.gate(tid, page).lock_owned().await;
+            Cached::Stale(p) => Some(p),
+            Cached::Missing => None,
+        };
         let revision = state.run(move |c| tournaments::revision(c, tid)).await?;
+        if let Some(p) = state.pages.confirm(tid, page, revision) {
+            return Ok(p.respond(req, "cached"));
+        }
+        // The tournament moved on: one build at a time per page.
+        let gate = state.pages.gate(tid, page);
+        let held = match gate.clone().try_lock_owned() {
+            Ok(held) => held,
+            Err(_) => {
+                // Someone is building it. A reader who holds no copy gets
+                // the one before the change at once (it is a build's time
+                // old, and its live stream says a newer revision exists);
+                // a page revalidating that very copy, sent back by the
+                // change, waits for the new one.
+                if let Some(before) = before.filter(|b| !b.held_by(req)) {
+                    return Ok(before.respond(req, "stale"));
+                }
+                gate.lock_owned().await
+            }
+        };
+        // Whoever waited here finds the copy the build before it made.
         if let Some(p) = state.pages.confirm(tid, page, revision) {
             return Ok(p.respond(req, "cached"));
         }
@@ -386,4 +429,69 @@ where
     .await??;
     state.pages.put(tid, page, built.clone());
     Ok(built.respond(req, "built"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    fn asking(headers: &[(&str, &str)]) -> HttpRequest {
+        headers
+            .iter()
+            .fold(TestRequest::default(), |r, h| r.insert_header(*h))
+            .to_http_request()
+    }
+
+    #[test]
+    fn a_change_leaves_the_old_copy_for_readers_who_hold_none() {
+        let cache = PageCache::default();
+        let old = Arc::new(Page::build("<p>round 3</p>".repeat(100), 7, cache.boot));
+        cache.put(1, "standings", old.clone());
+        assert!(matches!(cache.lookup(1, "standings"), Cached::Fresh(_)));
+        cache.outdate();
+        let Cached::Stale(kept) = cache.lookup(1, "standings") else {
+            panic!("the copy stays, marked to be checked");
+        };
+        assert_eq!(kept.revision, 7);
+        assert!(
+            cache.confirm(1, "standings", 8).is_none(),
+            "revision 8 needs a build"
+        );
+        // An open page revalidating exactly that copy waits for the new one;
+        // a reader with nothing, or with another copy, does not.
+        let gzip = ("Accept-Encoding", "gzip");
+        let held = old.etag(Coding::Gzip);
+        assert!(old.held_by(&asking(&[gzip, ("If-None-Match", held.as_str())])));
+        assert!(!old.held_by(&asking(&[gzip])));
+        let plain = old.etag(Coding::Identity);
+        assert!(!old.held_by(&asking(&[gzip, ("If-None-Match", plain.as_str())])));
+        // A copy built from a later revision than asked for is current.
+        cache.put(
+            1,
+            "standings",
+            Arc::new(Page::build("<p>round 4</p>".into(), 9, cache.boot)),
+        );
+        assert_eq!(
+            cache.confirm(1, "standings", 8).map(|p| p.revision),
+            Some(9)
+        );
+    }
+
+    #[test]
+    fn every_encoding_holds_the_same_page() {
+        let html = "<tr><td>1</td><td>Thabo Mokoena</td></tr>".repeat(500);
+        let page = Page::build(html.clone(), 3, 0xbeef);
+        let mut gz = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&page.gzip[..]), &mut gz)
+            .unwrap();
+        let mut br = String::new();
+        std::io::Read::read_to_string(
+            &mut brotli::Decompressor::new(&page.brotli[..], 4096),
+            &mut br,
+        )
+        .unwrap();
+        assert_eq!((gz.as_str(), br.as_str()), (html.as_str(), html.as_str()));
+        assert_eq!(page.etag(Coding::Brotli), "\"pbeef.3.br\"");
+    }
 }
