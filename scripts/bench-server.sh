@@ -15,11 +15,18 @@
 # wrk reads the page and reports how long the change took to reach every
 # stream, how their refetches were answered (one build, the rest from the
 # new copy) and the p99 of the other readers meanwhile
-# (scripts/sse-hold.py).
+# (scripts/sse-hold.py). REFETCH=0 leaves the refetches out and times the
+# change's arrival alone (the holder is one Python process: at 10,000
+# streams its own refetches slow its reading of the streams it times).
 set -euo pipefail
 sse=${SSE:-0}
 players=${PLAYERS:-1000}
-ulimit -n $((sse + 16384))
+# Every open stream is a file descriptor in Kraal and in the holder.
+ulimit -n "$(ulimit -Hn)"
+if [ "$sse" -gt 0 ] && [ $((sse + 1024)) -gt "$(ulimit -n)" ]; then
+  echo "SSE=$sse needs $((sse + 1024)) open files; the limit here is $(ulimit -n)" >&2
+  exit 1
+fi
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/kraal-bench.XXXXXX)
 kport=8181
