@@ -6,7 +6,8 @@
 #                built; nginx's gzip_static with a `gzip -9` copy)
 #   identity     no Accept-Encoding (nginx: sendfile)
 #   conditional  If-None-Match with the gzip copy's ETag (both answer 304)
-# and prints each ratio. Needs nginx and wrk (Debian packages), Python 3.
+# and prints each ratio (the medians of ROUNDS=3 alternating runs of SECS=5
+# seconds each). Needs nginx and wrk (Debian packages), Python 3.
 #
 # PLAYERS=10000 builds a 10,000-player event instead (and reports the
 # page's build time and the memory its cached copies take).
@@ -32,7 +33,8 @@ work=$(mktemp -d /tmp/kraal-bench.XXXXXX)
 kport=8181
 nport=8182
 conns=${CONNS:-64}
-secs=${SECS:-15}
+secs=${SECS:-5}
+rounds=${ROUNDS:-3}
 
 target=${CARGO_TARGET_DIR:-target}
 cargo build --release --quiet --example load_fixture --bin kraal
@@ -103,6 +105,10 @@ non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 print(f"{rate:.0f} {p99:.1f} {non2xx.group(1) if non2xx else 0}")'
 }
 
+# Each way alternates the two servers (Kraal, nginx, Kraal, nginx, ...)
+# ROUNDS times, SECS seconds each, and takes each one's median: a burst
+# of noise on a shared machine then falls on both, or on neither.
+median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 printf '%-12s %12s %9s %12s %9s %7s\n' way kraal_rps k_p99_ms nginx_rps n_p99_ms ratio
 for way in gzip identity conditional; do
   case $way in
@@ -110,11 +116,16 @@ for way in gzip identity conditional; do
     identity) kh=(); nh=() ;;
     conditional) kh=(-H 'Accept-Encoding: gzip' -H "If-None-Match: $ktag"); nh=(-H 'Accept-Encoding: gzip' -H "If-None-Match: $ntag") ;;
   esac
-  read -r krate kp99 kbad < <(measure "$page" "${kh[@]}")
-  read -r nrate np99 nbad < <(measure "$npage" "${nh[@]}")
-  printf '%-12s %12s %9s %12s %9s %7s\n' "$way" "$krate" "$kp99" "$nrate" "$np99" \
+  krates=(); kp99s=(); nrates=(); np99s=(); bad=0
+  for _ in $(seq "$rounds"); do
+    read -r r p b < <(measure "$page" "${kh[@]}"); krates+=("$r"); kp99s+=("$p"); bad=$((bad + b))
+    read -r r p b < <(measure "$npage" "${nh[@]}"); nrates+=("$r"); np99s+=("$p"); bad=$((bad + b))
+  done
+  krate=$(median "${krates[@]}"); nrate=$(median "${nrates[@]}")
+  printf '%-12s %12.0f %9s %12.0f %9s %7s\n' "$way" "$krate" "$(median "${kp99s[@]}")" "$nrate" "$(median "${np99s[@]}")" \
     "$(python3 -c "print(f'{$krate / $nrate:.2f}')")"
-  if [ "$kbad" != 0 ] || [ "$nbad" != 0 ]; then echo "  (errors: kraal $kbad, nginx $nbad)"; fi
+  echo "  kraal ${krates[*]} / nginx ${nrates[*]} req/s"
+  if [ "$bad" != 0 ]; then echo "  ($bad responses were not 2xx or 3xx)"; fi
 done
 
 if [ "$sse" -gt 0 ]; then
