@@ -173,13 +173,14 @@ impl TournamentData {
             .filter(|r| (r.number as u32) < round)
             .collect();
         let scoring = self.scoring();
+        let seats: Vec<_> = done.iter().map(|r| self.seats_of(r)).collect();
         self.players
             .iter()
             .map(|p| {
-                let history = done
+                let history = seats
                     .iter()
-                    .map(|r| {
-                        let o = self.outcome(p.id, r);
+                    .map(|s| {
+                        let o = self.outcome_at(p.id, s.get(&p.id).copied());
                         let points = scoring.round_score(&o);
                         let (kind, opponent) = EntryKind::of(&o);
                         RoundEntry {
@@ -340,9 +341,13 @@ impl TournamentData {
                     .iter()
                     .filter(|r| r.number < next)
                     .map(|r| {
+                        let seats = self.seats_of(r);
                         players
                             .iter()
-                            .map(|p| (pid(p.id), EntryKind::of(&self.outcome(p.id, r)).1))
+                            .map(|p| {
+                                let o = self.outcome_at(p.id, seats.get(&p.id).copied());
+                                (pid(p.id), EntryKind::of(&o).1)
+                            })
                             .collect()
                     })
                     .collect();
