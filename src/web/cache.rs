@@ -175,6 +175,11 @@ pub struct PageCache {
     building: Mutex<Gates>,
     /// This process, in its pages' ETags.
     pub boot: u32,
+    /// Each tournament as last loaded for a page, with the revision it was
+    /// loaded at: after a change every open page of the event is built
+    /// again (a thousand players' own pages, each its own page), and they
+    /// share one load instead of each reading the whole event.
+    events: Mutex<HashMap<i32, Arc<crate::director::TournamentData>>>,
 }
 
 impl Default for PageCache {
@@ -183,6 +188,7 @@ impl Default for PageCache {
             pages: Mutex::default(),
             building: Mutex::default(),
             boot: rand::random(),
+            events: Mutex::default(),
         }
     }
 }
@@ -258,6 +264,23 @@ impl PageCache {
         for k in self.pages().values_mut() {
             k.checked = None;
         }
+    }
+
+    /// The tournament as loaded at `revision` or later, if it is kept.
+    fn loaded(&self, tid: i32, revision: i32) -> Option<crate::director::TournamentData> {
+        let events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        events
+            .get(&tid)
+            .filter(|d| d.tournament.revision >= revision)
+            .map(|d| (**d).clone())
+    }
+
+    fn keep_loaded(&self, data: &crate::director::TournamentData) {
+        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
+        if events.len() > Self::MAX_PAGES {
+            events.clear();
+        }
+        events.insert(data.tournament.id, Arc::new(data.clone()));
     }
 
     /// The gate of one page: hold it while building the page.
@@ -361,6 +384,26 @@ fn not_modified<B>(res: ServiceResponse<B>, etag: HeaderValue) -> ServiceRespons
     ServiceResponse::new(req, res.finish())
 }
 
+/// The tournament for building one of its public pages: as kept, when it
+/// was loaded at the `current` revision (or later), or loaded once for
+/// every page being built (one load at a time per tournament).
+async fn shared_load(
+    state: &super::AppState,
+    tid: i32,
+    current: i32,
+) -> Result<crate::director::TournamentData, super::AppError> {
+    if let Some(data) = state.pages.loaded(tid, current) {
+        return Ok(data);
+    }
+    let _loading = state.pages.gate(tid, "\0event").lock_owned().await;
+    if let Some(data) = state.pages.loaded(tid, current) {
+        return Ok(data);
+    }
+    let data = super::views::round::load_data(state, tid).await?;
+    state.pages.keep_loaded(&data);
+    Ok(data)
+}
+
 /// Serves a public page of a tournament: anonymous visitors get the copy
 /// built for the tournament's current revision, in the encoding they ask
 /// for; signed-in users (whose header differs) always get a fresh one.
@@ -379,7 +422,7 @@ where
     F: FnOnce(crate::director::TournamentData) -> Result<String, super::AppError> + Send + 'static,
 {
     use crate::db::tournaments;
-    let _building = if signed_in {
+    let building = if signed_in {
         None
     } else {
         let before = match state.pages.lookup(tid, page) {
@@ -411,9 +454,12 @@ where
         if let Some(p) = state.pages.confirm(tid, page, revision) {
             return Ok(p.respond(req, "cached"));
         }
-        Some(held)
+        Some((held, revision))
     };
-    let data = super::views::round::load_data(state, tid).await?;
+    let data = match &building {
+        Some((_, revision)) => shared_load(state, tid, *revision).await?,
+        None => super::views::round::load_data(state, tid).await?,
+    };
     let revision = data.tournament.revision;
     if signed_in {
         let html = actix_web::web::block(move || build(data)).await??;
