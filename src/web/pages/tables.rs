@@ -15,7 +15,7 @@ use crate::standings::{show_points, Outcome};
 use crate::web::cache::public_page;
 use crate::web::error::AppError;
 use crate::web::layout::Ctx;
-use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
+use crate::web::views::round::{load_data, pairing_views, pairing_views_of, GameView, PairingView};
 use crate::web::AppState;
 
 /// One cell of the crosstable: what a player did in one round, written so
@@ -290,12 +290,12 @@ fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, A
     let standings = data.standings();
     let me = standings.iter().find(|s| s.id == pid as u32);
     let mut rounds = Vec::new();
+    let sits = |p: &crate::db::rounds::Pairing| {
+        p.first_player_id == Some(pid) || p.second_player_id == Some(pid)
+    };
     for r in data.published() {
-        for p in pairing_views(&data, r) {
+        for p in pairing_views_of(&data, r, sits) {
             let first = p.first_id == Some(pid);
-            if !first && p.second_id != Some(pid) {
-                continue;
-            }
             let (opponent, opponent_id) = if first {
                 (p.second.clone(), p.second_id)
             } else {

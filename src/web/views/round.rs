@@ -67,6 +67,18 @@ pub struct PairingView {
 }
 
 pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
+    pairing_views_of(data, round, |_| true)
+}
+
+/// As [`pairing_views`], for the pairings `keep` picks: a player's page
+/// shows one a round, and building the round's other rows for it (their
+/// engines' explanations read from JSON, their names found) was most of
+/// that page's work.
+pub fn pairing_views_of(
+    data: &TournamentData,
+    round: &Round,
+    keep: impl Fn(&Pairing) -> bool,
+) -> Vec<PairingView> {
     let names = data.player_names();
     let name = |id: Option<i32>| {
         id.and_then(|i| names.get(&i).map(|s| s.to_string()))
@@ -78,7 +90,7 @@ pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
         .into_iter()
         // A team match's own row holds teams, not players: its boards are
         // the pairings.
-        .filter(|p| p.first_player_id.is_some())
+        .filter(|p| p.first_player_id.is_some() && keep(p))
         .map(|p: &Pairing| {
             let games: Vec<&Game> = data.games_of(p.id);
             let t = tally(
