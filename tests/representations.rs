@@ -277,7 +277,13 @@ fn one_change_changes_every_tag_and_every_body_at_once() {
 #[test]
 fn a_referees_own_pages_are_not_kept_and_carry_no_tag() {
     for app in TestApp::all() {
-        let (tid, _api, _, _) = event(&app);
+        let (tid, mut api, _, _) = event(&app);
+        // A script's token reads the same JSON a phone does, untagged.
+        let path = format!("/api/v1/tournaments/{tid}/standings");
+        let (status, h, _) = api.get_bytes(&path, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(status, 200);
+        assert_eq!(h["cache-control"], "no-store");
+        assert!(!h.contains_key("etag"), "{h:?}");
         let referee = app.user("lerato", Role::Admin);
         let mut desk = app.client_as(&referee);
         for path in [

@@ -218,6 +218,10 @@ impl PageCache {
     /// The most pages kept; past it the cache starts over.
     const MAX_PAGES: usize = 2000;
 
+    /// The most events kept loaded: a whole event is megabytes where a
+    /// page is kilobytes, and the events being followed at once are few.
+    const MAX_EVENTS: usize = 32;
+
     fn pages(&self) -> std::sync::MutexGuard<'_, HashMap<(i32, String), Kept>> {
         self.pages.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -277,7 +281,7 @@ impl PageCache {
 
     fn keep_loaded(&self, data: &crate::director::TournamentData) {
         let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
-        if events.len() > Self::MAX_PAGES {
+        if events.len() >= Self::MAX_EVENTS {
             events.clear();
         }
         events.insert(data.tournament.id, Arc::new(data.clone()));
@@ -349,12 +353,9 @@ pub async fn validate(
     let digest = {
         use blake2::Digest;
         let d = blake2::Blake2s256::digest(&body);
-        d[..8].iter().fold(String::new(), |mut s, b| {
-            s.push_str(&format!("{b:02x}"));
-            s
-        })
+        u64::from_be_bytes(d[..8].try_into().expect("a digest of 32 bytes"))
     };
-    let etag = HeaderValue::from_str(&format!("\"h{digest}.{}\"", coding.token()))
+    let etag = HeaderValue::from_str(&format!("\"h{digest:016x}.{}\"", coding.token()))
         .expect("hex and a token are a header value");
     let mut res = head.set_body(body);
     let h = res.headers_mut();
