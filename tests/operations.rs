@@ -352,6 +352,10 @@ fn sigterm_lets_a_write_under_way_finish_and_store_it() {
         "GET /t/{tid}/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
     )
     .unwrap();
+    // The stream is open once its head has come: a page whose request the
+    // app had not read yet when it stopped would be reset, not ended.
+    let head = read_head(&mut page);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     let mut stream = std::net::TcpStream::connect(&address).unwrap();
     write!(
         stream,
