@@ -81,7 +81,7 @@ fn game_page(c: &mut Criterion) {
     let data = kraal::director::load(&mut conn, t.id).expect("load");
     let (n, planned) = data.pair_next().expect("pairs");
     kraal::director::commit(&mut conn, Some(admin.id), |w| {
-        db::rounds::create(w, t.id, n, &planned, 2, "")
+        db::rounds::create(w, t.id, n, &planned, 2, None)
     })
     .expect("round");
     kraal::director::commit(&mut conn, Some(admin.id), |w| {

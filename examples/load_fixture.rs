@@ -56,7 +56,7 @@ fn main() {
         let data = kraal::director::load(&mut conn, t.id).expect("load");
         let (n, planned) = data.pair_next().expect("pairing");
         kraal::director::commit(&mut conn, Some(admin.id), |w| {
-            rounds::create(w, t.id, n, &planned, t.games_per_pairing, "")?;
+            rounds::create(w, t.id, n, &planned, t.games_per_pairing, None)?;
             rounds::publish(w, t.id, n)
         })
         .expect("round");

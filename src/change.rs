@@ -43,6 +43,11 @@ named_values! {
         LineUp => "line-up", "line-up";
         MakeCaptainLink => "make captain link", "make captain link";
         RenewCaptainLink => "renew captain link", "renew captain link";
+        Date => "date", "set the day of";
+        Link => "link", "link to a person";
+        Refresh => "refresh", "refresh from the registry";
+        Merge => "merge", "merge";
+        Unmerge => "unmerge", "undo the merge of";
     }
 }
 
@@ -59,6 +64,7 @@ named_values! {
         Game => "game", "game";
         Referee => "referee", "referee";
         User => "user", "user";
+        Person => "person", "person";
     }
 }
 
@@ -74,6 +80,9 @@ pub struct Detail {
     /// The players' ids, in the order the change names them (a swap's two).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players: Vec<i32>,
+    /// The person of the registry an entry is linked to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<i32>,
 }
 
 impl Detail {

@@ -55,6 +55,14 @@ pub enum Taken {
     /// Another record for this side arrived at the same moment.
     RecordSide,
     Referee,
+    /// The person is entered in this tournament already.
+    Entry {
+        name: String,
+    },
+    /// Another person of the registry has this federation id.
+    FederationId {
+        id: String,
+    },
 }
 
 /// A result edit refused because the game changed since the editor read

@@ -58,6 +58,55 @@ pub enum Problem {
     NotADate {
         text: String,
     },
+    /// A calendar month (a rating period) must read `YYYY-MM`.
+    NotAMonth {
+        text: String,
+    },
+    /// A decimal number was expected (a rating, an RD).
+    NotANumber {
+        text: String,
+    },
+    DecimalOutOfRange {
+        text: String,
+        min: i64,
+        max: i64,
+    },
+    /// A month after the current one: nothing is rated there yet.
+    FutureMonth {
+        text: String,
+    },
+    /// A person merged into themselves.
+    MergeIntoSelf,
+    /// A person merged away already, into `into`.
+    MergedAway {
+        person: i32,
+        into: i32,
+    },
+    /// A person, a tournament or an entry that is not there.
+    NoSuch {
+        id: i32,
+    },
+    /// Two people both entered in one tournament cannot be one person.
+    BothEntered {
+        tournament: String,
+    },
+    /// A merge undone already.
+    AlreadyUndone {
+        id: i32,
+    },
+    /// A merge a later one rests on: that one is undone first.
+    UndoLaterFirst {
+        id: i32,
+        later: i32,
+    },
+    /// Given with a person of the registry, whose value the entry takes.
+    FromPerson,
+    /// The entry is nobody of the registry.
+    NotLinked,
+    /// A season counts individual events only.
+    TeamEvent {
+        id: i32,
+    },
     /// The last day is before the first.
     EndsBeforeStart,
     /// A name that is not one of `choices` (codes, as stored).

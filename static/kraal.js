@@ -109,3 +109,35 @@
   system.addEventListener("change", function () { fill(false); });
   fill(true);
 })();
+
+// Adding a player: the person field suggests people of the registry as the
+// referee types (the exact federation id first, then by name and club).
+(function () {
+  "use strict";
+  var field = document.querySelector("input[data-suggests-people]");
+  var list = field && document.getElementById(field.getAttribute("list"));
+  if (!list) return;
+  var timer = null;
+  var asked = "";
+  field.addEventListener("input", function () {
+    clearTimeout(timer);
+    var q = field.value.trim();
+    if (q.length < 2 || q === asked) return;
+    timer = setTimeout(function () {
+      asked = q;
+      fetch("/api/v1/people?q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : { people: [] }; })
+        .then(function (found) {
+          if (asked !== q) return;
+          list.textContent = "";
+          found.people.slice(0, 20).forEach(function (p) {
+            var option = document.createElement("option");
+            option.value = p.federation_id || String(p.id);
+            option.label = p.name + (p.club ? " (" + p.club + ")" : "") + " · " + (p.federation_id || "no federation id") + " · #" + p.id;
+            list.appendChild(option);
+          });
+        })
+        .catch(function () {});
+    }, 200);
+  });
+})();

@@ -285,6 +285,7 @@ const CORE: &[&str] = &[
     "change.rs",
     "field.rs",
     "conflict.rs",
+    "registry.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.

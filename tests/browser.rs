@@ -406,7 +406,7 @@ async fn the_board_replay_steps_through_a_game_with_javascript_off() {
     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
     let (n, planned) = data.pair_next().unwrap();
     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-        kraal::db::rounds::create(w, t.id, n, &planned, 6, "")
+        kraal::db::rounds::create(w, t.id, n, &planned, 6, None)
     })
     .unwrap();
     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {

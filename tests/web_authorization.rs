@@ -229,7 +229,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
                     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-                        kraal::db::rounds::create(w, t.id, n, &planned, 6, "")
+                        kraal::db::rounds::create(w, t.id, n, &planned, 6, None)
                     })
                     .unwrap();
                     if route.path.contains("{gid:") || link || route.path.ends_with("/lock") {

@@ -45,6 +45,18 @@ pub struct ServeArgs {
     /// Worker threads (default: one per core).
     #[arg(long, env = "KRAAL_WORKERS")]
     pub workers: Option<usize>,
+    /// Glicko-2's τ, which bounds how fast a volatility moves; Glickman
+    /// advises 0.3 to 1.2.
+    #[arg(long, env = "KRAAL_RATING_TAU", default_value_t = 0.5, value_parser = tau)]
+    pub rating_tau: f64,
+}
+
+fn tau(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if (0.2..=1.2).contains(&t) => Ok(t),
+        Ok(t) => Err(format!("τ {t} is outside 0.2..1.2")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
 }
 
 pub fn serve(args: ServeArgs) -> i32 {
@@ -77,7 +89,12 @@ pub fn serve(args: ServeArgs) -> i32 {
             args.bind
         );
     }
-    let state = web::AppState::new(pool, args.secure_cookies);
+    let mut state = web::AppState::new(pool, args.secure_cookies);
+    state.ratings = std::sync::Arc::new(crate::director::ratings::Ratings::new(
+        crate::rating::Settings {
+            tau: args.rating_tau,
+        },
+    ));
     let live = state.live.clone();
     let result = actix_web::rt::System::new().block_on(async move {
         let server = web::server(state, listener, workers)?;

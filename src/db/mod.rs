@@ -9,6 +9,7 @@ pub mod auth;
 pub mod connection;
 pub mod event;
 pub mod forbidden;
+pub mod people;
 pub mod players;
 pub mod rounds;
 pub mod schema;

@@ -25,6 +25,8 @@ pub struct Player {
     pub federation_id: String,
     pub withdrawn_from_round: Option<i32>,
     pub created_at: NaiveDateTime,
+    /// The person of the federation's registry this entry is, if linked.
+    pub person_id: Option<i32>,
 }
 
 impl Player {
@@ -49,8 +51,13 @@ pub struct Relation {
     pub b_name: String,
 }
 
-fn insert(conn: &mut DbConnection, tournament_id: i32, f: &PlayerFields) -> Result<i32, DbError> {
-    Ok(diesel::insert_into(players::table)
+fn insert(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    f: &PlayerFields,
+    person: Option<i32>,
+) -> Result<i32, DbError> {
+    diesel::insert_into(players::table)
         .values((
             players::tournament_id.eq(tournament_id),
             players::name.eq(&f.name),
@@ -59,9 +66,18 @@ fn insert(conn: &mut DbConnection, tournament_id: i32, f: &PlayerFields) -> Resu
             players::seed.eq(f.seed),
             players::federation_id.eq(&f.federation_id),
             players::created_at.eq(now()),
+            players::person_id.eq(person),
         ))
         .returning(players::id)
-        .get_result(conn)?)
+        .get_result(conn)
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::Entry {
+                    name: f.name.clone(),
+                },
+            )
+        })
 }
 
 fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change {
@@ -73,8 +89,23 @@ fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change {
 }
 
 pub fn create(w: &mut Write, tournament_id: i32, f: &PlayerFields) -> Result<Player, DbError> {
-    let id = insert(w.conn(), tournament_id, f)?;
-    w.record(added(tournament_id, id, f));
+    create_as(w, tournament_id, f, None)
+}
+
+/// Enters a player who is `person` of the registry (or nobody known), with
+/// the fields copied from the person.
+pub fn create_as(
+    w: &mut Write,
+    tournament_id: i32,
+    f: &PlayerFields,
+    person: Option<i32>,
+) -> Result<Player, DbError> {
+    let id = insert(w.conn(), tournament_id, f, person)?;
+    let mut change = added(tournament_id, id, f);
+    if let Some(person) = person {
+        change.detail.person = Some(person);
+    }
+    w.record(change);
     find(w.conn(), tournament_id, id)
 }
 
@@ -88,7 +119,7 @@ pub fn import(
 ) -> Result<Vec<i32>, DbError> {
     let mut ids = Vec::with_capacity(list.len());
     for f in list {
-        let id = insert(w.conn(), tournament_id, f)?;
+        let id = insert(w.conn(), tournament_id, f, None)?;
         w.record(added(tournament_id, id, f));
         ids.push(id);
     }

@@ -1,6 +1,6 @@
 //! Rounds, their pairings and games, requested byes, and result entry.
 
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -27,6 +27,9 @@ pub struct Round {
     pub published_at: Option<NaiveDateTime>,
     /// When the referee locked the round: its players' links are closed.
     pub locked_at: Option<NaiveDateTime>,
+    /// The day the round is played (the day it was paired unless the
+    /// referee says otherwise): its month is the games' rating period.
+    pub played_on: NaiveDate,
 }
 
 impl Round {
@@ -201,16 +204,18 @@ pub fn create(
     number: i32,
     plan: &Plan,
     games_per_pairing: i32,
-    explanation: &str,
+    played_on: Option<NaiveDate>,
 ) -> Result<Round, DbError> {
     let conn = w.conn();
+    let created = now();
     let round_id: i32 = diesel::insert_into(rounds::table)
         .values((
             rounds::tournament_id.eq(tournament_id),
             rounds::number.eq(number),
             rounds::status.eq(RoundStatus::Draft.as_str()),
-            rounds::explanation.eq(explanation),
-            rounds::created_at.eq(now()),
+            rounds::explanation.eq(""),
+            rounds::created_at.eq(created),
+            rounds::played_on.eq(played_on.unwrap_or(created.date())),
         ))
         .returning(rounds::id)
         .get_result(conn)
@@ -503,6 +508,30 @@ pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbE
         .in_round(number),
     );
     Ok(())
+}
+
+/// Sets the day round `number` is played on; audited with the old day and
+/// the new. The same day again changes nothing and records nothing.
+pub fn set_date(
+    w: &mut Write,
+    tournament_id: i32,
+    number: i32,
+    day: NaiveDate,
+) -> Result<Round, DbError> {
+    let r = find(w.conn(), tournament_id, number)?;
+    if r.played_on == day {
+        return Ok(r);
+    }
+    diesel::update(rounds::table.find(r.id))
+        .set(rounds::played_on.eq(day))
+        .execute(w.conn())?;
+    w.record(
+        Change::new(Some(tournament_id), Action::Date, Entity::Round, Some(r.id))
+            .in_round(number)
+            .old(r.played_on.to_string())
+            .new_value(day.to_string()),
+    );
+    find(w.conn(), tournament_id, number)
 }
 
 /// Locks a published round (its players' links take no more records) or

@@ -77,6 +77,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    merges (id) {
+        id -> Integer,
+        person_id -> Integer,
+        into_id -> Integer,
+        entries -> Text,
+        merged_by -> Nullable<Integer>,
+        merged_at -> Timestamp,
+        undone_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     pairings (id) {
         id -> Integer,
         round_id -> Integer,
@@ -94,6 +106,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    people (id) {
+        id -> Integer,
+        name -> Text,
+        federation_id -> Nullable<Text>,
+        club -> Text,
+        born -> Nullable<Integer>,
+        start_rating -> Nullable<Double>,
+        start_rd -> Nullable<Double>,
+        start_volatility -> Nullable<Double>,
+        start_period -> Nullable<Text>,
+        merged_into -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     players (id) {
         id -> Integer,
         tournament_id -> Integer,
@@ -104,6 +132,7 @@ diesel::table! {
         federation_id -> Text,
         withdrawn_from_round -> Nullable<Integer>,
         created_at -> Timestamp,
+        person_id -> Nullable<Integer>,
     }
 }
 
@@ -137,6 +166,7 @@ diesel::table! {
         created_at -> Timestamp,
         published_at -> Nullable<Timestamp>,
         locked_at -> Nullable<Timestamp>,
+        played_on -> Date,
     }
 }
 
@@ -256,6 +286,8 @@ diesel::joinable!(games -> users (updated_by));
 diesel::joinable!(lineups -> rounds (round_id));
 diesel::joinable!(lineups -> teams (team_id));
 diesel::joinable!(pairings -> rounds (round_id));
+diesel::joinable!(merges -> users (merged_by));
+diesel::joinable!(players -> people (person_id));
 diesel::joinable!(players -> tournaments (tournament_id));
 diesel::joinable!(relations -> tournaments (tournament_id));
 diesel::joinable!(requested_byes -> players (player_id));
@@ -280,7 +312,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     lineups,
     login_failures,
+    merges,
     pairings,
+    people,
     players,
     relations,
     requested_byes,

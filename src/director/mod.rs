@@ -10,6 +10,8 @@ mod bracket;
 pub mod commit;
 mod load;
 pub mod pair;
+pub mod ratings;
+pub mod registry;
 mod ranking;
 pub mod results;
 pub mod scoresheets;

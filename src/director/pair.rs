@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use chrono::NaiveDate;
+
 use crate::conflict::Conflict;
 use crate::db::players::Player;
 use crate::db::rounds::{self, Plan, Planned, Round};
@@ -59,14 +61,16 @@ pub struct Paired {
 /// must not hold the database); the round is then stored, and published if
 /// asked, in one transaction that first checks nothing changed meanwhile, so
 /// a pairing never rests on results that were edited while it was made.
+/// The round is played on `played_on`, or on the day it is paired.
 pub fn pair_next(
     conn: &mut DbConnection,
     tid: i32,
     then: Then,
+    played_on: Option<NaiveDate>,
     by: &User,
 ) -> Result<Paired, DbError> {
     let data = super::load(conn, tid)?;
-    pair_loaded(conn, data, then, by)
+    pair_loaded(conn, data, then, played_on, by)
 }
 
 /// As [`pair_next`] for a tournament already loaded.
@@ -74,6 +78,7 @@ pub fn pair_loaded(
     conn: &mut DbConnection,
     mut data: TournamentData,
     then: Then,
+    played_on: Option<NaiveDate>,
     by: &User,
 ) -> Result<Paired, DbError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
@@ -94,7 +99,7 @@ pub fn pair_loaded(
             // rests on them.
             tournaments::fix_rounds(w, t.id, total)?;
         }
-        let mut round = rounds::create(w, t.id, number, &planned, t.games_per_pairing, "")?;
+        let mut round = rounds::create(w, t.id, number, &planned, t.games_per_pairing, played_on)?;
         if then == Then::Publish {
             rounds::publish(w, t.id, number)?;
             round = rounds::find(w.conn(), t.id, number)?;

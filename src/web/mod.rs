@@ -35,6 +35,9 @@ pub struct AppState {
     pub live: live::Live,
     /// Requests of the players' links, by link and by client.
     pub limits: limit::Limiter,
+    /// The federation's ratings, computed from the games and kept until
+    /// something is recorded.
+    pub ratings: std::sync::Arc<crate::director::ratings::Ratings>,
 }
 
 impl AppState {
@@ -45,6 +48,9 @@ impl AppState {
             pages: PageCache::default(),
             live: live::Live::default(),
             limits: limit::Limiter::default(),
+            ratings: std::sync::Arc::new(crate::director::ratings::Ratings::new(
+                crate::rating::Settings::default(),
+            )),
         }
     }
 

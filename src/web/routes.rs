@@ -8,7 +8,7 @@ use actix_web::{web, Route};
 
 use super::api;
 use super::pages::{
-    account, admin, forbidden, games, home, players, rounds, tables, teams, tournaments,
+    account, admin, forbidden, games, home, people, players, rounds, tables, teams, tournaments,
 };
 
 /// Who may use a route.
@@ -83,6 +83,12 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/account/password"                              SignedIn => account::change_password;
     get  "/admin/users"                                   Admin    => admin::users_page;
     post "/admin/users"                                   Admin    => admin::create_user;
+    get  "/people"                                        Public   => people::list_page;
+    post "/people"                                        SignedIn => people::add;
+    get  "/people/{id:\\d+}"                              Public   => people::person_page;
+    post "/people/{id:\\d+}/merge"                        SignedIn => people::merge;
+    post "/merges/{id:\\d+}/undo"                         SignedIn => people::undo_merge;
+    get  "/ratings"                                       Public   => people::ratings_page;
     get  "/t/new"                                         SignedIn => tournaments::new_form;
     post "/t"                                             SignedIn => tournaments::create;
     get  "/t/{tid:\\d+}"                                  Public   => tournaments::show;
@@ -97,6 +103,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/players/{pid:\\d+}/edit"          Referee  => players::update;
     post "/t/{tid:\\d+}/players/{pid:\\d+}/withdraw"      Referee  => players::withdraw;
     post "/t/{tid:\\d+}/players/{pid:\\d+}/reinstate"     Referee  => players::reinstate;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/refresh"       Referee  => players::refresh;
     post "/t/{tid:\\d+}/relations"                        Referee  => players::add_relation;
     post "/t/{tid:\\d+}/byes"                             Referee  => players::request_bye;
     post "/t/{tid:\\d+}/relations/{rid:\\d+}/remove"      Referee  => players::remove_relation;
@@ -121,6 +128,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/undo"              Referee  => rounds::undo;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/clear"             Referee  => rounds::clear_results;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/lock"              Referee  => rounds::lock;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/date"              Referee  => rounds::set_date;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
@@ -145,6 +153,12 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
     patch "/api/v1/tournaments/{tid:\\d+}"                Referee  => api::patch_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
+    post "/api/v1/people"                                 SignedIn => api::create_person;
+    get  "/api/v1/people"                                 Public   => api::search_people;
+    get  "/api/v1/people/{id:\\d+}"                       Public   => api::get_person;
+    post "/api/v1/people/{id:\\d+}/merge"                 SignedIn => api::merge_person;
+    delete "/api/v1/merges/{id:\\d+}"                     SignedIn => api::undo_merge;
+    get  "/api/v1/ratings"                                Public   => api::ratings;
     post "/api/v1/tournaments/{tid:\\d+}/relations"        Referee  => api::add_relation;
     post "/api/v1/tournaments/{tid:\\d+}/forbidden"        Referee  => api::add_forbidden;
     delete "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}" Referee => api::remove_forbidden;
@@ -155,6 +169,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     put  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" Referee => api::put_lineup;
     post "/api/v1/tournaments/{tid:\\d+}/rounds"           Referee  => api::pair_round;
     get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}"  Public   => api::get_round;
+    patch "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" Referee  => api::patch_round;
     get  "/api/v1/tournaments/{tid:\\d+}/standings"        Public   => api::standings;
     put  "/api/v1/games/{gid:\\d+}"                        Referee  => api::put_game;
     get  "/api/v1/games/{gid:\\d+}"                        Referee  => api::get_game;

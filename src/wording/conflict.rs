@@ -56,6 +56,11 @@ impl fmt::Display for Taken {
                 "another record for this side arrived at the same moment: send it again"
             ),
             Taken::Referee => write!(f, "that referee is already assigned"),
+            Taken::Entry { name } => write!(f, "{name} is entered in this tournament already"),
+            Taken::FederationId { id } => write!(
+                f,
+                "federation id {id} belongs to another person of the registry"
+            ),
         }
     }
 }

@@ -24,6 +24,10 @@ fn label(field: &str) -> &str {
         "note" => "reason",
         "a" => "player A",
         "b" => "player B",
+        "rd" => "RD",
+        "period" => "month",
+        "born" => "year of birth",
+        "into" => "person to merge into",
         other => other,
     }
 }
@@ -48,6 +52,9 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
     match p {
         Problem::Empty => write!(f, "the {label} is empty"),
         Problem::Missing if field == "rounds" => write!(f, "give the number of rounds"),
+        Problem::Missing if matches!(field, "rd" | "period") => {
+            write!(f, "an imported rating needs its {label}")
+        }
         Problem::Missing => write!(f, "choose one"),
         Problem::TooLong { max } => write!(f, "the {label} is longer than {max} characters"),
         Problem::ControlCharacter { code } => {
@@ -66,6 +73,37 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
         }
         Problem::BelowOne { value } => write!(f, "{label} {value} is not 1 or more"),
         Problem::NotADate { text } => write!(f, "'{text}' is not a date like 2026-12-05"),
+        Problem::NotAMonth { text } => write!(f, "'{text}' is not a month like 2026-09"),
+        Problem::NotANumber { text } => write!(f, "'{text}' is not a number"),
+        Problem::DecimalOutOfRange { text, min, max } => {
+            write!(f, "{label} {text} is outside {min}..{max}")
+        }
+        Problem::FutureMonth { text } => {
+            write!(f, "{text} is after the current month: nothing is rated there yet")
+        }
+        Problem::MergeIntoSelf => write!(f, "a person cannot be merged into themselves"),
+        Problem::MergedAway { person, into } => {
+            write!(f, "person {person} is merged into person {into} already")
+        }
+        Problem::BothEntered { tournament } => write!(
+            f,
+            "both are entered in {tournament}: two entries of one event cannot be one person"
+        ),
+        Problem::AlreadyUndone { id } => write!(f, "merge {id} is undone already"),
+        Problem::UndoLaterFirst { id, later } => write!(
+            f,
+            "merge {later} rests on merge {id}: undo merge {later} first"
+        ),
+        Problem::FromPerson => write!(
+            f,
+            "the {label} comes from the person of the registry: leave it out"
+        ),
+        Problem::NotLinked => write!(f, "this player is not linked to a person of the registry"),
+        Problem::NoSuch { id } => write!(f, "there is no {label} {id}"),
+        Problem::TeamEvent { id } => write!(
+            f,
+            "tournament {id} is a team event; a season counts individual events"
+        ),
         Problem::EndsBeforeStart => write!(f, "the last day is before the first"),
         Problem::Unknown { text, choices } => {
             write!(f, "unknown {label} '{text}' ({})", either(choices))

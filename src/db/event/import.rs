@@ -380,12 +380,16 @@ fn audit_trail(
             Entity::Match => moved(&ids.pairings),
             Entity::Game => moved(&ids.games),
             Entity::Referee | Entity::User => accounts.user(a.entity_id),
+            // People belong to a server's registry, not to the event.
+            Entity::Person => None,
         };
         if let Some(d) = &a.detail {
             let mut detail: Detail = serde_json::from_str(d).unwrap_or_default();
             for p in &mut detail.players {
                 *p = ids.players.map.get(p).copied().unwrap_or(-p.abs());
             }
+            // A person id of the server the file came from means nothing here.
+            detail.person = None;
             row.detail = serde_json::to_string(&detail).ok();
         }
         diesel::insert_into(audit_entries::table)

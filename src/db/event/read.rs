@@ -339,6 +339,7 @@ fn upgrade_v1(file: &mut EventFile) {
         let mut detail = Detail {
             round: said.strip_prefix("round ").and_then(leading),
             players: Vec::new(),
+            person: None,
         };
         if a.entity == Entity::Round.as_str() && detail.round.is_none() {
             detail.round = a.entity_id.and_then(|id| round_numbers.get(&id).copied());

@@ -4,6 +4,7 @@
 
 mod forbidden;
 mod games;
+pub mod people;
 mod players;
 mod rounds;
 mod standings;
@@ -12,8 +13,9 @@ mod tournaments;
 
 pub use forbidden::{add_forbidden, clear_forbidden_waiver, remove_forbidden, waive_forbidden};
 pub use games::{get_game, put_game, put_scoresheet};
+pub use people::{create_person, get_person, merge_person, ratings, search_people, undo_merge};
 pub use players::{add_player, add_relation};
-pub use rounds::{get_round, pair_round};
+pub use rounds::{get_round, pair_round, patch_round};
 pub use standings::standings;
 pub use teams::{add_team, list_teams, put_lineup};
 pub use tournaments::{create_tournament, patch_tournament};
@@ -21,7 +23,9 @@ pub use tournaments::{create_tournament, patch_tournament};
 // The request bodies, for the fuzz harness that feeds them.
 pub use forbidden::{NewForbiddenBody, WaiverBody};
 pub use games::ResultBody;
+pub use people::{MergeBody, NewPerson};
 pub use players::{NewPlayer, NewRelation};
+pub use rounds::RoundDateBody;
 pub use teams::{LineupBody, NewTeamBody};
 pub use tournaments::NewTournament;
 

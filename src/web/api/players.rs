@@ -18,6 +18,9 @@ pub struct NewPlayer {
     rating: Option<i32>,
     seed: Option<i32>,
     federation_id: Option<String>,
+    /// A person of the registry: the entry takes the person's name, club,
+    /// federation id and current rating, so those are not given with it.
+    person: Option<i32>,
 }
 
 impl NewPlayer {
@@ -42,17 +45,51 @@ pub async fn add_player(
     body: web::Json<NewPlayer>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    let fields = body.into_inner().fields().map_err(invalid)?;
+    let body = body.into_inner();
     let tid = t.id;
-    let p = state
-        .write(Some(user.id), move |w| players::create(w, tid, &fields))
-        .await?;
+    let p = match body.person {
+        Some(person) => {
+            let given = [
+                ("name", !body.name.is_empty()),
+                ("club", body.club.is_some()),
+                ("rating", body.rating.is_some()),
+                ("federation_id", body.federation_id.is_some()),
+            ];
+            if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
+                return Err(ApiError(AppError::from(crate::db::DbError::Invalid(
+                    crate::field::FieldError::new(field, crate::field::Problem::FromPerson),
+                ))));
+            }
+            let seed = NewPlayer {
+                name: "-".into(),
+                seed: body.seed,
+                ..NewPlayer::default()
+            }
+            .fields()
+            .map_err(invalid)?
+            .seed;
+            let current = super::people::book(&state).await?.current(person);
+            state
+                .write(Some(user.id), move |w| {
+                    crate::director::registry::enter(w, tid, person, current, seed)
+                })
+                .await?
+        }
+        None => {
+            let fields = body.fields().map_err(invalid)?;
+            state
+                .write(Some(user.id), move |w| players::create(w, tid, &fields))
+                .await?
+        }
+    };
     Ok(HttpResponse::Created().json(PlayerJson {
         id: p.id,
         name: p.name,
         club: p.club,
         rating: p.rating,
         seed: p.seed,
+        federation_id: p.federation_id,
+        person: p.person_id,
     }))
 }
 
@@ -64,6 +101,8 @@ struct PlayerJson {
     club: String,
     rating: Option<i32>,
     seed: Option<i32>,
+    federation_id: String,
+    person: Option<i32>,
 }
 
 /// Two relatives, the lower id first.

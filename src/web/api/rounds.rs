@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::db::rounds::Round;
 use crate::director::{self, pair::Then, TournamentData};
-use crate::web::error::ApiError;
+use crate::web::error::{ApiError, AppError};
 use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
 use crate::web::views::team::{match_views, MatchView};
 use crate::web::AppState;
@@ -18,6 +18,9 @@ use super::{refereed, ApiUser};
 pub struct RoundJson {
     round: i32,
     published: bool,
+    /// The day the round is played (`YYYY-MM-DD`): its month is the
+    /// rating period of its games.
+    date: chrono::NaiveDate,
     pairings: Vec<PairingJson>,
     /// Team events: each match with its boards (the same pairings).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -152,15 +155,49 @@ impl From<GameView> for GameJson {
     }
 }
 
-/// `POST /api/v1/tournaments/{tid}/rounds`: pairs and publishes the next round.
+/// The body of a round's date: `{"date": "YYYY-MM-DD"}`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundDateBody {
+    date: Option<String>,
+}
+
+impl RoundDateBody {
+    /// An empty body is no date (the default applies).
+    fn read(bytes: &[u8]) -> Result<RoundDateBody, AppError> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(RoundDateBody::default());
+        }
+        serde_json::from_slice(bytes)
+            .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))
+    }
+
+    fn date(&self) -> Result<Option<chrono::NaiveDate>, AppError> {
+        self.date
+            .as_deref()
+            .map(|text| {
+                crate::rounds::parse_day(text).map_err(|problem| {
+                    AppError::from(crate::db::DbError::Invalid(crate::field::FieldError::new(
+                        "date", problem,
+                    )))
+                })
+            })
+            .transpose()
+    }
+}
+
+/// `POST /api/v1/tournaments/{tid}/rounds`: pairs and publishes the next
+/// round, played on `{"date": "YYYY-MM-DD"}` or today.
 pub async fn pair_round(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
+    let date = RoundDateBody::read(&body)?.date()?;
     let paired = state
-        .run(move |c| director::pair::pair_next(c, tid, Then::Publish, &user))
+        .run(move |c| director::pair::pair_next(c, tid, Then::Publish, date, &user))
         .await?;
     Ok(HttpResponse::Created().json(round_json(&paired.data, &paired.round)))
 }
@@ -176,9 +213,35 @@ fn round_json(data: &TournamentData, round: &Round) -> RoundJson {
     RoundJson {
         round: round.number,
         published: round.is_published(),
+        date: round.played_on,
         pairings: views.into_iter().map(PairingJson::from).collect(),
         matches,
     }
+}
+
+/// `PATCH /api/v1/tournaments/{tid}/rounds/{n} {"date": "YYYY-MM-DD"}`:
+/// the day the round is played.
+pub async fn patch_round(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n) = path.into_inner();
+    let tid = refereed(&state, &user, tid).await?.id;
+    let Some(date) = RoundDateBody::read(&body)?.date()? else {
+        return Err(ApiError(AppError::from(crate::db::DbError::Invalid(
+            crate::field::FieldError::new("date", crate::field::Problem::Empty),
+        ))));
+    };
+    state
+        .write(Some(user.id), move |w| {
+            crate::db::rounds::set_date(w, tid, n, date)
+        })
+        .await?;
+    let data = load_data(&state, tid).await?;
+    let round = data.round(n, true)?;
+    Ok(HttpResponse::Ok().json(round_json(&data, &round)))
 }
 
 /// `GET /api/v1/tournaments/{tid}/rounds/{n}`

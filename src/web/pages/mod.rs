@@ -5,6 +5,7 @@ pub mod admin;
 pub mod forbidden;
 pub mod games;
 pub mod home;
+pub mod people;
 pub mod players;
 pub mod rounds;
 pub mod tables;

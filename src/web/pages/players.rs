@@ -36,6 +36,7 @@ impl PlayerRaw {
             rating: opt(f.rating),
             seed: opt(f.seed),
             federation_id: f.federation_id.clone(),
+            person: String::new(),
         }
     }
 }
@@ -48,6 +49,9 @@ pub async fn add(
 ) -> Result<HttpResponse, AppError> {
     let raw = form.into_inner();
     let tid = r.tournament.id;
+    if !raw.person.trim().is_empty() {
+        return add_person(r, ctx, state, raw).await;
+    }
     match raw.check() {
         Ok(fields) => {
             state
@@ -56,6 +60,61 @@ pub async fn add(
             Ok(see_other(&format!("/t/{tid}#players")))
         }
         Err(errors) => render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR),
+    }
+}
+
+/// Enters a person of the registry, named by number or federation id.
+async fn add_person(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    raw: PlayerRaw,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let mut errors = FormErrors::default();
+    let seed = match raw.seed.trim() {
+        "" => None,
+        s => match PlayerFields::parse("-", "", "", s, "") {
+            Ok(f) => f.seed,
+            Err(e) => {
+                errors = FormErrors::from(e);
+                None
+            }
+        },
+    };
+    let asked = raw.person.trim().to_string();
+    let person = state
+        .run(move |c| {
+            Ok(match asked.trim_start_matches('#').parse::<i32>() {
+                Ok(id) => crate::db::people::find(c, id).ok(),
+                Err(_) => crate::db::people::by_federation_id(c, &asked)?,
+            })
+        })
+        .await?;
+    let Some(person) = person else {
+        errors.add(
+            "person",
+            format!("nobody in the registry has number or federation id '{}'", raw.person.trim()),
+        );
+        return render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR);
+    };
+    if !errors.is_empty() {
+        return render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR);
+    }
+    let current = crate::web::api::people::book(&state).await?.current(person.id);
+    let id = person.id;
+    let entered = state
+        .write(Some(r.user.id), move |w| {
+            crate::director::registry::enter(w, tid, id, current, seed)
+        })
+        .await;
+    match entered {
+        Ok(_) => Ok(see_other(&format!("/t/{tid}#players"))),
+        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => {
+            errors.add("person", message);
+            render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR)
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -175,6 +234,27 @@ pub async fn reinstate(
     let (tid, pid) = path.into_inner();
     state
         .write(Some(r.user.id), move |w| players::reinstate(w, tid, pid))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}#players")))
+}
+
+/// Copies the person's fields and current rating into the entry again
+/// (before round 1).
+pub async fn refresh(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, pid) = path.into_inner();
+    let person = state
+        .run(move |c| Ok(players::find(c, tid, pid)?.person_id))
+        .await?;
+    let book = crate::web::api::people::book(&state).await?;
+    let current = person.and_then(|p| book.current(p));
+    state
+        .write(Some(r.user.id), move |w| {
+            crate::director::registry::refresh(w, tid, pid, current)
+        })
         .await?;
     Ok(see_other(&format!("/t/{tid}#players")))
 }

@@ -26,7 +26,7 @@ use crate::web::AppState;
 pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     let tid = r.tournament.id;
     let round = state
-        .run(move |c| director::pair::pair_next(c, tid, Then::Draft, &r.user))
+        .run(move |c| director::pair::pair_next(c, tid, Then::Draft, None, &r.user))
         .await?
         .round;
     Ok(see_other(&format!(
@@ -79,6 +79,31 @@ pub async fn lock(
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}/rounds/{n}#records-h")))
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct DateForm {
+    date: String,
+}
+
+/// The day round `n` is played: its month is its games' rating period.
+pub async fn set_date(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<DateForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let day = crate::rounds::parse_day(&form.date).map_err(|problem| {
+        AppError::from(crate::db::DbError::Invalid(crate::field::FieldError::new(
+            "date", problem,
+        )))
+    })?;
+    state
+        .write(Some(r.user.id), move |w| rounds::set_date(w, tid, n, day))
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}#date")))
 }
 
 /// The question asked before an action on round `n` (`action`, the last

@@ -46,6 +46,9 @@ pub struct PlayerRaw {
     pub rating: String,
     pub seed: String,
     pub federation_id: String,
+    /// A person of the registry, by number or federation id: the entry
+    /// then takes the person's name, club, federation id and rating.
+    pub person: String,
 }
 
 #[derive(Template, WebTemplate)]

@@ -1,0 +1,5 @@
+DROP INDEX players_tournament_person;
+ALTER TABLE rounds DROP COLUMN played_on;
+DROP TABLE merges;
+ALTER TABLE players DROP COLUMN person_id;
+DROP TABLE people;

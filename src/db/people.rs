@@ -1,0 +1,554 @@
+//! The registry of people across events, their entries, their merges, and
+//! the games their ratings come from.
+
+use std::collections::HashMap;
+
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::Serialize;
+
+use super::audit::Write;
+use super::schema::{games, merges, pairings, people, players, rounds, tournaments};
+use super::{classify, found, now, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
+use crate::conflict::Taken;
+use crate::field::{FieldError, Problem};
+use crate::rating::{Period, Rating};
+use crate::registry::{PersonFields, StartingRating};
+use crate::results::GameResult;
+
+diesel::define_sql_function! {
+    /// Case folding the same on both backends (SQLite's LIKE folds ASCII,
+    /// PostgreSQL's does not fold at all).
+    fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+/// A person row.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = people)]
+pub struct Person {
+    pub id: i32,
+    pub name: String,
+    pub federation_id: Option<String>,
+    pub club: String,
+    pub born: Option<i32>,
+    pub start_rating: Option<f64>,
+    pub start_rd: Option<f64>,
+    pub start_volatility: Option<f64>,
+    pub start_period: Option<String>,
+    pub merged_into: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+impl Person {
+    /// The imported starting rating, when the row has one that reads.
+    pub fn start(&self) -> Option<StartingRating> {
+        Some(StartingRating {
+            rating: Rating {
+                rating: self.start_rating?,
+                rd: self.start_rd?,
+                volatility: self.start_volatility?,
+            },
+            after: self.start_period.as_deref()?.parse::<Period>().ok()?,
+        })
+    }
+
+    fn fields_json(&self) -> Option<String> {
+        serde_json::to_string(&serde_json::json!({
+            "name": self.name,
+            "federation_id": self.federation_id,
+            "club": self.club,
+            "born": self.born,
+            "rating": self.start().map(|s| serde_json::json!({
+                "rating": s.rating.rating,
+                "rd": s.rating.rd,
+                "volatility": s.rating.volatility,
+                "period": s.after.to_string(),
+            })),
+        }))
+        .ok()
+    }
+}
+
+/// Adds a person; a federation id another person has is refused.
+pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
+    if let Some(id) = &f.federation_id {
+        if let Some(other) = by_federation_id(w.conn(), id)? {
+            return Err(DbError::Conflict(crate::conflict::Conflict::Taken(
+                Taken::FederationId {
+                    id: other.federation_id.unwrap_or_default(),
+                },
+            )));
+        }
+    }
+    let start = f.start;
+    let id: i32 = diesel::insert_into(people::table)
+        .values((
+            people::name.eq(&f.name),
+            people::federation_id.eq(&f.federation_id),
+            people::club.eq(&f.club),
+            people::born.eq(f.born),
+            people::start_rating.eq(start.map(|s| s.rating.rating)),
+            people::start_rd.eq(start.map(|s| s.rating.rd)),
+            people::start_volatility.eq(start.map(|s| s.rating.volatility)),
+            people::start_period.eq(start.map(|s| s.after.to_string())),
+            people::created_at.eq(now()),
+        ))
+        .returning(people::id)
+        .get_result(w.conn())
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::FederationId {
+                    id: f.federation_id.clone().unwrap_or_default(),
+                },
+            )
+        })?;
+    let p = find(w.conn(), id)?;
+    let mut change = Change::new(None, Action::Create, Entity::Person, Some(id));
+    change.new_value = p.fields_json();
+    w.record(change);
+    Ok(p)
+}
+
+pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
+    people::table
+        .find(id)
+        .select(Person::as_select())
+        .first(conn)
+        .map_err(|e| found(e, "person"))
+}
+
+/// The person a field of a request names: missing is that field's error.
+pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Person, DbError> {
+    match find(conn, id) {
+        Err(DbError::NotFound(_)) => Err(DbError::Invalid(FieldError::new(
+            field,
+            Problem::NoSuch { id },
+        ))),
+        other => other,
+    }
+}
+
+pub fn by_federation_id(conn: &mut DbConnection, id: &str) -> Result<Option<Person>, DbError> {
+    Ok(people::table
+        .filter(people::federation_id.eq(id))
+        .select(Person::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Everyone, merged people included, by id: what the ratings are computed
+/// over (merged people have no entries left, so they rate as nobody).
+pub fn all(conn: &mut DbConnection) -> Result<Vec<Person>, DbError> {
+    Ok(people::table
+        .order(people::id)
+        .select(Person::as_select())
+        .load(conn)?)
+}
+
+/// People not merged away whose federation id is `q` or whose name or club
+/// holds `q` (any case): the exact federation id first, then by name.
+pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person>, DbError> {
+    let q = q.trim();
+    let mut query = people::table
+        .filter(people::merged_into.is_null())
+        .select(Person::as_select())
+        .into_boxed();
+    if !q.is_empty() {
+        let escaped: String = q
+            .to_lowercase()
+            .chars()
+            .flat_map(|c| match c {
+                '%' | '_' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        let pattern = format!("%{escaped}%");
+        query = query.filter(
+            people::federation_id
+                .eq(q)
+                .or(lower(people::name).like(pattern.clone()).escape('\\'))
+                .or(lower(people::club).like(pattern).escape('\\')),
+        );
+    }
+    let mut found: Vec<Person> = query
+        .order((people::name, people::id))
+        .limit(limit)
+        .load(conn)?;
+    found.sort_by_key(|p| p.federation_id.as_deref() != Some(q));
+    Ok(found)
+}
+
+/// One entry of a person: a player of a tournament.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub player_id: i32,
+    pub tournament_id: i32,
+    pub tournament: String,
+    pub name: String,
+    pub starts_on: Option<NaiveDate>,
+}
+
+pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbError> {
+    let rows: Vec<(i32, i32, String, String, Option<NaiveDate>)> = players::table
+        .inner_join(tournaments::table)
+        .filter(players::person_id.eq(person))
+        .order((tournaments::starts_on, tournaments::id))
+        .select((
+            players::id,
+            tournaments::id,
+            tournaments::name,
+            players::name,
+            tournaments::starts_on,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(player_id, tournament_id, tournament, name, starts_on)| Entry {
+                player_id,
+                tournament_id,
+                tournament,
+                name,
+                starts_on,
+            },
+        )
+        .collect())
+}
+
+/// A game with a result, as the ratings and a person's page read it.
+#[derive(Debug, Clone, Copy)]
+pub struct PlayedGame {
+    pub game_id: i32,
+    pub tournament_id: i32,
+    pub round: i32,
+    pub played_on: NaiveDate,
+    pub first: i32,
+    pub second: i32,
+    pub starter: i32,
+    pub result: GameResult,
+}
+
+impl PlayedGame {
+    /// What `player` scored, in half points; `None` when nobody played
+    /// (forfeits, not played): such games are not rated.
+    pub fn played_score_of(&self, player: i32) -> Option<f64> {
+        let starter = match self.result {
+            GameResult::StarterWon => 1.0,
+            GameResult::OtherWon => 0.0,
+            GameResult::Draw => 0.5,
+            _ => return None,
+        };
+        Some(if player == self.starter {
+            starter
+        } else {
+            1.0 - starter
+        })
+    }
+}
+
+/// The games with a result whose both players are entries of someone in
+/// the registry, or, with `only`, the games of those entries alone.
+pub fn games(conn: &mut DbConnection, only: Option<&[i32]>) -> Result<Vec<PlayedGame>, DbError> {
+    let mut query = games::table
+        .inner_join(pairings::table.inner_join(rounds::table))
+        .filter(games::result.is_not_null())
+        .filter(pairings::first_player_id.is_not_null())
+        .filter(pairings::second_player_id.is_not_null())
+        .filter(games::starter_player_id.is_not_null())
+        .select((
+            games::id,
+            rounds::tournament_id,
+            rounds::number,
+            rounds::played_on,
+            pairings::first_player_id,
+            pairings::second_player_id,
+            games::starter_player_id,
+            games::result,
+        ))
+        .into_boxed();
+    if let Some(entries) = only {
+        query = query.filter(
+            pairings::first_player_id
+                .eq_any(entries.to_vec())
+                .or(pairings::second_player_id.eq_any(entries.to_vec())),
+        );
+    } else {
+        query = query.filter(games::result.eq_any(["1-0", "0-1", "1/2-1/2"]));
+    }
+    type Row = (
+        i32,
+        i32,
+        i32,
+        NaiveDate,
+        Option<i32>,
+        Option<i32>,
+        Option<i32>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = query.order((rounds::played_on, games::id)).load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(
+            |(game_id, tournament_id, round, played_on, first, second, starter, result)| {
+                Some(PlayedGame {
+                    game_id,
+                    tournament_id,
+                    round,
+                    played_on,
+                    first: first?,
+                    second: second?,
+                    starter: starter?,
+                    result: GameResult::parse(result.as_deref()?)?,
+                })
+            },
+        )
+        .collect())
+}
+
+/// Entry (player id) → person, for every linked entry.
+pub fn entry_people(conn: &mut DbConnection) -> Result<Vec<(i32, i32)>, DbError> {
+    let rows: Vec<(i32, Option<i32>)> = players::table
+        .filter(players::person_id.is_not_null())
+        .select((players::id, players::person_id))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(p, person)| Some((p, person?)))
+        .collect())
+}
+
+/// A merge, as stored.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
+#[diesel(table_name = merges)]
+pub struct Merge {
+    pub id: i32,
+    pub person_id: i32,
+    pub into_id: i32,
+    pub entries: String,
+    pub merged_by: Option<i32>,
+    pub merged_at: NaiveDateTime,
+    pub undone_at: Option<NaiveDateTime>,
+}
+
+/// Merges `person` into `into`: their entries become `into`'s, and the
+/// person stays, marked merged, so that the merge can be undone.
+pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merge, DbError> {
+    let source = find(w.conn(), person)?;
+    let target = named(w.conn(), "into", into)?;
+    crate::registry::check_merge(person, into, target.merged_into, source.merged_into)?;
+    let moved: Vec<i32> = players::table
+        .filter(players::person_id.eq(person))
+        .order(players::id)
+        .select(players::id)
+        .load(w.conn())?;
+    // An event both entered: the two entries would be one person twice in
+    // one tournament.
+    let theirs: Vec<i32> = players::table
+        .filter(players::person_id.eq(person))
+        .select(players::tournament_id)
+        .load(w.conn())?;
+    let both: Option<String> = players::table
+        .inner_join(tournaments::table)
+        .filter(players::person_id.eq(into))
+        .filter(players::tournament_id.eq_any(&theirs))
+        .select(tournaments::name)
+        .first(w.conn())
+        .optional()?;
+    if let Some(tournament) = both {
+        return Err(DbError::Invalid(FieldError::new(
+            "into",
+            Problem::BothEntered { tournament },
+        )));
+    }
+    diesel::update(players::table.filter(players::id.eq_any(&moved)))
+        .set(players::person_id.eq(into))
+        .execute(w.conn())?;
+    diesel::update(people::table.find(person))
+        .set(people::merged_into.eq(into))
+        .execute(w.conn())?;
+    let entries = serde_json::to_string(&moved).unwrap_or_else(|_| "[]".into());
+    let by = w.by();
+    let id: i32 = diesel::insert_into(merges::table)
+        .values((
+            merges::person_id.eq(person),
+            merges::into_id.eq(into),
+            merges::entries.eq(&entries),
+            merges::merged_by.eq(by),
+            merges::merged_at.eq(now()),
+        ))
+        .returning(merges::id)
+        .get_result(w.conn())?;
+    w.record(
+        Change::new(None, Action::Merge, Entity::Person, Some(person))
+            .new_value(into.to_string())
+            .players(moved),
+    );
+    find_merge(w.conn(), id)
+}
+
+pub fn find_merge(conn: &mut DbConnection, id: i32) -> Result<Merge, DbError> {
+    merges::table
+        .find(id)
+        .select(Merge::as_select())
+        .first(conn)
+        .map_err(|e| found(e, "merge"))
+}
+
+/// Merges of (or into) a person, newest first.
+pub fn merges_of(conn: &mut DbConnection, person: i32) -> Result<Vec<Merge>, DbError> {
+    Ok(merges::table
+        .filter(merges::person_id.eq(person).or(merges::into_id.eq(person)))
+        .order(merges::id.desc())
+        .select(Merge::as_select())
+        .load(conn)?)
+}
+
+/// Undoes a merge exactly: the entries it moved go back, and the person is
+/// no longer merged. A merge that a later one rests on (the merged person's
+/// target merged on since, or someone merged into the merged person) must
+/// be undone after that one, or the entries would go back to the wrong
+/// person.
+pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
+    let m = find_merge(w.conn(), id)?;
+    if m.undone_at.is_some() {
+        return Err(DbError::Invalid(FieldError::new(
+            "merge",
+            Problem::AlreadyUndone { id },
+        )));
+    }
+    let later: Option<i32> = merges::table
+        .filter(merges::id.gt(id))
+        .filter(merges::undone_at.is_null())
+        .filter(
+            merges::person_id
+                .eq_any([m.person_id, m.into_id])
+                .or(merges::into_id.eq(m.person_id)),
+        )
+        .select(merges::id)
+        .first(w.conn())
+        .optional()?;
+    if let Some(later) = later {
+        return Err(DbError::Invalid(FieldError::new(
+            "merge",
+            Problem::UndoLaterFirst { id, later },
+        )));
+    }
+    let moved: Vec<i32> = serde_json::from_str(&m.entries).map_err(|e| DbError::Unreadable {
+        row: format!("merge {id}"),
+        message: e.to_string(),
+    })?;
+    diesel::update(
+        players::table
+            .filter(players::id.eq_any(&moved))
+            .filter(players::person_id.eq(m.into_id)),
+    )
+    .set(players::person_id.eq(m.person_id))
+    .execute(w.conn())?;
+    diesel::update(people::table.find(m.person_id))
+        .set(people::merged_into.eq(None::<i32>))
+        .execute(w.conn())?;
+    diesel::update(merges::table.find(id))
+        .set(merges::undone_at.eq(Some(now())))
+        .execute(w.conn())?;
+    w.record(
+        Change::new(None, Action::Unmerge, Entity::Person, Some(m.person_id))
+            .old(m.into_id.to_string())
+            .players(moved),
+    );
+    find_merge(w.conn(), id)
+}
+
+/// Copies the person's fields and rating into their entry again (before
+/// round 1: after it the entry's rating has paired rounds).
+pub fn refresh_entry(
+    w: &mut Write,
+    tournament_id: i32,
+    player_id: i32,
+    fields: &crate::roster::PlayerFields,
+) -> Result<(), DbError> {
+    let before = super::players::find(w.conn(), tournament_id, player_id)?;
+    if before.fields() == *fields {
+        return Ok(());
+    }
+    diesel::update(players::table.find(player_id))
+        .set((
+            players::name.eq(&fields.name),
+            players::club.eq(&fields.club),
+            players::rating.eq(fields.rating),
+            players::federation_id.eq(&fields.federation_id),
+        ))
+        .execute(w.conn())?;
+    let mut c = Change::new(
+        Some(tournament_id),
+        Action::Refresh,
+        Entity::Player,
+        Some(player_id),
+    )
+    .players([player_id]);
+    c.old_value = serde_json::to_string(&before.fields()).ok();
+    c.new_value = serde_json::to_string(fields).ok();
+    c.detail.person = before.person_id;
+    w.record(c);
+    Ok(())
+}
+
+/// The newest change recorded anywhere: every write records one, so the
+/// ratings computed at one stamp hold until it moves.
+pub fn stamp(conn: &mut DbConnection) -> Result<i32, DbError> {
+    use super::schema::audit_entries;
+    let newest: Option<i32> = audit_entries::table
+        .select(diesel::dsl::max(audit_entries::id))
+        .first(conn)?;
+    Ok(newest.unwrap_or(0))
+}
+
+/// What a person's page reads, in one go.
+pub struct Record {
+    pub person: Person,
+    pub merged_into: Option<Person>,
+    pub entries: Vec<Entry>,
+    pub games: Vec<PlayedGame>,
+    /// Entry → (name, person) for every player met.
+    pub players: HashMap<i32, (String, Option<i32>)>,
+    pub merges: Vec<Merge>,
+    pub names: HashMap<i32, String>,
+}
+
+pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
+    let person = find(c, id)?;
+    let merged_into = person.merged_into.map(|m| find(c, m)).transpose()?;
+    let entries = entries(c, id)?;
+    let own: Vec<i32> = entries.iter().map(|e| e.player_id).collect();
+    let games = if own.is_empty() {
+        Vec::new()
+    } else {
+        games(c, Some(&own))?
+    };
+    let met: Vec<i32> = games.iter().flat_map(|g| [g.first, g.second]).collect();
+    let rows: Vec<(i32, String, Option<i32>)> = players::table
+        .filter(players::id.eq_any(&met))
+        .select((players::id, players::name, players::person_id))
+        .load(c)?;
+    let players = rows.into_iter().map(|(p, n, person)| (p, (n, person))).collect();
+    let merges = merges_of(c, id)?;
+    let mut names = HashMap::new();
+    for m in &merges {
+        for p in [m.person_id, m.into_id] {
+            if let std::collections::hash_map::Entry::Vacant(v) = names.entry(p) {
+                v.insert(find(c, p)?.name);
+            }
+        }
+    }
+    Ok(Record {
+        person,
+        merged_into,
+        entries,
+        games,
+        players,
+        merges,
+        names,
+    })
+}
+

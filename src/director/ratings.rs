@@ -1,0 +1,247 @@
+//! The federation's ratings: every game between two people of the registry,
+//! rated by Glicko-2 month by month (`crate::rating`). Nothing rated is
+//! stored; a [`Book`] is computed from the games and kept until a change is
+//! recorded anywhere, then recomputed from the first month whose games or
+//! imports differ (docs/ratings.md).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::NaiveDate;
+
+use crate::db::people::{self, Person};
+use crate::db::{DbConnection, DbError};
+use crate::rating::{self, Game, History, Period, Rating, Settings, Start};
+
+/// The ratings at one moment: the people, the inputs and their history.
+pub struct Book {
+    /// The newest recorded change when the book was computed.
+    stamp: i32,
+    /// The month rated as if it ended now.
+    pub until: Period,
+    /// Everyone in the registry, by id; a person's index here is their
+    /// index in the history.
+    pub people: Vec<Person>,
+    index: HashMap<i32, u32>,
+    starts: Vec<Start>,
+    /// Sorted by period (the order the games are stored in within one).
+    games: Vec<Game>,
+    pub history: History,
+}
+
+/// A person's line of the rating list.
+#[derive(Debug, Clone)]
+pub struct Listed<'a> {
+    pub person: &'a Person,
+    pub rating: Rating,
+    /// Games rated in the period.
+    pub games: u32,
+}
+
+impl Book {
+    pub fn index_of(&self, person: i32) -> Option<u32> {
+        self.index.get(&person).copied()
+    }
+
+    /// The person's rating after the latest period, if rated.
+    pub fn current(&self, person: i32) -> Option<Rating> {
+        let i = self.index_of(person)?;
+        let (_, snapshot) = self.history.latest()?;
+        snapshot.get(i).map(|(r, _)| r)
+    }
+
+    /// The person's line, month by month, from their first rated month.
+    pub fn line(&self, person: i32) -> Vec<(Period, Rating, u32)> {
+        match self.index_of(person) {
+            Some(i) => self.history.person(i).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Everyone rated after `period`, best first (ties by name, then id);
+    /// people merged away are not listed. A month before the first rated
+    /// one lists nobody.
+    pub fn list(&self, period: Period) -> Vec<Listed<'_>> {
+        let Some(snapshot) = self.history.after(period) else {
+            return Vec::new();
+        };
+        let mut rows: Vec<Listed> = snapshot
+            .rated()
+            .filter_map(|(i, rating, games)| {
+                let person = &self.people[i as usize];
+                person.merged_into.is_none().then_some(Listed {
+                    person,
+                    rating,
+                    games,
+                })
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.rating
+                .rating
+                .total_cmp(&a.rating.rating)
+                .then_with(|| a.person.name.cmp(&b.person.name))
+                .then_with(|| a.person.id.cmp(&b.person.id))
+        });
+        rows
+    }
+}
+
+/// The server's ratings, computed on demand and kept.
+pub struct Ratings {
+    settings: Settings,
+    book: Mutex<Option<Arc<Book>>>,
+}
+
+impl Ratings {
+    pub fn new(settings: Settings) -> Ratings {
+        Ratings {
+            settings,
+            book: Mutex::new(None),
+        }
+    }
+
+    /// The ratings as of now: the kept book while nothing was recorded
+    /// since and the month is the same, else a new one, recomputed from the
+    /// first month that changed. One computation at a time; readers who
+    /// arrive meanwhile wait for it and share it.
+    pub fn book(&self, conn: &mut DbConnection, today: NaiveDate) -> Result<Arc<Book>, DbError> {
+        let stamp = people::stamp(conn)?;
+        let until = Period::of(today);
+        let mut kept = self.book.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(book) = kept.as_ref() {
+            if book.stamp == stamp && book.until == until {
+                return Ok(book.clone());
+            }
+        }
+        let book = Arc::new(self.compute(conn, stamp, until, kept.as_deref())?);
+        *kept = Some(book.clone());
+        Ok(book)
+    }
+
+    fn compute(
+        &self,
+        conn: &mut DbConnection,
+        stamp: i32,
+        until: Period,
+        previous: Option<&Book>,
+    ) -> Result<Book, DbError> {
+        let everyone = people::all(conn)?;
+        let index: HashMap<i32, u32> = everyone
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i as u32))
+            .collect();
+        let starts = starts_of(&everyone);
+        let entry_person: HashMap<i32, u32> = people::entry_people(conn)?
+            .into_iter()
+            .filter_map(|(entry, person)| Some((entry, *index.get(&person)?)))
+            .collect();
+        let mut games: Vec<Game> = people::games(conn, None)?
+            .into_iter()
+            .filter_map(|g| {
+                let first = *entry_person.get(&g.first)?;
+                let second = *entry_person.get(&g.second)?;
+                (first != second).then_some(Game {
+                    period: Period::of(g.played_on),
+                    first,
+                    second,
+                    score: g.played_score_of(g.first)?,
+                })
+            })
+            .collect();
+        // Stored by day, then game: stable by month keeps that order.
+        games.sort_by_key(|g| g.period);
+        let history = match previous.and_then(|p| changed_from(p, &everyone, &starts, &games)) {
+            Some(from) => {
+                let previous = previous.map(|p| &p.history).expect("checked");
+                rating::rate_from(previous, from, &starts, &games, until, self.settings)
+            }
+            None => rating::rate(everyone.len(), &starts, &games, until, self.settings),
+        };
+        Ok(Book {
+            stamp,
+            until,
+            people: everyone,
+            index,
+            starts,
+            games,
+            history,
+        })
+    }
+}
+
+/// The imported ratings by person index. A person merged away lends theirs
+/// to whoever they are merged into when that person has none of their own
+/// (the first such by id), so that a merge never loses a rating brought in
+/// and an undo finds every row as it was.
+fn starts_of(everyone: &[Person]) -> Vec<Start> {
+    let index: HashMap<i32, usize> = everyone.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let root = |mut p: usize| {
+        while let Some(&into) = everyone[p].merged_into.and_then(|id| index.get(&id)) {
+            p = into;
+        }
+        &everyone[p]
+    };
+    let mut by_person: HashMap<i32, Start> = HashMap::new();
+    for (i, p) in everyone.iter().enumerate() {
+        let Some(start) = p.start() else { continue };
+        let owner = root(i);
+        let own = owner.id == p.id;
+        if own || (owner.start().is_none() && !by_person.contains_key(&owner.id)) {
+            by_person.insert(
+                owner.id,
+                Start {
+                    person: index[&owner.id] as u32,
+                    rating: start.rating,
+                    after: start.after,
+                },
+            );
+        }
+    }
+    let mut starts: Vec<Start> = by_person.into_values().collect();
+    starts.sort_by_key(|s| s.person);
+    starts
+}
+
+/// The first month the previous book cannot be reused from, or `None` when
+/// nothing of it can (other people: a merge or a new person moves indices).
+fn changed_from(previous: &Book, everyone: &[Person], starts: &[Start], games: &[Game]) -> Option<Period> {
+    let same_people = previous.people.len() == everyone.len()
+        && previous
+            .people
+            .iter()
+            .zip(everyone)
+            .all(|(a, b)| a.id == b.id && a.merged_into == b.merged_into);
+    if !same_people {
+        return None;
+    }
+    let mut from: Option<Period> = None;
+    let mut earliest = |p: Period| from = Some(from.map_or(p, |f: Period| f.min(p)));
+    if previous.starts != starts {
+        for s in previous.starts.iter().chain(starts) {
+            if !previous.starts.contains(s) || !starts.contains(s) {
+                earliest(s.after.next());
+            }
+        }
+    }
+    // The first game that differs, walking both in order.
+    let differs = previous
+        .games
+        .iter()
+        .zip(games)
+        .position(|(a, b)| a != b)
+        .or((previous.games.len() != games.len()).then(|| previous.games.len().min(games.len())));
+    if let Some(i) = differs {
+        let a = previous.games.get(i).map(|g| g.period);
+        let b = games.get(i).map(|g| g.period);
+        match (a, b) {
+            (Some(a), Some(b)) => earliest(a.min(b)),
+            (Some(p), None) | (None, Some(p)) => earliest(p),
+            (None, None) => {}
+        }
+    }
+    // Nothing changed in the games or imports: the new month (or nothing)
+    // is what is left to rate.
+    Some(from.unwrap_or(previous.until))
+}

@@ -1,0 +1,495 @@
+//! The registry's pages: the people list and search, a person's page
+//! (events, games, rating line), merges, and the rating list.
+
+use std::collections::HashMap;
+
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::Deserialize;
+
+use crate::db::people::{self, Entry, Merge, Person};
+use crate::director::ratings::Book;
+use crate::rating::{Period, Rating};
+use crate::registry::{PersonFields, PersonText};
+use crate::web::api::people::{book, period_of, this_year};
+use crate::web::auth::SignedIn;
+use crate::web::error::AppError;
+use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::AppState;
+
+/// A rating as the pages show it: whole points, `?` while provisional.
+pub struct Shown {
+    pub rating: i64,
+    pub rd: i64,
+    pub provisional: bool,
+}
+
+impl Shown {
+    pub fn of(r: Rating) -> Shown {
+        Shown {
+            rating: r.rating.round() as i64,
+            rd: r.rd.round() as i64,
+            provisional: r.provisional(),
+        }
+    }
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.rating, if self.provisional { "?" } else { "" })
+    }
+}
+
+/// The add form as typed.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct PersonRaw {
+    pub name: String,
+    pub federation_id: String,
+    pub club: String,
+    pub born: String,
+    pub rating: String,
+    pub rd: String,
+    pub volatility: String,
+    pub period: String,
+}
+
+impl PersonRaw {
+    fn check(&self) -> Result<PersonFields, FormErrors> {
+        PersonFields::parse(
+            &PersonText {
+                name: &self.name,
+                federation_id: &self.federation_id,
+                club: &self.club,
+                born: &self.born,
+                rating: &self.rating,
+                rd: &self.rd,
+                volatility: &self.volatility,
+                period: &self.period,
+            },
+            this_year(),
+        )
+        .map_err(FormErrors::from)
+    }
+}
+
+pub struct PersonRow {
+    pub person: Person,
+    pub rating: Option<Shown>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "people.html")]
+pub struct PeoplePage {
+    ctx: Ctx,
+    q: String,
+    people: Vec<PersonRow>,
+    raw: PersonRaw,
+    errors: FormErrors,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SearchQuery {
+    #[serde(default)]
+    q: String,
+}
+
+async fn people_page(
+    state: &AppState,
+    ctx: Ctx,
+    q: String,
+    raw: PersonRaw,
+    errors: FormErrors,
+) -> Result<PeoplePage, AppError> {
+    let query = q.clone();
+    let found = state.run(move |c| people::search(c, &query, 200)).await?;
+    let book = book(state).await?;
+    let people = found
+        .into_iter()
+        .map(|p| PersonRow {
+            rating: book.current(p.id).map(Shown::of),
+            person: p,
+        })
+        .collect();
+    Ok(PeoplePage {
+        ctx,
+        q,
+        people,
+        raw,
+        errors,
+    })
+}
+
+/// `GET /people?q=`
+pub async fn list_page(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    query: web::Query<SearchQuery>,
+) -> Result<PeoplePage, AppError> {
+    people_page(
+        &state,
+        ctx,
+        query.into_inner().q,
+        PersonRaw::default(),
+        FormErrors::default(),
+    )
+    .await
+}
+
+/// `POST /people`
+pub async fn add(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<PersonRaw>,
+) -> Result<HttpResponse, AppError> {
+    let raw = form.into_inner();
+    match raw.check() {
+        Ok(fields) => {
+            let p = state
+                .write(Some(who.0.id), move |w| people::create(w, &fields))
+                .await;
+            match p {
+                Ok(p) => Ok(see_other(&format!("/people/{}", p.id))),
+                Err(AppError::Conflict(message)) => {
+                    let mut errors = FormErrors::default();
+                    errors.add("federation_id", message);
+                    render(
+                        &people_page(&state, ctx, String::new(), raw, errors).await?,
+                        FORM_ERROR,
+                    )
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Err(errors) => render(
+            &people_page(&state, ctx, String::new(), raw, errors).await?,
+            FORM_ERROR,
+        ),
+    }
+}
+
+/// A game as the person's page lists it.
+pub struct GameLine {
+    pub date: chrono::NaiveDate,
+    pub tournament_id: i32,
+    pub tournament: String,
+    pub round: i32,
+    pub opponent: String,
+    pub opponent_person: Option<i32>,
+    /// `1`, `½`, `0`, or the forfeit's spelling.
+    pub result: &'static str,
+    pub rated: bool,
+}
+
+/// The rating line as an SVG drawing: one point a month, the RD as a band.
+pub struct Chart {
+    pub width: u32,
+    pub height: u32,
+    pub line: String,
+    pub band: String,
+    pub low: i64,
+    pub high: i64,
+    pub first: String,
+    pub last: String,
+    pub points: Vec<(f64, f64, String)>,
+}
+
+impl Chart {
+    fn of(line: &[(Period, Rating, u32)]) -> Option<Chart> {
+        if line.is_empty() {
+            return None;
+        }
+        let (width, height, pad) = (640.0_f64, 200.0_f64, 8.0_f64);
+        let low = line
+            .iter()
+            .map(|(_, r, _)| r.rating - r.rd)
+            .fold(f64::INFINITY, f64::min);
+        let high = line
+            .iter()
+            .map(|(_, r, _)| r.rating + r.rd)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (low, high) = ((low / 50.0).floor() * 50.0, (high / 50.0).ceil() * 50.0);
+        let span = (high - low).max(1.0);
+        let n = line.len();
+        let x = |i: usize| {
+            if n == 1 {
+                width / 2.0
+            } else {
+                pad + (width - 2.0 * pad) * i as f64 / (n - 1) as f64
+            }
+        };
+        let y = |v: f64| pad + (height - 2.0 * pad) * (high - v) / span;
+        let coords = |f: &dyn Fn(&Rating) -> f64| -> Vec<String> {
+            line.iter()
+                .enumerate()
+                .map(|(i, (_, r, _))| format!("{:.1},{:.1}", x(i), y(f(r))))
+                .collect()
+        };
+        let upper = coords(&|r| r.rating + r.rd);
+        let mut lower = coords(&|r| r.rating - r.rd);
+        lower.reverse();
+        let points = line
+            .iter()
+            .enumerate()
+            .map(|(i, (p, r, g))| {
+                (
+                    x(i),
+                    y(r.rating),
+                    format!(
+                        "{p}: {}, RD {:.0}, {g} game{}",
+                        Shown::of(*r),
+                        r.rd,
+                        if *g == 1 { "" } else { "s" }
+                    ),
+                )
+            })
+            .collect();
+        Some(Chart {
+            width: width as u32,
+            height: height as u32,
+            line: coords(&|r| r.rating).join(" "),
+            band: upper.into_iter().chain(lower).collect::<Vec<_>>().join(" "),
+            low: low as i64,
+            high: high as i64,
+            first: line[0].0.to_string(),
+            last: line[n - 1].0.to_string(),
+            points,
+        })
+    }
+}
+
+pub struct RatedMonth {
+    pub period: Period,
+    pub shown: Shown,
+    pub rd: f64,
+    pub games: u32,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "person.html")]
+pub struct PersonPage {
+    ctx: Ctx,
+    person: Person,
+    merged_into: Option<Person>,
+    current: Option<Shown>,
+    chart: Option<Chart>,
+    months: Vec<RatedMonth>,
+    entries: Vec<Entry>,
+    games: Vec<GameLine>,
+    merges: Vec<Merge>,
+    names: HashMap<i32, String>,
+    error: Option<String>,
+}
+
+impl PersonPage {
+    fn name_of(&self, id: &i32) -> String {
+        self.names
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("person {id}"))
+    }
+}
+
+async fn person_page_of(
+    state: &AppState,
+    ctx: Ctx,
+    id: i32,
+    error: Option<String>,
+) -> Result<PersonPage, AppError> {
+    let r = state.run(move |c| people::record(c, id)).await?;
+    let book: std::sync::Arc<Book> = book(state).await?;
+    let own: HashMap<i32, ()> = r.entries.iter().map(|e| (e.player_id, ())).collect();
+    let names: HashMap<i32, String> = r
+        .entries
+        .iter()
+        .map(|e| (e.tournament_id, e.tournament.clone()))
+        .collect();
+    let mut games: Vec<GameLine> = r
+        .games
+        .iter()
+        .filter_map(|g| {
+            let (me, other) = if own.contains_key(&g.first) {
+                (g.first, g.second)
+            } else {
+                (g.second, g.first)
+            };
+            let (opponent, opponent_person) = r.players.get(&other).cloned()?;
+            let result = match g.played_score_of(me) {
+                Some(s) if s == 1.0 => "1",
+                Some(s) if s == 0.5 => "½",
+                Some(_) => "0",
+                None => g.result.short(),
+            };
+            let rated = g.played_score_of(me).is_some() && opponent_person.is_some();
+            Some(GameLine {
+                date: g.played_on,
+                tournament_id: g.tournament_id,
+                tournament: names.get(&g.tournament_id).cloned().unwrap_or_default(),
+                round: g.round,
+                opponent,
+                opponent_person,
+                result,
+                rated,
+            })
+        })
+        .collect();
+    games.reverse();
+    let line = book.line(id);
+    let months = line
+        .iter()
+        .rev()
+        .map(|(period, rating, games)| RatedMonth {
+            period: *period,
+            shown: Shown::of(*rating),
+            rd: rating.rd,
+            games: *games,
+        })
+        .collect();
+    Ok(PersonPage {
+        ctx,
+        current: book.current(id).map(Shown::of),
+        chart: Chart::of(&line),
+        months,
+        person: r.person,
+        merged_into: r.merged_into,
+        entries: r.entries,
+        games,
+        merges: r.merges,
+        names: r.names,
+        error,
+    })
+}
+
+/// `GET /people/{id}`
+pub async fn person_page(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<PersonPage, AppError> {
+    person_page_of(&state, ctx, path.into_inner(), None).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct MergeForm {
+    #[serde(default)]
+    into: String,
+}
+
+/// `POST /people/{id}/merge`: merges this person into the one named by id
+/// or federation id.
+pub async fn merge(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    form: web::Form<MergeForm>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let into = form.into_inner().into.trim().to_string();
+    let done = state
+        .write(Some(who.0.id), move |w| {
+            let target = match into.trim_start_matches('#').parse::<i32>() {
+                Ok(n) => n,
+                Err(_) => match people::by_federation_id(w.conn(), &into)? {
+                    Some(p) => p.id,
+                    None => {
+                        return Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
+                            "into",
+                            crate::field::Problem::Unknown {
+                                text: into.clone(),
+                                choices: &["a person's number", "a federation id"],
+                            },
+                        )))
+                    }
+                },
+            };
+            people::merge(w, id, target)
+        })
+        .await;
+    match done {
+        Ok(m) => Ok(see_other(&format!("/people/{}", m.into_id))),
+        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => render(
+            &person_page_of(&state, ctx, id, Some(message)).await?,
+            FORM_ERROR,
+        ),
+        Err(e) => Err(e),
+    }
+}
+
+/// `POST /merges/{id}/undo`
+pub async fn undo_merge(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let done = state
+        .write(Some(who.0.id), move |w| people::unmerge(w, id))
+        .await;
+    match done {
+        Ok(m) => Ok(see_other(&format!("/people/{}", m.person_id))),
+        Err(AppError::Invalid { message, .. }) => {
+            let m = state.run(move |c| people::find_merge(c, id)).await?;
+            render(
+                &person_page_of(&state, ctx, m.into_id, Some(message)).await?,
+                FORM_ERROR,
+            )
+        }
+        Err(e) => Err(e),
+    }
+}
+
+pub struct ListedRow {
+    pub rank: usize,
+    pub person: i32,
+    pub name: String,
+    pub federation_id: String,
+    pub shown: Shown,
+    pub games: u32,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "ratings.html")]
+pub struct RatingsPage {
+    ctx: Ctx,
+    period: Period,
+    until: Period,
+    rows: Vec<ListedRow>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct PeriodForm {
+    period: Option<String>,
+}
+
+/// `GET /ratings?period=YYYY-MM`: the rating list after that month.
+pub async fn ratings_page(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    query: web::Query<PeriodForm>,
+) -> Result<RatingsPage, AppError> {
+    let book = book(&state).await?;
+    let period = period_of(query.period.as_deref(), book.until)?;
+    let rows = book
+        .list(period)
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| ListedRow {
+            rank: i + 1,
+            person: l.person.id,
+            name: l.person.name.clone(),
+            federation_id: l.person.federation_id.clone().unwrap_or_default(),
+            shown: Shown::of(l.rating),
+            games: l.games,
+        })
+        .collect();
+    Ok(RatingsPage {
+        ctx,
+        period,
+        until: book.until,
+        rows,
+    })
+}
