@@ -16,6 +16,7 @@ pub mod director;
 pub mod export;
 pub mod field;
 pub mod pairing;
+pub mod rating;
 pub mod results;
 pub mod roster;
 pub mod rounds;

@@ -285,6 +285,7 @@ const CORE: &[&str] = &[
     "change.rs",
     "field.rs",
     "conflict.rs",
+    "rating",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.
