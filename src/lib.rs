@@ -21,6 +21,7 @@ pub mod results;
 pub mod roster;
 pub mod rounds;
 pub mod rules;
+pub mod season;
 pub mod standings;
 pub mod tournament;
 pub mod web;

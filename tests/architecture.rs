@@ -286,6 +286,7 @@ const CORE: &[&str] = &[
     "field.rs",
     "conflict.rs",
     "rating",
+    "season.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.
