@@ -286,6 +286,8 @@ const CORE: &[&str] = &[
     "field.rs",
     "conflict.rs",
     "registry.rs",
+    "rating",
+    "season.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.
