@@ -65,6 +65,7 @@ named_values! {
         Referee => "referee", "referee";
         User => "user", "user";
         Person => "person", "person";
+        Season => "season", "season";
     }
 }
 

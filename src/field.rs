@@ -103,6 +103,14 @@ pub enum Problem {
     FromPerson,
     /// The entry is nobody of the registry.
     NotLinked,
+    /// A list longer than its limit.
+    TooMany {
+        max: usize,
+    },
+    /// The same tournament twice in one list.
+    Twice {
+        id: i32,
+    },
     /// A season counts individual events only.
     TeamEvent {
         id: i32,

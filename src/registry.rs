@@ -58,11 +58,11 @@ impl PersonFields {
     /// Checks every field and reports every problem, not just the first.
     /// `this_year` bounds the year of birth (the core reads no clock).
     pub fn parse(t: &PersonText, this_year: i32) -> Result<PersonFields, Vec<FieldError>> {
-        let (mut errors, player) = match PlayerFields::parse(t.name, t.club, "", "", t.federation_id)
-        {
-            Ok(p) => (Vec::new(), Some(p)),
-            Err(e) => (e, None),
-        };
+        let (mut errors, player) =
+            match PlayerFields::parse(t.name, t.club, "", "", t.federation_id) {
+                Ok(p) => (Vec::new(), Some(p)),
+                Err(e) => (e, None),
+            };
         let born = match t.born.trim() {
             "" => None,
             text => match text.parse::<i32>() {
@@ -118,7 +118,12 @@ fn starting_rating(t: &PersonText, errors: &mut Vec<FieldError>) -> Option<Start
             return None;
         }
         match text.parse::<f64>() {
-            Ok(v) if v.is_finite() && v >= min as f64 && v <= max as f64 && !(positive && v <= 0.0) => {
+            Ok(v)
+                if v.is_finite()
+                    && v >= min as f64
+                    && v <= max as f64
+                    && !(positive && v <= 0.0) =>
+            {
                 Some(v)
             }
             Ok(_) => {
@@ -316,7 +321,10 @@ mod tests {
             check_merge(4, 7, Some(9), None).unwrap_err(),
             FieldError::new("into", Problem::MergedAway { person: 7, into: 9 })
         );
-        assert_eq!(check_merge(4, 7, None, Some(2)).unwrap_err().field, "person");
+        assert_eq!(
+            check_merge(4, 7, None, Some(2)).unwrap_err().field,
+            "person"
+        );
         assert!(check_merge(4, 7, None, None).is_ok());
     }
 }

@@ -388,3 +388,131 @@ mod tests {
         assert!(table(&DEFAULT_POINTS, Some(3), &[]).is_empty());
     }
 }
+
+/// A season as asked for, checked: its name, its points table, how many
+/// results count, and its events with their weights. Whether each event
+/// exists and is an individual one is the database's to say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeasonFields {
+    pub name: String,
+    pub points: Vec<f64>,
+    pub best: Option<usize>,
+    /// (tournament id, weight), in the order given.
+    pub events: Vec<(i32, f64)>,
+}
+
+/// The most places a points table scores, and the most points a place
+/// gives: more is a typing error, not a season.
+pub const MAX_POINTS_PLACES: usize = 100;
+pub const MAX_PLACE_POINTS: i64 = 1000;
+pub const MAX_WEIGHT: i64 = 100;
+
+impl SeasonFields {
+    /// Checks every field; `points` and `weight` default to the usual table
+    /// and 1.
+    pub fn check(
+        name: &str,
+        points: Option<&[f64]>,
+        best: Option<i64>,
+        events: &[(i32, Option<f64>)],
+    ) -> Result<SeasonFields, Vec<crate::field::FieldError>> {
+        use crate::field::{FieldError, Problem};
+        let mut errors = Vec::new();
+        errors.extend(crate::roster::check_printable("name", name).err());
+        let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+        if name.is_empty() {
+            errors.push(FieldError::new("name", Problem::Empty));
+        } else if name.chars().count() > 100 {
+            errors.push(FieldError::new("name", Problem::TooLong { max: 100 }));
+        }
+        let points = points.map_or(DEFAULT_POINTS.to_vec(), <[f64]>::to_vec);
+        if points.is_empty() {
+            errors.push(FieldError::new("points", Problem::Empty));
+        } else if points.len() > MAX_POINTS_PLACES {
+            errors.push(FieldError::new(
+                "points",
+                Problem::TooMany {
+                    max: MAX_POINTS_PLACES,
+                },
+            ));
+        } else if let Some(bad) = points
+            .iter()
+            .find(|p| !p.is_finite() || **p < 0.0 || **p > MAX_PLACE_POINTS as f64)
+        {
+            errors.push(FieldError::new(
+                "points",
+                Problem::DecimalOutOfRange {
+                    text: bad.to_string(),
+                    min: 0,
+                    max: MAX_PLACE_POINTS,
+                },
+            ));
+        }
+        let best = match best {
+            None => None,
+            Some(n) if n >= 1 => Some(n as usize),
+            Some(n) => {
+                errors.push(FieldError::new("best", Problem::BelowOne { value: n }));
+                None
+            }
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut checked = Vec::with_capacity(events.len());
+        for &(tournament, weight) in events {
+            if !seen.insert(tournament) {
+                errors.push(FieldError::new("events", Problem::Twice { id: tournament }));
+            }
+            let weight = weight.unwrap_or(1.0);
+            if !weight.is_finite() || weight <= 0.0 || weight > MAX_WEIGHT as f64 {
+                errors.push(FieldError::new(
+                    "weight",
+                    Problem::DecimalOutOfRange {
+                        text: weight.to_string(),
+                        min: 0,
+                        max: MAX_WEIGHT,
+                    },
+                ));
+            }
+            checked.push((tournament, weight));
+        }
+        if errors.is_empty() {
+            Ok(SeasonFields {
+                name,
+                points,
+                best,
+                events: checked,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+#[cfg(test)]
+mod fields_tests {
+    use super::*;
+    use crate::field::Problem;
+
+    #[test]
+    fn defaults_and_refusals() {
+        let s = SeasonFields::check(
+            "Free State Grand Prix 2026",
+            None,
+            None,
+            &[(3, None), (5, Some(2.0))],
+        )
+        .unwrap();
+        assert_eq!(s.points, DEFAULT_POINTS.to_vec());
+        assert_eq!(s.events, vec![(3, 1.0), (5, 2.0)]);
+        let e = SeasonFields::check(
+            "",
+            Some(&[25.0, -1.0]),
+            Some(0),
+            &[(3, None), (3, Some(0.0))],
+        )
+        .unwrap_err();
+        let fields: Vec<_> = e.iter().map(|e| e.field).collect();
+        assert_eq!(fields, vec!["name", "points", "best", "events", "weight"]);
+        assert_eq!(e[3].problem, Problem::Twice { id: 3 });
+    }
+}

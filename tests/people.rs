@@ -118,7 +118,10 @@ fn the_papers_example_played_on_the_board_rates_as_published() {
                 _ => None,
             }
         };
-        for (n, date) in ["2026-06-06", "2026-06-13", "2026-06-20"].iter().enumerate() {
+        for (n, date) in ["2026-06-06", "2026-06-13", "2026-06-20"]
+            .iter()
+            .enumerate()
+        {
             let pairings = pair_on(&mut api, tid, date);
             assert_eq!(pairings.len(), 2, "round {}", n + 1);
             for p in &pairings {
@@ -168,9 +171,15 @@ fn the_papers_example_played_on_the_board_rates_as_published() {
 
         // A result corrected in June changes June and every month after,
         // at once: the player's win becomes a loss.
-        let round = api.get(&format!("/api/v1/tournaments/{tid}/rounds/1")).json();
-        let r2 = api.get(&format!("/api/v1/tournaments/{tid}/rounds/2")).json();
-        let r3 = api.get(&format!("/api/v1/tournaments/{tid}/rounds/3")).json();
+        let round = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        let r2 = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/2"))
+            .json();
+        let r3 = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/3"))
+            .json();
         let theirs = [round, r2, r3]
             .into_iter()
             .flat_map(|r| r["pairings"].as_array().unwrap().clone())
@@ -180,7 +189,11 @@ fn the_papers_example_played_on_the_board_rates_as_published() {
             })
             .unwrap();
         let game = &theirs["games"][0];
-        let flipped = if game["result"] == "1-0" { "0-1" } else { "1-0" };
+        let flipped = if game["result"] == "1-0" {
+            "0-1"
+        } else {
+            "1-0"
+        };
         let r = api.send_json(
             "PUT",
             &format!("/api/v1/games/{}", game["id"]),
@@ -253,15 +266,25 @@ fn an_entry_takes_the_persons_fields_and_rating_and_refreshes_until_round_one() 
         )["id"]
             .as_i64()
             .unwrap();
-        let opponent = person(&mut api, json!({"name": "Lorato Seretse", "federation_id": "BWA-78"}));
-        let k2 = api.create(&format!("/api/v1/tournaments/{other}/players"), json!({"person": kagiso}))["id"]
+        let opponent = person(
+            &mut api,
+            json!({"name": "Lorato Seretse", "federation_id": "BWA-78"}),
+        );
+        let k2 = api.create(
+            &format!("/api/v1/tournaments/{other}/players"),
+            json!({"person": kagiso}),
+        )["id"]
             .as_i64()
             .unwrap();
-        api.create(&format!("/api/v1/tournaments/{other}/players"), json!({"person": opponent}));
+        api.create(
+            &format!("/api/v1/tournaments/{other}/players"),
+            json!({"person": opponent}),
+        );
         let today = chrono::Utc::now().date_naive().to_string();
         let pairings = pair_on(&mut api, other, &today);
         play(&mut api, &pairings[0], Some(k2));
-        let current = app.client().get(&format!("/api/v1/people/{kagiso}")).json()["current"]["rating"]
+        let current = app.client().get(&format!("/api/v1/people/{kagiso}")).json()["current"]
+            ["rating"]
             .as_f64()
             .unwrap();
         assert!(current > 1712.4, "a win raised it: {current}");
@@ -297,7 +320,10 @@ fn bad_input_names_the_field_and_stores_nothing() {
     for app in TestApp::all() {
         let referee = app.user("lerato", Role::Referee);
         let mut api = app.script_for(&referee);
-        let first = person(&mut api, json!({"name": "Refiloe Mokoena", "federation_id": "RSA-9"}));
+        let first = person(
+            &mut api,
+            json!({"name": "Refiloe Mokoena", "federation_id": "RSA-9"}),
+        );
         let count = |api: &mut Client| {
             api.get("/api/v1/people").json()["people"]
                 .as_array()
@@ -339,14 +365,22 @@ fn bad_input_names_the_field_and_stores_nothing() {
             Some("period"),
         );
         assert!(month.contains("2026-13"), "{month}");
-        refused(&mut api, json!({"name": "X", "born": 1850}), 422, Some("born"));
+        refused(
+            &mut api,
+            json!({"name": "X", "born": 1850}),
+            422,
+            Some("born"),
+        );
         refused(&mut api, json!({"name": "  "}), 422, Some("name"));
         let r = api.send_json("POST", "/api/v1/people", json!({"name": "X", "elo": 1}));
         assert_eq!(r.status, 400, "{}", r.body);
         assert_eq!(count(&mut api), 1, "nothing stored");
 
         // Merges: into oneself, into someone merged away.
-        let second = person(&mut api, json!({"name": "Refiloe Mokoena", "federation_id": "RSA-10"}));
+        let second = person(
+            &mut api,
+            json!({"name": "Refiloe Mokoena", "federation_id": "RSA-10"}),
+        );
         let third = person(&mut api, json!({"name": "Thato Mokoena"}));
         let merge = |api: &mut Client, who: i64, into: i64| {
             api.send_json(
@@ -394,7 +428,8 @@ fn bad_input_names_the_field_and_stores_nothing() {
         assert_eq!(bad.status, 422, "{}", bad.body);
         assert_eq!(bad.json()["field"], "date");
         assert_eq!(
-            api.get(&format!("/api/v1/tournaments/{tid}/rounds/1")).status,
+            api.get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+                .status,
             404,
             "no round stored"
         );
@@ -417,11 +452,21 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
     for app in TestApp::all() {
         let referee = app.user("bongani", Role::Referee);
         let mut api = app.script_for(&referee);
-        let names = ["Sibusiso Zulu", "Ayanda Khoza", "Musa Ntuli", "Jabu Mthethwa"];
+        let names = [
+            "Sibusiso Zulu",
+            "Ayanda Khoza",
+            "Musa Ntuli",
+            "Jabu Mthethwa",
+        ];
         let mut ids: Vec<i64> = names
             .iter()
             .enumerate()
-            .map(|(i, n)| person(&mut api, json!({"name": n, "federation_id": format!("KZN-{i}")})))
+            .map(|(i, n)| {
+                person(
+                    &mut api,
+                    json!({"name": n, "federation_id": format!("KZN-{i}")}),
+                )
+            })
             .collect();
         // The same Sibusiso, typed again without his federation id.
         let duplicate = person(&mut api, json!({"name": "Sibusiso Zulu", "club": "Umlazi"}));
@@ -436,7 +481,10 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
             let entries: Vec<i64> = who
                 .iter()
                 .map(|p| {
-                    api.create(&format!("/api/v1/tournaments/{tid}/players"), json!({"person": p}))["id"]
+                    api.create(
+                        &format!("/api/v1/tournaments/{tid}/players"),
+                        json!({"person": p}),
+                    )["id"]
                         .as_i64()
                         .unwrap()
                 })
@@ -449,11 +497,28 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
             }
             entries
         };
-        event(&mut api, "Durban Winter", &[ids[0], ids[1], ids[2], ids[3]], "2026-07-11");
-        event(&mut api, "Pietermaritzburg Spring", &[duplicate, ids[1], ids[2], ids[3]], "2026-09-05");
+        event(
+            &mut api,
+            "Durban Winter",
+            &[ids[0], ids[1], ids[2], ids[3]],
+            "2026-07-11",
+        );
+        event(
+            &mut api,
+            "Pietermaritzburg Spring",
+            &[duplicate, ids[1], ids[2], ids[3]],
+            "2026-09-05",
+        );
         let before = app.client().get("/api/v1/ratings").json();
-        assert!(before["ratings"].as_array().unwrap().iter().any(|r| r["person"] == duplicate));
-        let person_before = app.client().get(&format!("/api/v1/people/{}", ids[0])).json();
+        assert!(before["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["person"] == duplicate));
+        let person_before = app
+            .client()
+            .get(&format!("/api/v1/people/{}", ids[0]))
+            .json();
 
         let m = api.create(
             &format!("/api/v1/people/{duplicate}/merge"),
@@ -470,7 +535,10 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
             .map(|r| r["person"].as_i64().unwrap())
             .collect();
         assert!(!listed.contains(&duplicate), "{listed:?}");
-        let survivor = app.client().get(&format!("/api/v1/people/{}", ids[0])).json();
+        let survivor = app
+            .client()
+            .get(&format!("/api/v1/people/{}", ids[0]))
+            .json();
         let games: i64 = survivor["ratings"]
             .as_array()
             .unwrap()
@@ -480,7 +548,10 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
         assert_eq!(games, 6, "three games at each event: {survivor}");
         let page = app.client().get(&format!("/people/{}", ids[0])).body;
         assert!(page.contains("Pietermaritzburg Spring") && page.contains("Durban Winter"));
-        let gone = app.client().get(&format!("/api/v1/people/{duplicate}")).json();
+        let gone = app
+            .client()
+            .get(&format!("/api/v1/people/{duplicate}"))
+            .json();
         assert_eq!(gone["merged_into"], ids[0]);
 
         // The undo: everything as it was, to the last digit.
@@ -489,7 +560,9 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
         assert_eq!(r.json()["undone"], true);
         assert_eq!(app.client().get("/api/v1/ratings").json(), before);
         assert_eq!(
-            app.client().get(&format!("/api/v1/people/{}", ids[0])).json(),
+            app.client()
+                .get(&format!("/api/v1/people/{}", ids[0]))
+                .json(),
             person_before
         );
         let twice = api.send_json("DELETE", &format!("/api/v1/merges/{}", m["id"]), json!({}));
@@ -504,7 +577,9 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
         assert!(both.body.contains("Durban Winter") || both.body.contains("Pietermaritzburg"));
 
         // The audit keeps both, for the federation's record.
-        let anonymous = app.client().send_json("POST", "/api/v1/people", json!({"name": "Zodwa"}));
+        let anonymous = app
+            .client()
+            .send_json("POST", "/api/v1/people", json!({"name": "Zodwa"}));
         assert_eq!(anonymous.status, 401);
     }
 }
@@ -517,7 +592,10 @@ fn the_registry_pages_search_show_and_refuse_by_field() {
     for app in TestApp::all() {
         let referee = app.user("zanele", Role::Referee);
         let mut api = app.script_for(&referee);
-        let a = person(&mut api, imported("Nthabiseng Mahlangu", "GP-100", 1620.0, 80.0));
+        let a = person(
+            &mut api,
+            imported("Nthabiseng Mahlangu", "GP-100", 1620.0, 80.0),
+        );
         let b = person(&mut api, imported("Lwazi Mahlangu", "GP-101", 1580.0, 90.0));
         let tid = api.create(
             "/api/v1/tournaments",
@@ -525,19 +603,31 @@ fn the_registry_pages_search_show_and_refuse_by_field() {
         )["id"]
             .as_i64()
             .unwrap();
-        let ea = api.create(&format!("/api/v1/tournaments/{tid}/players"), json!({"person": a}))["id"]
+        let ea = api.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"person": a}),
+        )["id"]
             .as_i64()
             .unwrap();
-        api.create(&format!("/api/v1/tournaments/{tid}/players"), json!({"person": b}));
+        api.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"person": b}),
+        );
         let pairings = pair_on(&mut api, tid, "2026-08-15");
         play(&mut api, &pairings[0], Some(ea));
 
         let mut guest = app.client();
         let found = guest.get("/people?q=mahLANGU").body;
-        assert!(found.contains("Nthabiseng Mahlangu") && found.contains("Lwazi Mahlangu"), "{found}");
+        assert!(
+            found.contains("Nthabiseng Mahlangu") && found.contains("Lwazi Mahlangu"),
+            "{found}"
+        );
         let by_id = guest.get("/api/v1/people?q=GP-101").json();
         assert_eq!(by_id["people"][0]["id"], b);
-        assert!(!guest.get("/people").body.contains("Add a person"), "guests do not add");
+        assert!(
+            !guest.get("/people").body.contains("Add a person"),
+            "guests do not add"
+        );
 
         let page = guest.get(&format!("/people/{a}")).body;
         assert!(page.contains("<polyline"), "the rating line is drawn");
@@ -553,12 +643,25 @@ fn the_registry_pages_search_show_and_refuse_by_field() {
         let mut desk = app.client_as(&referee);
         let bad = desk.post(
             "/people",
-            &[("name", "Sipho Mahlangu"), ("rating", "1600"), ("period", "2026/07")],
+            &[
+                ("name", "Sipho Mahlangu"),
+                ("rating", "1600"),
+                ("period", "2026/07"),
+            ],
         );
         assert_eq!(bad.status, 422, "{}", bad.body);
-        assert!(common::field_error(&bad.body, "rd").is_some(), "{}", bad.body);
-        assert!(common::field_error(&bad.body, "period").unwrap().contains("2026/07"));
-        let taken = desk.post("/people", &[("name", "L. Mahlangu"), ("federation_id", "GP-101")]);
+        assert!(
+            common::field_error(&bad.body, "rd").is_some(),
+            "{}",
+            bad.body
+        );
+        assert!(common::field_error(&bad.body, "period")
+            .unwrap()
+            .contains("2026/07"));
+        let taken = desk.post(
+            "/people",
+            &[("name", "L. Mahlangu"), ("federation_id", "GP-101")],
+        );
         assert_eq!(taken.status, 422, "{}", taken.body);
         assert!(common::field_error(&taken.body, "federation_id").is_some());
         let ok = desk.post("/people", &[("name", "Sipho Mahlangu"), ("born", "2001")]);
@@ -567,10 +670,19 @@ fn the_registry_pages_search_show_and_refuse_by_field() {
         assert!(added.contains("Sipho Mahlangu") && added.contains("2001"));
 
         // A round's day from its page.
-        let r = desk.post(&format!("/t/{tid}/rounds/1/date"), &[("date", "2026-08-16")]);
+        let r = desk.post(
+            &format!("/t/{tid}/rounds/1/date"),
+            &[("date", "2026-08-16")],
+        );
         assert_eq!(r.status, 303, "{}", r.body);
-        assert!(desk.get(&format!("/t/{tid}/rounds/1")).body.contains("2026-08-16"));
-        let wrong = desk.post(&format!("/t/{tid}/rounds/1/date"), &[("date", "16/08/2026")]);
+        assert!(desk
+            .get(&format!("/t/{tid}/rounds/1"))
+            .body
+            .contains("2026-08-16"));
+        let wrong = desk.post(
+            &format!("/t/{tid}/rounds/1/date"),
+            &[("date", "16/08/2026")],
+        );
         assert_eq!(wrong.status, 422, "{}", wrong.body);
     }
 }

@@ -14,6 +14,7 @@ pub mod players;
 pub mod rounds;
 pub mod schema;
 pub mod scoresheets;
+pub mod seasons;
 pub mod settings;
 pub mod teams;
 pub mod tournaments;

@@ -531,7 +531,10 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
         .filter(players::id.eq_any(&met))
         .select((players::id, players::name, players::person_id))
         .load(c)?;
-    let players = rows.into_iter().map(|(p, n, person)| (p, (n, person))).collect();
+    let players = rows
+        .into_iter()
+        .map(|(p, n, person)| (p, (n, person)))
+        .collect();
     let merges = merges_of(c, id)?;
     let mut names = HashMap::new();
     for m in &merges {
@@ -551,4 +554,3 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
         names,
     })
 }
-

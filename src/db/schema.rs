@@ -198,6 +198,26 @@ diesel::table! {
 }
 
 diesel::table! {
+    season_events (id) {
+        id -> Integer,
+        season_id -> Integer,
+        tournament_id -> Integer,
+        weight -> Double,
+    }
+}
+
+diesel::table! {
+    seasons (id) {
+        id -> Integer,
+        name -> Text,
+        points -> Text,
+        best -> Nullable<Integer>,
+        created_by -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     sessions (id) {
         id -> Integer,
         token_hash -> Text,
@@ -297,6 +317,9 @@ diesel::joinable!(rulings -> games (game_id));
 diesel::joinable!(rulings -> users (ruled_by));
 diesel::joinable!(scoresheets -> games (game_id));
 diesel::joinable!(scoresheets -> users (submitted_by));
+diesel::joinable!(season_events -> seasons (season_id));
+diesel::joinable!(season_events -> tournaments (tournament_id));
+diesel::joinable!(seasons -> users (created_by));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(team_members -> players (player_id));
 diesel::joinable!(team_members -> teams (team_id));
@@ -321,6 +344,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     rounds,
     rulings,
     scoresheets,
+    season_events,
+    seasons,
     sessions,
     settings,
     team_members,

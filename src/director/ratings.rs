@@ -176,7 +176,11 @@ impl Ratings {
 /// (the first such by id), so that a merge never loses a rating brought in
 /// and an undo finds every row as it was.
 fn starts_of(everyone: &[Person]) -> Vec<Start> {
-    let index: HashMap<i32, usize> = everyone.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let index: HashMap<i32, usize> = everyone
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i))
+        .collect();
     let root = |mut p: usize| {
         while let Some(&into) = everyone[p].merged_into.and_then(|id| index.get(&id)) {
             p = into;
@@ -206,7 +210,12 @@ fn starts_of(everyone: &[Person]) -> Vec<Start> {
 
 /// The first month the previous book cannot be reused from, or `None` when
 /// nothing of it can (other people: a merge or a new person moves indices).
-fn changed_from(previous: &Book, everyone: &[Person], starts: &[Start], games: &[Game]) -> Option<Period> {
+fn changed_from(
+    previous: &Book,
+    everyone: &[Person],
+    starts: &[Start],
+    games: &[Game],
+) -> Option<Period> {
     let same_people = previous.people.len() == everyone.len()
         && previous
             .people

@@ -4,6 +4,7 @@
 pub mod event;
 pub mod games;
 pub mod players;
+pub mod seasons;
 pub mod standings;
 pub mod teams;
 pub mod trf;

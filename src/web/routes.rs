@@ -8,7 +8,8 @@ use actix_web::{web, Route};
 
 use super::api;
 use super::pages::{
-    account, admin, forbidden, games, home, people, players, rounds, tables, teams, tournaments,
+    account, admin, forbidden, games, home, people, players, rounds, seasons, tables, teams,
+    tournaments,
 };
 
 /// Who may use a route.
@@ -89,6 +90,10 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/people/{id:\\d+}/merge"                        SignedIn => people::merge;
     post "/merges/{id:\\d+}/undo"                         SignedIn => people::undo_merge;
     get  "/ratings"                                       Public   => people::ratings_page;
+    get  "/seasons"                                       Public   => seasons::list;
+    post "/seasons"                                       SignedIn => seasons::create;
+    get  "/seasons/{id:\\d+}"                             Public   => seasons::show;
+    get  "/seasons/{id:\\d+}/standings.csv"               Public   => seasons::standings_csv;
     get  "/t/new"                                         SignedIn => tournaments::new_form;
     post "/t"                                             SignedIn => tournaments::create;
     get  "/t/{tid:\\d+}"                                  Public   => tournaments::show;
@@ -159,6 +164,8 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/api/v1/people/{id:\\d+}/merge"                 SignedIn => api::merge_person;
     delete "/api/v1/merges/{id:\\d+}"                     SignedIn => api::undo_merge;
     get  "/api/v1/ratings"                                Public   => api::ratings;
+    post "/api/v1/seasons"                                SignedIn => api::create_season;
+    get  "/api/v1/seasons/{id:\\d+}/standings"            Public   => api::season_standings;
     post "/api/v1/tournaments/{tid:\\d+}/relations"        Referee  => api::add_relation;
     post "/api/v1/tournaments/{tid:\\d+}/forbidden"        Referee  => api::add_forbidden;
     delete "/api/v1/tournaments/{tid:\\d+}/forbidden/{fid:\\d+}" Referee => api::remove_forbidden;

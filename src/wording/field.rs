@@ -25,6 +25,8 @@ fn label(field: &str) -> &str {
         "a" => "player A",
         "b" => "player B",
         "rd" => "RD",
+        "events" => "events",
+        "best" => "number of results that count",
         "period" => "month",
         "born" => "year of birth",
         "into" => "person to merge into",
@@ -98,6 +100,8 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             f,
             "the {label} comes from the person of the registry: leave it out"
         ),
+        Problem::TooMany { max } => write!(f, "the {label} hold more than {max} entries"),
+        Problem::Twice { id } => write!(f, "tournament {id} is listed twice"),
         Problem::NotLinked => write!(f, "this player is not linked to a person of the registry"),
         Problem::NoSuch { id } => write!(f, "there is no {label} {id}"),
         Problem::TeamEvent { id } => write!(

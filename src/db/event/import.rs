@@ -381,7 +381,7 @@ fn audit_trail(
             Entity::Game => moved(&ids.games),
             Entity::Referee | Entity::User => accounts.user(a.entity_id),
             // People belong to a server's registry, not to the event.
-            Entity::Person => None,
+            Entity::Person | Entity::Season => None,
         };
         if let Some(d) = &a.detail {
             let mut detail: Detail = serde_json::from_str(d).unwrap_or_default();

@@ -160,8 +160,10 @@ pub async fn get_person(
             games,
         })
         .collect();
-    let mut json = serde_json::to_value(PersonJson::from(&p)).map_err(|e| AppError::Internal(e.to_string()))?;
-    json["ratings"] = serde_json::to_value(ratings).map_err(|e| AppError::Internal(e.to_string()))?;
+    let mut json = serde_json::to_value(PersonJson::from(&p))
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    json["ratings"] =
+        serde_json::to_value(ratings).map_err(|e| AppError::Internal(e.to_string()))?;
     json["current"] = match book.current(id) {
         Some(r) => rated_json(r),
         None => serde_json::Value::Null,
@@ -245,10 +247,14 @@ pub fn period_of(asked: Option<&str>, until: Period) -> Result<Period, AppError>
     let Some(text) = asked.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(until);
     };
-    let refused = |problem| AppError::from(crate::db::DbError::Invalid(FieldError::new("period", problem)));
-    let period = text.parse::<Period>().map_err(|_| {
-        refused(Problem::NotAMonth { text: text.into() })
-    })?;
+    let refused = |problem| {
+        AppError::from(crate::db::DbError::Invalid(FieldError::new(
+            "period", problem,
+        )))
+    };
+    let period = text
+        .parse::<Period>()
+        .map_err(|_| refused(Problem::NotAMonth { text: text.into() }))?;
     if period > until {
         return Err(refused(Problem::FutureMonth { text: text.into() }));
     }

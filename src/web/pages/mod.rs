@@ -8,6 +8,7 @@ pub mod home;
 pub mod people;
 pub mod players;
 pub mod rounds;
+pub mod seasons;
 pub mod tables;
 pub mod teams;
 pub mod tournaments;

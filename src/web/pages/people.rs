@@ -37,7 +37,12 @@ impl Shown {
 
 impl std::fmt::Display for Shown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", self.rating, if self.provisional { "?" } else { "" })
+        write!(
+            f,
+            "{}{}",
+            self.rating,
+            if self.provisional { "?" } else { "" }
+        )
     }
 }
 

@@ -94,14 +94,19 @@ async fn add_person(
     let Some(person) = person else {
         errors.add(
             "person",
-            format!("nobody in the registry has number or federation id '{}'", raw.person.trim()),
+            format!(
+                "nobody in the registry has number or federation id '{}'",
+                raw.person.trim()
+            ),
         );
         return render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR);
     };
     if !errors.is_empty() {
         return render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR);
     }
-    let current = crate::web::api::people::book(&state).await?.current(person.id);
+    let current = crate::web::api::people::book(&state)
+        .await?
+        .current(person.id);
     let id = person.id;
     let entered = state
         .write(Some(r.user.id), move |w| {

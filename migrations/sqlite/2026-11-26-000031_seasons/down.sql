@@ -1,0 +1,2 @@
+DROP TABLE season_events;
+DROP TABLE seasons;

@@ -1,0 +1,64 @@
+//! A season's table: each event's final standings as places (people the
+//! event's tiebreaks left equal share theirs), scored by the season's
+//! points table (`crate::season`). Entries not linked to a person hold
+//! their places (the points of a place go to whoever took it) but are not
+//! in the table, which is of the registry's people.
+
+use std::collections::HashMap;
+
+use crate::db::people::{self, Person};
+use crate::db::seasons::{self, Season};
+use crate::db::{DbConnection, DbError};
+use crate::season::{self, Event, Place};
+
+/// One line of the season table.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub rank: u32,
+    pub person: Person,
+    pub points: f64,
+    /// (tournament id, place, points, counted), in the season's order.
+    pub results: Vec<(i32, u32, f64, bool)>,
+}
+
+pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>), DbError> {
+    let s = seasons::find(conn, id)?;
+    let mut events = Vec::with_capacity(s.events.len());
+    for &(tid, _, weight) in &s.events {
+        let data = super::load(conn, tid)?;
+        let person_of: HashMap<u32, i32> = data
+            .players
+            .iter()
+            .filter_map(|p| Some((p.id as u32, p.person_id?)))
+            .collect();
+        let standings = data.standings();
+        let mut places = Vec::new();
+        for st in &standings {
+            let shared = standings.iter().filter(|o| o.rank == st.rank).count();
+            if let Some(&person) = person_of.get(&st.id) {
+                places.push(Place {
+                    person: person as u32,
+                    place: st.rank as u32,
+                    shared_to: (st.rank + shared - 1) as u32,
+                });
+            }
+        }
+        events.push(Event { weight, places });
+    }
+    let rows = season::table(&s.points, s.best.map(|b| b as usize), &events);
+    let mut lines = Vec::with_capacity(rows.len());
+    for row in rows {
+        let person = people::find(conn, row.person as i32)?;
+        lines.push(Line {
+            rank: row.rank,
+            person,
+            points: row.points,
+            results: row
+                .results
+                .iter()
+                .map(|r| (s.events[r.event].0, r.place, r.points, r.counted))
+                .collect(),
+        });
+    }
+    Ok((s, lines))
+}
