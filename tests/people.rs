@@ -686,3 +686,115 @@ fn the_registry_pages_search_show_and_refuse_by_field() {
         assert_eq!(wrong.status, 422, "{}", wrong.body);
     }
 }
+
+/// The rating list leaves as CSV and seeds another server's registry with
+/// its ratings; a bad registry file is refused whole, by line and column;
+/// a tournament's player import links people by federation id and names
+/// the players it could not match.
+#[test]
+fn the_rating_list_travels_as_csv_and_imports_link_by_federation_id() {
+    for app in TestApp::all() {
+        let referee = app.user("themba", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let a = person(&mut api, imported("Nandi Cele", "NC-1", 1650.0, 70.0));
+        person(&mut api, imported("Vusi Cele", "NC-2", 1490.0, 120.0));
+        person(&mut api, json!({"name": "Zama Cele", "club": "Newcastle"}));
+        let out = app.client().get("/people.csv");
+        assert_eq!(out.status, 200);
+        assert!(
+            out.content_type.starts_with("text/csv"),
+            "{}",
+            out.content_type
+        );
+        let mut lines = out.body.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "id,name,federation_id,club,born,rating,rd,volatility,period,games,provisional"
+        );
+        let first = lines.next().unwrap();
+        assert!(
+            first.starts_with(&format!("{a},Nandi Cele,NC-1,")),
+            "best first: {first}"
+        );
+        assert!(first.ends_with(",0,no"), "{first}");
+        assert!(
+            out.body.contains(",Zama Cele,,Newcastle,,,,,,,"),
+            "{}",
+            out.body
+        );
+
+        // Another server takes the list as it is.
+        let other = TestApp::start(app.backend);
+        let chief = other.user("sbu", Role::Admin);
+        let mut desk = other.client_as(&chief);
+        let r = desk.post("/people/import", &[("csv", &out.body)]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Imported 3 people."), "{}", r.body);
+        let found = other.client().get("/api/v1/people?q=NC-1").json();
+        let nandi = &found["people"][0];
+        assert_eq!(nandi["name"], "Nandi Cele");
+        let exported_rating: f64 = first.split(',').nth(5).unwrap().parse().unwrap();
+        assert_eq!(nandi["rating"]["rating"], exported_rating);
+        // Again: known federation ids are left alone and named.
+        let again = desk.post("/people/import", &[("csv", &out.body)]);
+        assert!(
+            again.body.contains("Imported 1 people."),
+            "Zama has no id: {}",
+            again.body
+        );
+        assert!(again.body.contains("Nandi Cele (NC-1)"), "{}", again.body);
+
+        // A bad file: every problem by line and column, nothing stored.
+        let before = other.client().get("/api/v1/people").json()["people"]
+            .as_array()
+            .unwrap()
+            .len();
+        let bad = "name,federation_id,rating,rd,period\n\
+                   Sipho Cele,NC-9,1500,80,2026-04\n\
+                   ,NC-10,,,\n\
+                   Ayanda Cele,NC-9,5000,80,2026-04\n";
+        let r = desk.post("/people/import", &[("csv", bad)]);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.body.contains("line 3, column name"), "{}", r.body);
+        assert!(
+            r.body.contains("line 4, column federation_id"),
+            "{}",
+            r.body
+        );
+        assert!(r.body.contains("line 4, column rating"), "{}", r.body);
+        assert_eq!(
+            other.client().get("/api/v1/people").json()["people"]
+                .as_array()
+                .unwrap()
+                .len(),
+            before
+        );
+
+        // A tournament's player import links by federation id.
+        let tid = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Richards Bay Open", "rules": "official", "rounds": 3}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let mut web = app.client_as(&referee);
+        let players = "name,club,rating,federation_id\n\
+                       Nandi Cele,Nandi Morabaraba Club,1650,NC-1\n\
+                       Sipho Ndlovu,Empangeni,1500,NC-404\n\
+                       Lindo Mkhize,Eshowe,,\n";
+        let r = web.post(&format!("/t/{tid}/import"), &[("csv", players)]);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Sipho Ndlovu (NC-404)"), "{}", r.body);
+        assert!(
+            r.body.contains("Lindo Mkhize (no federation id)"),
+            "{}",
+            r.body
+        );
+        assert!(!r.body.contains("Nandi Cele (NC-1)"), "{}", r.body);
+        let page = app.client().get(&format!("/people/{a}")).body;
+        assert!(
+            page.contains("Richards Bay Open"),
+            "the entry is Nandi's: {page}"
+        );
+    }
+}

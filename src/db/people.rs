@@ -111,6 +111,24 @@ pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
     Ok(p)
 }
 
+/// Adds the people of a registry import, all or none (the caller's commit
+/// holds them). Someone whose federation id is in the registry already is
+/// left as they are: their index is in the second list.
+pub fn import(w: &mut Write, list: &[PersonFields]) -> Result<(Vec<i32>, Vec<usize>), DbError> {
+    let mut created = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, f) in list.iter().enumerate() {
+        if let Some(fid) = &f.federation_id {
+            if by_federation_id(w.conn(), fid)?.is_some() {
+                skipped.push(i);
+                continue;
+            }
+        }
+        created.push(create(w, f)?.id);
+    }
+    Ok((created, skipped))
+}
+
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
     people::table
         .find(id)
@@ -553,4 +571,9 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
         merges,
         names,
     })
+}
+
+/// How many people the registry holds (merged ones included).
+pub fn count(conn: &mut DbConnection) -> Result<i64, DbError> {
+    Ok(people::table.count().get_result(conn)?)
 }

@@ -111,22 +111,37 @@ pub fn create_as(
 
 /// Adds every player and relation of an import, or none of them (the
 /// caller's commit holds them all). `relatives` pairs are indices into `list`.
+/// A player whose federation id is a person's of the registry (not merged
+/// away) becomes that person's entry; the second value lists, by index,
+/// the players no person was found for.
 pub fn import(
     w: &mut Write,
     tournament_id: i32,
     list: &[PlayerFields],
     relatives: &[(usize, usize)],
-) -> Result<Vec<i32>, DbError> {
+) -> Result<(Vec<i32>, Vec<usize>), DbError> {
     let mut ids = Vec::with_capacity(list.len());
-    for f in list {
-        let id = insert(w.conn(), tournament_id, f, None)?;
-        w.record(added(tournament_id, id, f));
+    let mut unmatched = Vec::new();
+    for (i, f) in list.iter().enumerate() {
+        let person = match f.federation_id.as_str() {
+            "" => None,
+            fid => super::people::by_federation_id(w.conn(), fid)?
+                .filter(|p| p.merged_into.is_none())
+                .map(|p| p.id),
+        };
+        if person.is_none() {
+            unmatched.push(i);
+        }
+        let id = insert(w.conn(), tournament_id, f, person)?;
+        let mut change = added(tournament_id, id, f);
+        change.detail.person = person;
+        w.record(change);
         ids.push(id);
     }
     for &(a, b) in relatives {
         add_relation(w, tournament_id, ids[a], ids[b])?;
     }
-    Ok(ids)
+    Ok((ids, unmatched))
 }
 
 pub fn update(

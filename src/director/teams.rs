@@ -607,7 +607,7 @@ pub fn import(
 ) -> Result<Vec<Team>, ImportRefused> {
     let failed_at = std::cell::Cell::new(None);
     super::commit(conn, Some(by.id), |w| {
-        let ids = db::players::import(w, tid, &plan.players, &[])?;
+        let (ids, _) = db::players::import(w, tid, &plan.players, &[])?;
         plan.teams
             .iter()
             .map(|t| {

@@ -3,6 +3,7 @@
 
 pub mod event;
 pub mod games;
+pub mod people;
 pub mod players;
 pub mod seasons;
 pub mod standings;

@@ -92,6 +92,10 @@ pub struct PeoplePage {
     people: Vec<PersonRow>,
     raw: PersonRaw,
     errors: FormErrors,
+    /// The registry import as pasted, with its problems or its outcome.
+    csv: String,
+    problems: Vec<crate::export::players::ImportError>,
+    imported: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -123,7 +127,82 @@ async fn people_page(
         people,
         raw,
         errors,
+        csv: String::new(),
+        problems: Vec::new(),
+        imported: None,
     })
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ImportForm {
+    #[serde(default)]
+    csv: String,
+}
+
+/// `POST /people/import`: the registry's CSV (see `export::people`), all
+/// lines or none; people whose federation id is known already are skipped
+/// and named.
+pub async fn import(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    let csv = form.into_inner().csv;
+    match crate::export::people::read(&csv, this_year()) {
+        Ok(list) => {
+            let names: Vec<String> = list
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} ({})",
+                        p.name,
+                        p.federation_id.clone().unwrap_or_default()
+                    )
+                })
+                .collect();
+            let (created, skipped) = state
+                .write(Some(who.0.id), move |w| people::import(w, &list))
+                .await?;
+            let mut page = people_page(
+                &state,
+                ctx,
+                String::new(),
+                PersonRaw::default(),
+                FormErrors::default(),
+            )
+            .await?;
+            let mut said = format!("Imported {} people.", created.len());
+            if !skipped.is_empty() {
+                let known: Vec<&str> = skipped.iter().map(|&i| names[i].as_str()).collect();
+                said.push_str(&format!(
+                    " Already in the registry by federation id, left as they are: {}.",
+                    known.join(", ")
+                ));
+            }
+            page.imported = Some(said);
+            render(&page, actix_web::http::StatusCode::OK)
+        }
+        Err(problems) => {
+            let mut page = people_page(
+                &state,
+                ctx,
+                String::new(),
+                PersonRaw::default(),
+                FormErrors::default(),
+            )
+            .await?;
+            page.csv = csv;
+            page.problems = problems;
+            render(&page, FORM_ERROR)
+        }
+    }
+}
+
+/// `GET /people.csv`: the rating list, everyone in the registry.
+pub async fn export_csv(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    let book = book(&state).await?;
+    crate::web::layout::csv_download(crate::export::people::csv(&book), "registry", "ratings")
 }
 
 /// `GET /people?q=`

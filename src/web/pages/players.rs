@@ -372,11 +372,31 @@ pub async fn import(
             warnings.extend(players_csv::already_entered(&plan, &names));
             let count = plan.players.len();
             let user = r.user.clone();
-            state
+            let listed = plan.players.clone();
+            let (_, unmatched) = state
                 .write(Some(user.id), move |w| {
                     players::import(w, tid, &plan.players, &plan.relatives)
                 })
                 .await?;
+            // A server that keeps no registry is not told about it.
+            let registry = state.run(crate::db::people::count).await? > 0;
+            if registry && !unmatched.is_empty() {
+                let names: Vec<String> = unmatched
+                    .iter()
+                    .map(|&i| {
+                        let p = &listed[i];
+                        if p.federation_id.is_empty() {
+                            format!("{} (no federation id)", p.name)
+                        } else {
+                            format!("{} ({})", p.name, p.federation_id)
+                        }
+                    })
+                    .collect();
+                warnings.push(format!(
+                    "not matched to a person of the registry by federation id, so not rated: {}",
+                    names.join(", ")
+                ));
+            }
             if warnings.is_empty() {
                 return Ok(see_other(&format!("/t/{tid}#players")));
             }
