@@ -7,7 +7,7 @@ mod common;
 use common::cli::kraal;
 use common::{Client, TestApp};
 use kraal::db::users::{Role, User};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// A Swiss of nine (so one bye a round) as a club would run it: clubs,
 /// two relatives, a kept-apart pair and a waived one, three rounds of
@@ -489,7 +489,7 @@ fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
         (
             "a newer version",
             mutate(&|v| v["version"] = (kraal::db::event::VERSION + 1).into()),
-            "version 2",
+            "reads version 3",
         ),
         (
             "a result no one knows",
@@ -636,5 +636,83 @@ fn a_team_event_has_no_trf_but_moves_whole() {
             teams.iter().all(|t| t.captain_digest.is_none()),
             "captains' links are not carried: the referee makes new ones"
         );
+    }
+}
+
+/// The file carries the players' people by federation id: the import links
+/// them to the target's registry or adds them there, saying which, and the
+/// games count in the target's ratings; a round keeps its day.
+#[test]
+fn the_players_people_travel_by_federation_id_and_rate_at_the_target() {
+    for source in TestApp::all() {
+        let referee = source.user("dumisani", Role::Referee);
+        let mut api = source.script_for(&referee);
+        let mut people = Vec::new();
+        for (name, fid) in [("Ntombi Shabalala", "MP-1"), ("Jabulani Nkosi", "MP-2")] {
+            people.push(
+                api.create(
+                    "/api/v1/people",
+                    json!({"name": name, "federation_id": fid, "club": fid}),
+                )["id"]
+                    .as_i64()
+                    .unwrap(),
+            );
+        }
+        let tid = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Nelspruit Open", "system": "round_robin", "rules": "official"}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        for p in &people {
+            api.create(
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"person": p}),
+            );
+        }
+        let r = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/rounds"),
+            json!({"date": "2026-07-18"}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        let pairing = &r.json()["pairings"][0];
+        common::put(&mut api, &pairing["games"][0], "1-0");
+        common::put(&mut api, &pairing["games"][1], "0-1");
+        let file = export_event(&source, tid as i32);
+
+        // The target knows Jabulani already (typed there by hand).
+        let target = TestApp::start(source.backend);
+        let chief = target.user("lwandle", Role::Admin);
+        let mut there = target.script_for(&chief);
+        let known = there.create(
+            "/api/v1/people",
+            json!({"name": "Jabulani Nkosi", "federation_id": "MP-2", "club": "Mbombela"}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(&dir, "event.json", &file);
+        let (code, out, err) = import_event(&target, &path);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("linked to the registry by federation id: Jabulani Nkosi (MP-2)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("added to the registry: Ntombi Shabalala (MP-1)"),
+            "{out}"
+        );
+        let copy = imported_id(&out);
+        let r1 = there
+            .get(&format!("/api/v1/tournaments/{copy}/rounds/1"))
+            .json();
+        assert_eq!(r1["date"], "2026-07-18");
+        let page = target.client().get(&format!("/people/{known}")).body;
+        assert!(page.contains("Nelspruit Open"), "{page}");
+        let july = target.client().get("/api/v1/ratings?period=2026-07").json();
+        let rated: Vec<&Value> = july["ratings"].as_array().unwrap().iter().collect();
+        assert_eq!(rated.len(), 2, "{july}");
+        assert!(rated.iter().all(|r| r["games"] == 2), "{july}");
     }
 }

@@ -58,6 +58,15 @@ pub fn run(what: ImportWhat) -> i32 {
                 count(done.rounds, "round"),
                 count(done.games, "game")
             );
+            if !done.people_linked.is_empty() {
+                println!(
+                    "linked to the registry by federation id: {}",
+                    done.people_linked.join(", ")
+                );
+            }
+            if !done.people_created.is_empty() {
+                println!("added to the registry: {}", done.people_created.join(", "));
+            }
             if !done.unknown_accounts.is_empty() {
                 println!(
                     "no account here for {}: their entries are kept without an author; add the account{} and import again to keep the names",

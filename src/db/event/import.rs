@@ -125,6 +125,8 @@ pub fn import(w: &mut Write, file: &EventFile) -> Result<Imported, DbError> {
     rounds_pairings_and_games(conn, file, &mut ids, &mut accounts)?;
     records_and_rulings(conn, file, &ids, &mut accounts)?;
     audit_trail(conn, file, &ids, &mut accounts)?;
+    let (people_linked, people_created) = people_of(w, file, &ids)?;
+    let conn = w.conn();
 
     // Read the new tournament back through the typed readers, so a
     // setting, status or result this Kraal does not know is refused
@@ -140,12 +142,67 @@ pub fn import(w: &mut Write, file: &EventFile) -> Result<Imported, DbError> {
         rounds: file.rounds.len(),
         games: file.games.len(),
         unknown_accounts: accounts.unknown.into_iter().collect(),
+        people_linked,
+        people_created,
     };
     w.record(
         Change::new(Some(tid), Action::Import, Entity::Tournament, Some(tid))
             .new_value(file.tournament.name.clone()),
     );
     Ok(imported)
+}
+
+/// Links the players the file says are people of a registry to the
+/// target's person with the same federation id, adding the person when the
+/// target has none (an added person is recorded as any other).
+fn people_of(
+    w: &mut Write,
+    file: &EventFile,
+    ids: &Remap,
+) -> Result<(Vec<String>, Vec<String>), DbError> {
+    use crate::db::people;
+    let (mut linked, mut created) = (Vec::new(), Vec::new());
+    for r in &file.people {
+        let player = ids
+            .players
+            .get(&format!("people (player {})", r.player), r.player)?;
+        let said = format!("{} ({})", r.name, r.federation_id);
+        let person = match people::by_federation_id(w.conn(), &r.federation_id)? {
+            Some(p) => {
+                linked.push(said);
+                // A person merged away lives on in whoever they became.
+                p.merged_into.unwrap_or(p.id)
+            }
+            None => {
+                let text = crate::registry::PersonText {
+                    name: &r.name,
+                    federation_id: &r.federation_id,
+                    club: &r.club,
+                    born: &r.born.map(|y| y.to_string()).unwrap_or_default(),
+                    ..Default::default()
+                };
+                let fields =
+                    crate::registry::PersonFields::parse(&text, i32::MAX).map_err(|e| {
+                        let first = e.into_iter().next().expect("a refusal names a field");
+                        DbError::Invalid(first)
+                    })?;
+                created.push(said);
+                people::create(w, &fields)?.id
+            }
+        };
+        diesel::update(players::table.find(player))
+            .set(players::person_id.eq(person))
+            .execute(w.conn())
+            .map_err(|e| {
+                crate::db::classify(
+                    e,
+                    crate::conflict::Taken::Entry {
+                        name: r.name.clone(),
+                    },
+                )
+            })?;
+    }
+    Ok((linked, created))
 }
 
 /// The tournament's row and its referees; gives the new tournament's id.

@@ -31,8 +31,9 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::schema::{
-    audit_entries, forbidden_pairs, games, lineups, pairings, players, relations, requested_byes,
-    rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
+    audit_entries, forbidden_pairs, games, lineups, pairings, people, players, relations,
+    requested_byes, rounds, rulings, scoresheets, team_members, teams, tournament_referees,
+    tournaments, users,
 };
 use super::{DbConnection, DbError};
 use crate::change::Entity;
@@ -45,8 +46,10 @@ pub const FORMAT: &str = "kraal event";
 ///
 /// Version 2 added each audit entry's `detail` (its round and players as
 /// ids); a version 1 file's entries said those in their text, which
-/// `read::upgrade_v1` reads once as the file is read.
-pub const VERSION: u32 = 2;
+/// `read::upgrade_v1` reads once as the file is read. Version 3 added each
+/// round's `played_on` (an older file's rounds were played the day they
+/// were paired) and `people`, the registry's people the players are.
+pub const VERSION: u32 = 3;
 /// The largest event file taken: 50 MB (a season's league with every
 /// record is a few MB).
 pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
@@ -181,6 +184,30 @@ pub struct RoundRow {
     pub created_at: NaiveDateTime,
     pub published_at: Option<NaiveDateTime>,
     pub locked_at: Option<NaiveDateTime>,
+    /// Version 3 on; an older file's rounds take the day they were paired.
+    #[serde(default = "unknown_day")]
+    pub played_on: NaiveDate,
+}
+
+/// The day of a round a version 2 file does not give (`read` replaces it
+/// with the day the round was paired).
+fn unknown_day() -> NaiveDate {
+    NaiveDate::MIN
+}
+
+/// A player who is a person of the source's registry, by federation id:
+/// the import links the player to the target's person with that id, or
+/// makes one. People without a federation id cannot be told apart across
+/// servers and are not carried.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PersonRef {
+    /// The player's id in the file.
+    pub player: i32,
+    pub federation_id: String,
+    pub name: String,
+    pub club: String,
+    pub born: Option<i32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
@@ -308,6 +335,9 @@ pub struct EventFile {
     pub scoresheets: Vec<ScoresheetRow>,
     pub rulings: Vec<RulingRow>,
     pub audit: Vec<AuditRow>,
+    /// Version 3 on.
+    #[serde(default)]
+    pub people: Vec<PersonRef>,
 }
 
 /// Reads every row of one tournament, in one transaction so the file is one
@@ -398,6 +428,30 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .order(audit_entries::id)
             .select(AuditRow::as_select())
             .load(conn)?;
+        let linked: Vec<(i32, Option<String>, String, String, Option<i32>)> = players::table
+            .inner_join(people::table)
+            .filter(players::tournament_id.eq(tid))
+            .order(players::id)
+            .select((
+                players::id,
+                people::federation_id,
+                people::name,
+                people::club,
+                people::born,
+            ))
+            .load(conn)?;
+        let people: Vec<PersonRef> = linked
+            .into_iter()
+            .filter_map(|(player, fid, name, club, born)| {
+                Some(PersonRef {
+                    player,
+                    federation_id: fid?,
+                    name,
+                    club,
+                    born,
+                })
+            })
+            .collect();
         let referees: Vec<i32> = tournament_referees::table
             .filter(tournament_referees::tournament_id.eq(tid))
             .order(tournament_referees::user_id)
@@ -445,6 +499,7 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             scoresheets,
             rulings,
             audit,
+            people,
         })
     })
 }
@@ -461,6 +516,10 @@ pub struct Imported {
     /// their rows are kept without an author (and, for referees, without
     /// the assignment).
     pub unknown_accounts: Vec<String>,
+    /// Players linked to a person already in the target's registry, and
+    /// people the import added to it, by name and federation id.
+    pub people_linked: Vec<String>,
+    pub people_created: Vec<String>,
 }
 
 mod import;

@@ -55,6 +55,11 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
     if version == Some(1) {
         upgrade_v1(&mut file);
     }
+    if version.is_some_and(|v| v < 3) {
+        for r in &mut file.rounds {
+            r.played_on = r.created_at.date();
+        }
+    }
     check_values(&file)?;
     check_ids(&file)?;
     check_rows(&file)?;
