@@ -91,6 +91,10 @@ struct Data {
     /// A game of the Swiss event with records, and a pairing's player link.
     game: i64,
     link: String,
+    /// A person of the registry with rated games (and a merge undone), and
+    /// a season over their event.
+    person: i64,
+    season: i64,
 }
 
 /// Sample URLs (paths) for each GET route: the same page in its different
@@ -173,6 +177,19 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         }
         "/api/v1/tournaments/{tid:\\d+}/standings" => {
             vec![format!("/api/v1/tournaments/{s}/standings")]
+        }
+        "/people" => vec!["/people".into(), "/people?q=mok".into()],
+        "/people.csv" => vec!["/people.csv".into()],
+        "/people/{id:\\d+}" => vec![format!("/people/{}", d.person)],
+        "/ratings" => vec!["/ratings".into(), "/ratings?period=2026-06".into()],
+        "/seasons" => vec!["/seasons".into()],
+        "/seasons/{id:\\d+}" => vec![format!("/seasons/{}", d.season)],
+        "/seasons/{id:\\d+}/standings.csv" => vec![format!("/seasons/{}/standings.csv", d.season)],
+        "/api/v1/people" => vec!["/api/v1/people?q=mok".into()],
+        "/api/v1/people/{id:\\d+}" => vec![format!("/api/v1/people/{}", d.person)],
+        "/api/v1/ratings" => vec!["/api/v1/ratings".into()],
+        "/api/v1/seasons/{id:\\d+}/standings" => {
+            vec![format!("/api/v1/seasons/{}/standings", d.season)]
         }
         _ => return None,
     };
@@ -427,6 +444,64 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         .find(|p| p.second_player_id.is_some())
         .unwrap();
     let key = kraal::director::scoresheets::link_key(&mut app.conn(), last.id).unwrap();
+    // The registry: two people with imported ratings who met in June, a
+    // duplicate merged and unmerged, a season over their event.
+    let people: Vec<i64> = [
+        ("Mpho Mokoena", "GP-1", 1620),
+        ("Tumi Mokoena", "GP-2", 1540),
+    ]
+    .iter()
+    .map(|(name, fid, rating)| {
+        api.create(
+            "/api/v1/people",
+            json!({"name": name, "federation_id": fid, "club": fid,
+                       "rating": {"rating": rating, "rd": 120, "period": "2026-05"}}),
+        )["id"]
+            .as_i64()
+            .unwrap()
+    })
+    .collect();
+    let twin = api.create("/api/v1/people", json!({"name": "M. Mokoena"}))["id"]
+        .as_i64()
+        .unwrap();
+    let merge = api.create(
+        &format!("/api/v1/people/{twin}/merge"),
+        json!({"into": people[0]}),
+    );
+    api.send_json(
+        "DELETE",
+        &format!("/api/v1/merges/{}", merge["id"]),
+        json!({}),
+    );
+    let derby = api.create(
+        "/api/v1/tournaments",
+        json!({"name": "Soweto Derby", "system": "round_robin", "rules": "official"}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    for p in &people {
+        api.create(
+            &format!("/api/v1/tournaments/{derby}/players"),
+            json!({"person": p}),
+        );
+    }
+    let round = api.create(
+        &format!("/api/v1/tournaments/{derby}/rounds"),
+        json!({"date": "2026-06-13"}),
+    );
+    for g in round["pairings"][0]["games"].as_array().unwrap() {
+        api.send_json(
+            "PUT",
+            &format!("/api/v1/games/{}", g["id"]),
+            json!({"result": "1-0"}),
+        );
+    }
+    let season = api.create(
+        "/api/v1/seasons",
+        json!({"name": "Gauteng Grand Prix", "events": [{"tournament": derby}]}),
+    )["id"]
+        .as_i64()
+        .unwrap();
     let data = Data {
         swiss,
         knockout,
@@ -436,6 +511,8 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         captain,
         game: i64::from(game),
         link: format!("/p/{}/{key}", last.id),
+        person: people[0],
+        season,
     };
 
     // Every GET route of the table, with its sample URLs; HTML ones only.

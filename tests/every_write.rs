@@ -651,6 +651,101 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
             || page.post(&format!("{l}/rounds/1/matches/{m}/start"), &[]),
         );
 
+        // --- The registry: people, a merge and its undo, seasons, a
+        // round's day, an entry refreshed from its person.
+        w.step("POST", "/people", None, || {
+            page.post(
+                "/people",
+                &[("name", "Puleng Mabuza"), ("federation_id", "GP-9")],
+            )
+        });
+        w.step("POST", "/people/import", None, || {
+            page.post(
+                "/people/import",
+                &[("csv", "name,federation_id\nDumisani Mabuza,GP-10\n")],
+            )
+        });
+        let mut person = |name: &str| {
+            let r = w.step("POST", "/api/v1/people", None, || {
+                api.send_json("POST", "/api/v1/people", json!({ "name": name }))
+            });
+            id(&r.json())
+        };
+        let (a, b) = (person("Themba Mabuza"), person("T. Mabuza"));
+        w.step("POST", "/people/{id:\\d+}/merge", None, || {
+            page.post(&format!("/people/{a}/merge"), &[("into", &b.to_string())])
+        });
+        let merge = kraal::db::people::merges_of(&mut app.conn(), a as i32).unwrap()[0].id;
+        w.step("POST", "/merges/{id:\\d+}/undo", None, || {
+            page.post(&format!("/merges/{merge}/undo"), &[])
+        });
+        let again = w.step("POST", "/api/v1/people/{id:\\d+}/merge", None, || {
+            api.send_json(
+                "POST",
+                &format!("/api/v1/people/{a}/merge"),
+                json!({ "into": b }),
+            )
+        });
+        let again = id(&again.json());
+        w.step("DELETE", "/api/v1/merges/{id:\\d+}", None, || {
+            api.send_json("DELETE", &format!("/api/v1/merges/{again}"), json!({}))
+        });
+        let e = tid.to_string();
+        w.step("POST", "/seasons", None, || {
+            page.post("/seasons", &[("name", "Gauteng Season"), ("event", &e)])
+        });
+        w.step("POST", "/api/v1/seasons", None, || {
+            api.send_json(
+                "POST",
+                "/api/v1/seasons",
+                json!({"name": "Gauteng Season II", "events": [{"tournament": tid, "weight": 2}]}),
+            )
+        });
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/rounds/{n:\\d+}/date",
+            Some(lid),
+            || page.post(&format!("{l}/rounds/1/date"), &[("date", "2026-06-13")]),
+        );
+        w.step(
+            "PATCH",
+            "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}",
+            Some(lid),
+            || {
+                api.send_json(
+                    "PATCH",
+                    &format!("/api/v1/tournaments/{lid}/rounds/1"),
+                    json!({"date": "2026-06-14"}),
+                )
+            },
+        );
+        let fresh = id(&api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Mabuza Memorial", "rules": "official", "rounds": 3}),
+        ));
+        let entry = id(&api.create(
+            &format!("/api/v1/tournaments/{fresh}/players"),
+            json!({ "person": a }),
+        ));
+        // The referee typed another club by hand; the refresh takes the
+        // person's again.
+        let edited = page.post(
+            &format!("/t/{fresh}/players/{entry}/edit"),
+            &[
+                ("name", "Themba Mabuza"),
+                ("club", "Typed By Hand"),
+                ("rating", ""),
+                ("seed", ""),
+            ],
+        );
+        assert_eq!(edited.status, 303, "{}", edited.body);
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/players/{pid:\\d+}/refresh",
+            Some(fresh),
+            || page.post(&format!("/t/{fresh}/players/{entry}/refresh"), &[]),
+        );
+
         // Every write route of the table was walked.
         let writes: BTreeSet<(String, String)> = kraal::web::routes::ROUTES
             .iter()

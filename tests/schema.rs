@@ -183,6 +183,7 @@ fn diesel_type(backend: &str, declared: &str) -> &'static str {
         ("sqlite", "timestamp") | ("postgres", "timestamp without time zone") => "Timestamp",
         ("postgres", "timestamp with time zone") => "Timestamptz",
         ("sqlite", "date") | ("postgres", "date") => "Date",
+        ("sqlite", "real") | ("postgres", "double precision") => "Double",
         _ => panic!("{backend}: no Diesel type known here for {declared:?}; teach tests/schema.rs"),
     }
 }

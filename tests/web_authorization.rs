@@ -95,6 +95,16 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/rounds/{n:\\d+}/matches/{mid:\\d+}/start" => s(&[]),
         "/api/v1/tournaments/{tid:\\d+}/teams" => Some(vec![]), // a JSON body of its own
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" => Some(vec![]),
+        "/people" => s(&[("name", "Lindiwe Mabaso"), ("club", "Kuruman MC")]),
+        "/people/import" => s(&[("csv", "name,club\nVusi Mabaso,Kuruman MC\n")]),
+        "/people/{id:\\d+}/merge" | "/api/v1/people/{id:\\d+}/merge" => Some(vec![]), // into filled in
+        "/merges/{id:\\d+}/undo" | "/api/v1/merges/{id:\\d+}" => s(&[]),
+        "/seasons" => Some(vec![("name", format!("Matrix Season {n}"))]), // event filled in
+        "/t/{tid:\\d+}/players/{pid:\\d+}/refresh" => s(&[]),
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/date" => s(&[("date", "2026-06-13")]),
+        "/api/v1/people" => s(&[("name", "Gift Tau")]),
+        "/api/v1/seasons" => Some(vec![("name", format!("Matrix Season {n}"))]),
+        "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => s(&[("date", "2026-06-13")]),
         _ => None,
     }
 }
@@ -119,6 +129,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
         let mut checked = 0;
         for (n, route) in ROUTES.iter().enumerate() {
             let mut body_game: Option<i32> = None;
+            let mut fields_extra: Vec<(&'static str, String)> = Vec::new();
             if matches!(route.access, Access::Public | Access::Setup) {
                 // Only signing in and out and the first setup may change state without an account.
                 if route.changes_state() {
@@ -263,10 +274,57 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 .unwrap();
                 let token_id =
                     kraal::db::auth::tokens_of(&mut app.conn(), token_owner.id).unwrap()[0].id;
-                let path = route
-                    .path
+                // The registry's routes: two people, the first merged into
+                // the second for an undo; a refresh needs an entry that is
+                // a person.
+                let registry = |name: &str| {
+                    let f = kraal::registry::PersonFields::parse(
+                        &kraal::registry::PersonText {
+                            name,
+                            ..Default::default()
+                        },
+                        2026,
+                    )
+                    .unwrap();
+                    kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                        kraal::db::people::create(w, &f)
+                    })
+                    .unwrap()
+                    .id
+                };
+                let mut entry = p1.id;
+                let registry_id = if route.path.contains("people/{id") {
+                    let (a, b) = (registry("Thato Matrix"), registry("T. Matrix"));
+                    fields_extra.push(("into", b.to_string()));
+                    Some(a)
+                } else if route.path.contains("merges/{id") {
+                    let (a, b) = (registry("Thato Matrix"), registry("T. Matrix"));
+                    let m = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                        kraal::db::people::merge(w, a, b)
+                    })
+                    .unwrap();
+                    Some(m.id)
+                } else {
+                    if route.path.ends_with("/refresh") {
+                        let person = registry("Kagiso Matrix");
+                        entry = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                            kraal::director::registry::enter(w, t.id, person, None, None)
+                        })
+                        .unwrap()
+                        .id;
+                    }
+                    None
+                };
+                if route.path == "/seasons" {
+                    fields_extra.push(("event", t.id.to_string()));
+                }
+                let path = match registry_id {
+                    Some(id) => route.path.replace("{id:\\d+}", &id.to_string()),
+                    None => route.path.to_string(),
+                };
+                let path = path
                     .replace("{tid:\\d+}", &t.id.to_string())
-                    .replace("{pid:\\d+}", &p1.id.to_string())
+                    .replace("{pid:\\d+}", &entry.to_string())
                     .replace("{rid:\\d+}", &rid.to_string())
                     .replace("{fid:\\d+}", &fid.to_string())
                     .replace("{uid:\\d+}", &assigned.id.to_string())
@@ -306,6 +364,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     path
                 };
                 let mut fields = body.clone();
+                fields.append(&mut fields_extra);
                 if let Some(g) = body_game.take() {
                     fields.push(("game", g.to_string()));
                 }

@@ -535,6 +535,10 @@ pub struct ListedRow {
     pub games: u32,
 }
 
+/// Lines of the rating list a page shows: a phone reads a page of them;
+/// the whole list is the CSV.
+pub const LIST_PAGE: usize = 200;
+
 #[derive(Template, WebTemplate)]
 #[template(path = "ratings.html")]
 pub struct RatingsPage {
@@ -542,11 +546,18 @@ pub struct RatingsPage {
     period: Period,
     until: Period,
     rows: Vec<ListedRow>,
+    /// Everyone rated after the month (or matching the search).
+    total: usize,
+    page: usize,
+    pages: usize,
+    q: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub struct PeriodForm {
     period: Option<String>,
+    page: Option<usize>,
+    q: Option<String>,
 }
 
 /// `GET /ratings?period=YYYY-MM`: the rating list after that month.
@@ -557,10 +568,25 @@ pub async fn ratings_page(
 ) -> Result<RatingsPage, AppError> {
     let book = book(&state).await?;
     let period = period_of(query.period.as_deref(), book.until)?;
-    let rows = book
+    let q = query.q.clone().unwrap_or_default().trim().to_string();
+    let wanted = q.to_lowercase();
+    let matching: Vec<(usize, crate::director::ratings::Listed)> = book
         .list(period)
         .into_iter()
         .enumerate()
+        .filter(|(_, l)| {
+            wanted.is_empty()
+                || l.person.name.to_lowercase().contains(&wanted)
+                || l.person.federation_id.as_deref() == Some(q.as_str())
+        })
+        .collect();
+    let total = matching.len();
+    let pages = total.div_ceil(LIST_PAGE).max(1);
+    let page = query.page.unwrap_or(1).clamp(1, pages);
+    let rows = matching
+        .into_iter()
+        .skip((page - 1) * LIST_PAGE)
+        .take(LIST_PAGE)
         .map(|(i, l)| ListedRow {
             rank: i + 1,
             person: l.person.id,
@@ -575,5 +601,9 @@ pub async fn ratings_page(
         period,
         until: book.until,
         rows,
+        total,
+        page,
+        pages,
+        q,
     })
 }
