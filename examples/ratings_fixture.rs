@@ -24,6 +24,9 @@ fn main() {
         .and_then(|d| d.open(2))
         .unwrap_or_else(|e| panic!("cannot create {path}: {e}"));
     let mut conn = pool.get().expect("a connection");
+    // The bulk rows go through a plain SQLite connection: batch inserts are
+    // the backend's own (the app's connection serves both backends).
+    let mut raw = diesel::SqliteConnection::establish(&path).expect("the file");
     let hash = kraal::accounts::hash_password("bench-password").expect("hash");
     let admin = db::users::create(&mut conn, "bench", Role::Admin, &hash).expect("admin");
     let now = db::now();
@@ -44,7 +47,7 @@ fn main() {
             )
         })
         .collect();
-    conn.transaction(|c| {
+    raw.transaction(|c| {
         for chunk in person_rows.chunks(5000) {
             diesel::insert_into(people::table)
                 .values(chunk)
@@ -73,7 +76,7 @@ fn main() {
             db::tournaments::create(w, &fields, &admin)
         })
         .expect("tournament");
-        conn.transaction(|c| {
+        raw.transaction(|c| {
             let offset = next() % people_count;
             let entries: Vec<_> = (0..entered)
                 .map(|k| {

@@ -266,9 +266,18 @@ impl PlayedGame {
     }
 }
 
-/// The games with a result whose both players are entries of someone in
-/// the registry, or, with `only`, the games of those entries alone.
-pub fn games(conn: &mut DbConnection, only: Option<&[i32]>) -> Result<Vec<PlayedGame>, DbError> {
+/// Which games [`games`] reads.
+#[derive(Debug, Clone, Copy)]
+pub enum Of<'a> {
+    /// The games played on the board (what is rated) of one tournament.
+    Tournament(i32),
+    /// Every game with a result of these entries.
+    Entries(&'a [i32]),
+}
+
+/// The games with a result of a tournament (played on the board) or of
+/// some entries (all), by day.
+pub fn games(conn: &mut DbConnection, of: Of<'_>) -> Result<Vec<PlayedGame>, DbError> {
     let mut query = games::table
         .inner_join(pairings::table.inner_join(rounds::table))
         .filter(games::result.is_not_null())
@@ -286,14 +295,19 @@ pub fn games(conn: &mut DbConnection, only: Option<&[i32]>) -> Result<Vec<Played
             games::result,
         ))
         .into_boxed();
-    if let Some(entries) = only {
-        query = query.filter(
-            pairings::first_player_id
-                .eq_any(entries.to_vec())
-                .or(pairings::second_player_id.eq_any(entries.to_vec())),
-        );
-    } else {
-        query = query.filter(games::result.eq_any(["1-0", "0-1", "1/2-1/2"]));
+    match of {
+        Of::Entries(entries) => {
+            query = query.filter(
+                pairings::first_player_id
+                    .eq_any(entries.to_vec())
+                    .or(pairings::second_player_id.eq_any(entries.to_vec())),
+            );
+        }
+        Of::Tournament(tid) => {
+            query = query
+                .filter(rounds::tournament_id.eq(tid))
+                .filter(games::result.eq_any(["1-0", "0-1", "1/2-1/2"]));
+        }
     }
     type Row = (
         i32,
@@ -512,6 +526,13 @@ pub fn refresh_entry(
     Ok(())
 }
 
+/// Every tournament's id and revision: which ones changed since a read.
+pub fn revisions(conn: &mut DbConnection) -> Result<Vec<(i32, i32)>, DbError> {
+    Ok(tournaments::table
+        .select((tournaments::id, tournaments::revision))
+        .load(conn)?)
+}
+
 /// The newest change recorded anywhere: every write records one, so the
 /// ratings computed at one stamp hold until it moves.
 pub fn stamp(conn: &mut DbConnection) -> Result<i32, DbError> {
@@ -542,7 +563,7 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
     let games = if own.is_empty() {
         Vec::new()
     } else {
-        games(c, Some(&own))?
+        games(c, Of::Entries(&own))?
     };
     let met: Vec<i32> = games.iter().flat_map(|g| [g.first, g.second]).collect();
     let rows: Vec<(i32, String, Option<i32>)> = players::table

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDate;
 
-use crate::db::people::{self, Person};
+use crate::db::people::{self, Person, PlayedGame};
 use crate::db::{DbConnection, DbError};
 use crate::rating::{self, Game, History, Period, Rating, Settings, Start};
 
@@ -91,6 +91,11 @@ impl Book {
 pub struct Ratings {
     settings: Settings,
     book: Mutex<Option<Arc<Book>>>,
+    /// Each tournament's games played on the board, as last read, with the
+    /// tournament's revision then: a change reads again only the
+    /// tournaments it touched (a result, a round's day), not a million
+    /// games.
+    games: Mutex<HashMap<i32, (i32, Arc<Vec<PlayedGame>>)>>,
 }
 
 impl Ratings {
@@ -98,7 +103,28 @@ impl Ratings {
         Ratings {
             settings,
             book: Mutex::new(None),
+            games: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Every game played on the board, by tournament, reading again only
+    /// the tournaments whose revision moved (and forgetting deleted ones).
+    fn played(&self, conn: &mut DbConnection) -> Result<Vec<Arc<Vec<PlayedGame>>>, DbError> {
+        let revisions = people::revisions(conn)?;
+        let mut kept = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|tid, _| revisions.iter().any(|(t, _)| t == tid));
+        let mut all = Vec::with_capacity(revisions.len());
+        for (tid, revision) in revisions {
+            match kept.get(&tid) {
+                Some((r, games)) if *r == revision => all.push(games.clone()),
+                _ => {
+                    let games = Arc::new(people::games(conn, people::Of::Tournament(tid))?);
+                    kept.insert(tid, (revision, games.clone()));
+                    all.push(games);
+                }
+            }
+        }
+        Ok(all)
     }
 
     /// The ratings as of now: the kept book while nothing was recorded
@@ -137,21 +163,28 @@ impl Ratings {
             .into_iter()
             .filter_map(|(entry, person)| Some((entry, *index.get(&person)?)))
             .collect();
-        let mut games: Vec<Game> = people::games(conn, None)?
-            .into_iter()
+        let played = self.played(conn)?;
+        let mut games: Vec<(Game, (NaiveDate, i32))> = played
+            .iter()
+            .flat_map(|t| t.iter())
             .filter_map(|g| {
                 let first = *entry_person.get(&g.first)?;
                 let second = *entry_person.get(&g.second)?;
-                (first != second).then_some(Game {
-                    period: Period::of(g.played_on),
-                    first,
-                    second,
-                    score: g.played_score_of(g.first)?,
-                })
+                (first != second).then_some((
+                    Game {
+                        period: Period::of(g.played_on),
+                        first,
+                        second,
+                        score: g.played_score_of(g.first)?,
+                    },
+                    (g.played_on, g.game_id),
+                ))
             })
             .collect();
-        // Stored by day, then game: stable by month keeps that order.
-        games.sort_by_key(|g| g.period);
+        // By month, and within one by day and game (the order the games
+        // were played in, whichever tournament they belong to).
+        games.sort_by_key(|g| (g.0.period, g.1));
+        let games: Vec<Game> = games.into_iter().map(|(g, _)| g).collect();
         let history = match previous.and_then(|p| changed_from(p, &everyone, &starts, &games)) {
             Some(from) => {
                 let previous = previous.map(|p| &p.history).expect("checked");

@@ -44,3 +44,7 @@ ALTER TABLE rounds ALTER COLUMN played_on SET NOT NULL;
 
 -- A person is entered once per tournament.
 CREATE UNIQUE INDEX players_tournament_person ON players (tournament_id, person_id);
+
+-- A person's page reads the games of their entries.
+CREATE INDEX pairings_first_player ON pairings (first_player_id);
+CREATE INDEX pairings_second_player ON pairings (second_player_id);

@@ -43,3 +43,7 @@ UPDATE rounds SET played_on = date(created_at);
 
 -- A person is entered once per tournament.
 CREATE UNIQUE INDEX players_tournament_person ON players (tournament_id, person_id);
+
+-- A person's page reads the games of their entries.
+CREATE INDEX pairings_first_player ON pairings (first_player_id);
+CREATE INDEX pairings_second_player ON pairings (second_player_id);

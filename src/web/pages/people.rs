@@ -368,11 +368,13 @@ pub struct PersonPage {
 }
 
 impl PersonPage {
+    /// A person of a merge: two of them often share a name, so the
+    /// number goes with it.
     fn name_of(&self, id: &i32) -> String {
-        self.names
-            .get(id)
-            .cloned()
-            .unwrap_or_else(|| format!("person {id}"))
+        match self.names.get(id) {
+            Some(name) => format!("{name} (#{id})"),
+            None => format!("person {id}"),
+        }
     }
 }
 
