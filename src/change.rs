@@ -44,7 +44,6 @@ named_values! {
         MakeCaptainLink => "make captain link", "make captain link";
         RenewCaptainLink => "renew captain link", "renew captain link";
         Date => "date", "set the day of";
-        Link => "link", "link to a person";
         Refresh => "refresh", "refresh from the registry";
         Merge => "merge", "merge";
         Unmerge => "unmerge", "undo the merge of";

@@ -211,6 +211,20 @@ pub fn check_still_unstarted(board: Board) -> Result<(), Refused> {
     Ok(())
 }
 
+/// The day a round is played, as typed (`YYYY-MM-DD`): the page and the API
+/// read it alike.
+pub fn parse_day(text: &str) -> Result<chrono::NaiveDate, crate::field::Problem> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(crate::field::Problem::Empty);
+    }
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+        crate::field::Problem::NotADate {
+            text: text.to_string(),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,18 +347,4 @@ mod tests {
         }
         assert_eq!(check_still_unstarted(fresh), Ok(()));
     }
-}
-
-/// The day a round is played, as typed (`YYYY-MM-DD`): the page and the API
-/// read it alike.
-pub fn parse_day(text: &str) -> Result<chrono::NaiveDate, crate::field::Problem> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(crate::field::Problem::Empty);
-    }
-    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
-        crate::field::Problem::NotADate {
-            text: text.to_string(),
-        }
-    })
 }

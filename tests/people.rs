@@ -56,7 +56,7 @@ fn play(api: &mut Client, pairing: &Value, winner: Option<i64>) {
     common::put(api, &games[1], "--");
 }
 
-fn rated<'a>(list: &'a Value, person: i64) -> &'a Value {
+fn rated(list: &Value, person: i64) -> &Value {
     list["ratings"]
         .as_array()
         .unwrap()

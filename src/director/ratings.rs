@@ -95,8 +95,11 @@ pub struct Ratings {
     /// tournament's revision then: a change reads again only the
     /// tournaments it touched (a result, a round's day), not a million
     /// games.
-    games: Mutex<HashMap<i32, (i32, Arc<Vec<PlayedGame>>)>>,
+    games: Mutex<HashMap<i32, Kept>>,
 }
+
+/// A tournament's revision and its games played on the board then.
+type Kept = (i32, Arc<Vec<PlayedGame>>);
 
 impl Ratings {
     pub fn new(settings: Settings) -> Ratings {

@@ -428,7 +428,8 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .order(audit_entries::id)
             .select(AuditRow::as_select())
             .load(conn)?;
-        let linked: Vec<(i32, Option<String>, String, String, Option<i32>)> = players::table
+        type Linked = (i32, Option<String>, String, String, Option<i32>);
+        let linked: Vec<Linked> = players::table
             .inner_join(people::table)
             .filter(players::tournament_id.eq(tid))
             .order(players::id)

@@ -403,8 +403,8 @@ async fn person_page_of(
             };
             let (opponent, opponent_person) = r.players.get(&other).cloned()?;
             let result = match g.played_score_of(me) {
-                Some(s) if s == 1.0 => "1",
-                Some(s) if s == 0.5 => "½",
+                Some(1.0) => "1",
+                Some(0.5) => "½",
                 Some(_) => "0",
                 None => g.result.short(),
             };
