@@ -471,31 +471,9 @@ fn a_merge_moves_entries_games_and_rating_and_its_undo_restores_them_exactly() {
         // The same Sibusiso, typed again without his federation id.
         let duplicate = person(&mut api, json!({"name": "Sibusiso Zulu", "club": "Umlazi"}));
         ids.push(duplicate);
+        // Every game 1 drawn, every game 2 a double forfeit.
         let event = |api: &mut Client, name: &str, who: &[i64], date: &str| {
-            let tid = api.create(
-                "/api/v1/tournaments",
-                json!({"name": name, "system": "round_robin", "rules": "official"}),
-            )["id"]
-                .as_i64()
-                .unwrap();
-            let entries: Vec<i64> = who
-                .iter()
-                .map(|p| {
-                    api.create(
-                        &format!("/api/v1/tournaments/{tid}/players"),
-                        json!({"person": p}),
-                    )["id"]
-                        .as_i64()
-                        .unwrap()
-                })
-                .collect();
-            for _ in 0..who.len() - 1 {
-                for p in pair_on(api, tid, date) {
-                    let first = p["first_id"].as_i64().unwrap();
-                    play(api, &p, Some(first));
-                }
-            }
-            entries
+            common::people_round_robin(api, name, who, date, |_, _| None);
         };
         event(
             &mut api,

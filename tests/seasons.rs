@@ -8,66 +8,11 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{Client, TestApp};
+use common::TestApp;
 use kraal::db::users::Role;
 use serde_json::{json, Value};
 
 const POINTS: [f64; 10] = [25.0, 18.0, 15.0, 12.0, 10.0, 8.0, 6.0, 4.0, 2.0, 1.0];
-
-/// A round robin of the four people, every game 1 decided by `beats`
-/// (entry order: `beats(i, j)` is whether person i beats person j; `None`
-/// a draw), game 2 a double forfeit. Its id.
-fn round_robin(
-    api: &mut Client,
-    name: &str,
-    people: &[i64],
-    date: &str,
-    beats: impl Fn(usize, usize) -> Option<bool>,
-) -> i64 {
-    let tid = api.create(
-        "/api/v1/tournaments",
-        json!({"name": name, "system": "round_robin", "rules": "official"}),
-    )["id"]
-        .as_i64()
-        .unwrap();
-    let entries: Vec<i64> = people
-        .iter()
-        .map(|p| {
-            api.create(
-                &format!("/api/v1/tournaments/{tid}/players"),
-                json!({"person": p}),
-            )["id"]
-                .as_i64()
-                .unwrap()
-        })
-        .collect();
-    let index = |e: i64| entries.iter().position(|x| *x == e).unwrap();
-    for _ in 0..people.len() - 1 {
-        let r = api.send_json(
-            "POST",
-            &format!("/api/v1/tournaments/{tid}/rounds"),
-            json!({ "date": date }),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        for p in r.json()["pairings"].as_array().unwrap() {
-            let (f, s) = (
-                p["first_id"].as_i64().unwrap(),
-                p["second_id"].as_i64().unwrap(),
-            );
-            let first_wins = beats(index(f), index(s));
-            let games = p["games"].as_array().unwrap();
-            let first_starts = games[0]["first_started"].as_bool().unwrap();
-            let result = match (first_wins, first_starts) {
-                (None, _) => "1/2-1/2",
-                (Some(w), starts) if w == starts => "1-0",
-                _ => "0-1",
-            };
-            common::put(api, &games[0], result);
-            common::put(api, &games[1], "--");
-        }
-    }
-    tid
-}
 
 /// The season's table as the rules say, from the events' standings as
 /// the API gives them: (person → (points counted, places)).
@@ -131,7 +76,7 @@ fn a_season_scores_places_shares_ties_counts_the_best_and_ranks_by_countback() {
             })
             .collect();
         // First event: the entry order is the finishing order.
-        let e1 = round_robin(
+        let e1 = common::people_round_robin(
             &mut api,
             "Bloemfontein Open",
             &people,
@@ -139,7 +84,7 @@ fn a_season_scores_places_shares_ties_counts_the_best_and_ranks_by_countback() {
             |i, j| Some(i < j),
         );
         // Second: every game drawn, so all four share places 1 to 4.
-        let e2 = round_robin(
+        let e2 = common::people_round_robin(
             &mut api,
             "Free State Closed",
             &people,
@@ -147,9 +92,10 @@ fn a_season_scores_places_shares_ties_counts_the_best_and_ranks_by_countback() {
             |_, _| None,
         );
         // Third: the reverse order.
-        let e3 = round_robin(&mut api, "Welkom Rapid", &people, "2026-08-22", |i, j| {
-            Some(i > j)
-        });
+        let e3 =
+            common::people_round_robin(&mut api, "Welkom Rapid", &people, "2026-08-22", |i, j| {
+                Some(i > j)
+            });
         let events = [(e1, 1.0), (e2, 2.0), (e3, 1.0)];
         let season = api.create(
             "/api/v1/seasons",
@@ -239,7 +185,7 @@ fn a_season_scores_places_shares_ties_counts_the_best_and_ranks_by_countback() {
 
         // Ties broken by countback: best 1 of the shared event (35 each)
         // and a fourth event in the order Lerato, Mpho, Tshepo, Karabo.
-        let e4 = round_robin(
+        let e4 = common::people_round_robin(
             &mut api,
             "Sasolburg Classic",
             &[people[1], people[0], people[2], people[3]],

@@ -737,3 +737,59 @@ impl Drop for Served {
         let _ = self.child.wait();
     }
 }
+
+/// A round robin of people of the registry, played on `date`: game 1 of
+/// every pairing decided by `beats` (in the order the people are given:
+/// `beats(i, j)` is whether person i beats person j, `None` a draw), game 2
+/// a double forfeit, which is not rated. Its id.
+pub fn people_round_robin(
+    api: &mut Client,
+    name: &str,
+    people: &[i64],
+    date: &str,
+    beats: impl Fn(usize, usize) -> Option<bool>,
+) -> i64 {
+    let tid = api.create(
+        "/api/v1/tournaments",
+        serde_json::json!({"name": name, "system": "round_robin", "rules": "official"}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let entries: Vec<i64> = people
+        .iter()
+        .map(|p| {
+            api.create(
+                &format!("/api/v1/tournaments/{tid}/players"),
+                serde_json::json!({"person": p}),
+            )["id"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    let index = |e: i64| entries.iter().position(|x| *x == e).unwrap();
+    for _ in 0..people.len() - 1 {
+        let r = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/rounds"),
+            serde_json::json!({ "date": date }),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        for p in r.json()["pairings"].as_array().unwrap() {
+            let (f, s) = (
+                p["first_id"].as_i64().unwrap(),
+                p["second_id"].as_i64().unwrap(),
+            );
+            let first_wins = beats(index(f), index(s));
+            let games = p["games"].as_array().unwrap();
+            let first_starts = games[0]["first_started"].as_bool().unwrap();
+            let result = match (first_wins, first_starts) {
+                (None, _) => "1/2-1/2",
+                (Some(w), starts) if w == starts => "1-0",
+                _ => "0-1",
+            };
+            put(api, &games[0], result);
+            put(api, &games[1], "--");
+        }
+    }
+    tid
+}
