@@ -552,7 +552,10 @@ pub struct Record {
     /// Entry → (name, person) for every player met.
     pub players: HashMap<i32, (String, Option<i32>)>,
     pub merges: Vec<Merge>,
+    /// The people of those merges by id.
     pub names: HashMap<i32, String>,
+    /// Who made each merge: account names by id.
+    pub accounts: HashMap<i32, String>,
 }
 
 pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
@@ -583,6 +586,13 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
             }
         }
     }
+    let by: Vec<i32> = merges.iter().filter_map(|m| m.merged_by).collect();
+    let accounts = super::schema::users::table
+        .filter(super::schema::users::id.eq_any(&by))
+        .select((super::schema::users::id, super::schema::users::name))
+        .load::<(i32, String)>(c)?
+        .into_iter()
+        .collect();
     Ok(Record {
         person,
         merged_into,
@@ -591,6 +601,7 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
         players,
         merges,
         names,
+        accounts,
     })
 }
 

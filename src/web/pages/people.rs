@@ -364,10 +364,17 @@ pub struct PersonPage {
     games: Vec<GameLine>,
     merges: Vec<Merge>,
     names: HashMap<i32, String>,
+    accounts: HashMap<i32, String>,
     error: Option<String>,
 }
 
 impl PersonPage {
+    /// Who made a merge.
+    fn account(&self, id: &Option<i32>) -> String {
+        id.and_then(|id| self.accounts.get(&id).cloned())
+            .unwrap_or_else(|| "an account since removed".into())
+    }
+
     /// A person of a merge: two of them often share a name, so the
     /// number goes with it.
     fn name_of(&self, id: &i32) -> String {
@@ -444,6 +451,7 @@ async fn person_page_of(
         games,
         merges: r.merges,
         names: r.names,
+        accounts: r.accounts,
         error,
     })
 }
