@@ -63,6 +63,10 @@ pub enum Taken {
     FederationId {
         id: String,
     },
+    /// Another account publishes the event with this origin id here.
+    Origin {
+        origin: String,
+    },
 }
 
 /// A result edit refused because the game changed since the editor read

@@ -103,6 +103,10 @@ pub enum Problem {
     FromPerson,
     /// The entry is nobody of the registry.
     NotLinked,
+    /// An address that is not an `http://` or `https://` one.
+    NotALink {
+        text: String,
+    },
     /// A list longer than its limit.
     TooMany {
         max: usize,

@@ -45,6 +45,9 @@ enum Command {
 enum UserCommand {
     /// Add an account; the password is read from standard input.
     Add(serve::UserAddArgs),
+    /// Allow an account to publish events here from a venue (or, with
+    /// --revoke, no longer).
+    Publisher(serve::PublisherArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -69,6 +72,7 @@ fn main() {
         Some(Command::Serve(args)) => serve::serve(args),
         Some(Command::Migrate(args)) => serve::migrate(args),
         Some(Command::User(UserCommand::Add(args))) => serve::user_add(args),
+        Some(Command::User(UserCommand::Publisher(args))) => serve::user_publisher(args),
         Some(Command::Token(TokenCommand::Create(args))) => serve::token_create(args),
         Some(Command::Backup(args)) => serve::backup(args),
         Some(Command::Export(what)) => kraal::cli::export::run(what),

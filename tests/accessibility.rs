@@ -73,7 +73,7 @@ impl Session {
             Access::Public | Access::PlayerLink => true,
             Access::Setup => self == Session::Anonymous,
             Access::SignedIn | Access::Referee => self != Session::Anonymous,
-            Access::Admin => self == Session::Admin,
+            Access::Admin | Access::Publisher => self == Session::Admin,
         }
     }
 }
@@ -179,6 +179,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             vec![format!("/api/v1/tournaments/{s}/standings")]
         }
         "/people" => vec!["/people".into(), "/people?q=mok".into()],
+        "/api/v1/tournaments" => vec!["/api/v1/tournaments".into()],
         "/people.csv" => vec!["/people.csv".into()],
         "/people/{id:\\d+}" => vec![format!("/people/{}", d.person)],
         "/ratings" => vec!["/ratings".into(), "/ratings?period=2026-06".into()],

@@ -746,6 +746,34 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
             || page.post(&format!("/t/{fresh}/players/{entry}/refresh"), &[]),
         );
 
+        // A copy of the Swiss published here from a venue, by an admin: a
+        // new tournament whose import is its first change, then a newer
+        // revision that replaces it and moves its revision on.
+        let mut chief = app.script_for(&admin);
+        let file = kraal::db::event::export(&mut app.conn(), tid as i32).unwrap();
+        let published = |chief: &mut Client, revision: i64| {
+            chief.send_json(
+                "PUT",
+                "/api/v1/published/gauteng-open-venue",
+                json!({"revision": revision, "server": "Soweto venue", "event": &file}),
+            )
+        };
+        let r = published(&mut chief, 1);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let copy = r.json()["tournament"].as_i64().unwrap();
+        let (entries, revision) = w.state(Some(copy));
+        assert!(entries > 0, "the import is recorded");
+        let r = published(&mut chief, 2);
+        assert_eq!(r.json()["changed"], true, "{}", r.body);
+        assert!(
+            w.state(Some(copy)).1 > revision,
+            "the copy's revision moved on"
+        );
+        w.walked.insert((
+            "PUT".into(),
+            "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}".into(),
+        ));
+
         // Every write route of the table was walked.
         let writes: BTreeSet<(String, String)> = kraal::web::routes::ROUTES
             .iter()

@@ -103,6 +103,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/players/{pid:\\d+}/refresh" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/date" => s(&[("date", "2026-06-13")]),
         "/api/v1/people" => s(&[("name", "Gift Tau")]),
+        "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}" => Some(vec![]), // a JSON body of its own
         "/api/v1/seasons" => Some(vec![("name", format!("Matrix Season {n}"))]),
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => s(&[("date", "2026-06-13")]),
         _ => None,
@@ -113,7 +114,8 @@ fn allowed(access: Access, who: Who) -> bool {
     match access {
         Access::Public | Access::Setup => true,
         Access::SignedIn => who != Who::Anonymous,
-        Access::Admin => who == Who::Admin,
+        // The test's referees are not allowed to publish.
+        Access::Admin | Access::Publisher => who == Who::Admin,
         Access::Referee => matches!(who, Who::AssignedReferee | Who::Admin),
         // The key in the path is the permission: anyone holding it.
         Access::PlayerLink => true,
@@ -329,7 +331,11 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .replace("{fid:\\d+}", &fid.to_string())
                     .replace("{uid:\\d+}", &assigned.id.to_string())
                     .replace("{id:\\d+}", &token_id.to_string())
-                    .replace("{n:\\d+}", "1");
+                    .replace("{n:\\d+}", "1")
+                    .replace(
+                        "{origin:[0-9A-Za-z_-]{8,64}}",
+                        &format!("matrix-origin-{n}-{who:?}"),
+                    );
                 let path = match &team {
                     Some((team_id, _)) => {
                         let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
@@ -418,7 +424,15 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         };
                         json.insert(k.to_string(), value);
                     }
-                    if let (Some((_, ps)), true) = (&team, route.path.ends_with("/teams")) {
+                    if route.path.starts_with("/api/v1/published/") {
+                        let file = kraal::db::event::export(&mut app.conn(), t.id).unwrap();
+                        json = serde_json::json!({
+                            "revision": 1, "server": "Matrix venue", "event": file,
+                        })
+                        .as_object()
+                        .unwrap()
+                        .clone();
+                    } else if let (Some((_, ps)), true) = (&team, route.path.ends_with("/teams")) {
                         json = serde_json::json!({
                             "name": "Kimberley B", "members": [p1.id, p2.id, p3.id, ps[9]],
                         })

@@ -196,6 +196,43 @@ pub fn user_add(args: UserAddArgs) -> i32 {
     }
 }
 
+/// Arguments of `kraal user publisher`.
+#[derive(Debug, clap::Args)]
+pub struct PublisherArgs {
+    /// The account's name.
+    pub name: String,
+    /// Take the right away again.
+    #[arg(long)]
+    pub revoke: bool,
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+}
+
+/// Allows an account to publish events here (`PUT /api/v1/published/...`).
+pub fn user_publisher(args: PublisherArgs) -> i32 {
+    let result = (|| -> Result<users::User, DbError> {
+        let pool = args.db.open()?;
+        let mut conn = pool.get()?;
+        let user = users::find_by_name(&mut conn, &args.name)?.ok_or(DbError::NotFound("user"))?;
+        users::allow_publishing(&mut conn, user.id, !args.revoke)?;
+        Ok(user)
+    })();
+    match result {
+        Ok(u) if args.revoke => {
+            println!("{} may no longer publish events here", u.name);
+            0
+        }
+        Ok(u) => {
+            println!("{} may publish events here", u.name);
+            0
+        }
+        Err(e) => {
+            eprintln!("kraal: {e}");
+            1
+        }
+    }
+}
+
 /// Arguments of `kraal token create`.
 #[derive(Debug, clap::Args)]
 pub struct TokenCreateArgs {

@@ -137,6 +137,34 @@ diesel::table! {
 }
 
 diesel::table! {
+    publications (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        origin_id -> Text,
+        target -> Text,
+        token -> Text,
+        active -> Bool,
+        published_revision -> Nullable<Integer>,
+        last_success_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        failures -> Integer,
+    }
+}
+
+diesel::table! {
+    published (id) {
+        id -> Integer,
+        origin_id -> Text,
+        tournament_id -> Integer,
+        published_by -> Nullable<Integer>,
+        server -> Text,
+        link -> Text,
+        revision -> Integer,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     relations (id) {
         id -> Integer,
         tournament_id -> Integer,
@@ -292,6 +320,7 @@ diesel::table! {
         role -> Text,
         password_hash -> Text,
         created_at -> Timestamp,
+        may_publish -> Bool,
     }
 }
 
@@ -309,6 +338,9 @@ diesel::joinable!(pairings -> rounds (round_id));
 diesel::joinable!(merges -> users (merged_by));
 diesel::joinable!(players -> people (person_id));
 diesel::joinable!(players -> tournaments (tournament_id));
+diesel::joinable!(publications -> tournaments (tournament_id));
+diesel::joinable!(published -> tournaments (tournament_id));
+diesel::joinable!(published -> users (published_by));
 diesel::joinable!(relations -> tournaments (tournament_id));
 diesel::joinable!(requested_byes -> players (player_id));
 diesel::joinable!(requested_byes -> tournaments (tournament_id));
@@ -339,6 +371,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     pairings,
     people,
     players,
+    publications,
+    published,
     relations,
     requested_byes,
     rounds,

@@ -26,6 +26,8 @@ pub struct User {
     #[serde(skip)]
     pub password_hash: String,
     pub created_at: chrono::NaiveDateTime,
+    /// An admin allows this account to publish events here from a venue.
+    pub may_publish: bool,
 }
 
 impl User {
@@ -75,6 +77,15 @@ pub fn create(
             )
         })?;
     find_by_name(conn, name)?.ok_or(DbError::NotFound("user"))
+}
+
+/// Lets account `id` publish events here from a venue, or no longer. An
+/// account's right, not an event's change: the command line sets it.
+pub fn allow_publishing(conn: &mut DbConnection, id: i32, may: bool) -> Result<(), DbError> {
+    diesel::update(users::table.find(id))
+        .set(users::may_publish.eq(may))
+        .execute(conn)?;
+    Ok(())
 }
 
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {

@@ -361,14 +361,22 @@ pub async fn refereed_tournament(
     tid: i32,
 ) -> Result<Tournament, AppError> {
     let uid = user.id;
-    let (tournament, assigned) = state
+    let (tournament, assigned, published) = state
         .run(move |c| {
             Ok((
                 tournaments::find(c, tid)?,
                 tournaments::is_referee(c, tid, uid)?,
+                crate::db::published::of_tournament(c, tid)?,
             ))
         })
         .await?;
+    if let Some(p) = published {
+        // A copy of a venue's event changes there, never here.
+        return Err(AppError::Forbidden(format!(
+            "{} is published here from {}: it changes only there.",
+            tournament.name, p.server
+        )));
+    }
     if user.is_admin() || assigned {
         Ok(tournament)
     } else {
@@ -385,14 +393,17 @@ pub async fn can_edit(
     ctx: &crate::web::layout::Ctx,
     tid: i32,
 ) -> Result<bool, AppError> {
-    match &ctx.user {
-        None => Ok(false),
-        Some(u) if u.is_admin() => Ok(true),
-        Some(u) => {
-            let uid = u.id;
-            state
-                .run(move |c| tournaments::is_referee(c, tid, uid))
-                .await
-        }
-    }
+    let Some(u) = &ctx.user else {
+        return Ok(false);
+    };
+    let (uid, admin) = (u.id, u.is_admin());
+    state
+        .run(move |c| {
+            // A published copy is read-only for everyone here.
+            if crate::db::published::of_tournament(c, tid)?.is_some() {
+                return Ok(false);
+            }
+            Ok(admin || tournaments::is_referee(c, tid, uid)?)
+        })
+        .await
 }

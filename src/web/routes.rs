@@ -28,6 +28,9 @@ pub enum Access {
     /// Anyone holding a pairing's player link (`/p/{pid}/{key}`): the
     /// secret in the path is the permission; a wrong one is no such page.
     PlayerLink,
+    /// Admins, and the accounts an admin allows to publish events here
+    /// from a venue (`kraal user publisher NAME`).
+    Publisher,
 }
 
 /// One route: method, path pattern, access, and the handler to register.
@@ -158,6 +161,8 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/api/v1/me"                                     SignedIn => account::api_me;
     get  "/api/v1/openapi.json"                           Public   => super::openapi;
     post "/api/v1/tournaments"                            SignedIn => api::create_tournament;
+    get  "/api/v1/tournaments"                            Public   => api::list_tournaments;
+    put  "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}" Publisher => api::receive_published;
     patch "/api/v1/tournaments/{tid:\\d+}"                Referee  => api::patch_tournament;
     post "/api/v1/tournaments/{tid:\\d+}/players"          Referee  => api::add_player;
     post "/api/v1/people"                                 SignedIn => api::create_person;

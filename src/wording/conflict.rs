@@ -57,6 +57,9 @@ impl fmt::Display for Taken {
             ),
             Taken::Referee => write!(f, "that referee is already assigned"),
             Taken::Entry { name } => write!(f, "{name} is entered in this tournament already"),
+            Taken::Origin { origin } => {
+                write!(f, "the event {origin} is published here by another account")
+            }
             Taken::FederationId { id } => write!(
                 f,
                 "federation id {id} belongs to another person of the registry"

@@ -100,6 +100,9 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             f,
             "the {label} comes from the person of the registry: leave it out"
         ),
+        Problem::NotALink { text } => {
+            write!(f, "'{text}' is not an http:// or https:// address")
+        }
         Problem::TooMany { max } => write!(f, "the {label} hold more than {max} entries"),
         Problem::Twice { id } => write!(f, "tournament {id} is listed twice"),
         Problem::NotLinked => write!(f, "this player is not linked to a person of the registry"),

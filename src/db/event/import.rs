@@ -116,9 +116,21 @@ impl Remap {
 /// the order their references run, each group remapping the ids of the
 /// ones before.
 pub fn import(w: &mut Write, file: &EventFile) -> Result<Imported, DbError> {
+    import_into(w, file, None)
+}
+
+/// Replaces the whole event of tournament `tid` with the file's, keeping
+/// the tournament's id (its pages' addresses, the seasons that count it)
+/// and its own revision counter (the commit moves it on, so every kept
+/// page and every open page sees the change).
+pub fn replace(w: &mut Write, file: &EventFile, tid: i32) -> Result<Imported, DbError> {
+    import_into(w, file, Some(tid))
+}
+
+fn import_into(w: &mut Write, file: &EventFile, into: Option<i32>) -> Result<Imported, DbError> {
     let conn = w.conn();
     let mut accounts = Accounts::find(conn, file)?;
-    let tid = tournament_and_referees(conn, file, &mut accounts)?;
+    let tid = tournament_and_referees(conn, file, &mut accounts, into)?;
     let mut ids = Remap::new(tid);
     players_and_relations(conn, file, &mut ids, &mut accounts)?;
     teams_and_members(conn, file, &mut ids)?;
@@ -205,18 +217,30 @@ fn people_of(
     Ok((linked, created))
 }
 
-/// The tournament's row and its referees; gives the new tournament's id.
+/// The tournament's row and its referees; gives the new tournament's id
+/// (or `into`, whose event is cleared and its row rewritten).
 fn tournament_and_referees(
     conn: &mut DbConnection,
     file: &EventFile,
     accounts: &mut Accounts<'_>,
+    into: Option<i32>,
 ) -> Result<i32, DbError> {
     let mut t = file.tournament.clone();
     t.created_by = accounts.user(t.created_by);
-    let tid: i32 = diesel::insert_into(tournaments::table)
-        .values(&t)
-        .returning(tournaments::id)
-        .get_result(conn)?;
+    let tid: i32 = match into {
+        Some(tid) => {
+            t.revision = crate::db::tournaments::revision(conn, tid)?;
+            clear(conn, tid)?;
+            diesel::update(tournaments::table.find(tid))
+                .set(&t)
+                .execute(conn)?;
+            tid
+        }
+        None => diesel::insert_into(tournaments::table)
+            .values(&t)
+            .returning(tournaments::id)
+            .get_result(conn)?,
+    };
     for r in &file.referees {
         if let Some(u) = accounts.user(Some(*r)) {
             diesel::insert_into(tournament_referees::table)
@@ -228,6 +252,26 @@ fn tournament_and_referees(
         }
     }
     Ok(tid)
+}
+
+/// Everything of tournament `tid` but its own row (and what points at the
+/// row from outside the event: seasons, publication): rounds with their
+/// pairings, games, records and line-ups, teams, the players with their
+/// relations, byes and kept-apart pairs, the audit trail and the referees.
+fn clear(conn: &mut DbConnection, tid: i32) -> Result<(), DbError> {
+    diesel::delete(rounds::table.filter(rounds::tournament_id.eq(tid))).execute(conn)?;
+    diesel::delete(teams::table.filter(teams::tournament_id.eq(tid))).execute(conn)?;
+    diesel::delete(relations::table.filter(relations::tournament_id.eq(tid))).execute(conn)?;
+    diesel::delete(forbidden_pairs::table.filter(forbidden_pairs::tournament_id.eq(tid)))
+        .execute(conn)?;
+    diesel::delete(requested_byes::table.filter(requested_byes::tournament_id.eq(tid)))
+        .execute(conn)?;
+    diesel::delete(players::table.filter(players::tournament_id.eq(tid))).execute(conn)?;
+    diesel::delete(audit_entries::table.filter(audit_entries::tournament_id.eq(tid)))
+        .execute(conn)?;
+    diesel::delete(tournament_referees::table.filter(tournament_referees::tournament_id.eq(tid)))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// The players, their relations, the byes they asked for and the pairs

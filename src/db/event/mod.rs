@@ -54,8 +54,8 @@ pub const VERSION: u32 = 3;
 /// record is a few MB).
 pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
 
-#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
-#[diesel(table_name = tournaments)]
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = tournaments, treat_none_as_null = true)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentRow {
     #[diesel(skip_insertion)]
@@ -526,5 +526,5 @@ pub struct Imported {
 mod import;
 mod read;
 
-pub use import::import;
+pub use import::{import, replace};
 pub use read::parse;

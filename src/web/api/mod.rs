@@ -6,6 +6,7 @@ mod forbidden;
 mod games;
 pub mod people;
 mod players;
+pub mod published;
 mod rounds;
 pub mod seasons;
 mod standings;
@@ -16,11 +17,12 @@ pub use forbidden::{add_forbidden, clear_forbidden_waiver, remove_forbidden, wai
 pub use games::{get_game, put_game, put_scoresheet};
 pub use people::{create_person, get_person, merge_person, ratings, search_people, undo_merge};
 pub use players::{add_player, add_relation};
+pub use published::receive as receive_published;
 pub use rounds::{get_round, pair_round, patch_round};
 pub use seasons::{create_season, season_standings};
 pub use standings::standings;
 pub use teams::{add_team, list_teams, put_lineup};
-pub use tournaments::{create_tournament, patch_tournament};
+pub use tournaments::{create_tournament, list_tournaments, patch_tournament};
 
 // The request bodies, for the fuzz harness that feeds them.
 pub use forbidden::{NewForbiddenBody, WaiverBody};

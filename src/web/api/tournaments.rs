@@ -203,6 +203,34 @@ pub async fn patch_tournament(
     Ok(HttpResponse::Ok().json(TournamentJson::from(&t)))
 }
 
+/// `GET /api/v1/tournaments`: every tournament, the newest first, with
+/// `"origin": {"id", "server", "link", "revision"}` for a copy a venue
+/// publishes here (`null` for the server's own).
+pub async fn list_tournaments(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let (list, published) = state
+        .run(|c| {
+            Ok((
+                crate::db::tournaments::list(c)?,
+                crate::db::published::all(c)?,
+            ))
+        })
+        .await?;
+    let out: Vec<serde_json::Value> = list
+        .iter()
+        .map(|t| {
+            let mut v = serde_json::to_value(TournamentJson::from(t)).unwrap_or_default();
+            v["origin"] = match published.iter().find(|p| p.tournament_id == t.id) {
+                Some(p) => serde_json::json!({
+                    "id": p.origin_id, "server": p.server, "link": p.link, "revision": p.revision,
+                }),
+                None => serde_json::Value::Null,
+            };
+            v
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "tournaments": out })))
+}
+
 /// `POST /api/v1/tournaments`
 pub async fn create_tournament(
     ApiUser(user): ApiUser,

@@ -75,6 +75,8 @@ pub struct TournamentPage {
     pub next: crate::director::NextStep,
     /// How many rounds the event plays, or what decides them.
     pub rounds_label: String,
+    /// Set when this is a copy a venue publishes here.
+    pub published: Option<crate::db::published::Published>,
 }
 
 impl TournamentPage {
@@ -124,7 +126,7 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (t, players, relations, kept_apart, referees, all_users, assigned, data) = state
+    let (t, players, relations, kept_apart, referees, all_users, assigned, data, published) = state
         .run(move |c| {
             let t = tournaments::find(c, id)?;
             let assigned = match &viewer {
@@ -150,6 +152,7 @@ pub async fn load_page(
                 all,
                 assigned,
                 crate::director::load(c, id)?,
+                crate::db::published::of_tournament(c, id)?,
             ))
         })
         .await?;
@@ -157,7 +160,8 @@ pub async fn load_page(
         .into_iter()
         .filter(|u| !u.is_admin() && !referees.iter().any(|r| r.id == u.id))
         .collect();
-    let can_edit = ctx.is_admin() || assigned;
+    // A copy published from a venue changes there only.
+    let can_edit = (ctx.is_admin() || assigned) && published.is_none();
     let rounds = data
         .rounds
         .iter()
@@ -195,5 +199,6 @@ pub async fn load_page(
         can_edit,
         new_player,
         errors,
+        published,
     })
 }

@@ -1,0 +1,249 @@
+//! The receiving side of publishing, on both backends: a venue's event
+//! file arrives under its origin id and becomes a read-only tournament
+//! here; the same revision twice, or an older one after a newer, changes
+//! nothing; a newer one replaces the copy in place (the same tournament,
+//! one copy); and the refusals: no publish right, another account's
+//! origin, a bad file, too large a body.
+
+mod common;
+
+use common::{Client, TestApp};
+use kraal::db::users::Role;
+use serde_json::{json, Value};
+
+/// A Swiss of six at the venue with round 1 played; its id and the
+/// referee's API client.
+fn venue_event(venue: &TestApp) -> (i64, Client) {
+    let referee = venue.user("palesa", Role::Referee);
+    let mut api = venue.script_for(&referee);
+    let entries: Vec<Value> = [
+        ("Thabo Nkosi", "Bloemfontein MC"),
+        ("Lerato Dlamini", "Welkom MC"),
+        ("Sipho Mokoena", "Bethlehem MC"),
+        ("Naledi Khumalo", "Kroonstad MC"),
+        ("Zanele Mahlangu", "Sasolburg MC"),
+        ("Bongani Zulu", "Parys MC"),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, (n, c))| json!({"name": n, "club": c, "rating": 1800 - 30 * i as i64}))
+    .collect();
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        json!({"name": "Free State Open", "rules": "official", "rounds": 3}),
+        &entries,
+    );
+    for p in common::pair(&mut api, tid) {
+        for g in p["games"].as_array().unwrap() {
+            common::put(&mut api, g, "1-0");
+        }
+    }
+    (tid, api)
+}
+
+/// The venue's event file and revision, as its pusher sends them.
+fn sent(venue: &TestApp, tid: i64) -> (Value, i64) {
+    let file = kraal::db::event::export(&mut venue.conn(), tid as i32).unwrap();
+    (
+        serde_json::to_value(&file).unwrap(),
+        i64::from(file.tournament.revision),
+    )
+}
+
+fn publish(target: &mut Client, origin: &str, revision: i64, event: &Value) -> common::Reply {
+    target.send_json(
+        "PUT",
+        &format!("/api/v1/published/{origin}"),
+        json!({"revision": revision, "server": "Bloemfontein City Hall", "link": "http://venue.local/t/1", "event": event}),
+    )
+}
+
+#[test]
+fn a_published_event_is_a_read_only_copy_replaced_in_place_by_newer_revisions() {
+    for target in TestApp::all() {
+        let venue = TestApp::start("sqlite");
+        let (vid, mut venue_api) = venue_event(&venue);
+        let publisher = target.user("venue-laptop", Role::Referee);
+        kraal::db::users::allow_publishing(&mut target.conn(), publisher.id, true).unwrap();
+        let mut push = target.script_for(&publisher);
+        let origin = "fs-open-2026-7f3a9c";
+
+        let (event, revision) = sent(&venue, vid);
+        let r = publish(&mut push, origin, revision, &event);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["changed"], true);
+        let tid = r.json()["tournament"].as_i64().unwrap();
+        let standings =
+            |app: &TestApp, t: i64| app.client().get(&format!("/t/{t}/standings.csv")).body;
+        assert_eq!(standings(&target, tid), standings(&venue, vid));
+        let listed = target.client().get("/api/v1/tournaments").json();
+        let copy = listed["tournaments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == tid)
+            .unwrap()
+            .clone();
+        assert_eq!(copy["origin"]["id"], origin);
+        assert_eq!(copy["origin"]["server"], "Bloemfontein City Hall");
+        let page = target.client().get(&format!("/t/{tid}")).body;
+        assert!(page.contains("Published from"), "{page}");
+
+        // The same revision again, and an older one: nothing changes.
+        let before = kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap();
+        for rev in [revision, revision - 1] {
+            let r = publish(&mut push, origin, rev, &event);
+            assert_eq!(r.status, 200, "{}", r.body);
+            assert_eq!(r.json()["changed"], false);
+            assert_eq!(r.json()["revision"], revision);
+        }
+        assert_eq!(
+            kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap(),
+            before
+        );
+
+        // Round 2 at the venue: the newer revision replaces the copy in
+        // place, one copy, its revision moved on.
+        for p in common::pair(&mut venue_api, vid) {
+            for g in p["games"].as_array().unwrap() {
+                common::put(&mut venue_api, g, "0-1");
+            }
+        }
+        let (event2, revision2) = sent(&venue, vid);
+        assert!(revision2 > revision);
+        let r = publish(&mut push, origin, revision2, &event2);
+        assert_eq!(r.json()["changed"], true, "{}", r.body);
+        assert_eq!(r.json()["tournament"], tid, "replaced in place");
+        assert_eq!(standings(&target, tid), standings(&venue, vid));
+        assert!(kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap() > before);
+        let count = target.client().get("/api/v1/tournaments").json()["tournaments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["origin"]["id"] == origin)
+            .count();
+        assert_eq!(count, 1);
+        let round2 = target
+            .client()
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/2"));
+        assert_eq!(round2.status, 200, "{}", round2.body);
+
+        // Read-only here, for the target's own admin too.
+        let admin = target.user("chief", Role::Admin);
+        let mut boss = target.script_for(&admin);
+        let refused = boss.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/rounds"),
+            json!({}),
+        );
+        assert_eq!(refused.status, 403, "{}", refused.body);
+        assert!(
+            refused
+                .body
+                .contains("published here from Bloemfontein City Hall"),
+            "{}",
+            refused.body
+        );
+        let game = &round2.json()["pairings"][0]["games"][0];
+        let put = boss.send_json(
+            "PUT",
+            &format!("/api/v1/games/{}", game["id"]),
+            json!({"result": "1-0"}),
+        );
+        assert_eq!(put.status, 403, "{}", put.body);
+        let desk = target.client_as(&admin).get(&format!("/t/{tid}")).body;
+        assert!(
+            !desk.contains("Add a player"),
+            "no referee actions on a copy"
+        );
+    }
+}
+
+#[test]
+fn publishing_is_refused_without_the_right_for_another_accounts_origin_and_for_a_bad_file() {
+    for target in TestApp::all() {
+        let venue = TestApp::start("sqlite");
+        let (vid, _) = venue_event(&venue);
+        let (event, revision) = sent(&venue, vid);
+        let count = |t: &TestApp| kraal::db::tournaments::list(&mut t.conn()).unwrap().len();
+
+        // A referee the admin did not allow.
+        let plain = target.user("lindiwe", Role::Referee);
+        let r = publish(
+            &mut target.script_for(&plain),
+            "fs-open-2026-aaaa",
+            revision,
+            &event,
+        );
+        assert_eq!(r.status, 403, "{}", r.body);
+        assert!(r.body.contains("kraal user publisher"), "{}", r.body);
+        let r = publish(&mut target.client(), "fs-open-2026-aaaa", revision, &event);
+        assert_eq!(r.status, 401, "{}", r.body);
+
+        let first = target.user("venue-one", Role::Referee);
+        let second = target.user("venue-two", Role::Referee);
+        for u in [&first, &second] {
+            kraal::db::users::allow_publishing(&mut target.conn(), u.id, true).unwrap();
+        }
+        let r = publish(
+            &mut target.script_for(&first),
+            "fs-open-2026-bbbb",
+            revision,
+            &event,
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        // Another account may not take that event over.
+        let r = publish(
+            &mut target.script_for(&second),
+            "fs-open-2026-bbbb",
+            revision + 1,
+            &event,
+        );
+        assert_eq!(r.status, 409, "{}", r.body);
+        assert!(r.body.contains("another account"), "{}", r.body);
+        assert_eq!(count(&target), 1);
+
+        // A file the import refuses: nothing stored, the reason named.
+        let mut bad = event.clone();
+        bad["games"][0]["result"] = "2-0".into();
+        let r = publish(
+            &mut target.script_for(&second),
+            "fs-open-2026-cccc",
+            revision,
+            &bad,
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.body.contains("games[0].result"), "{}", r.body);
+        let mut newer = event.clone();
+        newer["version"] = 99.into();
+        let r = publish(
+            &mut target.script_for(&second),
+            "fs-open-2026-cccc",
+            revision,
+            &newer,
+        );
+        assert!(r.status == 422 || r.status == 400, "{}", r.body);
+        let r = target.script_for(&second).send_json(
+            "PUT",
+            "/api/v1/published/fs-open-2026-cccc",
+            json!({"revision": 0, "server": "X", "event": event}),
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert_eq!(r.json()["field"], "revision");
+        assert_eq!(count(&target), 1, "nothing stored");
+
+        // More than an event file may be: refused before it is read.
+        let huge = format!(
+            "{{\"revision\": 1, \"server\": \"X\", \"event\": \"{}\"}}",
+            "x".repeat(kraal::db::event::MAX_FILE_BYTES + 100 * 1024)
+        );
+        let r = target.script_for(&second).send_bytes(
+            "PUT",
+            "/api/v1/published/fs-open-2026-dddd",
+            "application/json",
+            huge.as_bytes(),
+        );
+        assert_eq!(r.status, 413, "{}", r.body);
+        assert_eq!(count(&target), 1);
+    }
+}
