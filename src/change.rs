@@ -44,6 +44,8 @@ named_values! {
         MakeCaptainLink => "make captain link", "make captain link";
         RenewCaptainLink => "renew captain link", "renew captain link";
         Date => "date", "set the day of";
+        PublishTo => "publish to", "publish to";
+        StopPublishing => "stop publishing", "stop publishing";
         Refresh => "refresh", "refresh from the registry";
         Merge => "merge", "merge";
         Unmerge => "unmerge", "undo the merge of";

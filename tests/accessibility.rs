@@ -180,6 +180,9 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         }
         "/people" => vec!["/people".into(), "/people?q=mok".into()],
         "/api/v1/tournaments" => vec!["/api/v1/tournaments".into()],
+        "/api/v1/tournaments/{tid:\\d+}/publication" => {
+            vec![format!("/api/v1/tournaments/{s}/publication")]
+        }
         "/people.csv" => vec!["/people.csv".into()],
         "/people/{id:\\d+}" => vec![format!("/people/{}", d.person)],
         "/ratings" => vec!["/ratings".into(), "/ratings?period=2026-06".into()],

@@ -774,6 +774,45 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
             "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}".into(),
         ));
 
+        // The Swiss published to a federation's server, then not, from
+        // the page and through the API.
+        w.step("POST", "/t/{tid:\\d+}/publication", Some(tid), || {
+            page.post(
+                &format!("{t}/publication"),
+                &[
+                    ("to", "https://federation.example/"),
+                    ("token", "issued-there"),
+                ],
+            )
+        });
+        w.step("POST", "/t/{tid:\\d+}/publication/stop", Some(tid), || {
+            page.post(&format!("{t}/publication/stop"), &[])
+        });
+        w.step(
+            "PUT",
+            "/api/v1/tournaments/{tid:\\d+}/publication",
+            Some(tid),
+            || {
+                api.send_json(
+                    "PUT",
+                    &format!("/api/v1/tournaments/{tid}/publication"),
+                    json!({"to": "https://federation.example", "token": "issued-there"}),
+                )
+            },
+        );
+        w.step(
+            "DELETE",
+            "/api/v1/tournaments/{tid:\\d+}/publication",
+            Some(tid),
+            || {
+                api.send_json(
+                    "DELETE",
+                    &format!("/api/v1/tournaments/{tid}/publication"),
+                    json!({}),
+                )
+            },
+        );
+
         // Every write route of the table was walked.
         let writes: BTreeSet<(String, String)> = kraal::web::routes::ROUTES
             .iter()

@@ -104,6 +104,15 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/rounds/{n:\\d+}/date" => s(&[("date", "2026-06-13")]),
         "/api/v1/people" => s(&[("name", "Gift Tau")]),
         "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}" => Some(vec![]), // a JSON body of its own
+        "/t/{tid:\\d+}/publication" => s(&[
+            ("to", "https://federation.example"),
+            ("token", "a-token-issued-there"),
+        ]),
+        "/t/{tid:\\d+}/publication/stop" => s(&[]),
+        "/api/v1/tournaments/{tid:\\d+}/publication" => s(&[
+            ("to", "https://federation.example"),
+            ("token", "a-token-issued-there"),
+        ]),
         "/api/v1/seasons" => Some(vec![("name", format!("Matrix Season {n}"))]),
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => s(&[("date", "2026-06-13")]),
         _ => None,

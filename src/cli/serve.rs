@@ -49,6 +49,12 @@ pub struct ServeArgs {
     /// advises 0.3 to 1.2.
     #[arg(long, env = "KRAAL_RATING_TAU", default_value_t = 0.5, value_parser = tau)]
     pub rating_tau: f64,
+    /// How this server names itself on the servers it publishes events to.
+    #[arg(long, env = "KRAAL_SITE_NAME", default_value = "Kraal")]
+    pub site_name: String,
+    /// This server's own address, for the link back from a published copy.
+    #[arg(long, env = "KRAAL_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 fn tau(text: &str) -> Result<f64, String> {
@@ -89,6 +95,13 @@ pub fn serve(args: ServeArgs) -> i32 {
             args.bind
         );
     }
+    web::publisher::start(
+        pool.clone(),
+        web::publisher::Venue {
+            name: args.site_name.clone(),
+            url: args.public_url.clone(),
+        },
+    );
     let mut state = web::AppState::new(pool, args.secure_cookies);
     state.ratings = std::sync::Arc::new(crate::director::ratings::Ratings::new(
         crate::rating::Settings {

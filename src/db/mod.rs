@@ -11,6 +11,7 @@ pub mod event;
 pub mod forbidden;
 pub mod people;
 pub mod players;
+pub mod publications;
 pub mod published;
 pub mod rounds;
 pub mod schema;

@@ -12,6 +12,7 @@ pub mod layout;
 pub mod limit;
 pub mod live;
 pub mod pages;
+pub mod publisher;
 pub mod routes;
 pub mod views;
 

@@ -698,12 +698,22 @@ impl Served {
     /// Serves `database_url`; `configure` adds to the command (environment,
     /// where its output goes: by default nowhere).
     pub fn start(database_url: &str, configure: impl FnOnce(&mut std::process::Command)) -> Served {
-        use std::process::{Command, Stdio};
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
+        Served::start_on(port, database_url, configure)
+    }
+
+    /// As [`Served::start`], on `port` (a server started again where its
+    /// clients know it).
+    pub fn start_on(
+        port: u16,
+        database_url: &str,
+        configure: impl FnOnce(&mut std::process::Command),
+    ) -> Served {
+        use std::process::{Command, Stdio};
         let mut command = Command::new(env!("CARGO_BIN_EXE_kraal"));
         command
             .args(["serve", "--bind", &format!("127.0.0.1:{port}")])

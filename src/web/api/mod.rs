@@ -6,6 +6,7 @@ mod forbidden;
 mod games;
 pub mod people;
 mod players;
+pub mod publication;
 pub mod published;
 mod rounds;
 pub mod seasons;
@@ -17,6 +18,7 @@ pub use forbidden::{add_forbidden, clear_forbidden_waiver, remove_forbidden, wai
 pub use games::{get_game, put_game, put_scoresheet};
 pub use people::{create_person, get_person, merge_person, ratings, search_people, undo_merge};
 pub use players::{add_player, add_relation};
+pub use publication::{delete_publication, get_publication, put_publication};
 pub use published::receive as receive_published;
 pub use rounds::{get_round, pair_round, patch_round};
 pub use seasons::{create_season, season_standings};

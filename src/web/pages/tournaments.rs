@@ -419,3 +419,50 @@ pub async fn export_trf(r: Referee, state: web::Data<AppState>) -> Result<HttpRe
         "export.trf",
     ))
 }
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PublicationForm {
+    pub to: String,
+    pub token: String,
+}
+
+/// `POST /t/{tid}/publication`: publish to a federation's server.
+pub async fn publish_to(
+    r: Referee,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<PublicationForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    match crate::web::api::publication::check(&form.to, &form.token) {
+        Ok((to, token)) => {
+            state
+                .write(Some(r.user.id), move |w| {
+                    crate::db::publications::set(w, tid, &to, &token)
+                })
+                .await?;
+            Ok(see_other(&format!("/t/{tid}#publication")))
+        }
+        Err(e) => {
+            let mut errors = FormErrors::default();
+            errors.add(e.field, e.to_string());
+            let page = load_page(&state, ctx, tid, Default::default(), errors).await?;
+            render(&page, crate::web::layout::FORM_ERROR)
+        }
+    }
+}
+
+/// `POST /t/{tid}/publication/stop`
+pub async fn stop_publishing(
+    r: Referee,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    state
+        .write(Some(r.user.id), move |w| {
+            crate::db::publications::stop(w, tid)
+        })
+        .await?;
+    Ok(see_other(&format!("/t/{tid}#publication")))
+}

@@ -77,6 +77,22 @@ pub struct TournamentPage {
     pub rounds_label: String,
     /// Set when this is a copy a venue publishes here.
     pub published: Option<crate::db::published::Published>,
+    /// Where this event is published to (referees only).
+    pub publication: Option<crate::db::publications::Publication>,
+}
+
+impl TournamentPage {
+    fn publication_target(&self) -> String {
+        self.publication
+            .as_ref()
+            .map(|p| p.target.clone())
+            .unwrap_or_default()
+    }
+
+    /// `current`, `pending`, `failing` or `off`.
+    fn publication_state(&self) -> &'static str {
+        crate::web::api::publication::state_of(self.publication.as_ref(), self.t.revision)
+    }
 }
 
 impl TournamentPage {
@@ -126,7 +142,18 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (t, players, relations, kept_apart, referees, all_users, assigned, data, published) = state
+    let (
+        t,
+        players,
+        relations,
+        kept_apart,
+        referees,
+        all_users,
+        assigned,
+        data,
+        published,
+        publication,
+    ) = state
         .run(move |c| {
             let t = tournaments::find(c, id)?;
             let assigned = match &viewer {
@@ -153,6 +180,11 @@ pub async fn load_page(
                 assigned,
                 crate::director::load(c, id)?,
                 crate::db::published::of_tournament(c, id)?,
+                if may_edit {
+                    crate::db::publications::find(c, id)?
+                } else {
+                    None
+                },
             ))
         })
         .await?;
@@ -200,5 +232,6 @@ pub async fn load_page(
         new_player,
         errors,
         published,
+        publication,
     })
 }

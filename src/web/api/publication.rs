@@ -1,0 +1,115 @@
+//! The venue's side of publishing: `/api/v1/tournaments/{tid}/publication`.
+
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+use crate::db::publications::{self, Publication};
+use crate::field::{FieldError, Problem};
+use crate::web::error::{ApiError, AppError};
+use crate::web::AppState;
+
+use super::{refereed, ApiUser};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublicationBody {
+    /// The target server's address.
+    to: String,
+    /// An API token issued there to an account allowed to publish.
+    token: String,
+}
+
+/// Where a publication stands, as the page and the API say it.
+pub fn state_of(p: Option<&Publication>, revision: i32) -> &'static str {
+    match p {
+        None => "off",
+        Some(p) if !p.active => "off",
+        Some(p) if p.published_revision == Some(revision) => "current",
+        Some(p) if p.failures > 0 => "failing",
+        Some(_) => "pending",
+    }
+}
+
+fn json_of(p: Option<&Publication>, revision: i32) -> serde_json::Value {
+    serde_json::json!({
+        "to": p.map(|p| p.target.clone()),
+        "origin": p.map(|p| p.origin_id.clone()),
+        "state": state_of(p, revision),
+        "revision": revision,
+        "published_revision": p.and_then(|p| p.published_revision),
+        "last_success_at": p.and_then(|p| p.last_success_at),
+        "last_error": p.and_then(|p| p.last_error.clone()),
+    })
+}
+
+/// The target's address and the token, checked: the address an `http://`
+/// or `https://` one, the token a line of printable text.
+pub fn check(to: &str, token: &str) -> Result<(String, String), FieldError> {
+    let to = to.trim().trim_end_matches('/').to_string();
+    let web = (to.starts_with("http://") || to.starts_with("https://")) && to.len() > 8;
+    if !web || to.len() > 300 || crate::roster::check_printable("to", &to).is_err() {
+        return Err(FieldError::new("to", Problem::NotALink { text: to }));
+    }
+    let token = token.trim().to_string();
+    if token.is_empty() {
+        return Err(FieldError::new("token", Problem::Empty));
+    }
+    if token.len() > 200 {
+        return Err(FieldError::new("token", Problem::TooLong { max: 200 }));
+    }
+    crate::roster::check_printable("token", &token)?;
+    Ok((to, token))
+}
+
+async fn answer(state: &AppState, tid: i32) -> Result<HttpResponse, ApiError> {
+    let (p, revision) = state
+        .run(move |c| {
+            Ok((
+                publications::find(c, tid)?,
+                crate::db::tournaments::revision(c, tid)?,
+            ))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(json_of(p.as_ref(), revision)))
+}
+
+/// `GET /api/v1/tournaments/{tid}/publication` (the token never comes back).
+pub async fn get_publication(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let tid = refereed(&state, &user, path.into_inner()).await?.id;
+    answer(&state, tid).await
+}
+
+/// `PUT /api/v1/tournaments/{tid}/publication {"to", "token"}`.
+pub async fn put_publication(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<PublicationBody>,
+) -> Result<HttpResponse, ApiError> {
+    let tid = refereed(&state, &user, path.into_inner()).await?.id;
+    let (to, token) =
+        check(&body.to, &body.token).map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
+    state
+        .write(Some(user.id), move |w| {
+            publications::set(w, tid, &to, &token)
+        })
+        .await?;
+    answer(&state, tid).await
+}
+
+/// `DELETE /api/v1/tournaments/{tid}/publication`: stops publishing.
+pub async fn delete_publication(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let tid = refereed(&state, &user, path.into_inner()).await?.id;
+    state
+        .write(Some(user.id), move |w| publications::stop(w, tid))
+        .await?;
+    answer(&state, tid).await
+}

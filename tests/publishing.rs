@@ -1,0 +1,324 @@
+//! A venue's Kraal (SQLite) keeps a federation's Kraal (PostgreSQL when
+//! the run has it) up to date, as two real `kraal serve` processes: rounds
+//! paired and scored at the venue appear at the target; while the target
+//! is down the venue says so and keeps working, and after the target comes
+//! back it catches up; a venue killed (SIGKILL) around its sends leaves no
+//! duplicate and loses no round.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Client, Served, TestApp};
+use kraal::db::users::Role;
+use serde_json::{json, Value};
+
+/// Polls `done` every 100 ms for up to `limit`; how long it took.
+fn within(limit: Duration, mut done: impl FnMut() -> bool) -> Option<Duration> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return Some(started.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    None
+}
+
+fn get(base: &str, path: &str) -> Option<String> {
+    ureq::get(&format!("{base}{path}"))
+        .call()
+        .ok()
+        .and_then(|r| r.into_string().ok())
+}
+
+/// The target's copy of the venue's event, if there is one (exactly one is
+/// checked): its id.
+fn copy_at(target: &str, origin: &str) -> Option<i64> {
+    let list: Value = serde_json::from_str(&get(target, "/api/v1/tournaments")?).ok()?;
+    let copies: Vec<i64> = list["tournaments"]
+        .as_array()?
+        .iter()
+        .filter(|t| t["origin"]["id"] == origin)
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect();
+    assert!(copies.len() <= 1, "one copy only: {copies:?}");
+    copies.first().copied()
+}
+
+/// Whether the target shows the venue's standings and crosstable.
+fn caught_up(venue: &str, vid: i64, target: &str, origin: &str) -> bool {
+    let Some(tid) = copy_at(target, origin) else {
+        return false;
+    };
+    ["standings.csv", "crosstable.csv"].iter().all(|what| {
+        let here = get(venue, &format!("/t/{vid}/{what}"));
+        here.is_some() && here == get(target, &format!("/t/{tid}/{what}"))
+    })
+}
+
+fn play_round(api: &mut Client, tid: i64, result: &str) {
+    for p in common::pair(api, tid) {
+        if p["second_id"].is_null() {
+            continue;
+        }
+        for g in p["games"].as_array().unwrap() {
+            common::put(api, g, result);
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The target's database, its publishing account's token, and the venue's
+/// database with an eight-player Swiss set to publish there.
+struct Setup {
+    target_db: TestApp,
+    venue_db: TestApp,
+    target_port: u16,
+    venue_api: Client,
+    vid: i64,
+    origin: String,
+}
+
+fn setup(target_backend: &'static str) -> Setup {
+    let target_db = TestApp::start(target_backend);
+    let laptop = target_db.user("venue-laptop", Role::Referee);
+    kraal::db::users::allow_publishing(&mut target_db.conn(), laptop.id, true).unwrap();
+    let token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut target_db.conn(),
+        laptop.id,
+        "venue",
+        &kraal::accounts::token_digest(&token),
+    )
+    .unwrap();
+    let venue_db = TestApp::start("sqlite");
+    let referee = venue_db.user("palesa", Role::Referee);
+    let mut venue_api = venue_db.script_for(&referee);
+    let names = [
+        "Thabo Nkosi",
+        "Lerato Dlamini",
+        "Sipho Mokoena",
+        "Naledi Khumalo",
+        "Zanele Mahlangu",
+        "Bongani Zulu",
+        "Ayanda Shabalala",
+        "Karabo Sithole",
+    ];
+    let entries: Vec<Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| json!({"name": n, "club": format!("Club {i}"), "rating": 1900 - 25 * i as i64}))
+        .collect();
+    let (vid, _) = common::api_tournament(
+        &mut venue_api,
+        json!({"name": "Free State Open", "rules": "official", "rounds": 3}),
+        &entries,
+    );
+    let target_port = free_port();
+    let set = venue_api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{vid}/publication"),
+        json!({"to": format!("http://127.0.0.1:{target_port}"), "token": token}),
+    );
+    assert_eq!(set.status, 200, "{}", set.body);
+    let origin = set.json()["origin"].as_str().unwrap().to_string();
+    assert!(!set.body.contains(&token), "the token is never shown again");
+    Setup {
+        target_db,
+        venue_db,
+        target_port,
+        venue_api,
+        vid,
+        origin,
+    }
+}
+
+fn venue_process(s: &Setup, port: u16) -> Served {
+    Served::start_on(port, &s.venue_db.database_url, |c| {
+        c.args(["--site-name", "Bloemfontein City Hall"]);
+    })
+}
+
+fn target_process(s: &Setup) -> Served {
+    Served::start_on(s.target_port, &s.target_db.database_url, |_| {})
+}
+
+#[test]
+fn a_venue_keeps_the_federation_up_to_date_and_catches_up_after_the_target_was_down() {
+    let backend = if common::backends().contains(&"postgres") {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    let mut s = setup(backend);
+    let venue_port = free_port();
+    let _venue = venue_process(&s, venue_port);
+    let venue = format!("http://127.0.0.1:{venue_port}");
+    let target = format!("http://127.0.0.1:{}", s.target_port);
+    let mut target_served = target_process(&s);
+
+    play_round(&mut s.venue_api, s.vid, "1-0");
+    let took = within(Duration::from_secs(30), || {
+        caught_up(&venue, s.vid, &target, &s.origin)
+    });
+    assert!(took.is_some(), "round 1 reached the target");
+    let state = s
+        .venue_api
+        .get(&format!("/api/v1/tournaments/{}/publication", s.vid))
+        .json();
+    assert_eq!(state["state"], "current", "{state}");
+    assert!(state["last_success_at"].is_string());
+
+    // The target goes away for a round: the venue keeps working and says so.
+    drop(target_served);
+    play_round(&mut s.venue_api, s.vid, "0-1");
+    let failing = within(Duration::from_secs(15), || {
+        let st = s
+            .venue_api
+            .get(&format!("/api/v1/tournaments/{}/publication", s.vid))
+            .json();
+        st["state"] == "failing"
+            && st["last_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("cannot reach"))
+    });
+    assert!(
+        failing.is_some(),
+        "the venue says it cannot reach the target"
+    );
+
+    target_served = target_process(&s);
+    let took = within(Duration::from_secs(30), || {
+        caught_up(&venue, s.vid, &target, &s.origin)
+    });
+    assert!(
+        took.is_some(),
+        "round 2 reached the target within 30 s of its return"
+    );
+    play_round(&mut s.venue_api, s.vid, "1/2-1/2");
+    assert!(
+        within(Duration::from_secs(30), || caught_up(
+            &venue, s.vid, &target, &s.origin
+        ))
+        .is_some(),
+        "round 3 reached the target"
+    );
+    // A player's page shows the same games on both.
+    let tid = copy_at(&target, &s.origin).unwrap();
+    let page = get(&target, &format!("/t/{tid}")).unwrap();
+    assert!(page.contains("Published from"), "{page}");
+    assert!(page.contains("Bloemfontein City Hall"));
+    drop(target_served);
+}
+
+#[test]
+fn a_venue_killed_around_its_sends_leaves_one_copy_and_loses_no_round() {
+    let mut s = setup("sqlite");
+    let target = format!("http://127.0.0.1:{}", s.target_port);
+    let _target = target_process(&s);
+    let venue_port = free_port();
+    let venue = format!("http://127.0.0.1:{venue_port}");
+    for (round, result) in [(1, "1-0"), (2, "0-1"), (3, "1/2-1/2")] {
+        // SIGKILL the venue a moment after the round's change, while its
+        // sender may be in the middle of sending it.
+        let mut process = venue_process(&s, venue_port);
+        play_round(&mut s.venue_api, s.vid, result);
+        std::thread::sleep(Duration::from_millis(150 * round));
+        process.child.kill().unwrap();
+        process.child.wait().unwrap();
+    }
+    let _venue = venue_process(&s, venue_port);
+    assert!(
+        within(Duration::from_secs(30), || caught_up(
+            &venue, s.vid, &target, &s.origin
+        ))
+        .is_some(),
+        "the target has every round once the venue runs again"
+    );
+    let tid = copy_at(&target, &s.origin).unwrap();
+    let rounds = get(&target, &format!("/api/v1/tournaments/{tid}/rounds/3")).unwrap();
+    assert!(rounds.contains("\"round\":3"), "{rounds}");
+}
+
+/// The referee's page: a wrong address is named, the token never shows
+/// again, the state reads at a glance.
+#[test]
+fn the_tournament_page_sets_up_publishing_and_says_how_it_stands() {
+    for app in TestApp::all() {
+        let referee = app.user("thandi", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let (tid, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Kimberley Open", "rules": "official", "rounds": 3}),
+            &[
+                json!({"name": "Thabo Nkosi"}),
+                json!({"name": "Lerato Dlamini"}),
+            ],
+        );
+        let mut desk = app.client_as(&referee);
+        let page = desk.get(&format!("/t/{tid}")).body;
+        assert!(page.contains("data-publication-state=\"off\""), "{page}");
+        let bad = desk.post(
+            &format!("/t/{tid}/publication"),
+            &[("to", "federation.example"), ("token", "secret-token-1")],
+        );
+        assert_eq!(bad.status, 422, "{}", bad.body);
+        assert!(common::field_error(&bad.body, "to")
+            .unwrap()
+            .contains("https://"));
+        let empty = desk.post(
+            &format!("/t/{tid}/publication"),
+            &[("to", "https://federation.example"), ("token", " ")],
+        );
+        assert_eq!(empty.status, 422);
+        assert!(common::field_error(&empty.body, "token").is_some());
+        // A server nobody answers at: pending, then failing, the page says why.
+        let nobody = format!("http://127.0.0.1:{}", free_port());
+        let ok = desk.post(
+            &format!("/t/{tid}/publication"),
+            &[("to", &nobody), ("token", "secret-token-1")],
+        );
+        assert_eq!(ok.status, 303, "{}", ok.body);
+        let page = desk.get(&format!("/t/{tid}")).body;
+        assert!(
+            page.contains("data-publication-state=\"pending\""),
+            "{page}"
+        );
+        assert!(
+            !page.contains("secret-token-1"),
+            "the token is not shown again"
+        );
+        let audit = desk.get(&format!("/t/{tid}/audit")).body;
+        assert!(
+            !audit.contains("secret-token-1"),
+            "nor written in the audit"
+        );
+        let file = desk.get(&format!("/t/{tid}/event.json")).body;
+        assert!(!file.contains("secret-token-1"), "nor in the event file");
+        let _venue = Served::start(&app.database_url, |_| {});
+        let failing = within(Duration::from_secs(10), || {
+            desk.get(&format!("/t/{tid}"))
+                .body
+                .contains("data-publication-state=\"failing\"")
+        });
+        assert!(
+            failing.is_some(),
+            "the page says the target cannot be reached"
+        );
+        assert!(desk.get(&format!("/t/{tid}")).body.contains("cannot reach"));
+        let stop = desk.post(&format!("/t/{tid}/publication/stop"), &[]);
+        assert_eq!(stop.status, 303);
+        assert!(desk
+            .get(&format!("/t/{tid}"))
+            .body
+            .contains("data-publication-state=\"off\""));
+    }
+}
