@@ -322,3 +322,74 @@ fn the_tournament_page_sets_up_publishing_and_says_how_it_stands() {
             .contains("data-publication-state=\"off\""));
     }
 }
+
+/// A target that answers with a redirect to another host: the venue does
+/// not follow it (the token would go there), says so, and the other host
+/// never hears from it.
+#[test]
+fn a_redirect_is_not_followed_with_the_token() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let elsewhere = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let elsewhere_port = elsewhere.local_addr().unwrap().port();
+    let reached = Arc::new(AtomicUsize::new(0));
+    let counter = reached.clone();
+    std::thread::spawn(move || {
+        for c in elsewhere.incoming().flatten() {
+            counter.fetch_add(1, Ordering::SeqCst);
+            drop(c);
+        }
+    });
+    let redirecting = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = redirecting.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut c in redirecting.incoming().flatten() {
+            let mut buf = [0u8; 65536];
+            let _ = c.set_read_timeout(Some(Duration::from_millis(300)));
+            while let Ok(n) = c.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+            }
+            let _ = write!(
+                c,
+                "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:{elsewhere_port}/api/v1/published/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+        }
+    });
+    let app = TestApp::start("sqlite");
+    let referee = app.user("thandi", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        json!({"name": "Upington Open", "rules": "official", "rounds": 3}),
+        &[
+            json!({"name": "Thabo Nkosi"}),
+            json!({"name": "Lerato Dlamini"}),
+        ],
+    );
+    let set = api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{tid}/publication"),
+        json!({"to": format!("http://127.0.0.1:{port}"), "token": "secret-token-2"}),
+    );
+    assert_eq!(set.status, 200, "{}", set.body);
+    let _venue = Served::start(&app.database_url, |_| {});
+    let said = within(Duration::from_secs(10), || {
+        let st = api
+            .get(&format!("/api/v1/tournaments/{tid}/publication"))
+            .json();
+        st["state"] == "failing"
+            && st["last_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("307") && e.contains("not followed"))
+    });
+    assert!(said.is_some(), "the venue says the target redirected");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        reached.load(Ordering::SeqCst),
+        0,
+        "the other host heard nothing"
+    );
+}

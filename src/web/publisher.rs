@@ -131,7 +131,12 @@ fn send(
                 .unwrap_or_default();
             Err(format!("{} answered {code}: {said}", p.target))
         }
-        Err(e) => Err(format!("cannot reach {}: {e}", p.target)),
+        Err(ureq::Error::Transport(t)) => Err(format!(
+            "cannot reach {}: {}{}",
+            p.target,
+            t.kind(),
+            t.message().map(|m| format!(" ({m})")).unwrap_or_default()
+        )),
     }
 }
 
