@@ -57,6 +57,26 @@ fn caught_up(venue: &str, vid: i64, target: &str, origin: &str) -> bool {
     })
 }
 
+/// A page's text as a reader sees it, without the moment it was last
+/// updated (each server stamps its own).
+fn visible(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text.split("Last updated").next().unwrap_or("").to_string();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn play_round(api: &mut Client, tid: i64, result: &str) {
     for p in common::pair(api, tid) {
         if p["second_id"].is_null() {
@@ -211,8 +231,39 @@ fn a_venue_keeps_the_federation_up_to_date_and_catches_up_after_the_target_was_d
         .is_some(),
         "round 3 reached the target"
     );
-    // A player's page shows the same games on both.
+    // Every player's page reads the same on both (their ids differ).
     let tid = copy_at(&target, &s.origin).unwrap();
+    let ids = |base: &str, t: i64| -> Vec<(String, i64)> {
+        let st: Value = serde_json::from_str(
+            &get(base, &format!("/api/v1/tournaments/{t}/standings")).unwrap(),
+        )
+        .unwrap();
+        let mut v: Vec<(String, i64)> = st["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["name"].as_str().unwrap().to_string(),
+                    r["player"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (here, there) = (ids(&venue, s.vid), ids(&target, tid));
+    assert_eq!(here.len(), 8);
+    for ((name, a), (_, b)) in here.iter().zip(&there) {
+        let read = |base: &str, t: i64, p: i64| {
+            visible(&get(base, &format!("/t/{t}/players/{p}")).unwrap())
+        };
+        assert_eq!(
+            read(&venue, s.vid, *a),
+            read(&target, tid, *b),
+            "{name}'s page"
+        );
+    }
     let page = get(&target, &format!("/t/{tid}")).unwrap();
     assert!(page.contains("Published from"), "{page}");
     assert!(page.contains("Bloemfontein City Hall"));
