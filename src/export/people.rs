@@ -67,22 +67,14 @@ pub fn csv(book: &Book) -> Result<Vec<u8>, csv::Error> {
         row.extend(std::iter::repeat_n(String::new(), 6));
         rows.push(row);
     }
-    super::table(
-        &[
-            "id",
-            "name",
-            "federation_id",
-            "club",
-            "born",
-            "rating",
-            "rd",
-            "volatility",
-            "period",
-            "games",
-            "provisional",
-        ],
-        rows,
-    )
+    // What the import reads, between what it ignores.
+    let header: Vec<&str> = ["id"]
+        .iter()
+        .chain(COLUMNS)
+        .chain(&["games", "provisional"])
+        .copied()
+        .collect();
+    super::table(&header, rows)
 }
 
 /// Reads a registry CSV; on any problem, every problem found, by line and
