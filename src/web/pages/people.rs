@@ -149,7 +149,9 @@ pub async fn import(
     form: web::Form<ImportForm>,
 ) -> Result<HttpResponse, AppError> {
     let csv = form.into_inner().csv;
-    match crate::export::people::read(&csv, this_year()) {
+    // What the page says after the import: its outcome, or the file again
+    // with its problems.
+    let (imported, csv, problems, status) = match crate::export::people::read(&csv, this_year()) {
         Ok(list) => {
             let names: Vec<String> = list
                 .iter()
@@ -164,14 +166,6 @@ pub async fn import(
             let (created, skipped) = state
                 .write(Some(who.0.id), move |w| people::import(w, &list))
                 .await?;
-            let mut page = people_page(
-                &state,
-                ctx,
-                String::new(),
-                PersonRaw::default(),
-                FormErrors::default(),
-            )
-            .await?;
             let mut said = format!("Imported {} people.", created.len());
             if !skipped.is_empty() {
                 let known: Vec<&str> = skipped.iter().map(|&i| names[i].as_str()).collect();
@@ -180,23 +174,27 @@ pub async fn import(
                     known.join(", ")
                 ));
             }
-            page.imported = Some(said);
-            render(&page, actix_web::http::StatusCode::OK)
-        }
-        Err(problems) => {
-            let mut page = people_page(
-                &state,
-                ctx,
+            (
+                Some(said),
                 String::new(),
-                PersonRaw::default(),
-                FormErrors::default(),
+                Vec::new(),
+                actix_web::http::StatusCode::OK,
             )
-            .await?;
-            page.csv = csv;
-            page.problems = problems;
-            render(&page, FORM_ERROR)
         }
-    }
+        Err(problems) => (None, csv, problems, FORM_ERROR),
+    };
+    let mut page = people_page(
+        &state,
+        ctx,
+        String::new(),
+        PersonRaw::default(),
+        FormErrors::default(),
+    )
+    .await?;
+    page.imported = imported;
+    page.csv = csv;
+    page.problems = problems;
+    render(&page, status)
 }
 
 /// `GET /people.csv`: the rating list, everyone in the registry.
