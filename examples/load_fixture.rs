@@ -75,6 +75,7 @@ fn main() {
                 game: g.id,
                 wanted: Some(r),
                 seen_version: Some(g.version),
+                by: kraal::results::EnteredBy::Referee,
             });
         }
         kraal::director::results::save(&mut conn, t.id, &edits, &admin).expect("results");

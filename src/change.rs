@@ -38,6 +38,14 @@ named_values! {
         Record => "record", "record";
         RecordByLink => "record (player link)", "record (player link)";
         RequestBye => "request bye", "request bye";
+        CancelBye => "cancel bye", "cancel the bye";
+        Report => "report", "report (personal link)";
+        ReportedByBoth => "result reported by both", "result reported by both players";
+        ReportedByOne => "result reported by one", "result reported by one player";
+        ReportWithdrawn => "reported result withdrawn", "withdraw the result one player reported";
+        RevokeLink => "revoke link", "revoke the personal link of";
+        RenewLink => "renew link", "renew the personal link of";
+        Clock => "clock", "set the clock of";
         Waive => "waive", "waive";
         ClearWaiver => "clear waiver", "clear waiver";
         LineUp => "line-up", "line-up";

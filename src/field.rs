@@ -58,6 +58,12 @@ pub enum Problem {
     NotADate {
         text: String,
     },
+    /// A bye named with `"play": true`.
+    ByeWithPlay,
+    /// A moment must read as ISO 8601 with its offset.
+    NotATime {
+        text: String,
+    },
     /// A calendar month (a rating period) must read `YYYY-MM`.
     NotAMonth {
         text: String,

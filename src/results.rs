@@ -295,6 +295,24 @@ pub struct ResultEdit {
     pub game: i32,
     pub wanted: Option<GameResult>,
     pub seen_version: Option<i32>,
+    /// Who stores it: a referee, or the players' reports.
+    pub by: EnteredBy,
+}
+
+/// Who stores a result. A referee's result closes the players' reporting
+/// on the game and wins over whatever they reported meanwhile; a result
+/// from reports is marked as such (see `crate::reports`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EnteredBy {
+    #[default]
+    Referee,
+    /// Both players reported it.
+    BothPlayers,
+    /// One player reported it, and the event asks no confirmation.
+    OnePlayer,
+    /// The players now disagree: a result stored from one player's word
+    /// is taken back.
+    Disputed,
 }
 
 impl ResultEdit {
@@ -351,6 +369,7 @@ mod tests {
             game: 41,
             wanted: Some(GameResult::StarterWon),
             seen_version: Some(2),
+            by: EnteredBy::Referee,
         };
         assert!(!edit.is_stale(2));
         assert!(edit.is_stale(3), "another referee saved it meanwhile");

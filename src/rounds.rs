@@ -48,6 +48,28 @@ pub enum Refused {
     /// The tournament changed while the round was being paired, so the
     /// pairing may rest on results that no longer stand.
     ChangedWhilePairing,
+    /// A player reporting on a game of someone else's pairing.
+    NotYourGame { game: i32 },
+    /// A player reporting a forfeit or a game not played.
+    ReportNotPlayed,
+    /// A report on a game of a locked round.
+    ReportLocked { round: i32 },
+    /// A report on a game whose result a referee set.
+    ReportedByReferee { result: String },
+    /// A report on a game whose result both players reported already.
+    ReportAgreed { result: String },
+    /// A player's word on round `round`, already paired.
+    RoundPaired { round: i32 },
+    /// Every round of the event is paired: there is no next round.
+    NoNextRound,
+    /// A half-point bye the event does not let players take themselves.
+    HalfByeNotOffered,
+    /// A player's second half-point bye (the one they took: round `round`).
+    HalfByeUsed { round: i32 },
+    /// A player undoing a bye the referee recorded.
+    ByeByReferee { round: i32 },
+    /// A withdrawn player's word on the next round.
+    PlayerWithdrawn,
     /// A line-up for a team with no match in the round.
     NoMatch { team: String, round: i32 },
     /// A line-up for a team with the bye.
@@ -91,6 +113,8 @@ pub enum OnGames {
     Results,
     Records,
     Rulings,
+    /// Players reporting results through their links.
+    Reports,
 }
 
 /// Publishing round `round` (`status` now). Publishing twice would move

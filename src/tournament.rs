@@ -76,6 +76,19 @@ named_values! {
 }
 
 named_values! {
+    /// Who must agree before a result the players report through their
+    /// links is stored: nobody else (`off`: one player's report stands
+    /// until the opponent contradicts it), the other player too
+    /// (`players`, the default), or both players and then a referee on the
+    /// results desk (`players_then_referee`).
+    Confirmation {
+        Off => "off", "no confirmation: one player's report is stored";
+        Players => "players", "both players report the same result";
+        PlayersThenReferee => "players_then_referee", "both players, then a referee confirms";
+    }
+}
+
+named_values! {
     /// Tiebreaks, applied in the order the organiser lists them.
     Tiebreak {
         DirectEncounter => "direct_encounter", "Direct encounter";
@@ -364,6 +377,12 @@ pub struct TournamentFields {
     /// Every game played must have a record: one with a result and none is
     /// flagged.
     pub records_required: bool,
+    /// Who confirms the results players report through their links.
+    pub confirmation: Confirmation,
+    /// Stop clocks on every board (OGR 8.1): the round clock's default.
+    pub clocks: bool,
+    /// A player may take one half-point bye through their own link.
+    pub half_point_bye: bool,
 }
 
 /// How far an event has gone, as far as its settings care.
@@ -515,6 +534,12 @@ pub struct RawTournament {
     pub records_public: String,
     /// As `records_public`.
     pub records_required: String,
+    /// `off`, `players` or `players_then_referee`; empty is `players`.
+    pub confirmation: String,
+    /// As `records_public`.
+    pub clocks: String,
+    /// As `records_public`.
+    pub half_point_bye: String,
 }
 
 /// The most rounds a tournament may have: a long league season.
@@ -539,6 +564,9 @@ impl RawTournament {
             bye_value: f.bye_value.as_str().into(),
             records_public: if f.records_public { "yes" } else { "" }.into(),
             records_required: if f.records_required { "yes" } else { "" }.into(),
+            confirmation: f.confirmation.as_str().into(),
+            clocks: if f.clocks { "yes" } else { "" }.into(),
+            half_point_bye: if f.half_point_bye { "yes" } else { "" }.into(),
         }
     }
 
@@ -694,6 +722,15 @@ impl RawTournament {
             };
         let records_public = yes_no("records_public", &self.records_public);
         let records_required = yes_no("records_required", &self.records_required);
+        let clocks = yes_no("clocks", &self.clocks);
+        let half_point_bye = yes_no("half_point_bye", &self.half_point_bye);
+        let confirmation = match self.confirmation.trim() {
+            "" => Confirmation::Players,
+            t => Confirmation::parse(t).unwrap_or_else(|| {
+                errors.push(unknown("confirmation", t.to_string(), Confirmation::NAMES));
+                Confirmation::Players
+            }),
+        };
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
@@ -730,6 +767,9 @@ impl RawTournament {
                 bye_value,
                 records_public,
                 records_required,
+                confirmation,
+                clocks,
+                half_point_bye,
             }),
             _ => Err(errors),
         }

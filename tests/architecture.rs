@@ -288,6 +288,8 @@ const CORE: &[&str] = &[
     "registry.rs",
     "rating",
     "season.rs",
+    "reports.rs",
+    "clock.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.

@@ -288,6 +288,7 @@ fn results_wait_until_the_round_is_published() {
                     game: g.id,
                     wanted: Some(kraal::results::GameResult::Draw),
                     seen_version: None,
+                    by: kraal::results::EnteredBy::Referee,
                 }],
                 &a,
             )

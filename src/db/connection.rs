@@ -182,6 +182,7 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), DbError> {
     result.map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))?;
     // What SQL cannot do: digests are computed here.
     super::teams::digest_plain_captain_links(conn)
+        .and_then(|_| super::links::issue_missing(conn))
         .map(|_| ())
         .map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))
 }

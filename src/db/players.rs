@@ -78,6 +78,10 @@ fn insert(
                 },
             )
         })
+        .and_then(|id| {
+            super::links::issue(conn, id)?;
+            Ok(id)
+        })
 }
 
 fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change {

@@ -10,7 +10,7 @@ use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::{Meanwhile, Taken};
 use crate::pairing::explain::Explanation;
-use crate::results::{first_starts, GameResult, ResultEdit};
+use crate::results::{first_starts, EnteredBy, GameResult, ResultEdit};
 use crate::rounds::{self as rule, Board};
 use crate::tournament::{ByeKind, RoundStatus};
 
@@ -30,11 +30,21 @@ pub struct Round {
     /// The day the round is played (the day it was paired unless the
     /// referee says otherwise): its month is the games' rating period.
     pub played_on: NaiveDate,
+    /// The round clock (OGR 8), once the referee sets it.
+    pub clock_starts_at: Option<NaiveDateTime>,
+    pub clock_minutes: Option<i32>,
 }
 
 impl Round {
     pub fn is_published(&self) -> bool {
         self.status == RoundStatus::Published
+    }
+
+    pub fn clock(&self) -> Option<crate::clock::RoundClock> {
+        Some(crate::clock::RoundClock {
+            starts_at: self.clock_starts_at?,
+            minutes: self.clock_minutes?,
+        })
     }
 }
 
@@ -72,6 +82,8 @@ pub struct Game {
     pub version: i32,
     pub updated_at: Option<NaiveDateTime>,
     pub updated_by: Option<i32>,
+    /// The result came from the players' reports (see `crate::reports`).
+    pub reported: bool,
 }
 
 /// A pairing to store: two players, or one player with a bye of `bye` kind.
@@ -582,7 +594,7 @@ pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbErro
 /// round is paired (its pairing rests on these results) and when there is
 /// nothing to clear. Returns how many results were cleared.
 pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<usize, DbError> {
-    use super::schema::{rulings, scoresheets};
+    use super::schema::{reports, rulings, scoresheets};
     let by = w.by();
     let conn = w.conn();
     let r = find(conn, tournament_id, number)?;
@@ -611,10 +623,17 @@ pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<u
         .filter(pairings::round_id.eq(r.id))
         .select(games::id);
     diesel::delete(rulings::table.filter(rulings::game_id.eq_any(round_games))).execute(conn)?;
+    // What the players reported goes with the results: they report again.
+    let round_games = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq(r.id))
+        .select(games::id);
+    diesel::delete(reports::table.filter(reports::game_id.eq_any(round_games))).execute(conn)?;
     diesel::delete(games::table.filter(games::id.eq_any(&set_ids))).execute(conn)?;
     diesel::update(games::table.filter(games::id.eq_any(&game_ids)))
         .set((
             games::result.eq(None::<String>),
+            games::reported.eq(false),
             games::version.eq(games::version + 1),
             games::updated_at.eq(Some(now())),
             games::updated_by.eq(by),
@@ -639,6 +658,17 @@ pub struct GameContext {
     pub game: Game,
     pub pairing: Pairing,
     pub round: Round,
+}
+
+/// Holds game `game_id`'s row until the transaction ends, so that two
+/// writes to one game (two players reporting at once, a report and the
+/// referee's entry) run one after the other, each reading what the other
+/// stored. An unknown game holds nothing.
+pub fn hold_game(conn: &mut DbConnection, game_id: i32) -> Result<(), DbError> {
+    diesel::update(games::table.find(game_id))
+        .set(games::version.eq(games::version))
+        .execute(conn)?;
+    Ok(())
 }
 
 pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext, DbError> {
@@ -690,7 +720,10 @@ pub fn apply_edit(
     let conn = w.conn();
     let old = ctx.game.result;
     let new = edit.wanted;
-    if old == new {
+    // A referee entering what the players reported makes it the
+    // referee's: reporting on the game closes.
+    let takes_over = ctx.game.reported && edit.by == EnteredBy::Referee && new.is_some();
+    if old == new && !takes_over {
         return Ok(EditOutcome::Unchanged(ctx.game.clone()));
     }
     let conflict = |conn: &mut DbConnection, ctx: &GameContext| -> Result<EditOutcome, DbError> {
@@ -716,7 +749,10 @@ pub fn apply_edit(
             current: now,
         }))
     };
-    if edit.is_stale(ctx.game.version) {
+    // A referee's entry wins over what the players reported meanwhile:
+    // the desk need not have seen it.
+    let over_reports = ctx.game.reported && edit.by == EnteredBy::Referee;
+    if edit.is_stale(ctx.game.version) && !over_reports {
         return conflict(conn, ctx);
     }
     if ctx.pairing.board.is_some() {
@@ -739,14 +775,21 @@ pub fn apply_edit(
         games::version.eq(ctx.game.version + 1),
         games::updated_at.eq(Some(at)),
         games::updated_by.eq(by),
+        games::reported.eq(edit.by != EnteredBy::Referee && new.is_some()),
     ))
     .execute(conn)?;
     if n == 0 {
         return conflict(conn, ctx);
     }
+    let action = match edit.by {
+        EnteredBy::Referee => Action::Result,
+        EnteredBy::BothPlayers => Action::ReportedByBoth,
+        EnteredBy::OnePlayer => Action::ReportedByOne,
+        EnteredBy::Disputed => Action::ReportWithdrawn,
+    };
     let mut c = Change::new(
         Some(ctx.round.tournament_id),
-        Action::Result,
+        action,
         Entity::Game,
         Some(edit.game),
     )
@@ -765,6 +808,7 @@ pub fn apply_edit(
     game.version += 1;
     game.updated_by = by;
     game.updated_at = Some(at);
+    game.reported = edit.by != EnteredBy::Referee && new.is_some();
     Ok(EditOutcome::Saved(game))
 }
 
@@ -777,6 +821,8 @@ pub struct RequestedBye {
     pub player_id: i32,
     pub round: i32,
     pub half: bool,
+    /// The player asked through their own link (not at the desk).
+    pub by_player: bool,
 }
 
 pub fn requested_byes(
@@ -796,6 +842,7 @@ pub fn request_bye(
     player_id: i32,
     round: i32,
     half: bool,
+    by_player: bool,
 ) -> Result<(), DbError> {
     let conn = w.conn();
     diesel::insert_into(requested_byes::table)
@@ -804,6 +851,7 @@ pub fn request_bye(
             requested_byes::player_id.eq(player_id),
             requested_byes::round.eq(round),
             requested_byes::half.eq(half),
+            requested_byes::by_player.eq(by_player),
         ))
         .execute(conn)
         .map_err(|e| classify(e, Taken::Bye { round }))?;
@@ -820,6 +868,86 @@ pub fn request_bye(
         .new_value(kind.as_str()),
     );
     Ok(())
+}
+
+/// Cancels the bye `player_id` asked for in round `round`, before that
+/// round is paired. A player (`by_player`) may cancel only a bye they
+/// asked for themselves; the referee cancels any.
+pub fn cancel_bye(
+    w: &mut Write,
+    tournament_id: i32,
+    player_id: i32,
+    round: i32,
+    by_player: bool,
+) -> Result<(), DbError> {
+    let conn = w.conn();
+    let bye: RequestedBye = requested_byes::table
+        .filter(requested_byes::tournament_id.eq(tournament_id))
+        .filter(requested_byes::player_id.eq(player_id))
+        .filter(requested_byes::round.eq(round))
+        .select(RequestedBye::as_select())
+        .first(conn)
+        .map_err(|e| found(e, "requested bye"))?;
+    let paired: i64 = rounds::table
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .filter(rounds::number.ge(round))
+        .count()
+        .get_result(conn)?;
+    if paired > 0 {
+        return Err(rule::Refused::RoundPaired { round }.into());
+    }
+    if by_player && !bye.by_player {
+        return Err(rule::Refused::ByeByReferee { round }.into());
+    }
+    diesel::delete(requested_byes::table.find(bye.id)).execute(conn)?;
+    let kind = if bye.half {
+        ByeKind::Half
+    } else {
+        ByeKind::Zero
+    };
+    w.record(
+        Change::new(
+            Some(tournament_id),
+            Action::CancelBye,
+            Entity::Player,
+            Some(player_id),
+        )
+        .in_round(round)
+        .players([player_id])
+        .old(kind.as_str()),
+    );
+    Ok(())
+}
+
+/// Sets round `number`'s clock (OGR 8).
+pub fn set_clock(
+    w: &mut Write,
+    tournament_id: i32,
+    number: i32,
+    clock: crate::clock::RoundClock,
+) -> Result<Round, DbError> {
+    let r = find(w.conn(), tournament_id, number)?;
+    diesel::update(rounds::table.find(r.id))
+        .set((
+            rounds::clock_starts_at.eq(Some(clock.starts_at)),
+            rounds::clock_minutes.eq(Some(clock.minutes)),
+        ))
+        .execute(w.conn())?;
+    let value = |at: Option<NaiveDateTime>, m: Option<i32>| match (at, m) {
+        (Some(at), Some(m)) => Some(format!("{} for {m} min", at.format("%Y-%m-%dT%H:%M:%SZ"))),
+        _ => None,
+    };
+    let mut c = Change::new(
+        Some(tournament_id),
+        Action::Clock,
+        Entity::Round,
+        Some(r.id),
+    )
+    .in_round(number);
+    c.old_value = value(r.clock_starts_at, r.clock_minutes);
+    c.new_value = value(Some(clock.starts_at), Some(clock.minutes));
+    w.record(c);
+    find(w.conn(), tournament_id, number)
 }
 
 /// Exchanges two players of a draft round (their places and the games they

@@ -54,6 +54,7 @@ diesel::table! {
         version -> Integer,
         updated_at -> Nullable<Timestamp>,
         updated_by -> Nullable<Integer>,
+        reported -> Bool,
     }
 }
 
@@ -133,6 +134,8 @@ diesel::table! {
         withdrawn_from_round -> Nullable<Integer>,
         created_at -> Timestamp,
         person_id -> Nullable<Integer>,
+        link_version -> Integer,
+        link_digest -> Nullable<Text>,
     }
 }
 
@@ -175,12 +178,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    reports (id) {
+        id -> Integer,
+        game_id -> Integer,
+        player_id -> Integer,
+        result -> Text,
+        reported_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     requested_byes (id) {
         id -> Integer,
         tournament_id -> Integer,
         player_id -> Integer,
         round -> Integer,
         half -> Bool,
+        by_player -> Bool,
     }
 }
 
@@ -195,6 +209,8 @@ diesel::table! {
         published_at -> Nullable<Timestamp>,
         locked_at -> Nullable<Timestamp>,
         played_on -> Date,
+        clock_starts_at -> Nullable<Timestamp>,
+        clock_minutes -> Nullable<Integer>,
     }
 }
 
@@ -310,6 +326,9 @@ diesel::table! {
         records_required -> Bool,
         rounds -> Nullable<Integer>,
         cycles -> Integer,
+        confirmation -> Text,
+        clocks -> Bool,
+        half_point_bye -> Bool,
     }
 }
 
@@ -342,6 +361,8 @@ diesel::joinable!(publications -> tournaments (tournament_id));
 diesel::joinable!(published -> tournaments (tournament_id));
 diesel::joinable!(published -> users (published_by));
 diesel::joinable!(relations -> tournaments (tournament_id));
+diesel::joinable!(reports -> games (game_id));
+diesel::joinable!(reports -> players (player_id));
 diesel::joinable!(requested_byes -> players (player_id));
 diesel::joinable!(requested_byes -> tournaments (tournament_id));
 diesel::joinable!(rounds -> tournaments (tournament_id));
@@ -374,6 +395,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     publications,
     published,
     relations,
+    reports,
     requested_byes,
     rounds,
     rulings,

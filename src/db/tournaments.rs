@@ -10,7 +10,7 @@ use super::users::User;
 use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::tournament::{
-    format_tiebreaks, ByeValue, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
+    format_tiebreaks, ByeValue, Confirmation, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
 };
 
 /// A tournament row. Its settings are stored in the spellings of
@@ -49,6 +49,12 @@ pub struct Tournament {
     pub records_public: bool,
     /// See [`TournamentFields::records_required`].
     pub records_required: bool,
+    #[diesel(deserialize_as = String)]
+    pub confirmation: Confirmation,
+    /// See [`TournamentFields::clocks`].
+    pub clocks: bool,
+    /// See [`TournamentFields::half_point_bye`].
+    pub half_point_bye: bool,
 }
 
 impl Tournament {
@@ -76,6 +82,9 @@ impl Tournament {
             bye_value: self.bye_value,
             records_public: self.records_public,
             records_required: self.records_required,
+            confirmation: self.confirmation,
+            clocks: self.clocks,
+            half_point_bye: self.half_point_bye,
         }
     }
 }
@@ -99,6 +108,9 @@ struct Settings<'a> {
     bye_value: &'static str,
     records_public: bool,
     records_required: bool,
+    confirmation: &'static str,
+    clocks: bool,
+    half_point_bye: bool,
 }
 
 impl Settings<'_> {
@@ -118,6 +130,9 @@ impl Settings<'_> {
             bye_value: f.bye_value.as_str(),
             records_public: f.records_public,
             records_required: f.records_required,
+            confirmation: f.confirmation.as_str(),
+            clocks: f.clocks,
+            half_point_bye: f.half_point_bye,
         }
     }
 }

@@ -253,7 +253,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 (Action::Reinstate, Some(n)) if e.old_value.is_none() => {
                     (Some(Value::NotPairedFrom(n)), stored(e.new_value))
                 }
-                (Action::RequestBye, Some(n)) => {
+                (Action::RequestBye | Action::CancelBye, Some(n)) => {
                     let kind = e.new_value.as_deref().and_then(ByeKind::parse);
                     match kind {
                         Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n, kind })),
@@ -262,7 +262,14 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 }
                 // A game's result names whom it was for: the names beside
                 // it are the pairing's order, not the game's starter first.
-                (Action::Result, _) => match e.entity_id {
+                (
+                    Action::Result
+                    | Action::Report
+                    | Action::ReportedByBoth
+                    | Action::ReportedByOne
+                    | Action::ReportWithdrawn,
+                    _,
+                ) => match e.entity_id {
                     Some(g) => (
                         e.old_value.map(|v| result_value(&games, g, v, &name)),
                         e.new_value.map(|v| result_value(&games, g, v, &name)),

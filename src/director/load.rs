@@ -23,6 +23,7 @@ pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError
         teams: teams::list(conn, tid)?,
         members: teams::members(conn, tid)?,
         lineups: teams::lineups(conn, tid)?,
+        reports: crate::db::reports::of_tournament(conn, tid)?,
     })
 }
 
@@ -36,8 +37,10 @@ pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError
 pub fn load_round(conn: &mut DbConnection, tid: i32, n: i32) -> Result<TournamentData, DbError> {
     let tournament = tournaments::find(conn, tid)?;
     let round = rounds::find(conn, tid, n)?;
+    let round_id = round.id;
     let mut data = round_alone(conn, tournament, round)?;
     data.players = players::list(conn, tid)?;
+    data.reports = crate::db::reports::of_round(conn, round_id)?;
     Ok(data)
 }
 
@@ -62,5 +65,6 @@ pub(super) fn round_alone(
         teams: Vec::new(),
         members: Vec::new(),
         lineups: Vec::new(),
+        reports: Vec::new(),
     })
 }

@@ -10,6 +10,7 @@ mod bracket;
 pub mod commit;
 mod load;
 pub mod pair;
+pub mod personal;
 mod ranking;
 pub mod ratings;
 pub mod registry;
@@ -51,6 +52,8 @@ pub struct TournamentData {
     pub teams: Vec<Team>,
     pub members: Vec<Member>,
     pub lineups: Vec<LineupEntry>,
+    /// What the players reported of their games through their links.
+    pub reports: Vec<crate::db::reports::Report>,
 }
 
 /// Where a round stands, as the tournament page shows it.

@@ -630,6 +630,7 @@ pub fn rule(
                 game: game_id,
                 wanted: result,
                 seen_version: Some(records.game.version),
+                by: crate::results::EnteredBy::Referee,
             };
             // A new ruling replaces the one before it.
             let report = super::results::save_in(w, tid, &[edit], &[game_id])?;

@@ -140,7 +140,10 @@ fn private<B>(res: &ServiceResponse<B>) -> bool {
     if path.starts_with("/static/") {
         return false;
     }
-    caller(res.request()).user.is_some() || path.starts_with("/captain/") || path.starts_with("/p/")
+    caller(res.request()).user.is_some()
+        || ["/captain/", "/p/", "/player/", "/api/v1/player/"]
+            .iter()
+            .any(|prefix| path.starts_with(prefix))
 }
 
 /// Who is calling, checked: the bearer token or the session, and for a

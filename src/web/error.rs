@@ -61,6 +61,9 @@ impl From<DbError> for AppError {
             )),
             DbError::Conflict(c) => AppError::Conflict(c.to_string()),
             // Refusals are values; their words are `crate::wording`'s.
+            DbError::Refused(r @ crate::rounds::Refused::NotYourGame { .. }) => {
+                AppError::Forbidden(r.to_string())
+            }
             DbError::Refused(r) => AppError::Conflict(r.to_string()),
             DbError::NotReady(n) => AppError::Conflict(n.to_string()),
             DbError::RosterRefused(r) => AppError::Conflict(r.to_string()),

@@ -41,6 +41,26 @@ pub const VIEWS_PER_CLIENT: Limit = Limit {
     window: MINUTE,
 };
 
+/// Reports and next-round words sent through one player's personal link:
+/// a six-game pairing's reports, a few corrections and a check-out.
+pub const WRITES_PER_KEY: Limit = Limit {
+    max: 20,
+    window: MINUTE,
+};
+/// Reports sent from one address, over every key. A venue's Wi-Fi puts
+/// every phone behind one address: 200 players each reporting two games
+/// and checking out within a minute stay under it, a script flooding the
+/// server does not.
+pub const WRITES_PER_CLIENT: Limit = Limit {
+    max: 600,
+    window: MINUTE,
+};
+/// Views of personal pages from one address (the same venue Wi-Fi).
+pub const LOOKS_PER_CLIENT: Limit = Limit {
+    max: 1200,
+    window: MINUTE,
+};
+
 /// The recent requests of every key, per process.
 #[derive(Default)]
 pub struct Limiter {
@@ -106,6 +126,38 @@ impl Limiter {
             .map_err(|w| refused(w, "from this device"))?;
         self.hit(&format!("{kind} link {pairing}"), per_link, now)
             .map_err(|w| refused(w, "through this table's link"))
+    }
+}
+
+impl Limiter {
+    /// Counts one request through a player's personal link `key` from
+    /// `client`: a report or a word on the next round (`write`), or a view.
+    /// A wrong key counts like a right one: guessing is as slow as using.
+    pub fn personal(&self, key: &str, client: Option<IpAddr>, write: bool) -> Result<(), AppError> {
+        let now = Instant::now();
+        let (kind, per_key, per_client) = if write {
+            ("write", WRITES_PER_KEY, WRITES_PER_CLIENT)
+        } else {
+            ("look", VIEWS_PER_LINK, LOOKS_PER_CLIENT)
+        };
+        let client = client.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+        let refused = |wait: Duration, whose: &str| {
+            let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+            AppError::RateLimited {
+                message: format!(
+                    "Too many {} {whose} in a minute: wait {secs} s and try again.",
+                    if write { "reports" } else { "requests" }
+                ),
+                retry_after: secs,
+            }
+        };
+        self.hit(&format!("personal {kind} client {client}"), per_client, now)
+            .map_err(|w| refused(w, "from this device"))?;
+        // Keys are counted by a prefix: enough to tell links apart, and a
+        // flood of made-up keys does not grow the table by their length.
+        let short: String = key.chars().take(16).collect();
+        self.hit(&format!("personal {kind} key {short}"), per_key, now)
+            .map_err(|w| refused(w, "through this link"))
     }
 }
 

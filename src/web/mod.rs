@@ -131,6 +131,13 @@ async fn log_request(
 
 /// A request path as the log may keep it: link secrets replaced by `…`.
 pub fn loggable_path(path: &str) -> String {
+    // A personal link's key is the segment after its prefix.
+    for prefix in ["/api/v1/player/", "/player/"] {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let tail = rest.find('/').map_or("", |i| &rest[i..]);
+            return format!("{prefix}…{tail}");
+        }
+    }
     let secret = ["/captain/", "/p/"]
         .iter()
         .any(|prefix| path.starts_with(prefix));

@@ -8,8 +8,8 @@ use actix_web::{web, Route};
 
 use super::api;
 use super::pages::{
-    account, admin, forbidden, games, home, people, players, rounds, seasons, tables, teams,
-    tournaments,
+    account, admin, display, forbidden, games, home, people, personal, players, rounds, seasons,
+    tables, teams, tournaments,
 };
 
 /// Who may use a route.
@@ -25,8 +25,9 @@ pub enum Access {
     Admin,
     /// Admins and the referees assigned to the tournament `{tid}`.
     Referee,
-    /// Anyone holding a pairing's player link (`/p/{pid}/{key}`): the
-    /// secret in the path is the permission; a wrong one is no such page.
+    /// Anyone holding a pairing's record link (`/p/{pid}/{key}`) or a
+    /// player's personal link (`/player/{key}`): the secret in the path is
+    /// the permission; a wrong one is no such page.
     PlayerLink,
     /// Admins, and the accounts an admin allows to publish events here
     /// from a venue (`kraal user publisher NAME`).
@@ -72,6 +73,10 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/t/{tid:\\d+}/events"                            Public   => super::live::events;
     get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
     get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
+    get  "/t/{tid:\\d+}/display"                           Public   => display::show;
+    get  "/player/{key}"                                  PlayerLink => personal::page;
+    post "/player/{key}/results"                          PlayerLink => personal::report;
+    post "/player/{key}/next-round"                       PlayerLink => personal::next_round;
     get  "/"                                              Public   => home::home;
     get  "/healthz"                                       Public   => super::healthz;
     get  "/static/kraal.css"                              Public   => super::pages::stylesheet;
@@ -118,6 +123,9 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/players/{pid:\\d+}/refresh"       Referee  => players::refresh;
     post "/t/{tid:\\d+}/relations"                        Referee  => players::add_relation;
     post "/t/{tid:\\d+}/byes"                             Referee  => players::request_bye;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/byes/{n:\\d+}/cancel" Referee => personal::cancel_bye;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/link/renew"    Referee  => personal::renew;
+    post "/t/{tid:\\d+}/players/{pid:\\d+}/link/revoke"   Referee  => personal::revoke;
     post "/t/{tid:\\d+}/relations/{rid:\\d+}/remove"      Referee  => players::remove_relation;
     post "/t/{tid:\\d+}/forbidden"                        Referee  => forbidden::add;
     post "/t/{tid:\\d+}/forbidden/{fid:\\d+}/remove"      Referee  => forbidden::remove;
@@ -141,6 +149,8 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/clear"             Referee  => rounds::clear_results;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/lock"              Referee  => rounds::lock;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/date"              Referee  => rounds::set_date;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/clock"             Referee  => rounds::set_clock;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/links"             Referee  => personal::cards;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
@@ -190,6 +200,14 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}"  Public   => api::get_round;
     patch "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" Referee  => api::patch_round;
     get  "/api/v1/tournaments/{tid:\\d+}/standings"        Public   => api::standings;
+    get  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/links" Referee => api::get_round_links;
+    put  "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/clock" Referee => api::put_clock;
+    post "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/link" Referee => api::renew_link;
+    delete "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/link" Referee => api::revoke_link;
+    delete "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/byes/{n:\\d+}" Referee => api::cancel_bye;
+    get  "/api/v1/player/{key}"                           PlayerLink => api::get_own;
+    post "/api/v1/player/{key}/results"                   PlayerLink => api::post_report;
+    post "/api/v1/player/{key}/next-round"                PlayerLink => api::post_next_round;
     put  "/api/v1/games/{gid:\\d+}"                        Referee  => api::put_game;
     get  "/api/v1/games/{gid:\\d+}"                        Referee  => api::get_game;
     put  "/api/v1/games/{gid:\\d+}/scoresheet"             Referee  => api::put_scoresheet;

@@ -75,6 +75,11 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
         }
         Problem::BelowOne { value } => write!(f, "{label} {value} is not 1 or more"),
         Problem::NotADate { text } => write!(f, "'{text}' is not a date like 2026-12-05"),
+        Problem::ByeWithPlay => write!(f, "a bye goes with \"play\": false"),
+        Problem::NotATime { text } => write!(
+            f,
+            "'{text}' is not a time like 2026-11-27T09:30:00+02:00 (ISO 8601, with its offset)"
+        ),
         Problem::NotAMonth { text } => write!(f, "'{text}' is not a month like 2026-09"),
         Problem::NotANumber { text } => write!(f, "'{text}' is not a number"),
         Problem::DecimalOutOfRange { text, min, max } => {

@@ -109,9 +109,57 @@ impl fmt::Display for Refused {
                 f,
                 "round {round} is a draft: publish it before ruling on its games"
             ),
+            Refused::Draft {
+                round,
+                doing: OnGames::Reports,
+            } => write!(
+                f,
+                "round {round} is a draft: results are reported once it is published"
+            ),
             Refused::LinkLocked { round } => write!(
                 f,
                 "round {round} is locked, so this link takes no more records: hand your scoresheet to the referee"
+            ),
+            Refused::NotYourGame { game } => write!(
+                f,
+                "game {game} is not one of your games: report only the games you play"
+            ),
+            Refused::ReportNotPlayed => write!(
+                f,
+                "players report games played over the board (1-0, 1/2-1/2, 0-1); a forfeit or a game not played is the referee's to record"
+            ),
+            Refused::ReportLocked { round } => write!(
+                f,
+                "round {round} is locked: results are the referee's now, see the desk"
+            ),
+            Refused::ReportedByReferee { result } => write!(
+                f,
+                "the referee has entered {result} for this game: ask the referee if it is wrong"
+            ),
+            Refused::ReportAgreed { result } => write!(
+                f,
+                "both players reported {result} and it is stored: ask the referee to change it"
+            ),
+            Refused::RoundPaired { round } => write!(
+                f,
+                "round {round} is paired already: tell the referee"
+            ),
+            Refused::NoNextRound => write!(f, "every round of this event is paired"),
+            Refused::HalfByeNotOffered => write!(
+                f,
+                "this event does not let players take a half-point bye themselves: ask the referee, or take a zero-point absence"
+            ),
+            Refused::HalfByeUsed { round } => write!(
+                f,
+                "you have had your half-point bye (round {round}): take a zero-point absence, or ask the referee"
+            ),
+            Refused::ByeByReferee { round } => write!(
+                f,
+                "the referee recorded your absence from round {round}: ask the referee to undo it"
+            ),
+            Refused::PlayerWithdrawn => write!(
+                f,
+                "you are withdrawn from the event: ask the referee to reinstate you"
             ),
             Refused::ChangedWhilePairing => write!(
                 f,

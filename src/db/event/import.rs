@@ -290,6 +290,7 @@ fn players_and_relations(
             .values(&row)
             .returning(players::id)
             .get_result(conn)?;
+        crate::db::links::issue(conn, id)?;
         ids.players.map.insert(p.id, id);
     }
     for r in &file.relations {

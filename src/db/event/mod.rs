@@ -49,7 +49,12 @@ pub const FORMAT: &str = "kraal event";
 /// `read::upgrade_v1` reads once as the file is read. Version 3 added each
 /// round's `played_on` (an older file's rounds were played the day they
 /// were paired) and `people`, the registry's people the players are.
-pub const VERSION: u32 = 3;
+/// Version 4 added the settings for players at the venue (`confirmation`,
+/// `clocks`, `half_point_bye`), each round's clock, which results the
+/// players reported and which byes they asked for themselves. Players'
+/// personal links and their reports are not carried: the target issues
+/// new links, as it makes captains' links anew.
+pub const VERSION: u32 = 4;
 /// The largest event file taken: 50 MB (a season's league with every
 /// record is a few MB).
 pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
@@ -81,6 +86,19 @@ pub struct TournamentRow {
     /// Files written before cycles were kept play one.
     #[serde(default = "one_cycle")]
     pub cycles: i32,
+    /// Version 4 on; older files' events confirm as the default does.
+    #[serde(default = "players_confirm")]
+    pub confirmation: String,
+    #[serde(default)]
+    pub clocks: bool,
+    #[serde(default)]
+    pub half_point_bye: bool,
+}
+
+fn players_confirm() -> String {
+    crate::tournament::Confirmation::Players
+        .as_str()
+        .to_string()
 }
 
 fn one_cycle() -> i32 {
@@ -125,6 +143,9 @@ pub struct RequestedByeRow {
     pub player_id: i32,
     pub round: i32,
     pub half: bool,
+    /// Version 4 on: the player asked through their own link.
+    #[serde(default)]
+    pub by_player: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
@@ -187,6 +208,11 @@ pub struct RoundRow {
     /// Version 3 on; an older file's rounds take the day they were paired.
     #[serde(default = "unknown_day")]
     pub played_on: NaiveDate,
+    /// Version 4 on: the round clock (OGR 8), if the referee set it.
+    #[serde(default)]
+    pub clock_starts_at: Option<NaiveDateTime>,
+    #[serde(default)]
+    pub clock_minutes: Option<i32>,
 }
 
 /// The day of a round a version 2 file does not give (`read` replaces it
@@ -257,6 +283,9 @@ pub struct GameRow {
     pub version: i32,
     pub updated_at: Option<NaiveDateTime>,
     pub updated_by: Option<i32>,
+    /// Version 4 on: the result came from the players' reports.
+    #[serde(default)]
+    pub reported: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]

@@ -141,6 +141,9 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
         bye_value: t.bye_value.clone(),
         records_public: text(t.records_public),
         records_required: text(t.records_required),
+        confirmation: t.confirmation.clone(),
+        clocks: text(t.clocks),
+        half_point_bye: text(t.half_point_bye),
     };
     if let Err(errors) = raw.check() {
         return Err(bad("tournament".into(), errors[0].clone()));

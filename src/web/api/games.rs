@@ -54,6 +54,7 @@ pub async fn put_game(
         game: gid,
         wanted: result,
         seen_version: body.version,
+        by: crate::results::EnteredBy::Referee,
     };
     let tid = ctx.round.tournament_id;
     let replacing = if body.replace_ruling {
@@ -99,6 +100,9 @@ pub async fn put_game(
         result: game.result.map_or("", GameResult::as_str),
         tiebreak: game.tiebreak,
         version: game.version,
+        reported: game.reported,
+        disputed: false,
+        reports: Vec::new(),
     }))
 }
 

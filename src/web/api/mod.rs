@@ -5,6 +5,7 @@
 mod forbidden;
 mod games;
 pub mod people;
+mod player;
 mod players;
 pub mod publication;
 pub mod published;
@@ -17,6 +18,10 @@ mod tournaments;
 pub use forbidden::{add_forbidden, clear_forbidden_waiver, remove_forbidden, waive_forbidden};
 pub use games::{get_game, put_game, put_scoresheet};
 pub use people::{create_person, get_person, merge_person, ratings, search_people, undo_merge};
+pub use player::{
+    cancel_bye, get_own, get_round_links, post_next_round, post_report, put_clock, read_clock,
+    read_result, renew_link, revoke_link, round_links,
+};
 pub use players::{add_player, add_relation};
 pub use publication::{delete_publication, get_publication, put_publication};
 pub use published::receive as receive_published;
@@ -30,6 +35,7 @@ pub use tournaments::{create_tournament, list_tournaments, patch_tournament};
 pub use forbidden::{NewForbiddenBody, WaiverBody};
 pub use games::ResultBody;
 pub use people::{MergeBody, NewPerson};
+pub use player::{ClockBody, NextRoundBody, ReportBody};
 pub use players::{NewPlayer, NewRelation};
 pub use rounds::RoundDateBody;
 pub use seasons::NewSeason;

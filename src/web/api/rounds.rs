@@ -21,6 +21,8 @@ pub struct RoundJson {
     /// The day the round is played (`YYYY-MM-DD`): its month is the
     /// rating period of its games.
     date: chrono::NaiveDate,
+    /// The round clock (OGR 8), once the referee sets it.
+    clock: Option<crate::web::views::personal::ClockJson>,
     pairings: Vec<PairingJson>,
     /// Team events: each match with its boards (the same pairings).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,7 +88,11 @@ impl From<MatchView> for MatchJson {
                     second: p.second,
                     points: points(&p.tally),
                     score: p.score,
-                    games: p.games.into_iter().map(GameJson::from).collect(),
+                    games: p
+                        .games
+                        .into_iter()
+                        .map(|g| GameJson::of(g, p.first_id, p.second_id))
+                        .collect(),
                 })
                 .collect(),
         }
@@ -120,6 +126,18 @@ pub(super) struct GameJson {
     pub(super) result: &'static str,
     pub(super) tiebreak: bool,
     pub(super) version: i32,
+    /// The result came from the players' reports.
+    pub(super) reported: bool,
+    /// The two players reported different results: the referee decides.
+    pub(super) disputed: bool,
+    /// What each player reported, from the starter's side.
+    pub(super) reports: Vec<ReportJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct ReportJson {
+    player: i32,
+    result: &'static str,
 }
 
 impl From<PairingView> for PairingJson {
@@ -134,9 +152,34 @@ impl From<PairingView> for PairingJson {
             bye: p.bye.map(|b| b.as_str()),
             points: points(&p.tally),
             score: p.score,
-            games: p.games.into_iter().map(GameJson::from).collect(),
+            games: p
+                .games
+                .into_iter()
+                .map(|g| GameJson::of(g, p.first_id, p.second_id))
+                .collect(),
             explanation: p.explanation,
             winner: p.winner,
+        }
+    }
+}
+
+impl GameJson {
+    /// A game of the pairing of `first` and `second`.
+    fn of(g: GameView, first: Option<i32>, second: Option<i32>) -> GameJson {
+        let reports = [(first, g.reports.first), (second, g.reports.second)]
+            .into_iter()
+            .filter_map(|(p, r)| {
+                Some(ReportJson {
+                    player: p?,
+                    result: r?.as_str(),
+                })
+            })
+            .collect();
+        GameJson {
+            disputed: g.disputed(),
+            reported: g.reported,
+            reports,
+            ..GameJson::from(g)
         }
     }
 }
@@ -144,6 +187,9 @@ impl From<PairingView> for PairingJson {
 impl From<GameView> for GameJson {
     fn from(g: GameView) -> GameJson {
         GameJson {
+            reported: g.reported,
+            disputed: g.disputed(),
+            reports: Vec::new(),
             id: g.id,
             number: g.number,
             result: g.stored(),
@@ -214,6 +260,10 @@ fn round_json(data: &TournamentData, round: &Round) -> RoundJson {
         round: round.number,
         published: round.is_published(),
         date: round.played_on,
+        clock: round
+            .clock()
+            .as_ref()
+            .map(crate::web::views::personal::ClockJson::of),
         pairings: views.into_iter().map(PairingJson::from).collect(),
         matches,
     }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::tournaments::{self, Tournament};
 use crate::director::{self};
-use crate::tournament::{Ranking, RawTournament, RuleSet, System, Tiebreaks};
+use crate::tournament::{Confirmation, Ranking, RawTournament, RuleSet, System, Tiebreaks};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 
@@ -28,6 +28,10 @@ pub struct NewTournament {
     bye_value: Option<String>,
     records_public: Option<bool>,
     records_required: Option<bool>,
+    #[serde(alias = "result_confirmation")]
+    confirmation: Option<String>,
+    clocks: Option<bool>,
+    half_point_bye: Option<bool>,
 }
 
 #[derive(Debug, Serialize)]
@@ -44,6 +48,9 @@ pub struct TournamentJson {
     tiebreaks: Tiebreaks,
     records_public: bool,
     records_required: bool,
+    confirmation: Confirmation,
+    clocks: bool,
+    half_point_bye: bool,
 }
 
 impl From<&Tournament> for TournamentJson {
@@ -60,6 +67,9 @@ impl From<&Tournament> for TournamentJson {
             tiebreaks: t.tiebreaks.clone(),
             records_public: t.records_public,
             records_required: t.records_required,
+            confirmation: t.confirmation,
+            clocks: t.clocks,
+            half_point_bye: t.half_point_bye,
         }
     }
 }
@@ -68,6 +78,7 @@ impl From<&Tournament> for TournamentJson {
 /// checks of the form.
 impl From<NewTournament> for RawTournament {
     fn from(b: NewTournament) -> RawTournament {
+        let yes = |v: Option<bool>| if v.unwrap_or(false) { "yes" } else { "" }.to_string();
         RawTournament {
             name: b.name,
             venue: b.venue.unwrap_or_default(),
@@ -84,16 +95,11 @@ impl From<NewTournament> for RawTournament {
             ranking: b.ranking.unwrap_or_default(),
             tiebreaks: b.tiebreaks.unwrap_or_default().join(","),
             bye_value: b.bye_value.unwrap_or_default(),
-            records_public: if b.records_public.unwrap_or(false) {
-                "yes".into()
-            } else {
-                String::new()
-            },
-            records_required: if b.records_required.unwrap_or(false) {
-                "yes".into()
-            } else {
-                String::new()
-            },
+            records_public: yes(b.records_public),
+            records_required: yes(b.records_required),
+            confirmation: b.confirmation.unwrap_or_default(),
+            clocks: yes(b.clocks),
+            half_point_bye: yes(b.half_point_bye),
         }
     }
 }
@@ -121,6 +127,10 @@ pub struct TournamentPatch {
     bye_value: Option<String>,
     records_public: Option<bool>,
     records_required: Option<bool>,
+    #[serde(alias = "result_confirmation")]
+    confirmation: Option<String>,
+    clocks: Option<bool>,
+    half_point_bye: Option<bool>,
 }
 
 /// A field that is present, even as `null` (`Some(None)`), as against one
@@ -181,6 +191,15 @@ impl TournamentPatch {
         }
         if let Some(v) = self.records_required {
             raw.records_required = yes(v);
+        }
+        if let Some(v) = self.confirmation {
+            raw.confirmation = v;
+        }
+        if let Some(v) = self.clocks {
+            raw.clocks = yes(v);
+        }
+        if let Some(v) = self.half_point_bye {
+            raw.half_point_bye = yes(v);
         }
         raw
     }

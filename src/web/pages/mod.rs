@@ -2,10 +2,12 @@
 
 pub mod account;
 pub mod admin;
+pub mod display;
 pub mod forbidden;
 pub mod games;
 pub mod home;
 pub mod people;
+pub mod personal;
 pub mod players;
 pub mod rounds;
 pub mod seasons;

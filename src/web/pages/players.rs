@@ -515,7 +515,7 @@ pub async fn request_bye(
         match state
             .write(Some(r.user.id), move |w| {
                 players::find(w.conn(), tid, player)?;
-                crate::db::rounds::request_bye(w, tid, player, round, half)
+                crate::db::rounds::request_bye(w, tid, player, round, half, false)
             })
             .await
         {

@@ -106,6 +106,62 @@ pub async fn set_date(
     Ok(see_other(&format!("/t/{tid}/rounds/{n}#date")))
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ClockForm {
+    /// `HH:MM` today (UTC offset `offset`), or a full ISO 8601 time; empty
+    /// is now.
+    starts_at: String,
+    /// Minutes; empty is the event's default (OGR 8).
+    minutes: String,
+    /// The browser's offset from UTC in minutes, as `Date` gives it
+    /// (`getTimezoneOffset`, so UTC+2 is `-120`); filled by the page's
+    /// script, empty without it (then a bare time is UTC).
+    offset: String,
+}
+
+/// `POST /t/{tid}/rounds/{n}/clock`: starts (or sets) the round clock.
+pub async fn set_clock(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    form: web::Form<ClockForm>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let t = &r.tournament;
+    let default =
+        crate::clock::default_limit(t.clocks, t.records_required, t.games_per_pairing).minutes;
+    let minutes = match form.minutes.trim() {
+        "" => None,
+        m => Some(m.parse::<i64>().map_err(|_| {
+            AppError::invalid("minutes", format!("'{m}' is not a whole number of minutes"))
+        })?),
+    };
+    let starts = form.starts_at.trim();
+    let starts = if starts.len() == 5 && starts.as_bytes()[2] == b':' {
+        // A time of day, in the browser's zone.
+        let offset: i32 = form.offset.trim().parse().unwrap_or(0);
+        let sign = if offset <= 0 { '+' } else { '-' };
+        let today = chrono::Utc::now().naive_utc() - chrono::Duration::minutes(offset.into());
+        format!(
+            "{}T{starts}:00{sign}{:02}:{:02}",
+            today.date(),
+            offset.abs() / 60,
+            offset.abs() % 60
+        )
+    } else {
+        starts.to_string()
+    };
+    let clock = crate::web::api::read_clock(Some(&starts), minutes, default)
+        .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
+    state
+        .write(Some(r.user.id), move |w| {
+            rounds::set_clock(w, tid, n, clock)
+        })
+        .await?;
+    Ok(see_other(&format!("/t/{tid}/rounds/{n}#clock")))
+}
+
 /// The question asked before an action on round `n` (`action`, the last
 /// segment of its address): the button that does it, reading as the
 /// question, and the one that keeps the round as it is.
@@ -497,6 +553,15 @@ impl ResultsPage {
             .filter(|(bad, _, _)| *bad)
             .map(|(_, w, _)| w)
     }
+    /// What the players reported of `g`, in the desk's words (results from
+    /// the starter's side, as the selects read them).
+    fn reports_said(&self, p: &PairingView, g: &GameView) -> String {
+        [(&p.first, g.reports.first), (&p.second, g.reports.second)]
+            .into_iter()
+            .filter_map(|(who, r)| Some(format!("{who} says {}", r?.short())))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
     fn results(&self) -> &'static [GameResult] {
         GameResult::ALL
     }
@@ -746,6 +811,7 @@ fn read_form(
                     game: id,
                     wanted: r,
                     seen_version: form.get(&format!("v{}", g.id)).and_then(|v| v.parse().ok()),
+                    by: crate::results::EnteredBy::Referee,
                 });
             }
         }
@@ -855,14 +921,28 @@ pub async fn save_results(
     let only = form.get("save").and_then(|v| v.parse().ok());
     let mut problems = Vec::new();
     let mut typed = HashMap::new();
-    let edits = read_form(
-        &views,
-        games_per_pairing,
-        &form,
-        only,
-        &mut problems,
-        &mut typed,
-    );
+    // "Confirm" beside a result both players reported: that game alone.
+    let confirmed = form.get("confirm").and_then(|c| {
+        let (game, result) = c.split_once(':')?;
+        let game: i32 = game.parse().ok()?;
+        Some(ResultEdit {
+            game,
+            wanted: Some(GameResult::parse(result)?),
+            seen_version: form.get(&format!("v{game}")).and_then(|v| v.parse().ok()),
+            by: crate::results::EnteredBy::Referee,
+        })
+    });
+    let edits = match confirmed {
+        Some(edit) => vec![edit],
+        None => read_form(
+            &views,
+            games_per_pairing,
+            &form,
+            only,
+            &mut problems,
+            &mut typed,
+        ),
+    };
     // Games whose ruling the referee confirmed this entry replaces.
     let replacing: Vec<i32> = form
         .iter()

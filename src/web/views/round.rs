@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::db::rounds::{Game, Pairing, Round};
 use crate::director::{scoresheets, TournamentData};
 use crate::pairing::explain::Explanation;
+use crate::reports::Reports;
 use crate::results::{tally, GameResult, PairingTally};
 use crate::tournament::ByeKind;
 use crate::web::error::AppError;
@@ -39,6 +40,24 @@ pub struct GameView {
     pub result: Option<GameResult>,
     pub tiebreak: bool,
     pub version: i32,
+    /// The result came from the players' reports.
+    pub reported: bool,
+    /// What each player reported, in the pairing's order (first-listed
+    /// player first), from the starter's side.
+    pub reports: Reports,
+}
+
+impl GameView {
+    /// The two players reported different results: the desk decides.
+    pub fn disputed(&self) -> bool {
+        self.reports.disputed() && self.result.is_none_or(|_| self.reported)
+    }
+
+    /// Both players reported the same result and a referee is to confirm it
+    /// (`players_then_referee`).
+    pub fn awaiting_referee(&self) -> Option<GameResult> {
+        self.reports.agreed().filter(|_| self.result.is_none())
+    }
 }
 
 /// One pairing as the pages and the API show it.
@@ -66,6 +85,13 @@ pub struct PairingView {
     pub match_id: Option<i32>,
 }
 
+impl PairingView {
+    /// A game of the pairing is disputed between its players.
+    pub fn disputed(&self) -> bool {
+        self.games.iter().any(GameView::disputed)
+    }
+}
+
 pub fn pairing_views(data: &TournamentData, round: &Round) -> Vec<PairingView> {
     pairing_views_of(data, round, |_| true)
 }
@@ -86,6 +112,11 @@ pub fn pairing_views_of(
     };
     let knockout = data.tournament.system == crate::tournament::System::Knockout;
     let name_of = data.name_of();
+    let mut reported: std::collections::HashMap<i32, Vec<&crate::db::reports::Report>> =
+        std::collections::HashMap::new();
+    for r in &data.reports {
+        reported.entry(r.game_id).or_default().push(r);
+    }
     data.pairings_of(round)
         .into_iter()
         // A team match's own row holds teams, not players: its boards are
@@ -119,6 +150,18 @@ pub fn pairing_views_of(
                         result: g.result,
                         tiebreak: g.tiebreak,
                         version: g.version,
+                        reported: g.reported,
+                        reports: {
+                            let mut two = Reports::default();
+                            for r in reported.get(&g.id).into_iter().flatten() {
+                                if Some(r.player_id) == p.first_player_id {
+                                    two.first = Some(r.result);
+                                } else if Some(r.player_id) == p.second_player_id {
+                                    two.second = Some(r.result);
+                                }
+                            }
+                            two
+                        },
                     })
                     .collect(),
                 explanation: serde_json::from_str(&p.explanation).ok(),

@@ -79,6 +79,8 @@ pub struct TournamentPage {
     pub published: Option<crate::db::published::Published>,
     /// Where this event is published to (referees only).
     pub publication: Option<crate::db::publications::Publication>,
+    /// Byes asked for rounds still to pair, with the player's name.
+    pub byes: Vec<(crate::db::rounds::RequestedBye, String)>,
 }
 
 impl TournamentPage {
@@ -200,6 +202,17 @@ pub async fn load_page(
         .filter(|r| r.is_published() || can_edit)
         .cloned()
         .collect();
+    let paired = data.rounds.len() as i32;
+    let names = data.player_names();
+    let byes = data
+        .byes
+        .iter()
+        .filter(|b| b.round > paired)
+        .map(|b| {
+            let name = names.get(&b.player_id).map(|s| s.to_string());
+            (b.clone(), name.unwrap_or_default())
+        })
+        .collect();
     let rounds_label = match (t.rounds, data.total_rounds()) {
         // Set (or fixed by the first pairing), and fitting the field.
         (Some(n), Ok(_)) => format!("{n} rounds"),
@@ -233,5 +246,6 @@ pub async fn load_page(
         errors,
         published,
         publication,
+        byes,
     })
 }

@@ -1,0 +1,11 @@
+ALTER TABLE requested_byes DROP COLUMN by_player;
+DROP TABLE reports;
+ALTER TABLE games DROP COLUMN reported;
+ALTER TABLE rounds DROP COLUMN clock_minutes;
+ALTER TABLE rounds DROP COLUMN clock_starts_at;
+ALTER TABLE tournaments DROP COLUMN half_point_bye;
+ALTER TABLE tournaments DROP COLUMN clocks;
+ALTER TABLE tournaments DROP COLUMN confirmation;
+DROP INDEX players_link_digest;
+ALTER TABLE players DROP COLUMN link_digest;
+ALTER TABLE players DROP COLUMN link_version;

@@ -1,0 +1,280 @@
+//! What a player does through their personal link: report their games'
+//! results and say whether they play the next round.
+//!
+//! The key in the link is the only permission. A wrong key, a revoked one
+//! and a copy of an event published from a venue are all "no such link":
+//! a copy changes at the venue, never here.
+
+use crate::db::audit::Write;
+use crate::db::players::{self, Player};
+use crate::db::rounds::{self, Game, RequestedBye};
+use crate::db::tournaments::{self, Tournament};
+use crate::db::{links, reports as stored, DbConnection, DbError};
+use crate::reports::{self, Closed, GameNow, Outcome, Reports};
+use crate::results::{EnteredBy, GameResult, ResultEdit};
+use crate::rounds::{OnGames, Refused};
+
+use super::TournamentData;
+
+/// The holder of a live link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Holder {
+    pub tournament: i32,
+    pub player: i32,
+}
+
+/// The player whose live link `key` is.
+pub fn holder(conn: &mut DbConnection, key: &str) -> Result<Holder, DbError> {
+    let (player, tournament) = links::find(conn, key)?.ok_or(DbError::NotFound("player link"))?;
+    if crate::db::published::of_tournament(conn, tournament)?.is_some() {
+        return Err(DbError::NotFound("player link"));
+    }
+    Ok(Holder { tournament, player })
+}
+
+/// The tournament as its player's page reads it, and who the player is.
+pub struct Own {
+    pub data: TournamentData,
+    pub player: Player,
+    /// The next round still to pair (`None`: every round is paired).
+    pub next_round: Option<i32>,
+}
+
+impl Own {
+    /// The byes this player asked for (or the referee recorded for them).
+    pub fn byes(&self) -> Vec<&RequestedBye> {
+        self.data
+            .byes
+            .iter()
+            .filter(|b| b.player_id == self.player.id)
+            .collect()
+    }
+
+    /// The player's word on the next round, if they gave one.
+    pub fn next_bye(&self) -> Option<&RequestedBye> {
+        let n = self.next_round?;
+        self.byes().into_iter().find(|b| b.round == n)
+    }
+
+    /// The round of the half-point bye this player has had, if any.
+    pub fn half_bye_taken(&self) -> Option<i32> {
+        self.byes().into_iter().find(|b| b.half).map(|b| b.round)
+    }
+}
+
+/// Loads what the holder of `key` sees.
+pub fn open(conn: &mut DbConnection, key: &str) -> Result<Own, DbError> {
+    let h = holder(conn, key)?;
+    let data = super::load(conn, h.tournament)?;
+    let player = data
+        .players
+        .iter()
+        .find(|p| p.id == h.player)
+        .cloned()
+        .ok_or(DbError::NotFound("player link"))?;
+    let next_round = next_round(&data.tournament, data.rounds.len() as i32);
+    Ok(Own {
+        data,
+        player,
+        next_round,
+    })
+}
+
+/// The round after the `paired` ones, while the event has one.
+fn next_round(t: &Tournament, paired: i32) -> Option<i32> {
+    let next = paired + 1;
+    (next <= t.last_round()).then_some(next)
+}
+
+/// What a report did.
+#[derive(Debug, Clone)]
+pub struct Reported {
+    pub outcome: Outcome,
+    /// The game as stored now.
+    pub game: Game,
+    pub reports: Reports,
+    pub round: i32,
+    pub table: i32,
+}
+
+/// Records the holder of `key`'s report of game `game_id`. The game's row
+/// is held first, so two reports at once (or a report and the referee's
+/// entry) are one after the other, the second reading the first.
+pub fn report(
+    conn: &mut DbConnection,
+    key: &str,
+    game_id: i32,
+    result: GameResult,
+) -> Result<Reported, DbError> {
+    let h = holder(conn, key)?;
+    super::commit(conn, None, |w| report_in(w, h, game_id, result))
+}
+
+fn report_in(
+    w: &mut Write,
+    h: Holder,
+    game_id: i32,
+    result: GameResult,
+) -> Result<Reported, DbError> {
+    rounds::hold_game(w.conn(), game_id)?;
+    let not_yours = || DbError::Refused(Refused::NotYourGame { game: game_id });
+    let ctx = rounds::game_context(w.conn(), game_id).map_err(|_| not_yours())?;
+    let first = ctx.pairing.first_player_id == Some(h.player);
+    let second = ctx.pairing.second_player_id == Some(h.player);
+    if ctx.round.tournament_id != h.tournament || !(first || second) {
+        return Err(not_yours());
+    }
+    if !ctx.round.is_published() {
+        return Err(Refused::Draft {
+            round: ctx.round.number,
+            doing: OnGames::Reports,
+        }
+        .into());
+    }
+    if ctx.round.locked_at.is_some() {
+        return Err(Refused::ReportLocked {
+            round: ctx.round.number,
+        }
+        .into());
+    }
+    if !reports::may_report(result) {
+        return Err(Refused::ReportNotPlayed.into());
+    }
+    let mut two = Reports::default();
+    for r in stored::of_games(w.conn(), &[game_id])? {
+        if Some(r.player_id) == ctx.pairing.first_player_id {
+            two.first = Some(r.result);
+        } else if Some(r.player_id) == ctx.pairing.second_player_id {
+            two.second = Some(r.result);
+        }
+    }
+    let now = GameNow {
+        result: ctx.game.result,
+        reported: ctx.game.reported,
+    };
+    match reports::closed(now, two) {
+        Some(Closed::ByReferee(r)) => {
+            return Err(Refused::ReportedByReferee {
+                result: r.as_str().to_string(),
+            }
+            .into())
+        }
+        Some(Closed::Agreed(r)) => {
+            return Err(Refused::ReportAgreed {
+                result: r.as_str().to_string(),
+            }
+            .into())
+        }
+        None => {}
+    }
+    stored::put(w.conn(), game_id, h.player, result)?;
+    two.set(first, result);
+    w.record(
+        crate::change::Change::new(
+            Some(h.tournament),
+            crate::change::Action::Report,
+            crate::change::Entity::Game,
+            Some(game_id),
+        )
+        .in_round(ctx.round.number)
+        .players([h.player])
+        .new_value(result.as_str()),
+    );
+    let t = tournaments::find(w.conn(), h.tournament)?;
+    let outcome = reports::outcome(t.confirmation, two);
+    let mut game = ctx.game.clone();
+    if let Some(wanted) = reports::stored_change(now, outcome) {
+        let by = match outcome {
+            Outcome::Store { both: true, .. } => EnteredBy::BothPlayers,
+            Outcome::Store { both: false, .. } => EnteredBy::OnePlayer,
+            _ => EnteredBy::Disputed,
+        };
+        let edit = ResultEdit {
+            game: game_id,
+            wanted,
+            seen_version: None,
+            by,
+        };
+        let saved = super::results::save_in(w, h.tournament, &[edit], &[])?;
+        if let Some(g) = saved.saved.into_iter().next() {
+            game = g;
+        }
+    }
+    Ok(Reported {
+        outcome,
+        game,
+        reports: two,
+        round: ctx.round.number,
+        table: ctx.pairing.table_no,
+    })
+}
+
+/// The player's word on the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextRound {
+    /// They will play it.
+    Play,
+    /// A zero-point absence.
+    Zero,
+    /// A half-point bye (where the event offers it, once).
+    Half,
+}
+
+/// What the next round holds for the player now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextRoundState {
+    pub round: i32,
+    pub word: NextRound,
+}
+
+/// Records the holder of `key`'s word on the next round: until that round
+/// is paired they may take a zero-point absence, a half-point bye where the
+/// event offers one and they have not had it, or take their word back.
+pub fn next_round_word(
+    conn: &mut DbConnection,
+    key: &str,
+    word: NextRound,
+) -> Result<NextRoundState, DbError> {
+    let h = holder(conn, key)?;
+    super::commit(conn, None, |w| {
+        let conn = w.conn();
+        let t = tournaments::find(conn, h.tournament)?;
+        let player = players::find(conn, h.tournament, h.player)?;
+        let paired = tournaments::rounds_paired(conn, h.tournament)?;
+        let round = next_round(&t, paired).ok_or(Refused::NoNextRound)?;
+        if player
+            .withdrawn_from_round
+            .is_some_and(|from| from <= round)
+        {
+            return Err(Refused::PlayerWithdrawn.into());
+        }
+        let mine: Vec<RequestedBye> = rounds::requested_byes(conn, h.tournament)?
+            .into_iter()
+            .filter(|b| b.player_id == h.player)
+            .collect();
+        let now = mine.iter().find(|b| b.round == round);
+        let wanted_half = match word {
+            NextRound::Play => None,
+            NextRound::Zero => Some(false),
+            NextRound::Half => Some(true),
+        };
+        if now.map(|b| b.half) == wanted_half {
+            return Ok(NextRoundState { round, word });
+        }
+        if wanted_half == Some(true) {
+            if !t.half_point_bye {
+                return Err(Refused::HalfByeNotOffered.into());
+            }
+            if let Some(b) = mine.iter().find(|b| b.half && b.round != round) {
+                return Err(Refused::HalfByeUsed { round: b.round }.into());
+            }
+        }
+        if now.is_some() {
+            rounds::cancel_bye(w, h.tournament, h.player, round, true)?;
+        }
+        if let Some(half) = wanted_half {
+            rounds::request_bye(w, h.tournament, h.player, round, half, true)?;
+        }
+        Ok(NextRoundState { round, word })
+    })
+}

@@ -1,0 +1,347 @@
+//! Players at the venue: what a player's personal link does for scripts
+//! (`/api/v1/player/{key}/...`), and the referee's side of it: the round's
+//! links, renewing or revoking one, the round clock, and undoing a
+//! player's word on the next round.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+
+use crate::clock::{self, RoundClock};
+use crate::director::personal::{self, NextRound};
+use crate::field::{FieldError, Problem};
+use crate::results::GameResult;
+use crate::web::error::{ApiError, AppError};
+use crate::web::views::personal::{ClockJson, Current, Line, Next, OwnView};
+use crate::web::views::round::load_data;
+use crate::web::AppState;
+
+use super::{refereed, ApiUser};
+
+fn client(req: &HttpRequest) -> Option<std::net::IpAddr> {
+    req.peer_addr().map(|a| a.ip())
+}
+
+/// Reads a JSON body, naming what could not be read.
+pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiError(AppError::BadRequest(format!(
+            "the JSON body could not be read: {e}"
+        )))
+    })
+}
+
+fn invalid(field: &'static str, problem: Problem) -> ApiError {
+    ApiError(AppError::from(crate::db::DbError::Invalid(
+        FieldError::new(field, problem),
+    )))
+}
+
+#[derive(Debug, Serialize)]
+struct OwnJson {
+    tournament_id: i32,
+    tournament: String,
+    player_id: i32,
+    name: String,
+    withdrawn: bool,
+    /// `null` before any result.
+    rank: Option<usize>,
+    points: String,
+    /// The latest round the player is in, with their games.
+    current: Option<CurrentJson>,
+    results: Vec<Line>,
+    next_round: Option<Next>,
+}
+
+#[derive(Debug, Serialize)]
+struct CurrentJson {
+    #[serde(flatten)]
+    current: Current,
+    clock: Option<ClockJson>,
+}
+
+impl From<OwnView> for OwnJson {
+    fn from(v: OwnView) -> OwnJson {
+        OwnJson {
+            tournament_id: v.tournament_id,
+            tournament: v.tournament,
+            player_id: v.player_id,
+            name: v.name,
+            withdrawn: v.withdrawn,
+            rank: v.rank,
+            points: v.points,
+            current: v.current.map(|c| CurrentJson {
+                clock: c.clock.as_ref().map(ClockJson::of),
+                current: c,
+            }),
+            results: v.lines,
+            next_round: v.next,
+        }
+    }
+}
+
+/// `GET /api/v1/player/{key}`: what the player's page shows.
+pub async fn get_own(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let key = key.into_inner();
+    state.limits.personal(&key, client(&req), false)?;
+    let own = state.run(move |c| personal::open(c, &key)).await?;
+    Ok(HttpResponse::Ok().json(OwnJson::from(OwnView::of(&own))))
+}
+
+/// `{"game": ID, "result": "1-0"}`, from the starter's side.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportBody {
+    game: i32,
+    result: String,
+}
+
+/// The result a player sent, read as every result is.
+pub fn read_result(text: &str) -> Result<GameResult, Problem> {
+    GameResult::parse(text).ok_or_else(|| Problem::NotOneOf {
+        text: text.trim().to_string(),
+        choices: &["1-0", "1/2-1/2", "0-1"],
+    })
+}
+
+/// `POST /api/v1/player/{key}/results`: a player reports one of their
+/// games. 200 with what the reports call for now.
+pub async fn post_report(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let key = key.into_inner();
+    state.limits.personal(&key, client(&req), true)?;
+    let b: ReportBody = body(&bytes)?;
+    let result = read_result(&b.result).map_err(|p| invalid("result", p))?;
+    let game = b.game;
+    let done = state
+        .run(move |c| personal::report(c, &key, game, result))
+        .await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "game": done.game.id,
+        "round": done.round,
+        "table": done.table,
+        "outcome": done.outcome,
+        "result": done.game.result.map_or("", GameResult::as_str),
+        "reported": done.game.reported,
+        "disputed": done.reports.disputed(),
+    })))
+}
+
+/// `{"play": false, "bye": "zero" | "half"}`, or `{"play": true}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NextRoundBody {
+    play: bool,
+    #[serde(default)]
+    bye: Option<String>,
+}
+
+/// Reads a player's word on the next round.
+pub fn read_word(play: bool, bye: Option<&str>) -> Result<NextRound, Problem> {
+    match (play, bye.map(str::trim)) {
+        (true, None | Some("")) => Ok(NextRound::Play),
+        (true, Some(_)) => Err(Problem::ByeWithPlay),
+        (false, None | Some("") | Some("zero")) => Ok(NextRound::Zero),
+        (false, Some("half")) => Ok(NextRound::Half),
+        (false, Some(other)) => Err(Problem::NotOneOf {
+            text: other.to_string(),
+            choices: &["zero", "half"],
+        }),
+    }
+}
+
+/// `POST /api/v1/player/{key}/next-round`: the player will (not) play the
+/// next round.
+pub async fn post_next_round(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let key = key.into_inner();
+    state.limits.personal(&key, client(&req), true)?;
+    let b: NextRoundBody = body(&bytes)?;
+    let word = read_word(b.play, b.bye.as_deref()).map_err(|p| invalid("bye", p))?;
+    let done = state
+        .run(move |c| personal::next_round_word(c, &key, word))
+        .await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "round": done.round,
+        "play": done.word == NextRound::Play,
+        "bye": match done.word {
+            NextRound::Play => None,
+            NextRound::Zero => Some("zero"),
+            NextRound::Half => Some("half"),
+        },
+    })))
+}
+
+#[derive(Debug, Serialize)]
+pub struct LinkJson {
+    pub player: i32,
+    pub name: String,
+    /// `null` while the link is revoked.
+    pub url: Option<String>,
+    /// The player's table this round (0 for a bye).
+    pub table: i32,
+}
+
+/// The personal links of everyone in round `n`, by table.
+pub async fn round_links(
+    state: &AppState,
+    req: &HttpRequest,
+    tid: i32,
+    n: i32,
+) -> Result<Vec<LinkJson>, AppError> {
+    let data = load_data(state, tid).await?;
+    let round = data.round(n, true)?;
+    let mut seated: Vec<(i32, i32)> = Vec::new();
+    for p in data.pairings_of(&round) {
+        for id in [p.first_player_id, p.second_player_id]
+            .into_iter()
+            .flatten()
+        {
+            if !seated.iter().any(|(x, _)| *x == id) {
+                seated.push((id, if p.bye.is_some() { 0 } else { p.table_no }));
+            }
+        }
+    }
+    let ids: Vec<i32> = seated.iter().map(|(id, _)| *id).collect();
+    let keys = state.run(move |c| crate::db::links::keys(c, &ids)).await?;
+    let names = data.player_names();
+    Ok(seated
+        .iter()
+        .zip(keys)
+        .map(|((id, table), key)| LinkJson {
+            player: *id,
+            name: names.get(id).map(|s| s.to_string()).unwrap_or_default(),
+            url: key.map(|k| crate::web::layout::absolute_url(req, &format!("/player/{k}"))),
+            table: *table,
+        })
+        .collect())
+}
+
+/// `GET /api/v1/tournaments/{tid}/rounds/{n}/links` (referees only).
+pub async fn get_round_links(
+    ApiUser(user): ApiUser,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n) = path.into_inner();
+    let tid = refereed(&state, &user, tid).await?.id;
+    let links = round_links(&state, &req, tid, n).await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "links": links })))
+}
+
+/// `POST /api/v1/tournaments/{tid}/players/{pid}/link`: a new link for the
+/// player; the old one stops working.
+pub async fn renew_link(
+    ApiUser(user): ApiUser,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let tid = refereed(&state, &user, tid).await?.id;
+    let key = state
+        .write(Some(user.id), move |w| crate::db::links::renew(w, tid, pid))
+        .await?;
+    let url = crate::web::layout::absolute_url(&req, &format!("/player/{key}"));
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "player": pid, "url": url })))
+}
+
+/// `DELETE /api/v1/tournaments/{tid}/players/{pid}/link`: the link stops
+/// working until it is renewed.
+pub async fn revoke_link(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let tid = refereed(&state, &user, tid).await?.id;
+    state
+        .write(Some(user.id), move |w| {
+            crate::db::links::revoke(w, tid, pid)
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `DELETE /api/v1/tournaments/{tid}/players/{pid}/byes/{n}`: the referee
+/// undoes a bye (a player's word on round `n`, or their own entry).
+pub async fn cancel_bye(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid, n) = path.into_inner();
+    let tid = refereed(&state, &user, tid).await?.id;
+    state
+        .write(Some(user.id), move |w| {
+            crate::db::rounds::cancel_bye(w, tid, pid, n, false)
+        })
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `{"starts_at": ISO-8601, "minutes": N}`; both may be left out: play
+/// starts now, for the default limit of the event (OGR 8).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClockBody {
+    starts_at: Option<String>,
+    minutes: Option<i64>,
+}
+
+/// Reads a clock the referee sets, with the event's default limit.
+pub fn read_clock(
+    starts_at: Option<&str>,
+    minutes: Option<i64>,
+    default_minutes: i32,
+) -> Result<RoundClock, FieldError> {
+    let starts_at = match starts_at.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(text) => clock::parse_start(text)?,
+        None => chrono::Utc::now().naive_utc(),
+    };
+    let minutes = match minutes {
+        Some(m) => clock::check_minutes(m)?,
+        None => default_minutes,
+    };
+    Ok(RoundClock { starts_at, minutes })
+}
+
+/// `PUT /api/v1/tournaments/{tid}/rounds/{n}/clock`.
+pub async fn put_clock(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n) = path.into_inner();
+    let t = refereed(&state, &user, tid).await?;
+    let b: ClockBody = if bytes.iter().all(u8::is_ascii_whitespace) {
+        ClockBody::default()
+    } else {
+        body(&bytes)?
+    };
+    let default = clock::default_limit(t.clocks, t.records_required, t.games_per_pairing).minutes;
+    let c = read_clock(b.starts_at.as_deref(), b.minutes, default)
+        .map_err(|e| ApiError(AppError::from(crate::db::DbError::Invalid(e))))?;
+    let round = state
+        .write(Some(user.id), move |w| {
+            crate::db::rounds::set_clock(w, t.id, n, c)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "round": round.number,
+        "clock": round.clock().as_ref().map(ClockJson::of),
+    })))
+}

@@ -1,0 +1,750 @@
+//! Players at the venue, on both backends: each player's personal link
+//! (printed for the round, revoked, renewed, kept out of public pages and
+//! stored as a digest), the results players report and confirm (agreeing,
+//! disputed, the referee's entry winning, the confirmation settings), the
+//! races between two reports and between a report and the referee, the
+//! word on the next round, the round clock and the rate limits.
+
+mod common;
+
+use std::sync::{Arc, Barrier};
+
+use common::{Client, TestApp};
+use kraal::db::users::Role;
+use serde_json::{json, Value};
+
+/// A six-player Swiss of the Free State with round 1 published: the id,
+/// the referee's API client and the pairings.
+fn event(app: &TestApp, settings: Value) -> (i64, Client, Vec<Value>) {
+    let referee = app.user("palesa", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let entries: Vec<Value> = [
+        "Thabo Nkosi",
+        "Lerato Dlamini",
+        "Sipho Mokoena",
+        "Naledi Khumalo",
+        "Zanele Mahlangu",
+        "Bongani Zulu",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, n)| json!({"name": n, "rating": 1800 - 40 * i as i64}))
+    .collect();
+    let mut body = json!({"name": "Free State Open", "rules": "official", "rounds": 4});
+    for (k, v) in settings.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    let (tid, _) = common::api_tournament(&mut api, body, &entries);
+    let pairings = common::pair(&mut api, tid);
+    (tid, api, pairings)
+}
+
+/// The personal links of round `n`, by player id.
+fn links(api: &mut Client, tid: i64, n: i64) -> Vec<(i64, String, String)> {
+    let r = api.get(&format!("/api/v1/tournaments/{tid}/rounds/{n}/links"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["player"].as_i64().unwrap(),
+                l["name"].as_str().unwrap().to_string(),
+                l["url"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The key of a link's address.
+fn key_of(url: &str) -> String {
+    url.rsplit('/').next().unwrap().to_string()
+}
+
+fn key_for(links: &[(i64, String, String)], player: i64) -> String {
+    key_of(&links.iter().find(|l| l.0 == player).unwrap().2)
+}
+
+fn report(app: &TestApp, key: &str, game: i64, result: &str) -> common::Reply {
+    app.client().send_json(
+        "POST",
+        &format!("/api/v1/player/{key}/results"),
+        json!({"game": game, "result": result}),
+    )
+}
+
+fn game_json(api: &mut Client, tid: i64, game: i64) -> Value {
+    let round = api
+        .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+        .json();
+    round["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["games"].as_array().unwrap().clone())
+        .find(|g| g["id"].as_i64() == Some(game))
+        .unwrap()
+}
+
+/// The first pairing's two players (first, second) and its first game.
+fn table_one(pairings: &[Value]) -> (i64, i64, Value) {
+    let p = &pairings[0];
+    (
+        p["first_id"].as_i64().unwrap(),
+        p["second_id"].as_i64().unwrap(),
+        p["games"][0].clone(),
+    )
+}
+
+#[test]
+fn each_player_has_a_link_of_their_own_kept_out_of_public_pages_and_stored_as_a_digest() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        assert_eq!(all.len(), 6, "every player of round 1 has a link");
+        let (first, second, _) = table_one(&pairings);
+        // The link opens the player's page: table, opponent, who starts.
+        let key = key_for(&all, first);
+        let page = app.client().get(&format!("/player/{key}"));
+        assert_eq!(page.status, 200, "{}", page.body);
+        let opponent = &all.iter().find(|l| l.0 == second).unwrap().1;
+        assert!(page.body.contains("Table 1") && page.body.contains(opponent.as_str()));
+        assert!(page.body.contains("you start (dark)"));
+        assert_eq!(
+            page.headers.get("cache-control").map(String::as_str),
+            Some("no-store")
+        );
+        let own = app.client().get(&format!("/api/v1/player/{key}")).json();
+        assert_eq!(own["current"]["table"], 1);
+        assert_eq!(own["current"]["opponent_id"], second);
+        assert_eq!(own["current"]["games"][0]["you_start"], true);
+
+        // No public page or export holds a key; the database holds none.
+        let mut public = app.client();
+        for path in [
+            format!("/t/{tid}"),
+            format!("/t/{tid}/rounds/1"),
+            format!("/t/{tid}/rounds/1/slips"),
+            format!("/t/{tid}/standings"),
+            format!("/t/{tid}/standings.csv"),
+            format!("/t/{tid}/players.csv"),
+            format!("/t/{tid}/rounds/1/pairings.csv"),
+            format!("/t/{tid}/display"),
+            format!("/api/v1/tournaments/{tid}/rounds/1"),
+        ] {
+            let body = public.get(&path).body;
+            for (_, _, url) in &all {
+                assert!(!body.contains(&key_of(url)), "{path} shows a link");
+            }
+        }
+        let event =
+            serde_json::to_string(&kraal::db::event::export(&mut app.conn(), tid as i32).unwrap())
+                .unwrap();
+        assert!(all.iter().all(|(_, _, u)| !event.contains(&key_of(u))));
+        use diesel::prelude::*;
+        use kraal::db::schema::players;
+        let stored: Vec<Option<String>> = players::table
+            .select(players::link_digest)
+            .load(&mut app.conn())
+            .unwrap();
+        assert!(stored
+            .iter()
+            .all(|d| d.as_ref().is_some_and(|d| d.len() == 64)));
+        for (_, _, url) in &all {
+            assert!(
+                !stored.contains(&Some(key_of(url))),
+                "a key is stored as it is"
+            );
+        }
+
+        // Anyone else, and a wrong key, is refused.
+        let r = app
+            .client()
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"));
+        assert_eq!(r.status, 401);
+        let stranger = app.user("stranger", Role::Referee);
+        let r = app
+            .script_for(&stranger)
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"));
+        assert_eq!(r.status, 403);
+        let wrong: String = key.chars().rev().collect();
+        assert_eq!(app.client().get(&format!("/player/{wrong}")).status, 404);
+        let r = app.client().get(&format!("/api/v1/player/{wrong}"));
+        assert_eq!(r.status, 404);
+        assert!(r.json()["error"].as_str().unwrap().contains("player link"));
+
+        // Revoked: the link is dead; renewed: a new one works, the old not.
+        let r = api.send_json(
+            "DELETE",
+            &format!("/api/v1/tournaments/{tid}/players/{first}/link"),
+            json!({}),
+        );
+        assert_eq!(r.status, 204, "{}", r.body);
+        assert_eq!(app.client().get(&format!("/player/{key}")).status, 404);
+        let r = api.send_json(
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/players/{first}/link"),
+            json!({}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let renewed = key_of(r.json()["url"].as_str().unwrap());
+        assert_ne!(renewed, key);
+        assert_eq!(app.client().get(&format!("/player/{key}")).status, 404);
+        assert_eq!(app.client().get(&format!("/player/{renewed}")).status, 200);
+        assert_eq!(key_for(&links(&mut api, tid, 1), first), renewed);
+        // The referee's printable cards carry a QR code per player.
+        let referee = app.user("desk", Role::Admin);
+        let cards = app
+            .client_as(&referee)
+            .get(&format!("/t/{tid}/rounds/1/links"));
+        assert_eq!(cards.status, 200);
+        assert_eq!(cards.body.matches("<svg").count(), 6);
+        assert!(cards.body.contains(&renewed));
+        assert_eq!(
+            app.client().get(&format!("/t/{tid}/rounds/1/links")).status,
+            401
+        );
+    }
+}
+
+#[test]
+fn two_reports_that_agree_store_the_result_and_two_that_differ_flag_the_game() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, second, g1) = table_one(&pairings);
+        let (kf, ks) = (key_for(&all, first), key_for(&all, second));
+        let g1 = g1["id"].as_i64().unwrap();
+        let g2 = pairings[0]["games"][1]["id"].as_i64().unwrap();
+
+        let r = report(&app, &kf, g1, "1-0");
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["outcome"]["state"], "waiting");
+        assert_eq!(game_json(&mut api, tid, g1)["result"], "");
+        let r = report(&app, &ks, g1, "1-0");
+        assert_eq!(r.json()["outcome"]["state"], "store");
+        let g = game_json(&mut api, tid, g1);
+        assert_eq!(
+            (g["result"].as_str(), g["reported"].as_bool()),
+            (Some("1-0"), Some(true))
+        );
+        // Stored: the desk's audit says by whom, and reporting is closed.
+        let audit = app
+            .client_as(&app.user("chief", Role::Admin))
+            .get(&format!("/t/{tid}/audit"));
+        assert!(
+            audit.body.contains("result reported by both players"),
+            "{}",
+            audit.body
+        );
+        let r = report(&app, &ks, g1, "0-1");
+        assert_eq!(r.status, 409);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("both players reported 1-0"));
+
+        // Game 2: they differ. Nothing is stored; the round says disputed.
+        assert_eq!(report(&app, &kf, g2, "1/2-1/2").status, 200);
+        let r = report(&app, &ks, g2, "0-1");
+        assert_eq!(r.json()["outcome"]["state"], "disputed");
+        let g = game_json(&mut api, tid, g2);
+        assert_eq!(g["result"], "");
+        assert_eq!(g["disputed"], true);
+        let reports = g["reports"].as_array().unwrap();
+        assert_eq!(reports.len(), 2);
+        assert!(reports.contains(&json!({"player": first, "result": "1/2-1/2"})));
+        assert!(reports.contains(&json!({"player": second, "result": "0-1"})));
+        let desk = app
+            .client_as(&app.user("desk", Role::Admin))
+            .get(&format!("/t/{tid}/rounds/1/results"));
+        assert!(desk.body.contains("data-disputed"), "the desk flags it");
+        // A correction that agrees settles it.
+        assert_eq!(
+            report(&app, &kf, g2, "0-1").json()["outcome"]["state"],
+            "store"
+        );
+        assert_eq!(game_json(&mut api, tid, g2)["disputed"], false);
+
+        // A forfeit, another player's game and a made-up game are refused.
+        let other_game = pairings[1]["games"][0]["id"].as_i64().unwrap();
+        let r = report(&app, &kf, other_game, "1-0");
+        assert_eq!(r.status, 403, "{}", r.body);
+        let r = report(&app, &kf, g1 + 10_000, "1-0");
+        assert_eq!(r.status, 403);
+        let g3 = pairings[1]["games"][1]["id"].as_i64().unwrap();
+        let k3 = key_for(&all, pairings[1]["first_id"].as_i64().unwrap());
+        let r = report(&app, &k3, g3, "+-");
+        assert_eq!(r.status, 409);
+        assert!(r.json()["error"].as_str().unwrap().contains("forfeit"));
+        let r = report(&app, &k3, g3, "two-nil");
+        assert_eq!(
+            (r.status, r.json()["field"].as_str()),
+            (422, Some("result"))
+        );
+    }
+}
+
+#[test]
+fn the_referees_entry_wins_and_closes_reporting() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, second, g1) = table_one(&pairings);
+        let (kf, ks) = (key_for(&all, first), key_for(&all, second));
+        assert_eq!(
+            report(&app, &kf, g1["id"].as_i64().unwrap(), "1-0").status,
+            200
+        );
+        common::put(&mut api, &g1, "0-1");
+        let r = report(&app, &ks, g1["id"].as_i64().unwrap(), "1-0");
+        assert_eq!(r.status, 409);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("the referee has entered 0-1"));
+        let g = game_json(&mut api, tid, g1["id"].as_i64().unwrap());
+        assert_eq!(
+            (g["result"].as_str(), g["reported"].as_bool()),
+            (Some("0-1"), Some(false))
+        );
+
+        // Over a result the players reported, the desk's save wins even
+        // with the version it saw before the reports.
+        let g2 = &pairings[0]["games"][1];
+        let seen = g2["version"].as_i64().unwrap();
+        let id = g2["id"].as_i64().unwrap();
+        report(&app, &kf, id, "1-0");
+        report(&app, &ks, id, "1-0");
+        let r = api.send_json(
+            "PUT",
+            &format!("/api/v1/games/{id}"),
+            json!({"result": "1/2-1/2", "version": seen}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(game_json(&mut api, tid, id)["result"], "1/2-1/2");
+    }
+}
+
+#[test]
+fn the_confirmation_setting_decides_who_must_agree() {
+    for app in TestApp::all() {
+        // Both players, then the referee.
+        let (tid, mut api, pairings) = event(&app, json!({"confirmation": "players_then_referee"}));
+        let all = links(&mut api, tid, 1);
+        let (first, second, g1) = table_one(&pairings);
+        let id = g1["id"].as_i64().unwrap();
+        report(&app, &key_for(&all, first), id, "0-1");
+        let r = report(&app, &key_for(&all, second), id, "0-1");
+        assert_eq!(
+            r.json()["outcome"],
+            json!({"state": "awaiting_referee", "result": "0-1"})
+        );
+        assert_eq!(game_json(&mut api, tid, id)["result"], "");
+        let desk = app
+            .client_as(&app.user("desk", Role::Admin))
+            .get(&format!("/t/{tid}/rounds/1/results"));
+        assert!(
+            desk.body.contains("data-awaiting"),
+            "the desk asks for confirmation"
+        );
+        common::put(&mut api, &g1, "0-1");
+        assert_eq!(game_json(&mut api, tid, id)["reported"], false);
+
+        // No confirmation: one word is stored, the opponent's other word
+        // takes it back.
+        let r = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            json!({"confirmation": "off"}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let g2 = pairings[0]["games"][1]["id"].as_i64().unwrap();
+        let r = report(&app, &key_for(&all, first), g2, "1-0");
+        assert_eq!(r.json()["outcome"]["state"], "store");
+        assert_eq!(game_json(&mut api, tid, g2)["result"], "1-0");
+        let r = report(&app, &key_for(&all, second), g2, "0-1");
+        assert_eq!(r.json()["outcome"]["state"], "disputed");
+        let g = game_json(&mut api, tid, g2);
+        assert_eq!(
+            (g["result"].as_str(), g["disputed"].as_bool()),
+            (Some(""), Some(true))
+        );
+
+        let r = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            json!({"confirmation": "sometimes"}),
+        );
+        assert_eq!(
+            (r.status, r.json()["field"].as_str()),
+            (422, Some("confirmation"))
+        );
+    }
+}
+
+#[test]
+fn reports_on_a_draft_or_a_locked_round_are_refused_with_the_reason() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, _, g1) = table_one(&pairings);
+        let key = key_for(&all, first);
+        let desk_user = app.user("desk", Role::Admin);
+        let mut desk = app.client_as(&desk_user);
+        let r = desk.post(&format!("/t/{tid}/rounds/1/lock"), &[("lock", "yes")]);
+        assert_eq!(r.status, 303, "{}", r.body);
+        let r = report(&app, &key, g1["id"].as_i64().unwrap(), "1-0");
+        assert_eq!(r.status, 409);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("round 1 is locked"));
+
+        // Round 2 as a draft: its games exist, but not for reports yet.
+        for p in &pairings {
+            for g in p["games"].as_array().unwrap() {
+                common::put(&mut api, g, "1-0");
+            }
+        }
+        let r = desk.post(&format!("/t/{tid}/rounds"), &[]);
+        assert_eq!(r.status, 303, "{}", r.body);
+        let draft = kraal::director::load(&mut app.conn(), tid as i32).unwrap();
+        let round2 = draft.round(2, true).unwrap();
+        let p = draft.pairings_of(&round2)[0].clone();
+        let game = draft.games_of(p.id)[0].id;
+        let k = key_for(
+            &links(&mut api, tid, 2),
+            i64::from(p.first_player_id.unwrap()),
+        );
+        let r = report(&app, &k, i64::from(game), "1-0");
+        assert_eq!(r.status, 409);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("round 2 is a draft"));
+    }
+}
+
+#[test]
+fn two_players_reporting_at_the_same_instant_are_counted_one_after_the_other() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        for (table, (a, b)) in [("1-0", "1-0"), ("1-0", "0-1")].iter().enumerate() {
+            let p = &pairings[table];
+            let id = p["games"][0]["id"].as_i64().unwrap();
+            let keys = [
+                key_for(&all, p["first_id"].as_i64().unwrap()),
+                key_for(&all, p["second_id"].as_i64().unwrap()),
+            ];
+            for _attempt in 0..3 {
+                let barrier = Arc::new(Barrier::new(2));
+                let threads: Vec<_> = keys
+                    .iter()
+                    .zip([*a, *b])
+                    .map(|(k, r)| {
+                        let (barrier, base, k) = (barrier.clone(), app.base.clone(), k.clone());
+                        std::thread::spawn(move || {
+                            let mut c = Client::new(&base);
+                            barrier.wait();
+                            c.send_json(
+                                "POST",
+                                &format!("/api/v1/player/{k}/results"),
+                                json!({"game": id, "result": r}),
+                            )
+                            .status
+                        })
+                    })
+                    .collect();
+                let statuses: Vec<u16> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+                let g = game_json(&mut api, tid, id);
+                if a == b {
+                    // Whichever came second saw the first: stored, once.
+                    assert_eq!(g["result"], "1-0", "{statuses:?}");
+                    assert_eq!(g["reported"], true);
+                    break;
+                }
+                assert_eq!(statuses, [200, 200]);
+                assert_eq!(
+                    (g["result"].as_str(), g["disputed"].as_bool()),
+                    (Some(""), Some(true))
+                );
+            }
+        }
+        // Exactly one "reported by both" entry for the agreeing game.
+        use diesel::prelude::*;
+        use kraal::db::schema::audit_entries;
+        let stored: i64 = audit_entries::table
+            .filter(audit_entries::action.eq("result reported by both"))
+            .count()
+            .get_result(&mut app.conn())
+            .unwrap();
+        assert_eq!(stored, 1);
+    }
+}
+
+#[test]
+fn a_report_racing_the_referees_entry_never_overrides_it() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        for p in pairings.iter().take(3) {
+            let g = p["games"][0].clone();
+            let id = g["id"].as_i64().unwrap();
+            let (kf, ks) = (
+                key_for(&all, p["first_id"].as_i64().unwrap()),
+                key_for(&all, p["second_id"].as_i64().unwrap()),
+            );
+            // One player has reported; the other's report and the
+            // referee's entry of another result go at once.
+            assert_eq!(report(&app, &kf, id, "1-0").status, 200);
+            let barrier = Arc::new(Barrier::new(2));
+            let (b1, base) = (barrier.clone(), app.base.clone());
+            let player = std::thread::spawn(move || {
+                let mut c = Client::new(&base);
+                b1.wait();
+                c.send_json(
+                    "POST",
+                    &format!("/api/v1/player/{ks}/results"),
+                    json!({"game": id, "result": "1-0"}),
+                )
+                .status
+            });
+            barrier.wait();
+            let r = api.send_json(
+                "PUT",
+                &format!("/api/v1/games/{id}"),
+                json!({"result": "1/2-1/2"}),
+            );
+            let reported = player.join().unwrap();
+            assert_eq!(r.status, 200, "{}", r.body);
+            assert!(reported == 200 || reported == 409, "{reported}");
+            let g = game_json(&mut api, tid, id);
+            assert_eq!(
+                (g["result"].as_str(), g["reported"].as_bool()),
+                (Some("1/2-1/2"), Some(false))
+            );
+        }
+    }
+}
+
+fn next_round(app: &TestApp, key: &str, body: Value) -> common::Reply {
+    app.client()
+        .send_json("POST", &format!("/api/v1/player/{key}/next-round"), body)
+}
+
+#[test]
+fn a_player_checks_out_of_the_next_round_until_it_is_paired() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, second, _) = table_one(&pairings);
+        let (kf, ks) = (key_for(&all, first), key_for(&all, second));
+        let r = next_round(&app, &kf, json!({"play": false, "bye": "zero"}));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json(), json!({"round": 2, "play": false, "bye": "zero"}));
+        let r = next_round(&app, &ks, json!({"play": false, "bye": "half"}));
+        assert_eq!(r.status, 409);
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("half-point bye"));
+        let r = next_round(&app, &ks, json!({"play": false, "bye": "quarter"}));
+        assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("bye")));
+        // The referee sees who did it, and may undo it.
+        let desk = app
+            .client_as(&app.user("desk", Role::Admin))
+            .get(&format!("/t/{tid}"));
+        assert!(desk.body.contains("data-bye-by-player"), "{}", desk.body);
+        let r = api.send_json(
+            "DELETE",
+            &format!("/api/v1/tournaments/{tid}/players/{second}/byes/2"),
+            json!({}),
+        );
+        assert_eq!(r.status, 404, "no bye to undo: {}", r.body);
+
+        // The event offers one half-point bye a player.
+        let r = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            json!({"half_point_bye": true}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            next_round(&app, &ks, json!({"play": false, "bye": "half"})).status,
+            200
+        );
+        // Taking it back, and the first player's absence undone by the desk.
+        assert_eq!(
+            next_round(&app, &ks, json!({"play": true})).json()["play"],
+            true
+        );
+        assert_eq!(
+            next_round(&app, &ks, json!({"play": false, "bye": "half"})).status,
+            200
+        );
+        let r = api.send_json(
+            "DELETE",
+            &format!("/api/v1/tournaments/{tid}/players/{first}/byes/2"),
+            json!({}),
+        );
+        assert_eq!(r.status, 204, "{}", r.body);
+
+        for p in &pairings {
+            for g in p["games"].as_array().unwrap() {
+                common::put(&mut api, g, "1-0");
+            }
+        }
+        let round2 = common::pair(&mut api, tid);
+        let plays = |id: i64| {
+            round2
+                .iter()
+                .any(|p| !p["second_id"].is_null() && (p["first_id"] == id || p["second_id"] == id))
+        };
+        assert!(
+            plays(first) && !plays(second),
+            "the half-point bye was honoured"
+        );
+        let r = next_round(&app, &kf, json!({"play": false}));
+        assert_eq!(
+            r.json()["round"],
+            3,
+            "round 2 is paired: the word is on round 3"
+        );
+        for p in &round2 {
+            for g in p["games"].as_array().unwrap() {
+                common::put(&mut api, g, "1-0");
+            }
+        }
+        common::pair(&mut api, tid);
+        // A second half-point bye is refused, naming the first.
+        let r = next_round(&app, &ks, json!({"play": false, "bye": "half"}));
+        assert_eq!(r.status, 409);
+        assert!(
+            r.json()["error"].as_str().unwrap().contains("round 2"),
+            "{}",
+            r.body
+        );
+        // After the round is paired the word cannot be taken back.
+        let r = api.send_json(
+            "DELETE",
+            &format!("/api/v1/tournaments/{tid}/players/{first}/byes/3"),
+            json!({}),
+        );
+        assert_eq!(r.status, 409, "{}", r.body);
+    }
+}
+
+#[test]
+fn the_round_clock_defaults_to_ogr_article_8_and_refuses_bad_times() {
+    for app in TestApp::all() {
+        let (tid, mut api, _) = event(&app, json!({}));
+        let r = api.send_json(
+            "PUT",
+            &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+            json!({"starts_at": "2026-11-27T09:30:00+02:00"}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        // Two games without clocks or recording: 20 minutes each (OGR 8.4).
+        assert_eq!(
+            r.json()["clock"],
+            json!({"starts_at": "2026-11-27T07:30:00Z", "minutes": 40, "ends_at": "2026-11-27T08:10:00Z"})
+        );
+        let round = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        assert_eq!(round["clock"]["ends_at"], "2026-11-27T08:10:00Z");
+        let r = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            json!({"records_required": true}),
+        );
+        assert_eq!(r.status, 200);
+        let r = api.send_json(
+            "PUT",
+            &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+            json!({"starts_at": "2026-11-27T09:30:00Z"}),
+        );
+        assert_eq!(
+            r.json()["clock"]["minutes"],
+            120,
+            "60 minutes a recorded game (OGR 8.4)"
+        );
+        let r = api.send_json(
+            "PUT",
+            &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+            json!({"starts_at": "2026-11-27T09:30:00Z", "minutes": 45}),
+        );
+        assert_eq!(r.json()["clock"]["ends_at"], "2026-11-27T10:15:00Z");
+        for (body, field) in [
+            (json!({"starts_at": "half past nine"}), "starts_at"),
+            (json!({"starts_at": "2026-11-27T09:30:00"}), "starts_at"),
+            (json!({"minutes": 0}), "minutes"),
+            (json!({"minutes": 100000}), "minutes"),
+        ] {
+            let r = api.send_json(
+                "PUT",
+                &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+                body,
+            );
+            assert_eq!(
+                (r.status, r.json()["field"].as_str()),
+                (422, Some(field)),
+                "{}",
+                r.body
+            );
+        }
+        assert_eq!(
+            api.get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+                .json()["clock"]["minutes"],
+            45,
+            "a refused clock changes nothing"
+        );
+        let r = app.client().send_json(
+            "PUT",
+            &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+            json!({}),
+        );
+        assert_eq!(r.status, 401);
+        // The display shows it, for anyone.
+        let display = app.client().get(&format!("/t/{tid}/display"));
+        assert_eq!(display.status, 200);
+        assert!(display
+            .body
+            .contains("data-ends-at=\"2026-11-27T10:15:00Z\""));
+    }
+}
+
+#[test]
+fn player_endpoints_are_rate_limited_per_key() {
+    let app = TestApp::start("sqlite");
+    let (tid, mut api, pairings) = event(&app, json!({}));
+    let all = links(&mut api, tid, 1);
+    let (first, _, g1) = table_one(&pairings);
+    let key = key_for(&all, first);
+    let id = g1["id"].as_i64().unwrap();
+    let mut last = None;
+    for _ in 0..25 {
+        let r = report(&app, &key, id, "1-0");
+        if r.status == 429 {
+            last = Some(r);
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let refused = last.expect("the 21st report in a minute is refused");
+    let wait: u64 = refused.headers["retry-after"].parse().unwrap();
+    assert!((1..=60).contains(&wait));
+    assert!(refused.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("through this link"));
+    // Another player's link is not held up.
+    let other = key_for(&all, pairings[1]["first_id"].as_i64().unwrap());
+    assert_eq!(
+        app.client().get(&format!("/api/v1/player/{other}")).status,
+        200
+    );
+}
