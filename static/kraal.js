@@ -29,8 +29,46 @@
       .catch(function () { busy = false; setTimeout(refresh, 2000); });
   }
   // A page with a form being filled in is not swapped under the person
-  // typing: it says that something changed and offers the fresh page.
+  // typing. The parts marked data-live-part (the disputes, the scores) and
+  // every game whose choice the person has not touched are brought up to
+  // date in place; a game they changed stays as they set it, and the page
+  // says that something changed under it.
   var noticeOnly = main.getAttribute("data-live-mode") === "notice";
+  var patching = false;
+  function untouched(game) {
+    var select = game.querySelector("select");
+    var stored = game.querySelector("input[name^='o']");
+    return !select || !stored || select.value === stored.value || (select.value === "" && stored.value === "");
+  }
+  function patch() {
+    if (patching) return;
+    patching = true;
+    fetch(location.href, { credentials: "same-origin", cache: "no-cache" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        patching = false;
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+        if (!fresh) return;
+        var clash = false;
+        Array.prototype.forEach.call(fresh.querySelectorAll("[data-live-part]"), function (part) {
+          var old = part.id && document.getElementById(part.id);
+          if (old) old.replaceWith(part.cloneNode(true));
+        });
+        Array.prototype.forEach.call(main.querySelectorAll(".game[id]"), function (game) {
+          var now = fresh.querySelector("#" + game.id);
+          if (!now || now.innerHTML === game.innerHTML) return;
+          if (untouched(game)) game.replaceWith(now.cloneNode(true));
+          else clash = true;
+        });
+        shown = Number(fresh.getAttribute("data-revision"));
+        main.setAttribute("data-revision", String(shown));
+        var note = document.querySelector("#live-notice > p");
+        if (note && clash) note.hidden = false;
+        if (shown < wanted) setTimeout(patch, 300);
+      })
+      .catch(function () { patching = false; setTimeout(patch, 2000); });
+  }
+  var patches = main.querySelector("[data-live-part]") !== null;
   new EventSource(url).addEventListener("changed", function (e) {
     // The last revision heard, for whoever watches the page (its tests).
     document.documentElement.setAttribute("data-live-heard", e.data);
@@ -39,7 +77,9 @@
     var revision = Number(e.data);
     if (revision <= shown) return;
     wanted = revision;
-    if (noticeOnly) {
+    if (noticeOnly && patches) {
+      patch();
+    } else if (noticeOnly) {
       var note = document.querySelector("#live-notice > p");
       if (note) note.hidden = false;
     } else {
@@ -140,4 +180,122 @@
         .catch(function () {});
     }, 200);
   });
+})();
+
+// Round clocks (OGR 8): count down from data-ends-at against the server's
+// time (read once from a response's Date header), turning amber five
+// minutes and red one minute before the end. Times marked data-utc are
+// shown in the reader's zone. The clock form sends the browser's offset
+// from UTC with a bare time of day.
+(function () {
+  "use strict";
+  Array.prototype.forEach.call(document.querySelectorAll("[data-tz-offset]"), function (input) {
+    input.value = String(new Date().getTimezoneOffset());
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("time[data-utc]"), function (t) {
+    var at = new Date(t.getAttribute("datetime"));
+    if (!isNaN(at)) t.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  });
+  var skew = 0;
+  if (window.fetch) {
+    fetch("/healthz", { cache: "no-store" }).then(function (r) {
+      var date = r.headers.get("Date");
+      if (date) skew = new Date(date).getTime() + 500 - Date.now();
+    }).catch(function () {});
+  }
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  function words(s) {
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    return (h > 0 ? h + ":" + two(m) : String(m)) + ":" + two(sec);
+  }
+  function tick() {
+    var now = Date.now() + skew;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-clock]"), function (c) {
+      var starts = new Date(c.getAttribute("data-starts-at")).getTime();
+      var ends = new Date(c.getAttribute("data-ends-at")).getTime();
+      if (isNaN(starts) || isNaN(ends)) return;
+      var tone, text;
+      if (now < starts) {
+        tone = "waiting";
+        text = "Play starts in " + words(Math.ceil((starts - now) / 1000));
+      } else {
+        var left = Math.max(0, Math.ceil((ends - now) / 1000));
+        tone = left === 0 ? "over" : left <= 60 ? "red" : left <= 300 ? "amber" : "running";
+        text = left === 0 ? "Time is up" : words(left) + " left";
+      }
+      c.setAttribute("data-tone", tone);
+      c.textContent = text;
+    });
+  }
+  if (document.querySelector("[data-clock]")) {
+    tick();
+    setInterval(tick, 1000);
+  }
+})();
+
+// The venue display: turns through its panels, follows the event through
+// the live stream, and fetches itself again at least every minute, so a
+// screen left on all day comes back by itself after the network drops.
+(function () {
+  "use strict";
+  var main = document.querySelector("main[data-display]");
+  if (!main || !window.fetch || !window.DOMParser) return;
+  var turn = 0;
+  var shown = Number(main.getAttribute("data-revision"));
+  var offline = 0;
+  function panels() { return main.querySelectorAll("[data-panel]"); }
+  function rotate() {
+    var all = panels();
+    if (all.length < 2) return;
+    turn = (turn + 1) % all.length;
+    Array.prototype.forEach.call(all, function (p, i) { p.hidden = i !== turn; });
+  }
+  setInterval(rotate, Number(main.getAttribute("data-turn-seconds") || 15) * 1000);
+  function mark(down) {
+    var note = document.querySelector("[data-offline]");
+    if (note) note.hidden = !down;
+    document.documentElement.setAttribute("data-online", down ? "no" : "yes");
+  }
+  function refresh() {
+    fetch(location.href, { cache: "no-cache" })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+      .then(function (html) {
+        offline = 0;
+        mark(false);
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main[data-display]");
+        if (!fresh) return;
+        var count = fresh.querySelectorAll("[data-panel]").length;
+        if (turn >= count) turn = 0;
+        Array.prototype.forEach.call(fresh.querySelectorAll("[data-panel]"), function (p, i) { p.hidden = i !== turn; });
+        main.replaceWith(fresh);
+        main = fresh;
+        shown = Number(fresh.getAttribute("data-revision"));
+        document.documentElement.setAttribute("data-display-revision", String(shown));
+      })
+      .catch(function () {
+        offline += 1;
+        mark(true);
+        setTimeout(refresh, Math.min(30, 2 * offline) * 1000);
+      });
+  }
+  setInterval(refresh, 60 * 1000);
+  function listen() {
+    if (!window.EventSource) return;
+    var stream = new EventSource(main.getAttribute("data-display"));
+    stream.addEventListener("changed", function (e) {
+      if (Number(e.data) > shown) refresh();
+    });
+    var broke = false;
+    stream.onerror = function () {
+      // The browser reconnects by itself; say so, and catch up once back.
+      broke = true;
+      mark(true);
+    };
+    stream.onopen = function () {
+      if (!broke) return;
+      broke = false;
+      refresh();
+    };
+  }
+  listen();
 })();

@@ -18,7 +18,7 @@ use crate::web::views::round::{pairing_views, PairingView};
 use crate::web::AppState;
 
 /// Rows a screen shows at once: legible across a hall.
-const ROWS: usize = 16;
+const ROWS: usize = 12;
 
 #[derive(Template)]
 #[template(path = "display.html")]

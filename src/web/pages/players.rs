@@ -131,22 +131,32 @@ pub struct PlayerForm {
     id: i32,
     raw: PlayerRaw,
     errors: FormErrors,
+    /// The player's personal link and its QR code (`None`: revoked).
+    link: Option<(String, String)>,
 }
 
 pub async fn edit_form(
     r: Referee,
     ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<PlayerForm, AppError> {
     let (tid, pid) = path.into_inner();
-    let p = state.run(move |c| players::find(c, tid, pid)).await?;
+    let (p, key) = state
+        .run(move |c| Ok((players::find(c, tid, pid)?, crate::db::links::key(c, pid)?)))
+        .await?;
+    let link = key.map(|k| {
+        let url = crate::web::layout::absolute_url(&req, &format!("/player/{k}"));
+        (crate::web::layout::qr_svg(&url), url)
+    });
     Ok(PlayerForm {
         ctx,
         t: r.tournament,
         id: pid,
         raw: PlayerRaw::from_fields(&p.fields()),
         errors: FormErrors::default(),
+        link,
     })
 }
 
@@ -175,6 +185,7 @@ pub async fn update(
                 id: pid,
                 raw,
                 errors,
+                link: None,
             },
             FORM_ERROR,
         ),

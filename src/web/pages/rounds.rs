@@ -260,6 +260,22 @@ impl RoundPage {
     fn flag(&self, game: &i32) -> Option<&(bool, String, String)> {
         self.flags.get(game)
     }
+    fn iso(&self, at: impl std::borrow::Borrow<chrono::NaiveDateTime>) -> String {
+        crate::web::views::personal::iso(*at.borrow())
+    }
+    fn hm(&self, at: impl std::borrow::Borrow<chrono::NaiveDateTime>) -> String {
+        at.borrow().format("%H:%M").to_string()
+    }
+    /// The round's usual limit (OGR 8), and what it rests on.
+    fn limit(&self) -> crate::clock::DefaultLimit {
+        crate::clock::default_limit(self.t.clocks, self.t.records_required, self.t.games_per_pairing)
+    }
+    fn is_knockout(&self) -> bool {
+        self.t.system == crate::tournament::System::Knockout
+    }
+    fn tiebreak_pace(&self) -> &'static str {
+        crate::clock::TIEBREAK_PACE
+    }
 }
 
 /// The flags of a round's games in words, for its referees: whether any
@@ -418,11 +434,20 @@ pub struct SlipsPage {
     /// For the round's referees: each pairing's player link and its QR
     /// code, by pairing id.
     links: HashMap<i32, (String, String)>,
+    /// For the round's referees: each player's personal link and its QR
+    /// code, by player id, printed on a stub for that player alone.
+    personal: HashMap<i32, (String, String)>,
 }
 
 impl SlipsPage {
     fn link(&self, pairing: &i32) -> Option<&(String, String)> {
         self.links.get(pairing)
+    }
+    fn sides(&self, p: &PairingView) -> Vec<(Option<i32>, String)> {
+        vec![(p.first_id, p.first.clone()), (p.second_id, p.second.clone())]
+    }
+    fn personal_link(&self, player: &Option<i32>) -> Option<&(String, String)> {
+        self.personal.get(&(*player)?)
     }
 }
 
@@ -442,15 +467,22 @@ pub async fn slips(
         .filter(|p| p.second_id.is_some())
         .collect();
     let mut links = HashMap::new();
+    let mut personal = HashMap::new();
     if can_edit && round.is_published() {
         for p in &pairings {
             let link = player_link(&state, &req, p.id).await?;
             links.insert(p.id, (qr_svg(&link), link));
         }
+        for l in crate::web::api::round_links(&state, &req, tid, n).await? {
+            if let Some(url) = l.url {
+                personal.insert(l.player, (qr_svg(&url), url));
+            }
+        }
     }
     let page = SlipsPage {
         ctx,
         links,
+        personal,
         pairings,
         date: crate::web::layout::sheet_date(&round),
         t: data.tournament,
@@ -552,6 +584,18 @@ impl ResultsPage {
             .get(game)
             .filter(|(bad, _, _)| *bad)
             .map(|(_, w, _)| w)
+    }
+    /// The disputed games: table, game and what each player says.
+    fn disputes(&self) -> Vec<(i32, String, String)> {
+        self.pairings
+            .iter()
+            .flat_map(|p| {
+                p.games.iter().filter(|g| g.disputed()).map(move |g| {
+                    let game = format!("{}{}", if g.tiebreak { "tiebreak game " } else { "game " }, g.number);
+                    (p.table, game, self.reports_said(p, g))
+                })
+            })
+            .collect()
     }
     /// What the players reported of `g`, in the desk's words (results from
     /// the starter's side, as the selects read them).

@@ -118,6 +118,9 @@ impl TournamentForm {
     fn bye_values(&self) -> &'static [ByeValue] {
         ByeValue::ALL
     }
+    fn confirmations(&self) -> &'static [crate::tournament::Confirmation] {
+        crate::tournament::Confirmation::ALL
+    }
     fn tiebreak_options(&self) -> &'static [Tiebreak] {
         Tiebreak::ALL
     }
