@@ -91,6 +91,9 @@ struct Data {
     /// A game of the Swiss event with records, and a pairing's player link.
     game: i64,
     link: String,
+    /// A player's personal link (the Swiss's first player, round 2 on the
+    /// clock, one of their games reported).
+    own: String,
     /// A person of the registry with rated games (and a merge undone), and
     /// a season over their event.
     person: i64,
@@ -169,6 +172,13 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/t/{tid:\\d+}/event.json" => vec![format!("/t/{s}/event.json")],
         "/t/{tid:\\d+}/export.trf" => vec![format!("/t/{s}/export.trf")],
         "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => vec![d.link.clone()],
+        "/player/{key}" => vec![d.own.clone()],
+        "/api/v1/player/{key}" => vec![format!("/api/v1{}", d.own)],
+        "/t/{tid:\\d+}/display" => vec![format!("/t/{s}/display"), format!("/t/{l}/display")],
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/links" => vec![format!("/t/{s}/rounds/2/links")],
+        "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/links" => {
+            vec![format!("/api/v1/tournaments/{s}/rounds/2/links")]
+        }
         "/api/v1/games/{gid:\\d+}" => vec![format!("/api/v1/games/{g}")],
         "/api/v1/me" => vec!["/api/v1/me".into()],
         "/api/v1/openapi.json" => vec!["/api/v1/openapi.json".into()],
@@ -506,7 +516,24 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
     )["id"]
         .as_i64()
         .unwrap();
+    api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{swiss}/rounds/2/clock"),
+        json!({"minutes": 40}),
+    );
+    let own = kraal::db::links::key(&mut app.conn(), players[0] as i32)
+        .unwrap()
+        .unwrap();
+    let mine = api.get(&format!("/api/v1/player/{own}")).json();
+    if let Some(g) = mine["current"]["games"].get(0) {
+        app.client().send_json(
+            "POST",
+            &format!("/api/v1/player/{own}/results"),
+            json!({"game": g["id"], "result": "1/2-1/2"}),
+        );
+    }
     let data = Data {
+        own: format!("/player/{own}"),
         swiss,
         knockout,
         player: players[0],

@@ -389,6 +389,124 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
                 )
             },
         );
+        // Players at the venue: reports, the next round, links, the clock.
+        // (Read again: the swap above changed who sits where.)
+        let (_, now_paired, now_games) =
+            kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
+        let table2 = now_paired.iter().find(|x| x.id == two[1].id).unwrap();
+        let (pa, pb) = (
+            table2.first_player_id.unwrap(),
+            table2.second_player_id.unwrap(),
+        );
+        let reported = now_games
+            .iter()
+            .find(|g| g.pairing_id == table2.id)
+            .unwrap()
+            .id;
+        let key_a = kraal::db::links::key(&mut app.conn(), pa).unwrap().unwrap();
+        let key_b = kraal::db::links::key(&mut app.conn(), pb).unwrap().unwrap();
+        w.step("POST", "/api/v1/player/{key}/results", Some(tid), || {
+            app.client().send_json(
+                "POST",
+                &format!("/api/v1/player/{key_a}/results"),
+                json!({"game": reported, "result": "1-0"}),
+            )
+        });
+        let mut phone = app.client();
+        assert_eq!(phone.get(&format!("/player/{key_b}")).status, 200);
+        w.step("POST", "/player/{key}/results", Some(tid), || {
+            phone.post(
+                &format!("/player/{key_b}/results"),
+                &[("game", &reported.to_string()), ("result", "1-0")],
+            )
+        });
+        w.step("POST", "/api/v1/player/{key}/next-round", Some(tid), || {
+            app.client().send_json(
+                "POST",
+                &format!("/api/v1/player/{key_a}/next-round"),
+                json!({"play": false, "bye": "zero"}),
+            )
+        });
+        w.step(
+            "DELETE",
+            "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/byes/{n:\\d+}",
+            Some(tid),
+            || {
+                api.send_json(
+                    "DELETE",
+                    &format!("/api/v1/tournaments/{tid}/players/{pa}/byes/2"),
+                    json!({}),
+                )
+            },
+        );
+        w.step("POST", "/player/{key}/next-round", Some(tid), || {
+            phone.post(&format!("/player/{key_b}/next-round"), &[("word", "zero")])
+        });
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/players/{pid:\\d+}/byes/{n:\\d+}/cancel",
+            Some(tid),
+            || page.post(&format!("{t}/players/{pb}/byes/2/cancel"), &[]),
+        );
+        w.step(
+            "DELETE",
+            "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/link",
+            Some(tid),
+            || {
+                api.send_json(
+                    "DELETE",
+                    &format!("/api/v1/tournaments/{tid}/players/{pa}/link"),
+                    json!({}),
+                )
+            },
+        );
+        w.step(
+            "POST",
+            "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/link",
+            Some(tid),
+            || {
+                api.send_json(
+                    "POST",
+                    &format!("/api/v1/tournaments/{tid}/players/{pa}/link"),
+                    json!({}),
+                )
+            },
+        );
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/players/{pid:\\d+}/link/revoke",
+            Some(tid),
+            || page.post(&format!("{t}/players/{pb}/link/revoke"), &[]),
+        );
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/players/{pid:\\d+}/link/renew",
+            Some(tid),
+            || page.post(&format!("{t}/players/{pb}/link/renew"), &[]),
+        );
+        w.step(
+            "PUT",
+            "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/clock",
+            Some(tid),
+            || {
+                api.send_json(
+                    "PUT",
+                    &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+                    json!({"starts_at": "2026-11-28T09:00:00+02:00", "minutes": 40}),
+                )
+            },
+        );
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/rounds/{n:\\d+}/clock",
+            Some(tid),
+            || {
+                page.post(
+                    &format!("{t}/rounds/1/clock"),
+                    &[("starts_at", "09:30"), ("minutes", ""), ("offset", "-120")],
+                )
+            },
+        );
         w.step(
             "POST",
             "/t/{tid:\\d+}/rounds/{n:\\d+}/lock",

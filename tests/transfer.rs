@@ -74,7 +74,7 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
     })
     .unwrap();
     kraal::director::commit(&mut conn, Some(admin.id), |w| {
-        kraal::db::rounds::request_bye(w, t.id, ids[3], 4, true)
+        kraal::db::rounds::request_bye(w, t.id, ids[3], 4, true, false)
     })
     .unwrap();
     drop(conn);
@@ -489,7 +489,7 @@ fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
         (
             "a newer version",
             mutate(&|v| v["version"] = (kraal::db::event::VERSION + 1).into()),
-            "reads version 3",
+            "reads version 4",
         ),
         (
             "a result no one knows",

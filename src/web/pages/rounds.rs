@@ -268,7 +268,11 @@ impl RoundPage {
     }
     /// The round's usual limit (OGR 8), and what it rests on.
     fn limit(&self) -> crate::clock::DefaultLimit {
-        crate::clock::default_limit(self.t.clocks, self.t.records_required, self.t.games_per_pairing)
+        crate::clock::default_limit(
+            self.t.clocks,
+            self.t.records_required,
+            self.t.games_per_pairing,
+        )
     }
     fn is_knockout(&self) -> bool {
         self.t.system == crate::tournament::System::Knockout
@@ -444,7 +448,10 @@ impl SlipsPage {
         self.links.get(pairing)
     }
     fn sides(&self, p: &PairingView) -> Vec<(Option<i32>, String)> {
-        vec![(p.first_id, p.first.clone()), (p.second_id, p.second.clone())]
+        vec![
+            (p.first_id, p.first.clone()),
+            (p.second_id, p.second.clone()),
+        ]
     }
     fn personal_link(&self, player: &Option<i32>) -> Option<&(String, String)> {
         self.personal.get(&(*player)?)
@@ -591,7 +598,15 @@ impl ResultsPage {
             .iter()
             .flat_map(|p| {
                 p.games.iter().filter(|g| g.disputed()).map(move |g| {
-                    let game = format!("{}{}", if g.tiebreak { "tiebreak game " } else { "game " }, g.number);
+                    let game = format!(
+                        "{}{}",
+                        if g.tiebreak {
+                            "tiebreak game "
+                        } else {
+                            "game "
+                        },
+                        g.number
+                    );
                     (p.table, game, self.reports_said(p, g))
                 })
             })
