@@ -54,12 +54,24 @@
           var old = part.id && document.getElementById(part.id);
           if (old) old.replaceWith(part.cloneNode(true));
         });
+        var updated = [];
         Array.prototype.forEach.call(main.querySelectorAll(".game[id]"), function (game) {
           var now = fresh.querySelector("#" + game.id);
           if (!now || now.innerHTML === game.innerHTML) return;
-          if (untouched(game)) game.replaceWith(now.cloneNode(true));
-          else clash = true;
+          if (untouched(game)) {
+            game.replaceWith(now.cloneNode(true));
+            var table = fresh.querySelector("#" + game.id);
+            table = table && table.closest(".result-row");
+            if (table && updated.indexOf(table.id) < 0) updated.push(table.id);
+          } else {
+            clash = true;
+          }
         });
+        var said = document.getElementById("live-updated");
+        if (said && updated.length) {
+          said.textContent = "Updated from elsewhere at " + new Date().toLocaleTimeString() + ": " +
+            updated.map(function (id) { return "table " + id.replace(/^t/, ""); }).join(", ") + ".";
+        }
         shown = Number(fresh.getAttribute("data-revision"));
         main.setAttribute("data-revision", String(shown));
         var note = document.querySelector("#live-notice > p");

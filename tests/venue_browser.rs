@@ -249,7 +249,7 @@ async fn wide_tables_fold_to_a_360_px_phone() {
 }
 
 #[tokio::test(flavor = "current_thread")]
-async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed() {
+async fn the_results_desk_shows_results_arriving_without_wiping_what_is_typed() {
     let (app, mut api, tid, r1) = four_players_paired();
     let Some((b, _driver)) = browser().await else {
         return;
@@ -272,11 +272,14 @@ async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed(
     let games = r1[0]["games"].as_array().unwrap();
     put(&mut api, &games[0], "1-0");
     let saved = Instant::now();
+    // The game saved elsewhere is brought up to date in place, and the
+    // page says which table changed.
+    let game = format!("g{}", games[0]["id"]);
     loop {
         let shown = b
             .execute(
-                "var n = document.querySelector('#live-notice > p'); return !!n && !n.hidden;",
-                vec![],
+                "var n = document.getElementById('live-updated'); var s = document.getElementById(arguments[0]); return !!n && n.textContent.indexOf('table 1') >= 0 && s.value === '1-0';",
+                vec![json!(game)],
             )
             .await
             .unwrap();
@@ -285,7 +288,7 @@ async fn the_results_desk_says_when_results_arrive_without_wiping_what_is_typed(
         }
         assert!(
             saved.elapsed() < Duration::from_secs(20),
-            "no notice 20 s after the result was saved"
+            "table 1 not updated 20 s after the result was saved"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
