@@ -209,7 +209,7 @@
     if (!isNaN(at)) t.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   });
   var skew = 0;
-  if (window.fetch) {
+  if (window.fetch && document.querySelector("[data-clock]")) {
     fetch("/healthz", { cache: "no-store" }).then(function (r) {
       var date = r.headers.get("Date");
       if (date) skew = new Date(date).getTime() + 500 - Date.now();

@@ -802,3 +802,100 @@ fn a_dispute_reaches_an_open_results_desk_through_its_event_stream() {
         assert!(desk.body.contains("1 game is"), "the desk counts it");
     }
 }
+
+#[test]
+fn the_players_page_names_a_wrong_input_and_keeps_the_page() {
+    let app = TestApp::start("sqlite");
+    let (tid, mut api, pairings) = event(&app, json!({"half_point_bye": false}));
+    let all = links(&mut api, tid, 1);
+    let (first, _, g1) = table_one(&pairings);
+    let key = key_for(&all, first);
+    let mut phone = app.client();
+    assert_eq!(phone.get(&format!("/player/{key}")).status, 200);
+    let r = phone.post(
+        &format!("/player/{key}/results"),
+        &[("game", &g1["id"].to_string()), ("result", "2-0")],
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("role=\"alert\""), "{}", r.body);
+    assert!(
+        r.body
+            .contains("result must be 1-0, 1/2-1/2 or 0-1, not &#39;2-0&#39;"),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("Table 1"),
+        "the page is still the player's page"
+    );
+    // A half-point bye the event does not offer: the reason, on the page.
+    let r = phone.post(&format!("/player/{key}/next-round"), &[("word", "half")]);
+    assert_eq!(r.status, 409);
+    assert!(r
+        .body
+        .contains("does not let players take a half-point bye"));
+    // The form's own way: a report through the page lands as through the API.
+    let r = phone.post(
+        &format!("/player/{key}/results"),
+        &[("game", &g1["id"].to_string()), ("result", "1-0")],
+    );
+    assert_eq!(r.status, 303);
+    let page = phone.get(r.location.as_deref().unwrap());
+    assert!(page.body.contains("Your report is in."));
+    assert!(page.body.contains("You reported you won"));
+    // Without its CSRF token the form is refused, as every form.
+    let r = app.client().post_raw(
+        &format!("/player/{key}/results"),
+        &[("game", &g1["id"].to_string()), ("result", "1-0")],
+    );
+    assert_eq!(r.status, 403);
+}
+
+/// The best of `n` answers to `path`, in seconds.
+fn best_of(client: &mut Client, path: &str, n: usize) -> f64 {
+    (0..n)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            client.get_bytes(path, &[("Accept-Encoding", "br, gzip")]);
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+#[ignore = "timing: part of the performance run (docs/performance.md)"]
+fn a_wrong_key_takes_as_long_to_refuse_whoever_it_nearly_names() {
+    let app = TestApp::start("sqlite");
+    let (tid, mut api, pairings) = event(&app, json!({}));
+    let all = links(&mut api, tid, 1);
+    let key = key_for(&all, pairings[0]["first_id"].as_i64().unwrap());
+    // A player's key with its last digit changed, and a key nobody's.
+    let last = if key.ends_with('0') { "1" } else { "0" };
+    let near = format!("{}{last}", &key[..key.len() - 1]);
+    let made_up = "0123456789abcdef0123456789abcdef".to_string();
+    let mut c = app.client();
+    for _ in 0..3 {
+        let a = best_of(&mut c, &format!("/api/v1/player/{near}"), 8);
+        let b = best_of(&mut c, &format!("/api/v1/player/{made_up}"), 8);
+        assert!(
+            (0.6..=1.6).contains(&(a / b)),
+            "near miss {:.2} ms, made up {:.2} ms",
+            a * 1e3,
+            b * 1e3
+        );
+    }
+}
+
+#[test]
+#[ignore = "timing: part of the performance run (docs/performance.md)"]
+fn a_players_page_on_a_kept_connection_is_not_held_by_the_network() {
+    let app = TestApp::start("sqlite");
+    let (tid, mut api, pairings) = event(&app, json!({}));
+    let all = links(&mut api, tid, 1);
+    let key = key_for(&all, pairings[0]["first_id"].as_i64().unwrap());
+    let mut phone = app.client();
+    // Compressed on its way out: before TCP_NODELAY every page after the
+    // first on a connection waited 40 ms for a delayed ACK.
+    let best = best_of(&mut phone, &format!("/player/{key}"), 8);
+    assert!(best < 0.02, "{:.1} ms", best * 1e3);
+}

@@ -23,6 +23,9 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
         rules: rules.into(),
         games_per_pairing: "2".into(),
         rounds: "6".into(),
+        confirmation: "players_then_referee".into(),
+        clocks: "yes".into(),
+        half_point_bye: "yes".into(),
         ..Default::default()
     }
     .check()
@@ -77,6 +80,11 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
         kraal::db::rounds::request_bye(w, t.id, ids[3], 4, true, false)
     })
     .unwrap();
+    // A zero-point absence a player asked for through their own link.
+    kraal::director::commit(&mut conn, Some(admin.id), |w| {
+        kraal::db::rounds::request_bye(w, t.id, ids[2], 5, false, true)
+    })
+    .unwrap();
     drop(conn);
 
     let mut api = app.script_for(referee);
@@ -113,6 +121,13 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
             })
             .unwrap();
         }
+        // The round clock (OGR 8): 60 minutes a game with stop clocks.
+        let r = api.send_json(
+            "PUT",
+            &format!("/api/v1/tournaments/{}/rounds/{round}/clock", t.id),
+            serde_json::json!({"starts_at": format!("2026-12-0{}T09:00:00+02:00", 4 + round)}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
     }
     t.id
 }

@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 use std::io::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -75,6 +75,15 @@ impl Coding {
             Coding::Identity
         })
     }
+
+    /// Whether the client would take gzip, brotli aside.
+    fn accepts_gzip(req: &HttpRequest) -> bool {
+        let Ok(accept) = AcceptEncoding::parse(req) else {
+            return false;
+        };
+        let supported = [Encoding::gzip(), Encoding::identity()];
+        accept.negotiate(supported.iter()) == Some(Encoding::gzip())
+    }
 }
 
 /// A rendered page in every encoding it is served in, made once.
@@ -82,16 +91,29 @@ pub struct Page {
     pub revision: i32,
     identity: Bytes,
     gzip: Bytes,
-    brotli: Bytes,
+    /// Made with the page, or just after it is first served (see
+    /// [`Page::build`]); until then a client that prefers brotli gets gzip.
+    brotli: OnceLock<Bytes>,
     /// `p<boot>.<revision>`: the ETag without its encoding.
     tag: String,
+    /// When the copy was made: a page made again soon after is busy.
+    pub made: Instant,
 }
 
+/// How long after a copy was made a new one counts as made under a busy
+/// event (see [`Page::build`]).
+pub const BUSY: Duration = Duration::from_secs(2);
+
 impl Page {
-    /// Compresses `html` once for every encoding (gzip at its best level,
-    /// brotli at quality 9: within a few per cent of 11 at a fraction of
-    /// its time, which matters when a change sends every open page back).
-    pub fn build(html: String, revision: i32, boot: u32) -> Page {
+    /// Compresses `html` once for every encoding: gzip at its best level,
+    /// brotli at quality 9 (within a few per cent of 11 at a fraction of
+    /// its time). Brotli takes most of a build's time (some 15 ms of a
+    /// 100-table round page, against 1 ms to render and 2 to gzip), so a
+    /// page made while its event is busy (`busy`: the copy before is less
+    /// than [`BUSY`] old, as when 200 players report in a minute) is served
+    /// first in gzip and gets its brotli copy from [`Page::finish`], off
+    /// the request's path. A quiet page is made whole before it is served.
+    pub fn build(html: String, revision: i32, boot: u32, busy: bool) -> Page {
         let identity = Bytes::from(html);
         let mut gz = flate2::write::GzEncoder::new(
             Vec::with_capacity(identity.len() / 4),
@@ -99,24 +121,51 @@ impl Page {
         );
         gz.write_all(&identity).expect("writing to memory");
         let gzip = Bytes::from(gz.finish().expect("writing to memory"));
-        let mut br = Vec::with_capacity(identity.len() / 5);
-        {
-            let mut w = brotli::CompressorWriter::new(&mut br, 64 * 1024, 9, 22);
-            w.write_all(&identity).expect("writing to memory");
-        }
-        Page {
+        let page = Page {
             revision,
             identity,
             gzip,
-            brotli: Bytes::from(br),
+            brotli: OnceLock::new(),
             tag: format!("p{boot:x}.{revision}"),
+            made: Instant::now(),
+        };
+        if !busy {
+            page.finish();
+        }
+        page
+    }
+
+    /// Makes the brotli copy, if it is not made yet.
+    pub fn finish(&self) {
+        self.brotli.get_or_init(|| {
+            let mut br = Vec::with_capacity(self.identity.len() / 5);
+            {
+                let mut w = brotli::CompressorWriter::new(&mut br, 64 * 1024, 9, 22);
+                w.write_all(&self.identity).expect("writing to memory");
+            }
+            Bytes::from(br)
+        });
+    }
+
+    /// The encoding `req` gets: the one it asks for, or gzip while the
+    /// brotli copy is still being made (identity where gzip is refused).
+    fn coding_for(&self, req: &HttpRequest) -> Coding {
+        match Coding::negotiate(req).unwrap_or(Coding::Identity) {
+            Coding::Brotli if self.brotli.get().is_none() => {
+                if Coding::accepts_gzip(req) {
+                    Coding::Gzip
+                } else {
+                    Coding::Identity
+                }
+            }
+            other => other,
         }
     }
 
-    /// The bytes of one representation.
+    /// The bytes of one representation (brotli once made).
     pub fn body(&self, coding: Coding) -> &Bytes {
         match coding {
-            Coding::Brotli => &self.brotli,
+            Coding::Brotli => self.brotli.get().unwrap_or(&self.gzip),
             Coding::Gzip => &self.gzip,
             Coding::Identity => &self.identity,
         }
@@ -129,13 +178,12 @@ impl Page {
 
     /// Whether `req` revalidates a copy of this page it holds.
     fn held_by(&self, req: &HttpRequest) -> bool {
-        let coding = Coding::negotiate(req).unwrap_or(Coding::Identity);
-        none_match(req, self.etag(coding).as_bytes())
+        none_match(req, self.etag(self.coding_for(req)).as_bytes())
     }
 
     /// The bytes kept, all encodings together.
     pub fn size(&self) -> usize {
-        self.identity.len() + self.gzip.len() + self.brotli.len()
+        self.identity.len() + self.gzip.len() + self.brotli.get().map_or(0, Bytes::len)
     }
 
     /// The response for `req`: the representation it asks for, with its
@@ -143,7 +191,7 @@ impl Page {
     /// `how` goes out as `X-Kraal-Page` (built for this request, or
     /// served as built before).
     pub fn respond(&self, req: &HttpRequest, how: &'static str) -> HttpResponse {
-        let coding = Coding::negotiate(req).unwrap_or(Coding::Identity);
+        let coding = self.coding_for(req);
         let mut res = HttpResponse::Ok();
         res.content_type("text/html; charset=utf-8")
             .insert_header(("X-Kraal-Page", how))
@@ -435,6 +483,7 @@ where
         if let Some(p) = state.pages.confirm(tid, page, revision) {
             return Ok(p.respond(req, "cached"));
         }
+        let busy = before.as_ref().is_some_and(|b| b.made.elapsed() < BUSY);
         // The tournament moved on: one build at a time per page.
         let gate = state.pages.gate(tid, page);
         let held = match gate.clone().try_lock_owned() {
@@ -455,10 +504,11 @@ where
         if let Some(p) = state.pages.confirm(tid, page, revision) {
             return Ok(p.respond(req, "cached"));
         }
-        Some((held, revision))
+        Some((held, revision, busy))
     };
+    let busy = building.as_ref().is_some_and(|b| b.2);
     let data = match &building {
-        Some((_, revision)) => shared_load(state, tid, *revision).await?,
+        Some((_, revision, _)) => shared_load(state, tid, *revision).await?,
         None => super::views::round::load_data(state, tid).await?,
     };
     let revision = data.tournament.revision;
@@ -475,7 +525,7 @@ where
         let started = Instant::now();
         let html = build(data)?;
         let rendered = started.elapsed();
-        let built = Arc::new(Page::build(html, revision, boot));
+        let built = Arc::new(Page::build(html, revision, boot, busy));
         // For operators (`KRAAL_LOG=kraal::page=info`): what a change costs.
         tracing::info!(
             target: "kraal::page",
@@ -489,7 +539,12 @@ where
     })
     .await??;
     state.pages.put(tid, page, built.clone());
-    Ok(built.respond(req, "built"))
+    let answer = built.respond(req, "built");
+    if busy {
+        // The brotli copy, made once this answer is on its way.
+        actix_web::rt::task::spawn_blocking(move || built.finish());
+    }
+    Ok(answer)
 }
 
 #[cfg(test)]
@@ -507,7 +562,12 @@ mod tests {
     #[test]
     fn a_change_leaves_the_old_copy_for_readers_who_hold_none() {
         let cache = PageCache::default();
-        let old = Arc::new(Page::build("<p>round 3</p>".repeat(100), 7, cache.boot));
+        let old = Arc::new(Page::build(
+            "<p>round 3</p>".repeat(100),
+            7,
+            cache.boot,
+            false,
+        ));
         cache.put(1, "standings", old.clone());
         assert!(matches!(cache.lookup(1, "standings"), Cached::Fresh(_)));
         cache.outdate();
@@ -531,7 +591,7 @@ mod tests {
         cache.put(
             1,
             "standings",
-            Arc::new(Page::build("<p>round 4</p>".into(), 9, cache.boot)),
+            Arc::new(Page::build("<p>round 4</p>".into(), 9, cache.boot, false)),
         );
         assert_eq!(
             cache.confirm(1, "standings", 8).map(|p| p.revision),
@@ -542,17 +602,37 @@ mod tests {
     #[test]
     fn every_encoding_holds_the_same_page() {
         let html = "<tr><td>1</td><td>Thabo Mokoena</td></tr>".repeat(500);
-        let page = Page::build(html.clone(), 3, 0xbeef);
+        let page = Page::build(html.clone(), 3, 0xbeef, false);
         let mut gz = String::new();
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&page.gzip[..]), &mut gz)
             .unwrap();
         let mut br = String::new();
         std::io::Read::read_to_string(
-            &mut brotli::Decompressor::new(&page.brotli[..], 4096),
+            &mut brotli::Decompressor::new(&page.body(Coding::Brotli)[..], 4096),
             &mut br,
         )
         .unwrap();
         assert_eq!((gz.as_str(), br.as_str()), (html.as_str(), html.as_str()));
         assert_eq!(page.etag(Coding::Brotli), "\"pbeef.3.br\"");
+    }
+
+    #[test]
+    fn a_page_made_while_its_event_is_busy_serves_gzip_until_its_brotli_is_made() {
+        let html = "<tr><td>7</td><td>Naledi Khumalo</td></tr>".repeat(500);
+        let page = Page::build(html, 4, 0xbeef, true);
+        let chromium = asking(&[("Accept-Encoding", "gzip, deflate, br")]);
+        let res = page.respond(&chromium, "built");
+        assert_eq!(res.headers().get("content-encoding").unwrap(), "gzip");
+        assert_eq!(res.headers().get("etag").unwrap(), "\"pbeef.4.gzip\"");
+        // A client that takes brotli alone gets the plain page meanwhile.
+        let br_only = asking(&[("Accept-Encoding", "br")]);
+        assert!(page
+            .respond(&br_only, "built")
+            .headers()
+            .get("content-encoding")
+            .is_none());
+        page.finish();
+        let res = page.respond(&chromium, "cached");
+        assert_eq!(res.headers().get("content-encoding").unwrap(), "br");
     }
 }

@@ -223,6 +223,15 @@ pub fn server(
             .configure(configure)
     })
     .workers(workers.max(1))
+    // A page compressed on its way out leaves in several small writes; with
+    // Nagle's algorithm on, the second waits for the client's ACK, which a
+    // kept-alive connection delays by up to 40 ms (measured: every page
+    // after the first on a connection took 42 ms). Send at once.
+    .on_connect(|conn, _| {
+        if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>() {
+            let _ = tcp.set_nodelay(true);
+        }
+    })
     // `kraal serve` answers SIGTERM and Ctrl-C itself (`cli::serve`): it
     // ends the live pages' streams first, then stops gracefully.
     .disable_signals()

@@ -201,6 +201,22 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
     }
     for (i, r) in file.rounds.iter().enumerate() {
         number(format!("rounds[{i}]"), "number", r.number, round_no.clone())?;
+        // A clock is a start and a limit, or nothing (OGR 8).
+        match (r.clock_starts_at, r.clock_minutes) {
+            (Some(_), Some(m)) => number(
+                format!("rounds[{i}]"),
+                "clock_minutes",
+                m,
+                1..=crate::clock::MAX_MINUTES,
+            )?,
+            (None, None) => {}
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(bad(
+                    format!("rounds[{i}]"),
+                    FieldError::new("clock_minutes", crate::field::Problem::Missing),
+                ))
+            }
+        }
     }
     for (i, p) in file.pairings.iter().enumerate() {
         let at = format!("pairings[{i}]");
