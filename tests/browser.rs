@@ -276,6 +276,11 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
         .await
         .unwrap();
     press(&a, "Save table 1").await;
+    // Thandi starts changing table 2's first game before Sipho saves it:
+    // her page brings the games she has not touched up to date as Sipho's
+    // results arrive, but leaves the one she is changing as she set it.
+    let g = game_of(p2.id, 1);
+    choose(&a, &format!("g{g}"), "0-1").await;
     b.find(Locator::Id(&format!("s{}", p2.id)))
         .await
         .unwrap()
@@ -307,12 +312,10 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
     assert!(stored(p1.id).iter().all(Option::is_some), "table 1 kept");
     assert!(stored(p2.id).iter().all(Option::is_some), "table 2 saved");
 
-    // Thandi's page is older than Sipho's save: changing table 2's first
-    // game there is a conflict, told with who and what, focus on the
+    // Thandi's change was made on what her page showed before Sipho's
+    // save: saving it is a conflict, told with who and what, focus on the
     // message, and the select shows the stored result again.
-    let g = game_of(p2.id, 1);
     let before = stored(p2.id);
-    choose(&a, &format!("g{g}"), "0-1").await;
     press(&a, "Save table 2").await;
     let summary = a
         .find(Locator::Id("problems"))

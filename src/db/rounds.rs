@@ -664,7 +664,22 @@ pub struct GameContext {
 /// writes to one game (two players reporting at once, a report and the
 /// referee's entry) run one after the other, each reading what the other
 /// stored. An unknown game holds nothing.
+///
+/// The pairing's row is held first, then the game's: the order of every
+/// write that holds both (a line-up change holds its board's pairing, then
+/// changes its games), so two writes never wait on each other in a circle.
 pub fn hold_game(conn: &mut DbConnection, game_id: i32) -> Result<(), DbError> {
+    let pairing: Option<i32> = games::table
+        .find(game_id)
+        .select(games::pairing_id)
+        .first(conn)
+        .optional()?;
+    let Some(pairing) = pairing else {
+        return Ok(());
+    };
+    diesel::update(pairings::table.find(pairing))
+        .set(pairings::started.eq(pairings::started))
+        .execute(conn)?;
     diesel::update(games::table.find(game_id))
         .set(games::version.eq(games::version))
         .execute(conn)?;

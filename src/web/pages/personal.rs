@@ -68,7 +68,7 @@ impl MePage {
     }
 
     /// A result from the starter's side, in the player's words.
-    fn from_me(&self, g: &OwnGame, r: &GameResult) -> String {
+    fn in_my_words(&self, g: &OwnGame, r: &GameResult) -> String {
         let opponent = self
             .me
             .current
@@ -87,7 +87,7 @@ impl MePage {
 
     fn stored(&self, g: &OwnGame) -> String {
         GameResult::parse(g.result)
-            .map(|r| self.from_me(g, &r))
+            .map(|r| self.in_my_words(g, &r))
             .unwrap_or_default()
     }
 
@@ -98,7 +98,7 @@ impl MePage {
             .as_ref()
             .map(|c| c.opponent.as_str())
             .unwrap_or("");
-        let said = |r: &Option<GameResult>| r.map(|r| self.from_me(g, &r)).unwrap_or_default();
+        let said = |r: &Option<GameResult>| r.map(|r| self.in_my_words(g, &r)).unwrap_or_default();
         match g.state {
             Standing::Open => "Not reported yet.".into(),
             Standing::Waiting if self.me.confirmation == Confirmation::Off && !g.result.is_empty() => {
