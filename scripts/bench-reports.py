@@ -15,7 +15,10 @@ pause, as browsers do (`Accept-Encoding: br, gzip`).
 Prints the latencies of the reports, of the players' own pages and of the
 public pages (median, p99, slowest), and checks what was stored.
 
-    bench-reports.py KRAAL_BINARY [PLAYERS] [READERS]
+    bench-reports.py KRAAL_BINARY [PLAYERS] [READERS] [DATABASE_URL]
+
+DATABASE_URL defaults to a new SQLite file; give an empty PostgreSQL
+database's URL to measure that backend.
 """
 import http.client
 import json
@@ -32,7 +35,7 @@ binary = sys.argv[1]
 players = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 readers = int(sys.argv[3]) if len(sys.argv) > 3 else 4
 tmp = tempfile.mkdtemp()
-url = f"sqlite://{tmp}/kraal.db"
+url = sys.argv[4] if len(sys.argv) > 4 else f"sqlite://{tmp}/kraal.db"
 token = served.prepare(binary, url, admin="director")
 server, port = served.start(binary, url)
 call = served.api(token)

@@ -899,3 +899,55 @@ fn a_players_page_on_a_kept_connection_is_not_held_by_the_network() {
     let best = best_of(&mut phone, &format!("/player/{key}"), 8);
     assert!(best < 0.02, "{:.1} ms", best * 1e3);
 }
+
+#[test]
+fn a_knock_out_pairing_left_level_by_reported_results_gets_its_tiebreak_set() {
+    for app in TestApp::all() {
+        let referee = app.user("palesa", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let entries: Vec<Value> = [
+            "Thabo Nkosi",
+            "Lerato Dlamini",
+            "Sipho Mokoena",
+            "Naledi Khumalo",
+        ]
+        .iter()
+        .map(|n| json!({"name": n}))
+        .collect();
+        let (tid, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Free State Knock-out", "system": "knockout", "rules": "official"}),
+            &entries,
+        );
+        let pairings = common::pair(&mut api, tid);
+        let all = links(&mut api, tid, 1);
+        let p = &pairings[0];
+        let (kf, ks) = (
+            key_for(&all, p["first_id"].as_i64().unwrap()),
+            key_for(&all, p["second_id"].as_i64().unwrap()),
+        );
+        // Each wins the game they start: 1-1 after the two games (OGR 9.4).
+        for g in p["games"].as_array().unwrap() {
+            let id = g["id"].as_i64().unwrap();
+            for k in [&kf, &ks] {
+                let r = report(&app, k, id, "1-0");
+                assert_eq!(r.status, 200, "{}", r.body);
+            }
+        }
+        let round = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        let table = round["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == p["id"])
+            .unwrap();
+        let games = table["games"].as_array().unwrap();
+        assert_eq!(games.len(), 4, "a tiebreak set of two games: {table}");
+        assert!(games[2]["tiebreak"].as_bool().unwrap() && games[3]["tiebreak"].as_bool().unwrap());
+        // The players report the set through their links too.
+        let own = app.client().get(&format!("/api/v1/player/{kf}")).json();
+        assert_eq!(own["current"]["games"].as_array().unwrap().len(), 4);
+    }
+}
