@@ -951,3 +951,40 @@ fn a_knock_out_pairing_left_level_by_reported_results_gets_its_tiebreak_set() {
         assert_eq!(own["current"]["games"].as_array().unwrap().len(), 4);
     }
 }
+
+#[test]
+fn the_desk_confirms_a_result_both_players_reported_with_one_button() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({"confirmation": "players_then_referee"}));
+        let all = links(&mut api, tid, 1);
+        let (first, second, g1) = table_one(&pairings);
+        let id = g1["id"].as_i64().unwrap();
+        report(&app, &key_for(&all, first), id, "1/2-1/2");
+        report(&app, &key_for(&all, second), id, "1/2-1/2");
+        let mut desk = app.client_as(&app.user("desk", Role::Admin));
+        let page = desk.get(&format!("/t/{tid}/rounds/1/results"));
+        let button = format!("name=\"confirm\" value=\"{id}:1/2-1/2\"");
+        assert!(
+            page.body.contains(&button),
+            "the desk offers the confirmation"
+        );
+        // The button sends the whole form as it stands, with its own value.
+        let mut fields = common::form_fields(&page.body, "class=\"results\"");
+        fields.push(("confirm".into(), format!("{id}:1/2-1/2")));
+        let pairs: Vec<(&str, &str)> = fields
+            .iter()
+            .filter(|(k, _)| k != "csrf")
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let r = desk.post(&format!("/t/{tid}/rounds/1/results"), &pairs);
+        assert_eq!(r.status, 303, "{}", r.body);
+        let g = game_json(&mut api, tid, id);
+        assert_eq!(
+            (g["result"].as_str(), g["reported"].as_bool()),
+            (Some("1/2-1/2"), Some(false))
+        );
+        // Confirmed by the referee: reporting is closed.
+        let r = report(&app, &key_for(&all, first), id, "1-0");
+        assert_eq!(r.status, 409);
+    }
+}
