@@ -246,22 +246,19 @@ async fn answer(
     done: Result<&'static str, AppError>,
     anchor: &str,
 ) -> Result<HttpResponse, AppError> {
-    match done {
-        Ok(what) => Ok(see_other(&format!("/player/{key}?done={what}#{anchor}"))),
-        Err(e @ (AppError::Invalid { .. } | AppError::Conflict(_) | AppError::Forbidden(_))) => {
-            let status = actix_web::ResponseError::status_code(&e);
-            let message = match e {
-                AppError::Invalid { message, .. }
-                | AppError::Conflict(message)
-                | AppError::Forbidden(message) => message,
-                _ => unreachable!("matched above"),
-            };
-            render(
-                &me_page(req, state, key, None, Some(message)).await?,
-                status,
-            )
-        }
-        Err(e) => Err(e),
+    let e = match done {
+        Ok(what) => return Ok(see_other(&format!("/player/{key}?done={what}#{anchor}"))),
+        Err(e) => e,
+    };
+    let status = actix_web::ResponseError::status_code(&e);
+    match e {
+        AppError::Invalid { message, .. }
+        | AppError::Conflict(message)
+        | AppError::Forbidden(message) => render(
+            &me_page(req, state, key, None, Some(message)).await?,
+            status,
+        ),
+        other => Err(other),
     }
 }
 
