@@ -155,6 +155,25 @@ pub fn parse_start(text: &str) -> Result<NaiveDateTime, FieldError> {
         })
 }
 
+/// Reads a clock a referee sets: a start (none: `now`) and a limit in
+/// minutes (none: `default_minutes`, the event's OGR 8 limit).
+pub fn read(
+    starts_at: Option<&str>,
+    minutes: Option<i64>,
+    default_minutes: i32,
+    now: NaiveDateTime,
+) -> Result<RoundClock, FieldError> {
+    let starts_at = match starts_at.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(text) => parse_start(text)?,
+        None => now,
+    };
+    let minutes = match minutes {
+        Some(m) => check_minutes(m)?,
+        None => default_minutes,
+    };
+    Ok(RoundClock { starts_at, minutes })
+}
+
 /// Checks a round's limit in minutes.
 pub fn check_minutes(minutes: i64) -> Result<i32, FieldError> {
     if (1..=i64::from(MAX_MINUTES)).contains(&minutes) {

@@ -96,6 +96,15 @@ pub fn may_report(result: GameResult) -> bool {
     )
 }
 
+/// Reads a result a player sends, as every result is read (`1-0`, `½-½`,
+/// ...). Whether a player may report it is [`may_report`]'s to say.
+pub fn read(text: &str) -> Result<GameResult, crate::field::Problem> {
+    GameResult::parse(text).ok_or_else(|| crate::field::Problem::NotOneOf {
+        text: text.trim().to_string(),
+        choices: &["1-0", "1/2-1/2", "0-1"],
+    })
+}
+
 /// What a game's reports call for, once a new one is counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

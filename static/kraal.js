@@ -60,9 +60,8 @@
           if (!now || now.innerHTML === game.innerHTML) return;
           if (untouched(game)) {
             game.replaceWith(now.cloneNode(true));
-            var table = fresh.querySelector("#" + game.id);
-            table = table && table.closest(".result-row");
-            if (table && updated.indexOf(table.id) < 0) updated.push(table.id);
+            var row = now.closest(".result-row");
+            if (row && updated.indexOf(row.id) < 0) updated.push(row.id);
           } else {
             clash = true;
           }

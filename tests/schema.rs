@@ -431,3 +431,38 @@ fn a_captains_link_stored_in_plain_keeps_working_as_a_digest() {
             .is_none());
     }
 }
+
+/// Players entered before personal links existed get theirs when the
+/// migration that brought links runs (a digest each, opened by its key);
+/// later starts of the app leave links as they are.
+#[test]
+fn players_entered_before_links_get_one_when_the_links_arrive() {
+    for app in TestApp::all() {
+        let admin = app.user("director", kraal::db::users::Role::Admin);
+        let t = common::tournament(&app, &admin, "Upgrade Open");
+        let mut conn = app.conn();
+        let conn: &mut DbConnection = &mut conn;
+        revert_to(conn, "2026-11-27-000033");
+        let insert = format!(
+            "INSERT INTO players (tournament_id, name, club, federation_id, created_at) VALUES ({}, 'Lerato Dlamini', '', '', '2026-11-20 10:00:00')",
+            t.id
+        );
+        execute(conn, &insert);
+        kraal::db::connection::migrate(conn).unwrap();
+        let id = kraal::db::players::list(conn, t.id).unwrap()[0].id;
+        let key = kraal::db::links::key(conn, id)
+            .unwrap()
+            .unwrap_or_else(|| panic!("[{}] no link after the upgrade", app.backend));
+        assert_eq!(
+            kraal::db::links::find(conn, &key).unwrap(),
+            Some((id, t.id))
+        );
+        // A revoked link stays revoked when the app starts again.
+        kraal::director::commit(conn, Some(admin.id), |w| {
+            kraal::db::links::revoke(w, t.id, id)
+        })
+        .unwrap();
+        kraal::db::connection::migrate(conn).unwrap();
+        assert_eq!(kraal::db::links::key(conn, id).unwrap(), None);
+    }
+}

@@ -176,14 +176,26 @@ impl Database {
 /// Runs every pending migration of the connection's backend.
 pub fn migrate(conn: &mut DbConnection) -> Result<(), DbError> {
     let result = match conn {
-        DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
-        DbConnection::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+        DbConnection::Sqlite(c) => c
+            .run_pending_migrations(SQLITE_MIGRATIONS)
+            .map(|v| v.iter().map(ToString::to_string).collect::<Vec<_>>()),
+        DbConnection::Postgres(c) => c
+            .run_pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.iter().map(ToString::to_string).collect::<Vec<_>>()),
     };
-    result.map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))?;
-    // What SQL cannot do: digests are computed here.
+    let applied =
+        result.map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))?;
+    // What SQL cannot do: digests are computed here. Players' links are
+    // given with every new player; only the migration that brought links
+    // finds players without one, so only then are they looked for.
+    let links_arrived = applied.iter().any(|v| v.starts_with("20261127000033"));
     super::teams::digest_plain_captain_links(conn)
-        .and_then(|_| super::links::issue_missing(conn))
-        .map(|_| ())
+        .and_then(|_| {
+            if links_arrived {
+                super::links::issue_missing(conn)?;
+            }
+            Ok(())
+        })
         .map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))
 }
 

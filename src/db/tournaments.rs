@@ -65,6 +65,11 @@ impl Tournament {
         self.rounds.unwrap_or(crate::tournament::MAX_ROUNDS)
     }
 
+    /// The round clock's usual limit for this event (OGR 8).
+    pub fn clock_limit(&self) -> crate::clock::DefaultLimit {
+        crate::clock::default_limit(self.clocks, self.records_required, self.games_per_pairing)
+    }
+
     /// The fields as a referee would edit them.
     pub fn fields(&self) -> TournamentFields {
         TournamentFields {

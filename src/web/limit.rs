@@ -4,9 +4,10 @@
 //! is answered 429 with `Retry-After`.
 
 use std::collections::{HashMap, VecDeque};
-use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use actix_web::HttpRequest;
 
 use super::error::AppError;
 
@@ -96,68 +97,108 @@ impl Limiter {
         Ok(())
     }
 
-    /// Counts one request through the players' link of `pairing` from
-    /// `client`: a record sent (`record`) or a view of the page.
+    /// Counts one request through the players' link of `pairing`: a record
+    /// sent (`record`) or a view of the page.
     pub fn player_link(
         &self,
         pairing: i32,
-        client: Option<IpAddr>,
+        req: &HttpRequest,
         record: bool,
     ) -> Result<(), AppError> {
-        let now = Instant::now();
-        let (kind, per_link, per_client) = if record {
-            ("record", RECORDS_PER_LINK, RECORDS_PER_CLIENT)
+        let kind = if record {
+            Kind::new(
+                "record",
+                RECORDS_PER_LINK,
+                RECORDS_PER_CLIENT,
+                "records sent",
+            )
         } else {
-            ("view", VIEWS_PER_LINK, VIEWS_PER_CLIENT)
+            Kind::new("view", VIEWS_PER_LINK, VIEWS_PER_CLIENT, "requests")
         };
-        let client = client.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
-        let refused = |wait: Duration, whose: &str| {
-            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            let secs = secs.max(1);
-            AppError::RateLimited {
-                message: format!(
-                    "Too many {} {whose} in a minute: wait {secs} s and try again.",
-                    if record { "records sent" } else { "requests" }
-                ),
-                retry_after: secs,
-            }
-        };
-        self.hit(&format!("{kind} client {client}"), per_client, now)
-            .map_err(|w| refused(w, "from this device"))?;
-        self.hit(&format!("{kind} link {pairing}"), per_link, now)
-            .map_err(|w| refused(w, "through this table's link"))
+        self.count(
+            kind,
+            &format!("link {pairing}"),
+            "through this table's link",
+            req,
+        )
     }
-}
 
-impl Limiter {
-    /// Counts one request through a player's personal link `key` from
-    /// `client`: a report or a word on the next round (`write`), or a view.
-    /// A wrong key counts like a right one: guessing is as slow as using.
-    pub fn personal(&self, key: &str, client: Option<IpAddr>, write: bool) -> Result<(), AppError> {
-        let now = Instant::now();
-        let (kind, per_key, per_client) = if write {
-            ("write", WRITES_PER_KEY, WRITES_PER_CLIENT)
+    /// Counts one request through a player's personal link `key`: a report
+    /// or a word on the next round (`write`), or a view. A wrong key counts
+    /// like a right one: guessing is as slow as using.
+    pub fn personal(&self, key: &str, req: &HttpRequest, write: bool) -> Result<(), AppError> {
+        let kind = if write {
+            Kind::new(
+                "personal write",
+                WRITES_PER_KEY,
+                WRITES_PER_CLIENT,
+                "reports",
+            )
         } else {
-            ("look", VIEWS_PER_LINK, LOOKS_PER_CLIENT)
+            Kind::new(
+                "personal look",
+                VIEWS_PER_LINK,
+                LOOKS_PER_CLIENT,
+                "requests",
+            )
         };
-        let client = client.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+        // Keys are counted by a prefix: enough to tell links apart, and a
+        // flood of made-up keys does not grow the table by their length.
+        let short: String = key.chars().take(16).collect();
+        self.count(kind, &format!("key {short}"), "through this link", req)
+    }
+
+    /// Counts a request of `kind` from the request's address, then through
+    /// `link`; the first limit reached refuses it, saying how long to wait.
+    fn count(
+        &self,
+        kind: Kind,
+        link: &str,
+        whose_link: &str,
+        req: &HttpRequest,
+    ) -> Result<(), AppError> {
+        let now = Instant::now();
+        let client = req
+            .peer_addr()
+            .map_or_else(|| "unknown".to_string(), |a| a.ip().to_string());
         let refused = |wait: Duration, whose: &str| {
             let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
             AppError::RateLimited {
                 message: format!(
                     "Too many {} {whose} in a minute: wait {secs} s and try again.",
-                    if write { "reports" } else { "requests" }
+                    kind.what
                 ),
                 retry_after: secs,
             }
         };
-        self.hit(&format!("personal {kind} client {client}"), per_client, now)
-            .map_err(|w| refused(w, "from this device"))?;
-        // Keys are counted by a prefix: enough to tell links apart, and a
-        // flood of made-up keys does not grow the table by their length.
-        let short: String = key.chars().take(16).collect();
-        self.hit(&format!("personal {kind} key {short}"), per_key, now)
-            .map_err(|w| refused(w, "through this link"))
+        self.hit(
+            &format!("{} client {client}", kind.name),
+            kind.per_client,
+            now,
+        )
+        .map_err(|w| refused(w, "from this device"))?;
+        self.hit(&format!("{} {link}", kind.name), kind.per_link, now)
+            .map_err(|w| refused(w, whose_link))
+    }
+}
+
+/// One kind of request through a link: its name among the counted keys,
+/// its limits per link and per address, and what it is called when refused.
+struct Kind {
+    name: &'static str,
+    per_link: Limit,
+    per_client: Limit,
+    what: &'static str,
+}
+
+impl Kind {
+    fn new(name: &'static str, per_link: Limit, per_client: Limit, what: &'static str) -> Kind {
+        Kind {
+            name,
+            per_link,
+            per_client,
+            what,
+        }
     }
 }
 

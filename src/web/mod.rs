@@ -243,3 +243,24 @@ pub fn server(
     .run();
     Ok(server)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_log_keeps_no_links_secret() {
+        let key = "86785975d2b04214e1c5f2c2ceb3333e";
+        for (path, logged) in [
+            (format!("/player/{key}"), "/player/…".to_string()),
+            (format!("/player/{key}/results"), "/player/…/results".into()),
+            (
+                format!("/api/v1/player/{key}/next-round"),
+                "/api/v1/player/…/next-round".into(),
+            ),
+            (format!("/p/12/{key}"), "/p/12/…".into()),
+            (format!("/captain/{key}"), "/captain/…".into()),
+            ("/t/3/rounds/1".into(), "/t/3/rounds/1".into()),
+        ] {
+            assert_eq!(super::loggable_path(&path), logged);
+        }
+    }
+}

@@ -6,20 +6,17 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use crate::clock::{self, RoundClock};
+use crate::clock;
 use crate::director::personal::{self, NextRound};
 use crate::field::{FieldError, Problem};
 use crate::results::GameResult;
 use crate::web::error::{ApiError, AppError};
+use crate::web::views::personal::round_links;
 use crate::web::views::personal::{ClockJson, Current, Line, Next, OwnView};
 use crate::web::views::round::load_data;
 use crate::web::AppState;
 
 use super::{refereed, ApiUser};
-
-fn client(req: &HttpRequest) -> Option<std::net::IpAddr> {
-    req.peer_addr().map(|a| a.ip())
-}
 
 /// Reads a JSON body, naming what could not be read.
 pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
@@ -86,7 +83,7 @@ pub async fn get_own(
     key: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
-    state.limits.personal(&key, client(&req), false)?;
+    state.limits.personal(&key, &req, false)?;
     let own = state.run(move |c| personal::open(c, &key)).await?;
     Ok(HttpResponse::Ok().json(OwnJson::from(OwnView::of(&own))))
 }
@@ -99,14 +96,6 @@ pub struct ReportBody {
     result: String,
 }
 
-/// The result a player sent, read as every result is.
-pub fn read_result(text: &str) -> Result<GameResult, Problem> {
-    GameResult::parse(text).ok_or_else(|| Problem::NotOneOf {
-        text: text.trim().to_string(),
-        choices: &["1-0", "1/2-1/2", "0-1"],
-    })
-}
-
 /// `POST /api/v1/player/{key}/results`: a player reports one of their
 /// games. 200 with what the reports call for now.
 pub async fn post_report(
@@ -116,9 +105,9 @@ pub async fn post_report(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
-    state.limits.personal(&key, client(&req), true)?;
+    state.limits.personal(&key, &req, true)?;
     let b: ReportBody = body(&bytes)?;
-    let result = read_result(&b.result).map_err(|p| invalid("result", p))?;
+    let result = crate::reports::read(&b.result).map_err(|p| invalid("result", p))?;
     let game = b.game;
     let done = state
         .run(move |c| personal::report(c, &key, game, result))
@@ -166,7 +155,7 @@ pub async fn post_next_round(
     bytes: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
-    state.limits.personal(&key, client(&req), true)?;
+    state.limits.personal(&key, &req, true)?;
     let b: NextRoundBody = body(&bytes)?;
     let word = read_word(b.play, b.bye.as_deref()).map_err(|p| invalid("bye", p))?;
     let done = state
@@ -183,51 +172,6 @@ pub async fn post_next_round(
     })))
 }
 
-#[derive(Debug, Serialize)]
-pub struct LinkJson {
-    pub player: i32,
-    pub name: String,
-    /// `null` while the link is revoked.
-    pub url: Option<String>,
-    /// The player's table this round (0 for a bye).
-    pub table: i32,
-}
-
-/// The personal links of everyone in round `n`, by table.
-pub async fn round_links(
-    state: &AppState,
-    req: &HttpRequest,
-    tid: i32,
-    n: i32,
-) -> Result<Vec<LinkJson>, AppError> {
-    let data = load_data(state, tid).await?;
-    let round = data.round(n, true)?;
-    let mut seated: Vec<(i32, i32)> = Vec::new();
-    for p in data.pairings_of(&round) {
-        for id in [p.first_player_id, p.second_player_id]
-            .into_iter()
-            .flatten()
-        {
-            if !seated.iter().any(|(x, _)| *x == id) {
-                seated.push((id, if p.bye.is_some() { 0 } else { p.table_no }));
-            }
-        }
-    }
-    let ids: Vec<i32> = seated.iter().map(|(id, _)| *id).collect();
-    let keys = state.run(move |c| crate::db::links::keys(c, &ids)).await?;
-    let names = data.player_names();
-    Ok(seated
-        .iter()
-        .zip(keys)
-        .map(|((id, table), key)| LinkJson {
-            player: *id,
-            name: names.get(id).map(|s| s.to_string()).unwrap_or_default(),
-            url: key.map(|k| crate::web::layout::absolute_url(req, &format!("/player/{k}"))),
-            table: *table,
-        })
-        .collect())
-}
-
 /// `GET /api/v1/tournaments/{tid}/rounds/{n}/links` (referees only).
 pub async fn get_round_links(
     ApiUser(user): ApiUser,
@@ -237,7 +181,9 @@ pub async fn get_round_links(
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
-    let links = round_links(&state, &req, tid, n).await?;
+    let data = load_data(&state, tid).await?;
+    let round = data.round(n, true)?;
+    let links = round_links(&state, &req, &data, &round).await?;
     Ok(HttpResponse::Ok().json(serde_json::json!({ "links": links })))
 }
 
@@ -301,23 +247,6 @@ pub struct ClockBody {
     minutes: Option<i64>,
 }
 
-/// Reads a clock the referee sets, with the event's default limit.
-pub fn read_clock(
-    starts_at: Option<&str>,
-    minutes: Option<i64>,
-    default_minutes: i32,
-) -> Result<RoundClock, FieldError> {
-    let starts_at = match starts_at.map(str::trim).filter(|s| !s.is_empty()) {
-        Some(text) => clock::parse_start(text)?,
-        None => chrono::Utc::now().naive_utc(),
-    };
-    let minutes = match minutes {
-        Some(m) => clock::check_minutes(m)?,
-        None => default_minutes,
-    };
-    Ok(RoundClock { starts_at, minutes })
-}
-
 /// `PUT /api/v1/tournaments/{tid}/rounds/{n}/clock`.
 pub async fn put_clock(
     ApiUser(user): ApiUser,
@@ -332,9 +261,14 @@ pub async fn put_clock(
     } else {
         body(&bytes)?
     };
-    let default = clock::default_limit(t.clocks, t.records_required, t.games_per_pairing).minutes;
-    let c = read_clock(b.starts_at.as_deref(), b.minutes, default)
-        .map_err(|e| ApiError(AppError::from(crate::db::DbError::Invalid(e))))?;
+    let now = chrono::Utc::now().naive_utc();
+    let c = clock::read(
+        b.starts_at.as_deref(),
+        b.minutes,
+        t.clock_limit().minutes,
+        now,
+    )
+    .map_err(|e| ApiError(AppError::from(crate::db::DbError::Invalid(e))))?;
     let round = state
         .write(Some(user.id), move |w| {
             crate::db::rounds::set_clock(w, t.id, n, c)

@@ -8,7 +8,7 @@
 use actix_web::{web, HttpResponse};
 use askama::Template;
 
-use crate::clock::{default_limit, RoundClock};
+use crate::clock::RoundClock;
 use crate::director::TournamentData;
 use crate::standings::{show_points, Standing};
 use crate::web::error::AppError;
@@ -56,7 +56,7 @@ impl DisplayPage {
             revision: t.revision,
             round: round.as_ref().map(|r| r.number),
             clock: round.as_ref().and_then(|r| r.clock()),
-            limit_minutes: default_limit(t.clocks, t.records_required, t.games_per_pairing).minutes,
+            limit_minutes: t.clock_limit().minutes,
             pairings: pairings.chunks(ROWS).map(<[_]>::to_vec).collect(),
             standings: standings.chunks(ROWS).map(<[_]>::to_vec).collect(),
             now: chrono::Utc::now().naive_utc(),

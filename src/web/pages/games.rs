@@ -574,8 +574,7 @@ pub async fn link_page(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
-    let client = req.peer_addr().map(|a| a.ip());
-    state.limits.player_link(pid, client, false)?;
+    state.limits.player_link(pid, &req, false)?;
     let k = key.clone();
     let link = state
         .run(move |c| scoresheets::open_link(c, pid, &k))
@@ -610,8 +609,7 @@ pub async fn link_submit(
     form: web::Form<LinkForm>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
-    let client = req.peer_addr().map(|a| a.ip());
-    state.limits.player_link(pid, client, true)?;
+    state.limits.player_link(pid, &req, true)?;
     let LinkForm { game, side, text } = form.into_inner();
     let gid: i32 = game.trim().parse().unwrap_or(0);
     let outcome = match RecordSide::parse(&side) {

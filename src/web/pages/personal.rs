@@ -17,16 +17,13 @@ use crate::db::tournaments::Tournament;
 use crate::director::personal::{self, NextRound};
 use crate::results::GameResult;
 use crate::tournament::{ByeKind, Confirmation};
-use crate::web::api::round_links;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{qr_svg, render, see_other, Ctx};
-use crate::web::views::personal::{clock_words, iso, tone_name, OwnGame, OwnView, Standing};
+use crate::web::views::personal::{
+    clock_words, iso, round_links, tone_name, OwnGame, OwnView, Standing,
+};
 use crate::web::AppState;
-
-fn client(req: &HttpRequest) -> Option<std::net::IpAddr> {
-    req.peer_addr().map(|a| a.ip())
-}
 
 #[derive(Template, WebTemplate)]
 #[template(path = "me.html")]
@@ -46,15 +43,15 @@ impl MePage {
         format!("/player/{}/{what}", self.key)
     }
 
+    /// The opponent of the player's current pairing (empty for a bye).
+    fn opponent(&self) -> &str {
+        self.me.current.as_ref().map_or("", |c| c.opponent.as_str())
+    }
+
     /// The three results a player may report of `g`, as buttons: the stored
     /// spelling (from the starter's side) and the words from theirs.
     fn choices(&self, g: &OwnGame) -> Vec<(&'static str, String)> {
-        let opponent = self
-            .me
-            .current
-            .as_ref()
-            .map(|c| c.opponent.clone())
-            .unwrap_or_default();
+        let opponent = self.opponent();
         let (won, lost) = if g.you_start {
             (GameResult::StarterWon, GameResult::OtherWon)
         } else {
@@ -69,12 +66,7 @@ impl MePage {
 
     /// A result from the starter's side, in the player's words.
     fn in_my_words(&self, g: &OwnGame, r: &GameResult) -> String {
-        let opponent = self
-            .me
-            .current
-            .as_ref()
-            .map(|c| c.opponent.as_str())
-            .unwrap_or("");
+        let opponent = self.opponent();
         match (r, g.you_start) {
             (GameResult::Draw, _) => "a draw".into(),
             (GameResult::StarterWon, true) | (GameResult::OtherWon, false) => "you won".into(),
@@ -92,12 +84,7 @@ impl MePage {
     }
 
     fn state_words(&self, g: &OwnGame) -> String {
-        let opponent = self
-            .me
-            .current
-            .as_ref()
-            .map(|c| c.opponent.as_str())
-            .unwrap_or("");
+        let opponent = self.opponent();
         let said = |r: &Option<GameResult>| r.map(|r| self.in_my_words(g, &r)).unwrap_or_default();
         match g.state {
             Standing::Open => "Not reported yet.".into(),
@@ -218,7 +205,7 @@ pub async fn page(
     query: web::Query<std::collections::HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let key = key.into_inner();
-    state.limits.personal(&key, client(&req), false)?;
+    state.limits.personal(&key, &req, false)?;
     let notice = match query.get("done").map(String::as_str) {
         Some("report") => Some("Your report is in.".to_string()),
         Some("next") => Some("The referee has your word on the next round.".to_string()),
@@ -270,9 +257,9 @@ pub async fn report(
     form: web::Form<ReportForm>,
 ) -> Result<HttpResponse, AppError> {
     let key = key.into_inner();
-    state.limits.personal(&key, client(&req), true)?;
+    state.limits.personal(&key, &req, true)?;
     let game: i32 = form.game.trim().parse().unwrap_or(0);
-    let done = match crate::web::api::read_result(&form.result) {
+    let done = match crate::reports::read(&form.result) {
         Err(p) => Err(AppError::from(crate::db::DbError::Invalid(
             crate::field::FieldError::new("result", p),
         ))),
@@ -302,7 +289,7 @@ pub async fn next_round(
     form: web::Form<NextForm>,
 ) -> Result<HttpResponse, AppError> {
     let key = key.into_inner();
-    state.limits.personal(&key, client(&req), true)?;
+    state.limits.personal(&key, &req, true)?;
     let word = match form.word.trim() {
         "play" => Ok(NextRound::Play),
         "zero" => Ok(NextRound::Zero),
@@ -353,7 +340,9 @@ pub async fn cards(
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
-    let mut links = round_links(&state, &req, tid, n).await?;
+    let data = crate::web::views::round::load_data(&state, tid).await?;
+    let round = data.round(n, true)?;
+    let mut links = round_links(&state, &req, &data, &round).await?;
     links.sort_by_key(|l| (l.table == 0, l.table, l.name.to_lowercase()));
     let cards = links
         .into_iter()
@@ -381,13 +370,7 @@ pub async fn renew(
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    let (tid, pid) = path.into_inner();
-    state
-        .write(Some(r.user.id), move |w| {
-            crate::db::links::renew(w, tid, pid)
-        })
-        .await?;
-    Ok(see_other(&format!("/t/{tid}/players/{pid}/edit#link")))
+    change_link(r, state, path, true).await
 }
 
 /// `POST /t/{tid}/players/{pid}/link/revoke`: the link stops working.
@@ -396,10 +379,24 @@ pub async fn revoke(
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
+    change_link(r, state, path, false).await
+}
+
+/// Renews (`renew`) or revokes a player's link; back to their edit page.
+async fn change_link(
+    r: Referee,
+    state: web::Data<AppState>,
+    path: web::Path<(i32, i32)>,
+    renew: bool,
+) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     state
         .write(Some(r.user.id), move |w| {
-            crate::db::links::revoke(w, tid, pid)
+            if renew {
+                crate::db::links::renew(w, tid, pid).map(|_| ())
+            } else {
+                crate::db::links::revoke(w, tid, pid)
+            }
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}/players/{pid}/edit#link")))

@@ -128,9 +128,6 @@ pub async fn set_clock(
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
-    let t = &r.tournament;
-    let default =
-        crate::clock::default_limit(t.clocks, t.records_required, t.games_per_pairing).minutes;
     let minutes = match form.minutes.trim() {
         "" => None,
         m => Some(m.parse::<i64>().map_err(|_| {
@@ -152,8 +149,14 @@ pub async fn set_clock(
     } else {
         starts.to_string()
     };
-    let clock = crate::web::api::read_clock(Some(&starts), minutes, default)
-        .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
+    let now = chrono::Utc::now().naive_utc();
+    let clock = crate::clock::read(
+        Some(&starts),
+        minutes,
+        r.tournament.clock_limit().minutes,
+        now,
+    )
+    .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
     state
         .write(Some(r.user.id), move |w| {
             rounds::set_clock(w, tid, n, clock)
@@ -268,11 +271,7 @@ impl RoundPage {
     }
     /// The round's usual limit (OGR 8), and what it rests on.
     fn limit(&self) -> crate::clock::DefaultLimit {
-        crate::clock::default_limit(
-            self.t.clocks,
-            self.t.records_required,
-            self.t.games_per_pairing,
-        )
+        self.t.clock_limit()
     }
     fn is_knockout(&self) -> bool {
         self.t.system == crate::tournament::System::Knockout
@@ -480,7 +479,7 @@ pub async fn slips(
             let link = player_link(&state, &req, p.id).await?;
             links.insert(p.id, (qr_svg(&link), link));
         }
-        for l in crate::web::api::round_links(&state, &req, tid, n).await? {
+        for l in crate::web::views::personal::round_links(&state, &req, &data, &round).await? {
             if let Some(url) = l.url {
                 personal.insert(l.player, (qr_svg(&url), url));
             }

@@ -2,15 +2,22 @@
 //! their word on the next round, their results and where they stand. The
 //! page renders it; `GET /api/v1/player/{key}` serialises it.
 
+use actix_web::HttpRequest;
 use chrono::NaiveDateTime;
 use serde::Serialize;
 
 use crate::clock::{RoundClock, Tone};
+use crate::db::rounds::Round;
 use crate::director::personal::{NextRound, Own};
+use crate::director::TournamentData;
 use crate::reports::{self, Closed, GameNow};
 use crate::results::GameResult;
 use crate::standings::show_points;
 use crate::tournament::{ByeKind, Confirmation};
+
+use crate::web::error::AppError;
+use crate::web::layout::absolute_url;
+use crate::web::AppState;
 
 use super::round::{pairing_views_of, GameView, PairingView};
 
@@ -297,4 +304,49 @@ pub fn tone_name(t: Tone) -> &'static str {
         Tone::Red => "red",
         Tone::Over => "over",
     }
+}
+
+/// A player's personal link as the referee prints it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PersonalLink {
+    pub player: i32,
+    pub name: String,
+    /// `null` while the link is revoked.
+    pub url: Option<String>,
+    /// The player's table this round (0 for a bye).
+    pub table: i32,
+}
+
+/// The personal links of everyone in `round` of the loaded tournament,
+/// in the round's order: the cards, the slips' stubs and the API's list.
+pub async fn round_links(
+    state: &AppState,
+    req: &HttpRequest,
+    data: &TournamentData,
+    round: &Round,
+) -> Result<Vec<PersonalLink>, AppError> {
+    let mut seated: Vec<(i32, i32)> = Vec::new();
+    for p in data.pairings_of(round) {
+        for id in [p.first_player_id, p.second_player_id]
+            .into_iter()
+            .flatten()
+        {
+            if !seated.iter().any(|(x, _)| *x == id) {
+                seated.push((id, if p.bye.is_some() { 0 } else { p.table_no }));
+            }
+        }
+    }
+    let ids: Vec<i32> = seated.iter().map(|(id, _)| *id).collect();
+    let keys = state.run(move |c| crate::db::links::keys(c, &ids)).await?;
+    let names = data.player_names();
+    Ok(seated
+        .iter()
+        .zip(keys)
+        .map(|((id, table), key)| PersonalLink {
+            player: *id,
+            name: names.get(id).map(|s| s.to_string()).unwrap_or_default(),
+            url: key.map(|k| absolute_url(req, &format!("/player/{k}"))),
+            table: *table,
+        })
+        .collect())
 }
