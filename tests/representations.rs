@@ -300,3 +300,148 @@ fn a_referees_own_pages_are_not_kept_and_carry_no_tag() {
         }
     }
 }
+
+/// One response read off a raw HTTP/1.1 connection: status line, headers by
+/// lower-case name and a body of the length announced (none for `HEAD`,
+/// whose `Content-Length` is the page's).
+fn read_response(
+    conn: &mut std::io::BufReader<std::net::TcpStream>,
+    head_only: bool,
+) -> (String, Headers, Vec<u8>) {
+    use std::io::BufRead;
+    let mut status = String::new();
+    conn.read_line(&mut status).unwrap();
+    let mut headers = Headers::new();
+    loop {
+        let mut line = String::new();
+        conn.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line
+            .split_once(':')
+            .unwrap_or_else(|| panic!("a header line after {status:?}: {line:?}"));
+        headers.insert(name.to_ascii_lowercase(), value.trim().to_string());
+    }
+    let length: usize = headers["content-length"].parse().unwrap();
+    let mut body = vec![0; if head_only { 0 } else { length }];
+    conn.read_exact(&mut body).unwrap();
+    (status.trim_end().to_string(), headers, body)
+}
+
+/// A big page leaves the server without being copied into its write
+/// buffer: the bytes must still arrive whole and in order when a phone
+/// sends several requests at once on one connection (HTTP/1.1
+/// pipelining) and reads nothing for a while, so that the server has to
+/// stop in the middle of a body; a phone that stalls holds up no one else;
+/// and a `HEAD` gets the headers alone.
+#[test]
+fn big_pages_arrive_whole_and_in_order_when_a_phone_sends_many_requests_at_once() {
+    use std::io::Write;
+    for app in TestApp::all() {
+        let referee = app.user("ayanda", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let entries: Vec<Value> = (0..300)
+            .map(|i| json!({"name": format!("Player {i:03} Mokoena"), "rating": 2400 - 3 * i}))
+            .collect();
+        let (tid, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Mahikeng Open", "rules": "official", "rounds": 5}),
+            &entries,
+        );
+        let pairings = common::pair(&mut api, tid);
+        for p in &pairings {
+            common::put(&mut api, &p["games"][0], "1-0");
+        }
+        let standings = format!("/t/{tid}/standings");
+        let round = format!("/t/{tid}/rounds/1");
+        let mut phone = app.client();
+        let (_, _, page) = phone.get_bytes(&standings, &[]);
+        let (_, _, round_page) = phone.get_bytes(&round, &[]);
+        let (_, _, gz) = phone.get_bytes(&standings, &[("Accept-Encoding", "gzip")]);
+        // A small answer that is ready at once, between the big pages.
+        let css = "/static/kraal.css".to_string();
+        let (_, _, style) = phone.get_bytes(&css, &[]);
+        assert!(
+            page.len() > 16 * 1024 && round_page.len() > 32 * 1024,
+            "big enough to leave uncopied: {} and {} bytes",
+            page.len(),
+            round_page.len()
+        );
+
+        let addr = app.base.trim_start_matches("http://");
+        // A phone on a slow link: a small receive buffer, so that the
+        // server's writes stop part way through a page.
+        let socket =
+            socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+        socket.set_recv_buffer_size(8 * 1024).unwrap();
+        socket
+            .connect(&addr.parse::<std::net::SocketAddr>().unwrap().into())
+            .unwrap();
+        let stream = std::net::TcpStream::from(socket);
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let get =
+            |path: &str, extra: &str| format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}\r\n");
+        let mut asked = String::new();
+        for _ in 0..30 {
+            asked += &get(&standings, "");
+            asked += &get(&css, "");
+            asked += &get(&round, "");
+        }
+        asked += &get(&standings, "Accept-Encoding: gzip\r\n");
+        asked += &get(&round, "Connection: close\r\n");
+        (&stream).write_all(asked.as_bytes()).unwrap();
+        // More asked for than the server's socket can hold (4 MB here), and
+        // nothing read yet. Meanwhile another
+        // phone is served.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let (status, _, other) = app.client().get_bytes(&standings, &[]);
+        assert_eq!((status, &other), (200, &page), "another phone meanwhile");
+
+        let mut conn = std::io::BufReader::with_capacity(1024, stream);
+        for i in 0..30 {
+            for (path, expected) in [(&standings, &page), (&css, &style), (&round, &round_page)] {
+                let (status, h, body) = read_response(&mut conn, false);
+                assert_eq!(status, "HTTP/1.1 200 OK", "{path}, request {i}");
+                assert_eq!(h["content-length"], expected.len().to_string());
+                assert!(&body == expected, "{path}, request {i}: not the page");
+                // Read slowly at first, so that more of the writes stop.
+                if i == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            }
+        }
+        let (_, h, body) = read_response(&mut conn, false);
+        assert_eq!(h.get("content-encoding").map(String::as_str), Some("gzip"));
+        assert_eq!(body, gz, "the gzip copy among the plain ones");
+        let (status, _, body) = read_response(&mut conn, false);
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        assert!(body == round_page, "the last page");
+        let mut rest = Vec::new();
+        conn.read_to_end(&mut rest).unwrap();
+        assert!(rest.is_empty(), "nothing after the last response: {rest:?}");
+
+        // A HEAD (what monitors and link checkers send) gets the page's
+        // headers and no body, and the connection goes on to the next page.
+        let stream = std::net::TcpStream::connect(addr).unwrap();
+        let mut conn = std::io::BufReader::new(stream.try_clone().unwrap());
+        (&stream)
+            .write_all(format!("HEAD {standings} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+            .unwrap();
+        let (status, h, _) = read_response(&mut conn, true);
+        assert_eq!(status, "HTTP/1.1 200 OK", "HEAD");
+        assert_eq!(h["content-length"], page.len().to_string(), "HEAD");
+        (&stream)
+            .write_all(get(&round, "Connection: close\r\n").as_bytes())
+            .unwrap();
+        let (status, _, body) = read_response(&mut conn, false);
+        assert_eq!(status, "HTTP/1.1 200 OK", "the GET after a HEAD");
+        assert!(
+            body == round_page,
+            "the GET after a HEAD: the page, no leftover"
+        );
+    }
+}

@@ -235,10 +235,9 @@ pub fn server(
     // `kraal serve` answers SIGTERM and Ctrl-C itself (`cli::serve`): it
     // ends the live pages' streams first, then stops gracefully.
     .disable_signals()
-    // A cached standings page of a big event is 170 kB: a write buffer that
-    // keeps its allocation between responses (actix frees one above 128 kB
-    // after every response by default) saves a reallocation per page.
-    .h1_write_buffer_size(256 * 1024)
+    // A cached page is not copied into the write buffer on its way out
+    // (vendor/actix-http): the buffer holds headers and small bodies only,
+    // so actix's default size and retention suit it.
     .listen(listener)?
     .run();
     Ok(server)

@@ -4,7 +4,7 @@
 //! authorisation tests walk it, so the declared access of each route is what
 //! the tests hold it to.
 
-use actix_web::{web, Route};
+use actix_web::{guard, web, Route};
 
 use super::api;
 use super::pages::{
@@ -49,16 +49,30 @@ impl RouteSpec {
     }
 }
 
+/// A route that reads: `GET`, and `HEAD` for the same headers without the
+/// body (HTTP requires both of a general-purpose server; monitors and
+/// link checkers send `HEAD`). The server leaves out the body of a `HEAD`
+/// itself and keeps the `Content-Length` of the `GET`.
+fn reading() -> Route {
+    web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
+}
+
 macro_rules! routes {
     ($($method:ident $path:literal $access:ident => $handler:path;)+) => {
         &[$(RouteSpec {
             method: routes!(@name $method),
             path: $path,
             access: Access::$access,
-            route: || web::$method().to($handler),
+            route: || routes!(@route $method).to($handler),
         }),+]
     };
+    (@route get) => { reading() };
+    // An event stream answers `GET` alone: a `HEAD` of it would hold the
+    // connection open with nothing to send.
+    (@route stream) => { web::get() };
+    (@route $method:ident) => { web::$method() };
     (@name get) => { "GET" };
+    (@name stream) => { "GET" };
     (@name post) => { "POST" };
     (@name put) => { "PUT" };
     (@name delete) => { "DELETE" };
@@ -70,7 +84,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     // the routes in this order, and a request matched early skips the rest.
     get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
-    get  "/t/{tid:\\d+}/events"                            Public   => super::live::events;
+    stream "/t/{tid:\\d+}/events"                          Public   => super::live::events;
     get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
     get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
     get  "/t/{tid:\\d+}/display"                           Public   => display::show;
