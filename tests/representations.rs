@@ -445,3 +445,45 @@ fn big_pages_arrive_whole_and_in_order_when_a_phone_sends_many_requests_at_once(
         );
     }
 }
+
+/// Monitors and link checkers ask with `HEAD`: the headers a `GET` would
+/// get (length and tag included) and no body, on pages, reads and the
+/// health check alike, and a referee's page refused as its `GET` is; the
+/// event stream, with nothing to send, answers at once instead of holding
+/// the connection.
+#[test]
+fn a_head_gets_the_headers_of_the_get_without_the_body() {
+    for app in TestApp::all() {
+        let (tid, _api, ids, _) = event(&app);
+        let mut phone = app.client();
+        for path in [
+            format!("/t/{tid}/standings"),
+            format!("/t/{tid}/rounds/1"),
+            format!("/t/{tid}/players/{}", ids[0]),
+            format!("/api/v1/tournaments/{tid}/standings"),
+            "/static/kraal.css".to_string(),
+            "/healthz".to_string(),
+        ] {
+            let get = phone.get(&path);
+            let head = phone.head(&path);
+            assert_eq!((get.status, head.status), (200, 200), "{path}");
+            assert!(head.body.is_empty(), "{path}: a HEAD has no body");
+            assert_eq!(
+                head.headers.get("content-length"),
+                Some(&get.body.len().to_string()),
+                "{path}: the length of the GET's body"
+            );
+            assert_eq!(head.headers.get("etag"), get.headers.get("etag"), "{path}");
+        }
+        // A referee's page asked for with HEAD is refused as its GET is.
+        let links = format!("/t/{tid}/rounds/1/links");
+        let (get, head) = (phone.get(&links), phone.head(&links));
+        assert_ne!(get.status, 200, "{links} is the referee's");
+        assert_eq!(head.status, get.status, "{links}");
+        assert_eq!(head.location, get.location, "{links}");
+        let started = std::time::Instant::now();
+        let stream = phone.head(&format!("/t/{tid}/events"));
+        assert_ne!(stream.status, 200, "no stream for a HEAD");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+}

@@ -371,6 +371,12 @@ impl Client {
         self.finish(r)
     }
 
+    /// A HEAD: what a GET would answer, without the body.
+    pub fn head(&mut self, path: &str) -> Reply {
+        let r = self.request("HEAD", path).call();
+        self.finish(r)
+    }
+
     /// A GET with the headers given, its body as the bytes sent (a
     /// compressed body is not text): status, headers by lower-case name,
     /// body.
