@@ -10,7 +10,7 @@
 //! tiebreak games are played at 20 seconds a move without recording (OGR
 //! 9.4): the clock says so, but a tiebreak set has no round limit of its own.
 
-use chrono::{DateTime, Duration, NaiveDateTime};
+use chrono::{DateTime, Duration, NaiveDateTime, NaiveTime};
 use serde::Serialize;
 
 use crate::field::{FieldError, Problem};
@@ -174,6 +174,29 @@ pub fn read(
     Ok(RoundClock { starts_at, minutes })
 }
 
+/// Reads a clock from the round page's form, where the start may be a time
+/// of day (`HH:MM`) today in the referee's zone: `utc_offset` is the
+/// browser's `getTimezoneOffset()`, minutes behind UTC (UTC+2 is `-120`).
+/// Any other start is read as [`read`] reads it.
+pub fn read_in_zone(
+    starts_at: &str,
+    utc_offset: i32,
+    minutes: Option<i64>,
+    default_minutes: i32,
+    now: NaiveDateTime,
+) -> Result<RoundClock, FieldError> {
+    let Ok(time) = NaiveTime::parse_from_str(starts_at.trim(), "%H:%M") else {
+        return read(Some(starts_at), minutes, default_minutes, now);
+    };
+    let behind = Duration::minutes(utc_offset.into());
+    let today_there = (now - behind).date();
+    let clock = read(None, minutes, default_minutes, now)?;
+    Ok(RoundClock {
+        starts_at: today_there.and_time(time) + behind,
+        ..clock
+    })
+}
+
 /// Checks a round's limit in minutes.
 pub fn check_minutes(minutes: i64) -> Result<i32, FieldError> {
     if (1..=i64::from(MAX_MINUTES)).contains(&minutes) {
@@ -231,5 +254,27 @@ mod tests {
         assert!(check_minutes(0).is_err());
         assert!(check_minutes(721).is_err());
         assert_eq!(check_minutes(40), Ok(40));
+    }
+
+    #[test]
+    fn a_time_of_day_on_the_round_page_is_today_in_the_referees_zone() {
+        // 23:00 UTC is already the next day in Johannesburg (UTC+2).
+        let now = at("2026-11-26T23:00:00Z");
+        let c = read_in_zone("09:30", -120, Some(40), 60, now).unwrap();
+        assert_eq!(c.starts_at, at("2026-11-27T07:30:00Z"));
+        assert_eq!(c.minutes, 40);
+        // West of UTC the offset counts the other way.
+        let c = read_in_zone("09:30", 180, None, 60, now).unwrap();
+        assert_eq!((c.starts_at, c.minutes), (at("2026-11-26T12:30:00Z"), 60));
+        // A full time is read as the API reads it; a wrong one names the field.
+        let c = read_in_zone("2026-11-27T08:00:00+02:00", -120, None, 60, now).unwrap();
+        assert_eq!(c.starts_at, at("2026-11-27T06:00:00Z"));
+        assert_eq!(
+            read_in_zone("half past nine", -120, None, 60, now)
+                .unwrap_err()
+                .field,
+            "starts_at"
+        );
+        assert_eq!(read_in_zone("", 0, None, 60, now).unwrap().starts_at, now);
     }
 }

@@ -749,50 +749,26 @@ fn player_endpoints_are_rate_limited_per_key() {
     );
 }
 
-/// Reads server-sent events until `want` is seen or the time is up.
-fn read_until(reader: &mut impl std::io::BufRead, want: &str) -> bool {
-    let start = std::time::Instant::now();
-    let mut line = String::new();
-    while start.elapsed() < std::time::Duration::from_secs(20) {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) => return false,
-            Ok(_) if line.trim_end() == want => return true,
-            Ok(_) => {}
-            Err(e)
-                if e.kind() == std::io::ErrorKind::WouldBlock
-                    || e.kind() == std::io::ErrorKind::TimedOut => {}
-            Err(e) => panic!("{e}"),
-        }
-    }
-    false
-}
-
 #[test]
 fn a_dispute_reaches_an_open_results_desk_through_its_event_stream() {
-    use std::io::Write;
+    let within = std::time::Duration::from_secs(20);
     for app in TestApp::all() {
         let (tid, mut api, pairings) = event(&app, json!({}));
         let all = links(&mut api, tid, 1);
         let (first, second, g1) = table_one(&pairings);
         let id = g1["id"].as_i64().unwrap();
         // The desk's page is open: its stream is connected.
-        let addr = app.base.trim_start_matches("http://").to_string();
-        let mut s = std::net::TcpStream::connect(&addr).unwrap();
-        s.set_read_timeout(Some(std::time::Duration::from_millis(200)))
-            .unwrap();
-        write!(
-            s,
-            "GET /t/{tid}/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
-        )
-        .unwrap();
-        let mut stream = std::io::BufReader::new(s);
+        let mut stream = common::event_stream(&app, tid);
         let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
-        assert!(read_until(&mut stream, &format!("data: {revision}")));
+        assert!(common::read_event_until(
+            &mut stream,
+            &format!("data: {revision}"),
+            within
+        ));
         report(&app, &key_for(&all, first), id, "1-0");
         report(&app, &key_for(&all, second), id, "0-1");
         assert!(
-            read_until(&mut stream, &format!("data: {}", revision + 2)),
+            common::read_event_until(&mut stream, &format!("data: {}", revision + 2), within),
             "each report moves the event on, and the stream says so"
         );
         let desk = app

@@ -9,11 +9,19 @@ mod web_browser;
 
 use std::time::{Duration, Instant};
 
-use common::{pair, Client, TestApp};
+use common::{api_tournament, pair, Client, TestApp};
 use fantoccini::Locator;
 use kraal::db::users::Role;
 use serde_json::json;
 use web_browser::{browser, navigate, Go};
+
+/// The four players of both events here.
+const NAMES: [&str; 4] = [
+    "Kagiso Molefe",
+    "Refilwe Dube",
+    "Tumelo Sithole",
+    "Palesa Nkosi",
+];
 
 /// Runs `script` until it returns true, or fails saying `what`.
 async fn until(b: &fantoccini::Client, script: &str, args: Vec<serde_json::Value>, what: &str) {
@@ -71,26 +79,16 @@ async fn two_phones_report_and_the_open_desk_shows_it_without_a_reload() {
     let app = TestApp::start("sqlite");
     let admin = app.user("admin", Role::Admin);
     let mut api: Client = app.script_for(&admin);
-    let tid = api.create(
-        "/api/v1/tournaments",
+    let entries: Vec<_> = NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, n)| json!({"name": n, "rating": 2000 - 10 * i as i64}))
+        .collect();
+    let (tid, _) = api_tournament(
+        &mut api,
         json!({"name": "Mafikeng Open", "rules": "official", "rounds": 3}),
-    )["id"]
-        .as_i64()
-        .unwrap();
-    for (i, n) in [
-        "Kagiso Molefe",
-        "Refilwe Dube",
-        "Tumelo Sithole",
-        "Palesa Nkosi",
-    ]
-    .iter()
-    .enumerate()
-    {
-        api.create(
-            &format!("/api/v1/tournaments/{tid}/players"),
-            json!({"name": n, "rating": 2000 - 10 * i as i64}),
-        );
-    }
+        &entries,
+    );
     let r1 = pair(&mut api, tid);
     let links = api
         .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"))
@@ -209,23 +207,12 @@ async fn the_venue_display_comes_back_by_itself_after_the_network_drops() {
     let app = TestApp::start("sqlite");
     let admin = app.user("admin", Role::Admin);
     let mut api: Client = app.script_for(&admin);
-    let tid = api.create(
-        "/api/v1/tournaments",
+    let entries: Vec<_> = NAMES.iter().map(|n| json!({"name": n})).collect();
+    let (tid, _) = api_tournament(
+        &mut api,
         json!({"name": "Rustenburg Open", "rules": "official", "rounds": 3}),
-    )["id"]
-        .as_i64()
-        .unwrap();
-    for n in [
-        "Kagiso Molefe",
-        "Refilwe Dube",
-        "Tumelo Sithole",
-        "Palesa Nkosi",
-    ] {
-        api.create(
-            &format!("/api/v1/tournaments/{tid}/players"),
-            json!({"name": n}),
-        );
-    }
+        &entries,
+    );
     let r1 = pair(&mut api, tid);
     let r = api.send_json(
         "PUT",

@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
 use std::time::{Duration, Instant};
 
-use common::{attr_values, has_attr, pair, put, tag_with, Client, TestApp};
+use common::{attr_values, has_attr, pair, put, read_event_until, tag_with, Client, TestApp};
 use kraal::db::users::Role;
 use serde_json::json;
 
@@ -391,25 +390,6 @@ fn result_slips_carry_one_slip_per_table() {
     }
 }
 
-/// Reads server-sent events until `want` is seen or the time is up.
-fn read_until(reader: &mut impl BufRead, want: &str, within: Duration) -> bool {
-    let start = Instant::now();
-    let mut line = String::new();
-    while start.elapsed() < within {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) => return false,
-            Ok(_) if line.trim_end() == want => return true,
-            Ok(_) => {}
-            Err(e)
-                if e.kind() == std::io::ErrorKind::WouldBlock
-                    || e.kind() == std::io::ErrorKind::TimedOut => {}
-            Err(e) => panic!("{e}"),
-        }
-    }
-    false
-}
-
 #[test]
 fn the_event_stream_announces_a_saved_result() {
     event_stream_announces_a_saved_result(Duration::from_secs(20));
@@ -428,20 +408,15 @@ fn event_stream_announces_a_saved_result(within: Duration) {
         let mut api = app.script_for(&admin);
         let (tid, _) = event(&app, &mut api, "Zeerust Open", &NAMES[..4]);
         let r1 = pair(&mut api, tid);
-        let addr = app.base.trim_start_matches("http://").to_string();
-        let mut s = std::net::TcpStream::connect(&addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_millis(200)))
-            .unwrap();
-        write!(s, "GET /t/{tid}/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nAccept-Encoding: gzip\r\n\r\n").unwrap();
-        let mut reader = BufReader::new(s);
-        assert!(read_until(
+        let mut reader = common::event_stream(&app, tid);
+        assert!(read_event_until(
             &mut reader,
             "HTTP/1.1 200 OK",
             Duration::from_secs(2)
         ));
         let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
         assert!(
-            read_until(
+            read_event_until(
                 &mut reader,
                 &format!("data: {revision}"),
                 Duration::from_secs(2)
@@ -451,7 +426,7 @@ fn event_stream_announces_a_saved_result(within: Duration) {
         let saved = Instant::now();
         put(&mut api, &r1[0]["games"][0], "1-0");
         assert!(
-            read_until(&mut reader, &format!("data: {}", revision + 1), within),
+            read_event_until(&mut reader, &format!("data: {}", revision + 1), within),
             "a saved result reaches the stream within {within:?}"
         );
         assert!(saved.elapsed() < within);

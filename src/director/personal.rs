@@ -220,6 +220,25 @@ pub enum NextRound {
     Half,
 }
 
+impl NextRound {
+    /// Every word, as the player's page posts it and the API names a bye.
+    pub const ALL: [NextRound; 3] = [NextRound::Play, NextRound::Zero, NextRound::Half];
+
+    /// `play`, `zero` or `half`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NextRound::Play => "play",
+            NextRound::Zero => "zero",
+            NextRound::Half => "half",
+        }
+    }
+
+    /// The word named `text` (as [`NextRound::as_str`] spells it).
+    pub fn named(text: &str) -> Option<NextRound> {
+        Self::ALL.into_iter().find(|w| w.as_str() == text.trim())
+    }
+}
+
 /// What the next round holds for the player now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NextRoundState {

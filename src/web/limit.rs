@@ -1,7 +1,8 @@
 //! Rate limits for what anyone may reach without an account: the players'
-//! record links. Each app process counts the requests it served in a
-//! sliding window, by link and by client address; a request over a limit
-//! is answered 429 with `Retry-After`.
+//! record links (one per pairing) and their personal links (one per
+//! player). Each app process counts the requests it served in a sliding
+//! window, by link and by client address; a request over a limit is
+//! answered 429 with `Retry-After`.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;

@@ -809,3 +809,42 @@ pub fn people_round_robin(
     }
     tid
 }
+
+/// Tournament `tid`'s event stream, opened as a live page's browser opens
+/// it; reads time out every 200 ms so that [`read_event_until`] can give up.
+pub fn event_stream(app: &TestApp, tid: i64) -> std::io::BufReader<std::net::TcpStream> {
+    use std::io::Write;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_millis(200)))
+        .unwrap();
+    write!(
+        s,
+        "GET /t/{tid}/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nAccept-Encoding: gzip\r\n\r\n"
+    )
+    .unwrap();
+    std::io::BufReader::new(s)
+}
+
+/// Reads a stream's lines until `want` is one of them or `within` is up.
+pub fn read_event_until(
+    reader: &mut impl std::io::BufRead,
+    want: &str,
+    within: std::time::Duration,
+) -> bool {
+    let start = std::time::Instant::now();
+    let mut line = String::new();
+    while start.elapsed() < within {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => return false,
+            Ok(_) if line.trim_end() == want => return true,
+            Ok(_) => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    false
+}

@@ -137,12 +137,14 @@ pub fn read_word(play: bool, bye: Option<&str>) -> Result<NextRound, Problem> {
     match (play, bye.map(str::trim)) {
         (true, None | Some("")) => Ok(NextRound::Play),
         (true, Some(_)) => Err(Problem::ByeWithPlay),
-        (false, None | Some("") | Some("zero")) => Ok(NextRound::Zero),
-        (false, Some("half")) => Ok(NextRound::Half),
-        (false, Some(other)) => Err(Problem::NotOneOf {
-            text: other.to_string(),
-            choices: &["zero", "half"],
-        }),
+        (false, None | Some("")) => Ok(NextRound::Zero),
+        (false, Some(word)) => match NextRound::named(word) {
+            Some(bye @ (NextRound::Zero | NextRound::Half)) => Ok(bye),
+            _ => Err(Problem::NotOneOf {
+                text: word.to_string(),
+                choices: &["zero", "half"],
+            }),
+        },
     }
 }
 
@@ -164,11 +166,7 @@ pub async fn post_next_round(
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "round": done.round,
         "play": done.word == NextRound::Play,
-        "bye": match done.word {
-            NextRound::Play => None,
-            NextRound::Zero => Some("zero"),
-            NextRound::Half => Some("half"),
-        },
+        "bye": (done.word != NextRound::Play).then(|| done.word.as_str()),
     })))
 }
 

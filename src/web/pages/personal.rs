@@ -119,11 +119,7 @@ impl MePage {
     }
 
     fn word_name(&self) -> &'static str {
-        match self.me.next_word() {
-            Some(NextRound::Half) => "half",
-            Some(NextRound::Zero) => "zero",
-            _ => "play",
-        }
+        self.me.next_word().map_or("play", NextRound::as_str)
     }
 
     fn chosen(&self, g: &OwnGame, value: &str) -> bool {
@@ -290,15 +286,12 @@ pub async fn next_round(
 ) -> Result<HttpResponse, AppError> {
     let key = key.into_inner();
     state.limits.personal(&key, &req, true)?;
-    let word = match form.word.trim() {
-        "play" => Ok(NextRound::Play),
-        "zero" => Ok(NextRound::Zero),
-        "half" => Ok(NextRound::Half),
-        other => Err(AppError::invalid(
+    let word = NextRound::named(&form.word).ok_or_else(|| {
+        AppError::invalid(
             "word",
-            format!("'{other}' is not a choice: play, zero or half"),
-        )),
-    };
+            format!("'{}' is not a choice: play, zero or half", form.word.trim()),
+        )
+    });
     let done = match word {
         Ok(word) => {
             let k = key.clone();

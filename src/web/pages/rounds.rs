@@ -134,24 +134,12 @@ pub async fn set_clock(
             AppError::invalid("minutes", format!("'{m}' is not a whole number of minutes"))
         })?),
     };
-    let starts = form.starts_at.trim();
-    let starts = if starts.len() == 5 && starts.as_bytes()[2] == b':' {
-        // A time of day, in the browser's zone.
-        let offset: i32 = form.offset.trim().parse().unwrap_or(0);
-        let sign = if offset <= 0 { '+' } else { '-' };
-        let today = chrono::Utc::now().naive_utc() - chrono::Duration::minutes(offset.into());
-        format!(
-            "{}T{starts}:00{sign}{:02}:{:02}",
-            today.date(),
-            offset.abs() / 60,
-            offset.abs() % 60
-        )
-    } else {
-        starts.to_string()
-    };
+    // Without the page's script the offset is empty: a time of day is UTC.
+    let offset: i32 = form.offset.trim().parse().unwrap_or(0);
     let now = chrono::Utc::now().naive_utc();
-    let clock = crate::clock::read(
-        Some(&starts),
+    let clock = crate::clock::read_in_zone(
+        &form.starts_at,
+        offset,
         minutes,
         r.tournament.clock_limit().minutes,
         now,
