@@ -57,6 +57,7 @@ named_values! {
         Refresh => "refresh", "refresh from the registry";
         Merge => "merge", "merge";
         Unmerge => "unmerge", "undo the merge of";
+        Pull => "pull", "update from the federation's list";
     }
 }
 
@@ -75,6 +76,7 @@ named_values! {
         User => "user", "user";
         Person => "person", "person";
         Season => "season", "season";
+        Setting => "setting", "setting";
     }
 }
 

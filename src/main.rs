@@ -39,6 +39,9 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Pair the next round of a tournament file (Kraal JSON or FIDE TRF).
     Pair(pair::PairArgs),
+    /// The registry of people.
+    #[command(subcommand)]
+    Registry(kraal::cli::registry::RegistryCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -80,6 +83,7 @@ fn main() {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Pair(args)) => pair::run(args),
+        Some(Command::Registry(command)) => kraal::cli::registry::run(command),
     };
     std::process::exit(code);
 }

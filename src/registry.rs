@@ -101,6 +101,22 @@ impl PersonFields {
     }
 }
 
+/// What pulling the federation's rating list changed in this registry,
+/// by name and federation id (`Name (ZA-1001)`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pulled {
+    /// People the list has and this registry had not.
+    pub added: Vec<String>,
+    /// People whose name, club or year of birth the list changed.
+    pub refreshed: Vec<String>,
+    /// People whose imported rating is now the federation's.
+    pub rated: Vec<String>,
+    /// People the list changed nothing of.
+    pub unchanged: usize,
+    /// Lines without a federation id, which nothing here can be matched to.
+    pub without_id: usize,
+}
+
 /// The imported rating: all of rating, RD and month, or none of them (the
 /// volatility defaults to a new player's, 0.06).
 fn starting_rating(t: &PersonText, errors: &mut Vec<FieldError>) -> Option<StartingRating> {

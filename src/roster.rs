@@ -133,7 +133,7 @@ impl PlayerFields {
             }
         };
         errors.extend(check_printable("federation_id", federation_id).err());
-        let federation_id = federation_id.trim().to_string();
+        let federation_id = federation_id_spelling(federation_id);
         if federation_id.chars().count() > 32 {
             errors.push(FieldError::new(
                 "federation_id",
@@ -152,6 +152,14 @@ impl PlayerFields {
             Err(errors)
         }
     }
+}
+
+/// A federation id in its one spelling: trimmed and upper-case, so that
+/// `za-1001` typed at a venue and `ZA-1001` on the federation's list are
+/// one person. Every way in (forms, API, CSV, event files, a pulled list)
+/// and every look-up goes through it; ids are stored this way.
+pub fn federation_id_spelling(text: &str) -> String {
+    text.trim().to_uppercase()
 }
 
 /// The longest team name: it heads a match card's column.
@@ -311,6 +319,14 @@ mod tests {
                 "{query:?} does not find {name:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_federation_id_has_one_spelling_whatever_the_case_typed() {
+        let typed = PlayerFields::parse("Thabo Mokoena", "", "", "", "  za-1001 ").unwrap();
+        assert_eq!(typed.federation_id, "ZA-1001");
+        assert_eq!(federation_id_spelling("fx1"), federation_id_spelling("FX1"));
+        assert_eq!(federation_id_spelling("  "), "");
     }
 
     #[test]

@@ -286,6 +286,7 @@ const CORE: &[&str] = &[
     "field.rs",
     "conflict.rs",
     "registry.rs",
+    "remote.rs",
     "rating",
     "season.rs",
     "reports.rs",

@@ -67,6 +67,12 @@ pub fn run(what: ImportWhat) -> i32 {
             if !done.people_created.is_empty() {
                 println!("added to the registry: {}", done.people_created.join(", "));
             }
+            if !done.entries_unlinked.is_empty() {
+                println!(
+                    "not linked to the registry (no federation id): {}; their games are not rated",
+                    done.entries_unlinked.join(", ")
+                );
+            }
             if !done.unknown_accounts.is_empty() {
                 println!(
                     "no account here for {}: their entries are kept without an author; add the account{} and import again to keep the names",

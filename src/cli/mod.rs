@@ -7,4 +7,5 @@ pub mod export;
 pub mod import;
 pub mod pair;
 pub mod perft;
+pub mod registry;
 pub mod serve;

@@ -55,6 +55,35 @@ pub struct ServeArgs {
     /// This server's own address, for the link back from a published copy.
     #[arg(long, env = "KRAAL_PUBLIC_URL")]
     pub public_url: Option<String>,
+    #[command(flatten)]
+    pub outbound: OutboundArgs,
+}
+
+/// Where this server's own requests may go (pulling the federation's list).
+#[derive(Debug, Default, clap::Args)]
+pub struct OutboundArgs {
+    /// The federation's Kraal this server pulls its rating list from
+    /// (`http(s)://host[:port][/base]`); wins over the admin page's setting.
+    #[arg(long, env = "KRAAL_FEDERATION_URL", value_parser = federation_url)]
+    pub federation_url: Option<String>,
+    /// Let this server's requests go to this machine and private networks
+    /// (a federation server on the venue's own network); off, they are
+    /// refused, so that no form turns the server into a probe of its own
+    /// network.
+    #[arg(long, env = "KRAAL_PUBLISH_ALLOW_PRIVATE")]
+    pub publish_allow_private: bool,
+}
+
+impl OutboundArgs {
+    pub fn policy(&self) -> crate::outbound::Policy {
+        crate::outbound::Policy {
+            allow_private: self.publish_allow_private,
+        }
+    }
+}
+
+fn federation_url(text: &str) -> Result<String, String> {
+    crate::remote::check_address("federation_url", text).map_err(|e| e.to_string())
 }
 
 fn tau(text: &str) -> Result<f64, String> {
@@ -103,6 +132,8 @@ pub fn serve(args: ServeArgs) -> i32 {
         },
     );
     let mut state = web::AppState::new(pool, args.secure_cookies);
+    state.outbound = args.outbound.policy();
+    state.federation_url = args.outbound.federation_url.clone();
     state.ratings = std::sync::Arc::new(crate::director::ratings::Ratings::new(
         crate::rating::Settings {
             tau: args.rating_tau,

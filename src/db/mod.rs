@@ -134,6 +134,20 @@ pub fn ping(conn: &mut DbConnection) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Holds `key` until the caller's transaction ends, so that two writers
+/// making the same thing at once (a person by federation id) take turns:
+/// PostgreSQL takes an advisory lock on the key; SQLite has one writer at
+/// a time anyway.
+pub(in crate::db) fn lock_key(conn: &mut DbConnection, key: &str) -> Result<(), DbError> {
+    use diesel::RunQueryDsl;
+    if let DbConnection::Postgres(c) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+            .bind::<diesel::sql_types::Text, _>(key)
+            .execute(c)?;
+    }
+    Ok(())
+}
+
 /// Runs `f` in one transaction: committed when it returns `Ok`, rolled back
 /// otherwise. For this layer's own bookkeeping (sessions); a change to an
 /// event goes through `director::commit`.

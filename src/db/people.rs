@@ -111,6 +111,77 @@ pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
     Ok(p)
 }
 
+/// The person with `f`'s federation id, made from `f` when the registry has
+/// none (the second value says so). Two writers making the same person at
+/// once make one: the id is locked for the transaction, so the second
+/// finds the first's person instead of failing on the unique index.
+pub fn find_or_create(w: &mut Write, f: &PersonFields) -> Result<(Person, bool), DbError> {
+    if let Some(fid) = &f.federation_id {
+        super::lock_key(w.conn(), &format!("person {fid}"))?;
+        if let Some(p) = by_federation_id(w.conn(), fid)? {
+            return Ok((p, false));
+        }
+    }
+    Ok((create(w, f)?, true))
+}
+
+/// What the federation's list changed of one person.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Refreshed {
+    /// The name, club or year of birth.
+    pub details: bool,
+    /// The imported rating.
+    pub rating: bool,
+}
+
+/// Takes person `id`'s name, club, year of birth (when the list gives one)
+/// and imported rating (when it gives one) from the federation's list,
+/// recording the change when there is one.
+pub fn refresh_from_list(w: &mut Write, id: i32, f: &PersonFields) -> Result<Refreshed, DbError> {
+    let old = find(w.conn(), id)?;
+    let born = f.born.or(old.born);
+    let start = f.start.or(old.start());
+    let done = Refreshed {
+        details: old.name != f.name || old.club != f.club || old.born != born,
+        rating: start != old.start(),
+    };
+    if done == Refreshed::default() {
+        return Ok(done);
+    }
+    diesel::update(people::table.find(id))
+        .set((
+            people::name.eq(&f.name),
+            people::club.eq(&f.club),
+            people::born.eq(born),
+            people::start_rating.eq(start.map(|s| s.rating.rating)),
+            people::start_rd.eq(start.map(|s| s.rating.rd)),
+            people::start_volatility.eq(start.map(|s| s.rating.volatility)),
+            people::start_period.eq(start.map(|s| s.after.to_string())),
+        ))
+        .execute(w.conn())?;
+    let new = find(w.conn(), id)?;
+    let mut change = Change::new(None, Action::Pull, Entity::Person, Some(id));
+    change.old_value = old.fields_json();
+    change.new_value = new.fields_json();
+    w.record(change);
+    Ok(done)
+}
+
+/// Whoever `id` is now: a person merged away lives on in whoever they were
+/// merged into (and on, if that person was merged in turn).
+pub fn surviving(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+    let mut at = id;
+    // A merge never makes a cycle; the bound only keeps a damaged
+    // database from looping.
+    for _ in 0..64 {
+        match find(conn, at)?.merged_into {
+            Some(into) => at = into,
+            None => return Ok(at),
+        }
+    }
+    Ok(at)
+}
+
 /// Adds the people of a registry import, all or none (the caller's commit
 /// holds them). Someone whose federation id is in the registry already is
 /// left as they are: their index is in the second list.
@@ -148,7 +219,13 @@ pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Pe
     }
 }
 
+/// The person with federation id `id`, in whatever case it is typed
+/// ([`crate::roster::federation_id_spelling`]).
 pub fn by_federation_id(conn: &mut DbConnection, id: &str) -> Result<Option<Person>, DbError> {
+    let id = crate::roster::federation_id_spelling(id);
+    if id.is_empty() {
+        return Ok(None);
+    }
     Ok(people::table
         .filter(people::federation_id.eq(id))
         .select(Person::as_select())
@@ -169,6 +246,7 @@ pub fn all(conn: &mut DbConnection) -> Result<Vec<Person>, DbError> {
 /// holds `q` (any case): the exact federation id first, then by name.
 pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person>, DbError> {
     let q = q.trim();
+    let fid = crate::roster::federation_id_spelling(q);
     let mut query = people::table
         .filter(people::merged_into.is_null())
         .select(Person::as_select())
@@ -185,7 +263,7 @@ pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person
         let pattern = format!("%{escaped}%");
         query = query.filter(
             people::federation_id
-                .eq(q)
+                .eq(&fid)
                 .or(lower(people::name).like(pattern.clone()).escape('\\'))
                 .or(lower(people::club).like(pattern).escape('\\')),
         );
@@ -194,7 +272,7 @@ pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person
         .order((people::name, people::id))
         .limit(limit)
         .load(conn)?;
-    found.sort_by_key(|p| p.federation_id.as_deref() != Some(q));
+    found.sort_by_key(|p| p.federation_id.as_deref() != Some(fid.as_str()));
     Ok(found)
 }
 

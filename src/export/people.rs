@@ -107,7 +107,7 @@ pub fn read(text: &str, this_year: i32) -> Result<Vec<PersonFields>, Vec<ImportE
             volatility: get("volatility"),
             period: get("period"),
         };
-        let fid = text.federation_id.trim();
+        let fid = crate::roster::federation_id_spelling(text.federation_id);
         if !fid.is_empty() {
             if let Some(first) = seen.insert(fid.to_string(), line) {
                 errors.push(err(

@@ -39,6 +39,11 @@ pub struct AppState {
     /// The federation's ratings, computed from the games and kept until
     /// something is recorded.
     pub ratings: std::sync::Arc<crate::director::ratings::Ratings>,
+    /// Where requests this server makes to others may go.
+    pub outbound: crate::outbound::Policy,
+    /// The federation's server named when this one was started (it then
+    /// wins over the admin's setting).
+    pub federation_url: Option<String>,
 }
 
 impl AppState {
@@ -52,6 +57,8 @@ impl AppState {
             ratings: std::sync::Arc::new(crate::director::ratings::Ratings::new(
                 crate::rating::Settings::default(),
             )),
+            outbound: crate::outbound::Policy::default(),
+            federation_url: None,
         }
     }
 

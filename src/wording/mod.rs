@@ -9,5 +9,7 @@ pub mod audit;
 pub mod conflict;
 pub mod field;
 pub mod pairing;
+pub mod registry;
+pub mod remote;
 pub mod roster;
 pub mod rounds;

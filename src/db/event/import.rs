@@ -137,7 +137,7 @@ fn import_into(w: &mut Write, file: &EventFile, into: Option<i32>) -> Result<Imp
     rounds_pairings_and_games(conn, file, &mut ids, &mut accounts)?;
     records_and_rulings(conn, file, &ids, &mut accounts)?;
     audit_trail(conn, file, &ids, &mut accounts)?;
-    let (people_linked, people_created) = people_of(w, file, &ids)?;
+    let people = people_of(w, file, &ids)?;
     let conn = w.conn();
 
     // Read the new tournament back through the typed readers, so a
@@ -154,8 +154,9 @@ fn import_into(w: &mut Write, file: &EventFile, into: Option<i32>) -> Result<Imp
         rounds: file.rounds.len(),
         games: file.games.len(),
         unknown_accounts: accounts.unknown.into_iter().collect(),
-        people_linked,
-        people_created,
+        people_linked: people.linked,
+        people_created: people.created,
+        entries_unlinked: people.unlinked,
     };
     w.record(
         Change::new(Some(tid), Action::Import, Entity::Tournament, Some(tid))
@@ -164,57 +165,102 @@ fn import_into(w: &mut Write, file: &EventFile, into: Option<i32>) -> Result<Imp
     Ok(imported)
 }
 
-/// Links the players the file says are people of a registry to the
-/// target's person with the same federation id, adding the person when the
-/// target has none (an added person is recorded as any other).
-fn people_of(
-    w: &mut Write,
-    file: &EventFile,
-    ids: &Remap,
-) -> Result<(Vec<String>, Vec<String>), DbError> {
+/// Who the event's entries are in this registry (see [`people_of`]).
+struct People {
+    linked: Vec<String>,
+    created: Vec<String>,
+    unlinked: Vec<String>,
+}
+
+/// Links every entry that carries a federation id to the target's person
+/// with that id, adding the person when the target has none (an added
+/// person is recorded as any other): an entry with a federation id is a
+/// person wherever the event goes, whether or not the venue's registry
+/// knew them. Name, club and year of birth come from the venue's person
+/// where the file names one (`people`), else from the entry. Entries with
+/// no federation id cannot be told apart across servers and stay unlinked,
+/// listed by name, as does a second entry of one person in the event.
+fn people_of(w: &mut Write, file: &EventFile, ids: &Remap) -> Result<People, DbError> {
     use crate::db::people;
-    let (mut linked, mut created) = (Vec::new(), Vec::new());
+    use chrono::Datelike;
+    let this_year = crate::db::now().year();
+    let refs: HashMap<i32, (usize, &super::PersonRef)> = file
+        .people
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player, (i, r)))
+        .collect();
     for r in &file.people {
-        let player = ids
-            .players
+        ids.players
             .get(&format!("people (player {})", r.player), r.player)?;
-        let said = format!("{} ({})", r.name, r.federation_id);
-        let person = match people::by_federation_id(w.conn(), &r.federation_id)? {
-            Some(p) => {
-                linked.push(said);
-                // A person merged away lives on in whoever they became.
-                p.merged_into.unwrap_or(p.id)
+    }
+    let mut out = People {
+        linked: Vec::new(),
+        created: Vec::new(),
+        unlinked: Vec::new(),
+    };
+    let mut entered: BTreeSet<i32> = BTreeSet::new();
+    for (i, p) in file.players.iter().enumerate() {
+        let born;
+        let (at, fid, name, club) = match refs.get(&p.id) {
+            Some((j, r)) => {
+                born = r.born.map(|y| y.to_string()).unwrap_or_default();
+                (format!("people[{j}]"), &r.federation_id, &r.name, &r.club)
+            }
+            None if !p.federation_id.is_empty() => {
+                born = String::new();
+                (
+                    format!("players[{i}] (id {})", p.id),
+                    &p.federation_id,
+                    &p.name,
+                    &p.club,
+                )
             }
             None => {
-                let text = crate::registry::PersonText {
-                    name: &r.name,
-                    federation_id: &r.federation_id,
-                    club: &r.club,
-                    born: &r.born.map(|y| y.to_string()).unwrap_or_default(),
-                    ..Default::default()
-                };
-                let fields =
-                    crate::registry::PersonFields::parse(&text, i32::MAX).map_err(|e| {
-                        let first = e.into_iter().next().expect("a refusal names a field");
-                        DbError::Invalid(first)
-                    })?;
-                created.push(said);
-                people::create(w, &fields)?.id
+                out.unlinked.push(p.name.clone());
+                continue;
             }
         };
+        let text = crate::registry::PersonText {
+            name,
+            federation_id: fid,
+            club,
+            born: &born,
+            ..Default::default()
+        };
+        let fields = crate::registry::PersonFields::parse(&text, this_year).map_err(|e| match e
+            .into_iter()
+            .next()
+        {
+            Some(first) => FileProblem::Field(first).at(at.clone()),
+            None => FileProblem::Unreadable {
+                reason: "a person".into(),
+            }
+            .at(at.clone()),
+        })?;
+        let (person, created) = people::find_or_create(w, &fields)?;
+        let person = people::surviving(w.conn(), person.id)?;
+        let said = format!("{name} ({fid})");
+        if !entered.insert(person) {
+            // One person entered twice in one event: the first entry is
+            // theirs, the second stays nobody's.
+            out.unlinked.push(said);
+            continue;
+        }
+        let player = ids.players.get(&at, p.id)?;
         diesel::update(players::table.find(player))
             .set(players::person_id.eq(person))
             .execute(w.conn())
             .map_err(|e| {
-                crate::db::classify(
-                    e,
-                    crate::conflict::Taken::Entry {
-                        name: r.name.clone(),
-                    },
-                )
+                crate::db::classify(e, crate::conflict::Taken::Entry { name: name.clone() })
             })?;
+        if created {
+            out.created.push(said);
+        } else {
+            out.linked.push(said);
+        }
     }
-    Ok((linked, created))
+    Ok(out)
 }
 
 /// The tournament's row and its referees; gives the new tournament's id
@@ -483,7 +529,7 @@ fn audit_trail(
             Entity::Game => moved(&ids.games),
             Entity::Referee | Entity::User => accounts.user(a.entity_id),
             // People belong to a server's registry, not to the event.
-            Entity::Person | Entity::Season => None,
+            Entity::Person | Entity::Season | Entity::Setting => None,
         };
         if let Some(d) = &a.detail {
             let mut detail: Detail = serde_json::from_str(d).unwrap_or_default();

@@ -223,8 +223,10 @@ fn unknown_day() -> NaiveDate {
 
 /// A player who is a person of the source's registry, by federation id:
 /// the import links the player to the target's person with that id, or
-/// makes one. People without a federation id cannot be told apart across
-/// servers and are not carried.
+/// makes one, with these details. An entry with a federation id but no
+/// person at the source is linked the same way from its own row
+/// (`players[].federation_id`). People without a federation id cannot be
+/// told apart across servers and are not carried.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct PersonRef {
@@ -550,6 +552,9 @@ pub struct Imported {
     /// people the import added to it, by name and federation id.
     pub people_linked: Vec<String>,
     pub people_created: Vec<String>,
+    /// Entries that are nobody of this registry (no federation id, or a
+    /// second entry of one person), by name: their games are not rated.
+    pub entries_unlinked: Vec<String>,
 }
 
 mod import;

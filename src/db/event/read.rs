@@ -61,9 +61,22 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
         }
     }
     check_values(&file)?;
+    spell_federation_ids(&mut file);
     check_ids(&file)?;
     check_rows(&file)?;
     Ok(file)
+}
+
+/// Federation ids in their one spelling, as every other way in stores them:
+/// a file written before ids were upper-cased links `za-1001` to `ZA-1001`.
+fn spell_federation_ids(file: &mut EventFile) {
+    use crate::roster::federation_id_spelling;
+    for p in &mut file.players {
+        p.federation_id = federation_id_spelling(&p.federation_id);
+    }
+    for r in &mut file.people {
+        r.federation_id = federation_id_spelling(&r.federation_id);
+    }
 }
 
 /// Every row of a table needs its own id: two players with one id would

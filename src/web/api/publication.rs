@@ -30,8 +30,9 @@ pub fn state_of(p: Option<&Publication>, revision: i32) -> &'static str {
     }
 }
 
-fn json_of(p: Option<&Publication>, revision: i32) -> serde_json::Value {
+fn json_of(p: Option<&Publication>, revision: i32, unrated: &[&str]) -> serde_json::Value {
     serde_json::json!({
+        "entries_without_federation_id": unrated,
         "to": p.map(|p| p.target.clone()),
         "origin": p.map(|p| p.origin_id.clone()),
         "state": state_of(p, revision),
@@ -62,15 +63,17 @@ pub fn check(to: &str, token: &str) -> Result<(String, String), FieldError> {
 }
 
 async fn answer(state: &AppState, tid: i32) -> Result<HttpResponse, ApiError> {
-    let (p, revision) = state
+    let (p, revision, players) = state
         .run(move |c| {
             Ok((
                 publications::find(c, tid)?,
                 crate::db::tournaments::revision(c, tid)?,
+                crate::db::players::list(c, tid)?,
             ))
         })
         .await?;
-    Ok(HttpResponse::Ok().json(json_of(p.as_ref(), revision)))
+    let unrated = crate::director::registry::without_federation_id(&players);
+    Ok(HttpResponse::Ok().json(json_of(p.as_ref(), revision, &unrated)))
 }
 
 /// `GET /api/v1/tournaments/{tid}/publication` (the token never comes back).

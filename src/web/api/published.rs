@@ -103,16 +103,27 @@ pub async fn receive(
             published::receive(w, &sent, &by, &file)
         })
         .await?;
-    let (tournament, changed, revision) = match received {
-        Received::Stored { tournament, .. } => (tournament, true, body.revision),
+    let (tournament, changed, revision, people) = match received {
+        Received::Stored {
+            tournament,
+            imported,
+        } => (tournament, true, body.revision, Some(imported)),
         Received::Unchanged {
             tournament,
             revision,
-        } => (tournament, false, revision),
+        } => (tournament, false, revision, None),
+    };
+    // Who the entries are here: by federation id, linked to a person this
+    // registry had or added to it; the rest are not rated here.
+    let names = |f: fn(&crate::db::event::Imported) -> &Vec<String>| {
+        people.as_ref().map(f).cloned().unwrap_or_default()
     };
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "tournament": tournament,
         "revision": revision,
         "changed": changed,
+        "people_linked": names(|i| &i.people_linked),
+        "people_created": names(|i| &i.people_created),
+        "entries_unlinked": names(|i| &i.entries_unlinked),
     })))
 }

@@ -22,6 +22,23 @@ pub struct UsersPage {
     name: String,
     role: String,
     errors: FormErrors,
+    /// The federation's server as stored (or as typed, when refused).
+    federation: String,
+    /// Set when `kraal serve --federation-url` names it: the form is moot.
+    federation_fixed: Option<String>,
+}
+
+/// The users and the stored federation server, for the page.
+async fn users_and_federation(state: &AppState) -> Result<(Vec<User>, String), AppError> {
+    state
+        .run(|c| {
+            Ok((
+                users::list(c)?,
+                crate::db::settings::get(c, crate::db::settings::FEDERATION_URL)?
+                    .unwrap_or_default(),
+            ))
+        })
+        .await
 }
 
 pub async fn users_page(
@@ -29,7 +46,7 @@ pub async fn users_page(
     ctx: Ctx,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    let list = state.run(users::list).await?;
+    let (list, federation) = users_and_federation(&state).await?;
     render(
         &UsersPage {
             ctx,
@@ -37,6 +54,8 @@ pub async fn users_page(
             name: String::new(),
             role: "referee".into(),
             errors: FormErrors::default(),
+            federation,
+            federation_fixed: state.federation_url.clone(),
         },
         StatusCode::OK,
     )
@@ -87,7 +106,7 @@ pub async fn create_user(
             Err(e) => return Err(e),
         }
     }
-    let list = state.run(users::list).await?;
+    let (list, federation) = users_and_federation(&state).await?;
     render(
         &UsersPage {
             ctx,
@@ -95,7 +114,58 @@ pub async fn create_user(
             name: form.name,
             role: form.role,
             errors,
+            federation,
+            federation_fixed: state.federation_url.clone(),
         },
         FORM_ERROR,
     )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FederationForm {
+    /// The federation's server; empty names none.
+    pub url: String,
+}
+
+/// `POST /admin/federation`: names the federation's server this one pulls
+/// its rating list from (checked as every outbound address is).
+pub async fn set_federation(
+    admin: Admin,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    form: web::Form<FederationForm>,
+) -> Result<HttpResponse, AppError> {
+    let typed = form.into_inner().url;
+    let checked = match typed.trim() {
+        "" => Ok(None),
+        text => crate::remote::check_address("url", text).map(Some),
+    };
+    match checked {
+        Ok(url) => {
+            state
+                .write(Some(admin.0.id), move |w| {
+                    crate::db::settings::set(w, crate::db::settings::FEDERATION_URL, url.as_deref())
+                })
+                .await?;
+            Ok(see_other("/admin/users#federation"))
+        }
+        Err(e) => {
+            let mut errors = FormErrors::default();
+            errors.add(e.field, e.to_string());
+            let (list, _) = users_and_federation(&state).await?;
+            render(
+                &UsersPage {
+                    ctx,
+                    users: list,
+                    name: String::new(),
+                    role: "referee".into(),
+                    errors,
+                    federation: typed,
+                    federation_fixed: state.federation_url.clone(),
+                },
+                FORM_ERROR,
+            )
+        }
+    }
 }

@@ -96,6 +96,10 @@ pub struct PeoplePage {
     csv: String,
     problems: Vec<crate::export::players::ImportError>,
     imported: Option<String>,
+    /// The federation's server the list can be pulled from, if named.
+    federation: Option<String>,
+    /// Why the last pull changed nothing.
+    pull_failed: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -112,7 +116,15 @@ async fn people_page(
     errors: FormErrors,
 ) -> Result<PeoplePage, AppError> {
     let query = q.clone();
-    let found = state.run(move |c| people::search(c, &query, 200)).await?;
+    let fixed = state.federation_url.clone();
+    let (found, federation) = state
+        .run(move |c| {
+            Ok((
+                people::search(c, &query, 200)?,
+                crate::director::registry::federation_url(c, fixed.as_deref())?,
+            ))
+        })
+        .await?;
     let book = book(state).await?;
     let people = found
         .into_iter()
@@ -130,6 +142,8 @@ async fn people_page(
         csv: String::new(),
         problems: Vec::new(),
         imported: None,
+        federation,
+        pull_failed: None,
     })
 }
 
@@ -194,6 +208,58 @@ pub async fn import(
     page.imported = imported;
     page.csv = csv;
     page.problems = problems;
+    render(&page, status)
+}
+
+/// `POST /people/pull`: the federation's rating list into this registry
+/// (`director::registry::pull`), all or nothing; when the federation's
+/// server cannot be reached, the page says so and nothing changes.
+pub async fn pull(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let fixed = state.federation_url.clone();
+    let federation = state
+        .run(move |c| crate::director::registry::federation_url(c, fixed.as_deref()))
+        .await?;
+    let policy = state.outbound;
+    let fetched = match federation {
+        None => Err("No federation server is named: an admin names it on the Users page.".into()),
+        Some(url) => web::block(move || crate::outbound::rating_list(policy, &url, this_year()))
+            .await
+            .map_err(|e| AppError::Internal(e.to_string()))?
+            .map_err(|e| format!("The federation's list was not pulled: {e}")),
+    };
+    let (said, failed, status) = match fetched {
+        Ok(list) => {
+            let pulled = state
+                .write(Some(who.0.id), move |w| {
+                    crate::director::registry::pull(w, &list)
+                })
+                .await?;
+            (
+                Some(pulled.to_string()),
+                None,
+                actix_web::http::StatusCode::OK,
+            )
+        }
+        Err(message) => (
+            None,
+            Some(message),
+            actix_web::http::StatusCode::BAD_GATEWAY,
+        ),
+    };
+    let mut page = people_page(
+        &state,
+        ctx,
+        String::new(),
+        PersonRaw::default(),
+        FormErrors::default(),
+    )
+    .await?;
+    page.imported = said;
+    page.pull_failed = failed;
     render(&page, status)
 }
 
@@ -578,6 +644,7 @@ pub async fn ratings_page(
     let period = period_of(query.period.as_deref(), book.until)?;
     let q = query.q.clone().unwrap_or_default().trim().to_string();
     let wanted = q.to_lowercase();
+    let fid = crate::roster::federation_id_spelling(&q);
     let matching: Vec<(usize, crate::director::ratings::Listed)> = book
         .list(period)
         .into_iter()
@@ -585,7 +652,7 @@ pub async fn ratings_page(
         .filter(|(_, l)| {
             wanted.is_empty()
                 || l.person.name.to_lowercase().contains(&wanted)
-                || l.person.federation_id.as_deref() == Some(q.as_str())
+                || l.person.federation_id.as_deref() == Some(fid.as_str())
         })
         .collect();
     let total = matching.len();

@@ -383,29 +383,63 @@ pub async fn import(
             warnings.extend(players_csv::already_entered(&plan, &names));
             let count = plan.players.len();
             let user = r.user.clone();
+            // A line that names a person of the registry by federation id
+            // and gives no rating takes the person's current rating, as
+            // entering the person does.
+            let mut plan = plan;
+            let fids: Vec<String> = plan
+                .players
+                .iter()
+                .map(|p| p.federation_id.clone())
+                .collect();
+            let people = state
+                .run(move |c| {
+                    fids.iter()
+                        .map(|f| crate::db::people::by_federation_id(c, f))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .await?;
+            let book = crate::web::api::people::book(&state).await?;
+            for (p, person) in plan.players.iter_mut().zip(people) {
+                if p.rating.is_none() {
+                    let current = person
+                        .filter(|x| x.merged_into.is_none())
+                        .and_then(|x| book.current(x.id));
+                    p.rating = current.map(|r| r.rating.round() as i32);
+                }
+            }
             let listed = plan.players.clone();
             let (_, unmatched) = state
                 .write(Some(user.id), move |w| {
                     players::import(w, tid, &plan.players, &plan.relatives)
                 })
                 .await?;
+            // Entries travel by federation id: one with an id is rated
+            // here once the person is in this registry, and wherever the
+            // event is published; one without is rated nowhere.
+            let without: Vec<&str> = listed
+                .iter()
+                .filter(|p| p.federation_id.is_empty())
+                .map(|p| p.name.as_str())
+                .collect();
+            if !without.is_empty() {
+                warnings.push(format!(
+                    "no federation id, so their games are not rated here or where the event is published: {}",
+                    without.join(", ")
+                ));
+            }
             // A server that keeps no registry is not told about it.
             let registry = state.run(crate::db::people::count).await? > 0;
-            if registry && !unmatched.is_empty() {
-                let names: Vec<String> = unmatched
-                    .iter()
-                    .map(|&i| {
-                        let p = &listed[i];
-                        if p.federation_id.is_empty() {
-                            format!("{} (no federation id)", p.name)
-                        } else {
-                            format!("{} ({})", p.name, p.federation_id)
-                        }
-                    })
-                    .collect();
+            let unknown: Vec<String> = unmatched
+                .iter()
+                .map(|&i| &listed[i])
+                .filter(|p| !p.federation_id.is_empty())
+                .map(|p| format!("{} ({})", p.name, p.federation_id))
+                .collect();
+            if registry && !unknown.is_empty() {
                 warnings.push(format!(
-                    "not matched to a person of the registry by federation id, so not rated: {}",
-                    names.join(", ")
+                    "not in this server's registry yet, so rated only where the event is published (by federation id): {}",
+                    unknown.join(", ")
                 ));
             }
             if warnings.is_empty() {

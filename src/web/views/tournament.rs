@@ -91,6 +91,22 @@ impl TournamentPage {
             .unwrap_or_default()
     }
 
+    /// Entries whose games no other server can rate: they carry no
+    /// federation id, so a federation cannot tell who they are.
+    fn without_federation_id(&self) -> Vec<&str> {
+        crate::director::registry::without_federation_id(&self.players)
+    }
+
+    /// On a published copy: entries that are nobody of this registry, so
+    /// their games are not rated here.
+    fn unrated_here(&self) -> Vec<&str> {
+        self.players
+            .iter()
+            .filter(|p| p.person_id.is_none())
+            .map(|p| p.name.as_str())
+            .collect()
+    }
+
     /// `current`, `pending`, `failing` or `off`.
     fn publication_state(&self) -> &'static str {
         crate::web::api::publication::state_of(self.publication.as_ref(), self.t.revision)

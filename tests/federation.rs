@@ -1,0 +1,900 @@
+//! One person, one rating list, everywhere: a venue's Kraal (SQLite) and
+//! a federation's Kraal (PostgreSQL when the run has it, and SQLite), as
+//! two real `kraal serve` processes. The venue pulls the federation's
+//! rating list, runs an event whose players come in by CSV with nothing
+//! but their federation ids, and publishes it; the federation's rating
+//! list then equals a Glicko-2 computation made here, from Glickman's
+//! paper and not from Kraal's rating module, over all the federation's
+//! games, the venue's included, and its season scores the event.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use common::{Served, TestApp};
+use kraal::db::users::Role;
+use serde_json::{json, Value};
+
+/// Polls `done` every 100 ms for up to `limit`.
+fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+fn get(base: &str, path: &str) -> Option<String> {
+    ureq::get(&format!("{base}{path}"))
+        .call()
+        .ok()
+        .and_then(|r| r.into_string().ok())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+// Glicko-2 as Glickman's "Example of the Glicko-2 system" gives it, step
+// by step, written here so that the product's rating module is checked
+// against the paper and not against itself.
+
+const SCALE: f64 = 173.7178;
+const TAU: f64 = 0.5;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Glicko {
+    rating: f64,
+    rd: f64,
+    volatility: f64,
+}
+
+const NEWCOMER: Glicko = Glicko {
+    rating: 1500.0,
+    rd: 350.0,
+    volatility: 0.06,
+};
+
+fn g(phi: f64) -> f64 {
+    1.0 / (1.0 + 3.0 * phi * phi / (std::f64::consts::PI * std::f64::consts::PI)).sqrt()
+}
+
+/// One rating period of `me`, who played `games` (the opponent's rating at
+/// the start of the period, and the score); none is step 6 alone.
+fn period(me: Glicko, games: &[(Glicko, f64)]) -> Glicko {
+    let mu = (me.rating - 1500.0) / SCALE;
+    let phi = me.rd / SCALE;
+    let sigma = me.volatility;
+    if games.is_empty() {
+        let grown = (phi * phi + sigma * sigma).sqrt() * SCALE;
+        return Glicko {
+            rd: grown.min(350.0),
+            ..me
+        };
+    }
+    let mut v_inv = 0.0;
+    let mut sum = 0.0;
+    for (o, s) in games {
+        let mu_j = (o.rating - 1500.0) / SCALE;
+        let phi_j = o.rd / SCALE;
+        let e = 1.0 / (1.0 + (-g(phi_j) * (mu - mu_j)).exp());
+        v_inv += g(phi_j) * g(phi_j) * e * (1.0 - e);
+        sum += g(phi_j) * (s - e);
+    }
+    let v = 1.0 / v_inv;
+    let delta = v * sum;
+    let a = (sigma * sigma).ln();
+    let f = |x: f64| {
+        let ex = x.exp();
+        ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
+            - (x - a) / (TAU * TAU)
+    };
+    let mut big_a = a;
+    let mut big_b = if delta * delta > phi * phi + v {
+        (delta * delta - phi * phi - v).ln()
+    } else {
+        let mut k = 1.0;
+        while f(a - k * TAU) < 0.0 {
+            k += 1.0;
+        }
+        a - k * TAU
+    };
+    let (mut fa, mut fb) = (f(big_a), f(big_b));
+    while (big_b - big_a).abs() > 0.000001 {
+        let c = big_a + (big_a - big_b) * fa / (fb - fa);
+        let fc = f(c);
+        if fc * fb <= 0.0 {
+            big_a = big_b;
+            fa = fb;
+        } else {
+            fa /= 2.0;
+        }
+        big_b = c;
+        fb = fc;
+    }
+    let sigma2 = (big_a / 2.0).exp();
+    // docs/ratings.md: no RD above 350, the pre-period value of step 6
+    // included (a newcomer is rated from 350, not from above it).
+    let phi_star = (phi * phi + sigma2 * sigma2).sqrt().min(350.0 / SCALE);
+    let phi2 = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu2 = mu + phi2 * phi2 * sum;
+    Glicko {
+        rating: SCALE * mu2 + 1500.0,
+        rd: (SCALE * phi2).min(350.0),
+        volatility: sigma2,
+    }
+}
+
+/// A rated game: both players' federation ids, the first player's score,
+/// and the month it was played in (`2026-09`).
+struct Game {
+    first: String,
+    second: String,
+    score: f64,
+    month: String,
+}
+
+/// The list the federation should publish: everyone's rating after the
+/// last month, from the imported ratings (in force after `imported_after`)
+/// and the games, month by month.
+fn expected_list(
+    imported: &BTreeMap<String, Glicko>,
+    imported_after: &str,
+    games: &[Game],
+    last_month: &str,
+) -> BTreeMap<String, Glicko> {
+    let mut months: BTreeSet<String> = games.iter().map(|g| g.month.clone()).collect();
+    months.insert(last_month.to_string());
+    let mut state = imported.clone();
+    for month in months.iter().filter(|m| m.as_str() > imported_after) {
+        let start = state.clone();
+        let rating_of = |fid: &str| start.get(fid).copied().unwrap_or(NEWCOMER);
+        let mut played: BTreeMap<String, Vec<(Glicko, f64)>> = BTreeMap::new();
+        for game in games.iter().filter(|g| &g.month == month) {
+            played
+                .entry(game.first.clone())
+                .or_default()
+                .push((rating_of(&game.second), game.score));
+            played
+                .entry(game.second.clone())
+                .or_default()
+                .push((rating_of(&game.first), 1.0 - game.score));
+        }
+        let everyone: BTreeSet<String> = start.keys().chain(played.keys()).cloned().collect();
+        for fid in everyone {
+            let games = played.get(&fid).map(Vec::as_slice).unwrap_or(&[]);
+            state.insert(fid.clone(), period(rating_of(&fid), games));
+        }
+    }
+    state
+}
+
+/// The paper's own example: the implementation above is the paper's.
+#[test]
+fn the_test_glicko2_is_glickmans_example() {
+    let me = Glicko {
+        rating: 1500.0,
+        rd: 200.0,
+        volatility: 0.06,
+    };
+    let o = |rating, rd| Glicko {
+        rating,
+        rd,
+        volatility: 0.06,
+    };
+    let after = period(
+        me,
+        &[
+            (o(1400.0, 30.0), 1.0),
+            (o(1550.0, 100.0), 0.0),
+            (o(1700.0, 300.0), 0.0),
+        ],
+    );
+    assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
+    assert!((after.rd - 151.52).abs() < 0.01, "{after:?}");
+    assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+}
+
+/// Every game of tournament `tid` at `base` between two of `fids` (players
+/// by name), as the first player's score and the round's month.
+fn games_of(base: &str, tid: i64, fids: &BTreeMap<String, String>) -> Vec<Game> {
+    let mut out = Vec::new();
+    for n in 1.. {
+        let Some(text) = get(base, &format!("/api/v1/tournaments/{tid}/rounds/{n}")) else {
+            break;
+        };
+        let round: Value = serde_json::from_str(&text).unwrap();
+        let month = round["date"].as_str().unwrap()[..7].to_string();
+        for p in round["pairings"].as_array().unwrap() {
+            let (Some(first), Some(second)) = (p["first"].as_str(), p["second"].as_str()) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (fids.get(first), fids.get(second)) else {
+                continue;
+            };
+            for game in p["games"].as_array().unwrap() {
+                let starter_score = match game["result"].as_str().unwrap() {
+                    "1-0" => 1.0,
+                    "0-1" => 0.0,
+                    "1/2-1/2" => 0.5,
+                    _ => continue, // forfeits and games not played are not rated
+                };
+                let first_started = game["first_started"].as_bool().unwrap();
+                out.push(Game {
+                    first: a.clone(),
+                    second: b.clone(),
+                    score: if first_started {
+                        starter_score
+                    } else {
+                        1.0 - starter_score
+                    },
+                    month: month.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The federation's registry, as its CSV import takes it: ten people with
+/// ratings from the national list in force after August 2026, two without.
+/// Each person's club (no two share one, so no pairing keeps them apart).
+const CLUBS: &[&str] = &[
+    "Soweto MSC",
+    "Orlando MSC",
+    "Tembisa MSC",
+    "Alexandra MSC",
+    "Mamelodi MSC",
+    "Katlehong MSC",
+    "Diepsloot MSC",
+    "Daveyton MSC",
+    "Kagiso MSC",
+    "Sebokeng MSC",
+    "Atteridgeville MSC",
+    "Vosloorus MSC",
+];
+
+const FEDERATION_PEOPLE: &[(&str, &str, Option<(f64, f64, f64)>)] = &[
+    ("Thabo Nkosi", "ZA-1001", Some((1842.0, 62.0, 0.058))),
+    ("Lerato Dlamini", "ZA-1002", Some((1790.5, 75.0, 0.06))),
+    ("Sipho Mokoena", "ZA-1003", Some((1733.0, 90.0, 0.061))),
+    ("Naledi Khumalo", "ZA-1004", Some((1688.0, 110.0, 0.06))),
+    ("Zanele Mahlangu", "ZA-1005", Some((1650.0, 80.0, 0.059))),
+    ("Bongani Zulu", "ZA-1006", Some((1612.0, 140.0, 0.06))),
+    ("Ayanda Shabalala", "ZA-1007", Some((1575.0, 95.0, 0.06))),
+    ("Karabo Sithole", "ZA-1008", Some((1540.0, 200.0, 0.06))),
+    ("Palesa Mofokeng", "ZA-1009", Some((1505.0, 120.0, 0.062))),
+    ("Kagiso Molefe", "ZA-1010", Some((1470.0, 180.0, 0.06))),
+    ("Lindiwe Ngcobo", "ZA-1011", None),
+    ("Mandla Khoza", "ZA-1012", None),
+];
+
+#[test]
+fn a_venue_event_published_to_the_federation_is_rated_there_as_the_paper_says() {
+    for backend in common::backends() {
+        one_federation(backend);
+    }
+}
+
+fn one_federation(backend: &'static str) {
+    // The federation: its registry, and two events of its own (September
+    // and October), then served as `kraal serve` on its own port.
+    let federation_db = TestApp::start(backend);
+    let officer = federation_db.user("federation-officer", Role::Admin);
+    let mut fed_page = federation_db.client_as(&officer);
+    let mut fed_api = federation_db.script_for(&officer);
+    let mut csv = String::from("name,federation_id,club,rating,rd,volatility,period\n");
+    for ((name, fid, rating), club) in FEDERATION_PEOPLE.iter().zip(CLUBS) {
+        match rating {
+            Some((r, rd, v)) => {
+                csv.push_str(&format!("{name},{fid},{club},{r},{rd},{v},2026-08\n"))
+            }
+            None => csv.push_str(&format!("{name},{fid},{club},,,,\n")),
+        }
+    }
+    let imported = fed_page.post("/people/import", &[("csv", &csv)]);
+    assert_eq!(imported.status, 200, "{}", imported.body);
+    let people: Value = fed_api.get("/api/v1/people?q=").json();
+    let person_of: BTreeMap<String, i64> = people["people"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["federation_id"].as_str().unwrap().to_string(),
+                p["id"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(person_of.len(), 12, "{people}");
+    let ids = |fids: &[&str]| fids.iter().map(|f| person_of[*f]).collect::<Vec<_>>();
+    let september = common::people_round_robin(
+        &mut fed_api,
+        "Gauteng Closed",
+        &ids(&["ZA-1001", "ZA-1002", "ZA-1003", "ZA-1004"]),
+        "2026-09-12",
+        |i, j| if (i + j) % 3 == 0 { None } else { Some(i < j) },
+    );
+    let october = common::people_round_robin(
+        &mut fed_api,
+        "Vaal Rapids",
+        &ids(&["ZA-1005", "ZA-1006", "ZA-1007", "ZA-1008"]),
+        "2026-10-10",
+        |i, j| if (i + j) % 2 == 0 { Some(j < i) } else { None },
+    );
+    let laptop = federation_db.user("venue-soweto", Role::Referee);
+    kraal::db::users::allow_publishing(&mut federation_db.conn(), laptop.id, true).unwrap();
+    let publish_token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut federation_db.conn(),
+        laptop.id,
+        "venue",
+        &kraal::accounts::token_digest(&publish_token),
+    )
+    .unwrap();
+    let federation = Served::start(&federation_db.database_url, |_| {});
+
+    // The venue: its registry pulled from the federation's list.
+    let venue_db = TestApp::start("sqlite");
+    let (code, out, err) = common::cli::kraal(&[
+        "registry",
+        "pull",
+        "--federation-url",
+        &federation.base,
+        "--publish-allow-private",
+    ])
+    .database_url(&venue_db.database_url)
+    .run();
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("added 12 people"), "{out}");
+    let venue_people = venue_db.client().get("/api/v1/ratings").json();
+    let at_venue: BTreeMap<String, f64> = venue_people["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["federation_id"].as_str().unwrap().to_string(),
+                r["rating"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        at_venue.len(),
+        10,
+        "the ten rated people come with their ratings: {venue_people}"
+    );
+
+    // The referee's event, players by CSV with their federation ids (some
+    // typed in lower case), two the federation does not know yet and one
+    // with no id at all.
+    let referee = venue_db.user("palesa", Role::Referee);
+    let mut venue_api = venue_db.script_for(&referee);
+    let mut venue_page = venue_db.client_as(&referee);
+    let vid = venue_api.create(
+        "/api/v1/tournaments",
+        json!({"name": "Soweto Open", "rules": "official", "rounds": 3}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let mut roster = String::from("name,club,federation_id\n");
+    let mut fid_of_name: BTreeMap<String, String> = BTreeMap::new();
+    for (i, (name, fid, _)) in FEDERATION_PEOPLE.iter().enumerate() {
+        let typed = if i % 3 == 2 {
+            fid.to_lowercase()
+        } else {
+            fid.to_string()
+        };
+        roster.push_str(&format!("{name},{},{typed}\n", CLUBS[i]));
+        fid_of_name.insert(name.to_string(), fid.to_string());
+    }
+    for (name, fid) in [("Themba Mthembu", "ZA-2001"), ("Nomsa Radebe", "za-2002")] {
+        roster.push_str(&format!("{name},Meadowlands MSC,{fid}\n"));
+        fid_of_name.insert(name.to_string(), fid.to_uppercase());
+    }
+    roster.push_str("Mpho Ndlovu,Zola MSC,\n");
+    let import = venue_page.post(&format!("/t/{vid}/import"), &[("csv", &roster)]);
+    assert!(matches!(import.status, 200 | 303), "{}", import.body);
+    // The pulled list gives the entries their federation ratings.
+    let players_csv = venue_db.client().get(&format!("/t/{vid}/players.csv")).body;
+    let ratings_in_event: usize = players_csv
+        .lines()
+        .filter(|l| {
+            l.contains("ZA-10")
+                && l.split(',')
+                    .any(|c| c.parse::<i32>().is_ok_and(|r| r > 1000))
+        })
+        .count();
+    assert_eq!(ratings_in_event, 10, "{players_csv}");
+
+    let set = venue_api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{vid}/publication"),
+        json!({"to": federation.base, "token": publish_token}),
+    );
+    assert_eq!(set.status, 200, "{}", set.body);
+    let origin = set.json()["origin"].as_str().unwrap().to_string();
+    assert_eq!(
+        set.json()["entries_without_federation_id"],
+        json!(["Mpho Ndlovu"]),
+        "the venue says who will not be rated there"
+    );
+    let _venue = Served::start(&venue_db.database_url, |c| {
+        c.args([
+            "--site-name",
+            "Soweto Community Hall",
+            "--publish-allow-private",
+        ]);
+    });
+    let outcomes = ["1-0", "1/2-1/2", "0-1", "1-0", "0-1"];
+    let mut k = 0;
+    for _ in 0..3 {
+        for p in common::pair(&mut venue_api, vid) {
+            if p["second_id"].is_null() {
+                continue;
+            }
+            for g in p["games"].as_array().unwrap() {
+                common::put(&mut venue_api, g, outcomes[k % outcomes.len()]);
+                k += 1;
+            }
+        }
+    }
+    let publication = format!("/api/v1/tournaments/{vid}/publication");
+    let current = within(Duration::from_secs(30), || {
+        venue_api.get(&publication).json()["state"] == "current"
+    });
+    assert!(
+        current,
+        "the federation took the event: {}",
+        venue_api.get(&publication).body
+    );
+    let list: Value =
+        serde_json::from_str(&get(&federation.base, "/api/v1/tournaments").unwrap()).unwrap();
+    let copy = list["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["origin"]["id"] == origin.as_str())
+        .expect("the copy is listed")["id"]
+        .as_i64()
+        .unwrap();
+    let copy_page = get(&federation.base, &format!("/t/{copy}")).unwrap();
+    assert!(
+        copy_page.contains("data-unrated=\"1\"") && copy_page.contains("Mpho Ndlovu"),
+        "the copy says who is not rated here"
+    );
+
+    // The federation's list, against the paper over every game it holds.
+    let mut fed_names: BTreeMap<String, String> = BTreeMap::new();
+    for (name, fid, _) in FEDERATION_PEOPLE {
+        fed_names.insert(name.to_string(), fid.to_string());
+    }
+    let mut games = games_of(&federation.base, september, &fed_names);
+    games.extend(games_of(&federation.base, october, &fed_names));
+    let venue_games = games_of(&federation.base, copy, &fid_of_name);
+    assert!(
+        venue_games.len() >= 30,
+        "the venue's games are rated: {}",
+        venue_games.len()
+    );
+    games.extend(venue_games);
+    let imported: BTreeMap<String, Glicko> = FEDERATION_PEOPLE
+        .iter()
+        .filter_map(|(_, fid, r)| {
+            r.map(|(rating, rd, volatility)| {
+                (
+                    fid.to_string(),
+                    Glicko {
+                        rating,
+                        rd,
+                        volatility,
+                    },
+                )
+            })
+        })
+        .collect();
+    let now = chrono::Utc::now().format("%Y-%m").to_string();
+    let expected = expected_list(&imported, "2026-08", &games, &now);
+    let listed: Value =
+        serde_json::from_str(&get(&federation.base, "/api/v1/ratings").unwrap()).unwrap();
+    let got: BTreeMap<String, Glicko> = listed["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["federation_id"].as_str().unwrap().to_string(),
+                Glicko {
+                    rating: r["rating"].as_f64().unwrap(),
+                    rd: r["rd"].as_f64().unwrap(),
+                    volatility: r["volatility"].as_f64().unwrap(),
+                },
+            )
+        })
+        .collect();
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "the same people are rated ({backend})"
+    );
+    for (fid, want) in &expected {
+        let have = got[fid];
+        assert!(
+            (have.rating - want.rating).abs() < 1e-6
+                && (have.rd - want.rd).abs() < 1e-6
+                && (have.volatility - want.volatility).abs() < 1e-9,
+            "{fid} ({backend}): the federation lists {have:?}, the paper gives {want:?}; games here {:?}; list {listed}",
+            games.iter().filter(|g| &g.first == fid || &g.second == fid).map(|g| (g.first.clone(), g.second.clone(), g.score, g.month.clone())).collect::<Vec<_>>()
+        );
+    }
+    assert!(got.contains_key("ZA-2001") && got.contains_key("ZA-2002"));
+
+    // And the event scores in the federation's season.
+    let season = fed_api.create(
+        "/api/v1/seasons",
+        json!({"name": "Gauteng Grand Prix 2026", "events": [{"tournament": september}, {"tournament": copy}]}),
+    );
+    let table = fed_api
+        .get(&format!("/api/v1/seasons/{}/standings", season["id"]))
+        .json();
+    let scored: BTreeSet<&str> = table["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| {
+            l["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["tournament"] == copy && r["points"].as_f64().unwrap() > 0.0)
+        })
+        .filter_map(|l| l["federation_id"].as_str())
+        .collect();
+    assert!(
+        scored.len() >= 9,
+        "the venue's places score in the season: {table}"
+    );
+}
+
+/// `fx1` and `FX1` are one person on every way in.
+#[test]
+fn a_federation_id_is_one_person_whatever_its_case() {
+    for app in TestApp::all() {
+        let officer = app.user("registrar", Role::Referee);
+        let mut api = app.script_for(&officer);
+        let first = api.create(
+            "/api/v1/people",
+            json!({"name": "Refilwe Tau", "federation_id": " fx1 "}),
+        );
+        assert_eq!(first["federation_id"], "FX1");
+        let again = api.send_json(
+            "POST",
+            "/api/v1/people",
+            json!({"name": "Refilwe Tau", "federation_id": "FX1"}),
+        );
+        assert_eq!(again.status, 409, "{}", again.body);
+        let csv = "name,federation_id\nRefilwe Tau,Fx1\nDineo Kgosi,fx2\n";
+        let mut page = app.client_as(&officer);
+        let imported = page.post("/people/import", &[("csv", csv)]);
+        assert_eq!(imported.status, 200, "{}", imported.body);
+        let all = api.get("/api/v1/people?q=").json();
+        let fids: Vec<&str> = all["people"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["federation_id"].as_str())
+            .collect();
+        assert_eq!(fids.iter().filter(|f| **f == "FX1").count(), 1, "{all}");
+        assert!(fids.contains(&"FX2"), "{all}");
+        let found = api.get("/api/v1/people?q=fx1").json();
+        assert_eq!(found["people"][0]["federation_id"], "FX1", "{found}");
+        // An entry typed in lower case is the person's entry.
+        let tid = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Kimberley Open", "rules": "official", "rounds": 5}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let entry = api.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"name": "Refilwe Tau", "federation_id": "fx1"}),
+        );
+        assert_eq!(entry["federation_id"], "FX1", "{entry}");
+    }
+}
+
+/// The migration gives existing ids their one spelling, and leaves two
+/// people who would then share one as they were.
+#[test]
+fn the_migration_spells_ids_in_upper_case_and_leaves_colliding_ones() {
+    use diesel::RunQueryDsl;
+    let up = include_str!("../migrations/sqlite/2026-11-28-000036_federation_ids/up.sql");
+    let pg_up = include_str!("../migrations/postgres/2026-11-28-000036_federation_ids/up.sql");
+    for app in TestApp::all() {
+        let mut conn = app.conn();
+        let now = "2026-11-01 10:00:00";
+        for (name, fid) in [
+            ("Refilwe Tau", "za-77"),
+            ("Dineo Kgosi", " ZA-78 "),
+            ("Tumelo Baloyi", "za-79"),
+            ("Tumelo Baloyi", "ZA-79"),
+        ] {
+            diesel::sql_query(format!(
+                "INSERT INTO people (name, federation_id, club, created_at) VALUES ('{name}', '{fid}', '', '{now}')"
+            ))
+            .execute(&mut *conn)
+            .unwrap();
+        }
+        let sql = if app.backend == "sqlite" { up } else { pg_up };
+        for statement in sql.split(';').filter(|s| {
+            s.lines()
+                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with("--"))
+        }) {
+            diesel::sql_query(statement).execute(&mut *conn).unwrap();
+        }
+        let people = kraal::db::people::all(&mut conn).unwrap();
+        let fids: BTreeSet<Option<String>> =
+            people.iter().map(|p| p.federation_id.clone()).collect();
+        let want: BTreeSet<Option<String>> = ["ZA-77", "ZA-78", "za-79", "ZA-79"]
+            .iter()
+            .map(|s| Some(s.to_string()))
+            .collect();
+        assert_eq!(fids, want, "{}", app.backend);
+    }
+}
+
+/// A venue's event whose players have federation ids but no person of the
+/// venue's registry (the venue keeps none), as `kraal export event`
+/// writes it; its round played today.
+fn venue_event_without_registry(players: &[(&str, &str)]) -> Value {
+    let venue = TestApp::start("sqlite");
+    let referee = venue.user("palesa", Role::Referee);
+    let mut api = venue.script_for(&referee);
+    let entries: Vec<Value> = players
+        .iter()
+        .enumerate()
+        .map(|(i, (name, fid))| json!({"name": name, "club": CLUBS[i], "federation_id": fid}))
+        .collect();
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        json!({"name": "Soweto Open", "rules": "official", "rounds": 3}),
+        &entries,
+    );
+    for p in common::pair(&mut api, tid) {
+        if p["second_id"].is_null() {
+            continue;
+        }
+        for g in p["games"].as_array().unwrap() {
+            common::put(&mut api, g, "1-0");
+        }
+    }
+    let file = kraal::db::event::export(&mut venue.conn(), tid as i32).unwrap();
+    assert!(file.people.is_empty(), "the venue has no registry");
+    serde_json::to_value(&file).unwrap()
+}
+
+/// The federation's server and a token of an account allowed to publish.
+fn federation_with_publisher(backend: &'static str) -> (TestApp, String) {
+    let federation = TestApp::start(backend);
+    let laptop = federation.user("venue-soweto", Role::Referee);
+    kraal::db::users::allow_publishing(&mut federation.conn(), laptop.id, true).unwrap();
+    let token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut federation.conn(),
+        laptop.id,
+        "venue",
+        &kraal::accounts::token_digest(&token),
+    )
+    .unwrap();
+    (federation, token)
+}
+
+/// The Soweto Open as it was found: players imported by CSV with
+/// federation ids, no person of their own at the venue. Each entry with an
+/// id becomes the federation's person with it (made when missing), the
+/// answer says which, and the games are rated there.
+#[test]
+fn entries_travel_by_federation_id_without_a_person_at_the_venue() {
+    let event = venue_event_without_registry(&[
+        ("Thabo Nkosi", "ZA-1001"),
+        ("Lerato Dlamini", "za-1002"),
+        ("Sipho Mokoena", "ZA-1003"),
+        ("Mpho Ndlovu", ""),
+    ]);
+    for backend in common::backends() {
+        let (federation, token) = federation_with_publisher(backend);
+        let officer = federation.user("registrar", Role::Admin);
+        let mut api = federation.script_for(&officer);
+        api.create(
+            "/api/v1/people",
+            json!({"name": "Thabo Nkosi", "federation_id": "ZA-1001", "club": "Soweto MSC"}),
+        );
+        let mut venue = federation.script(&token);
+        let sent = venue.send_json(
+            "PUT",
+            "/api/v1/published/kSowetoOpen2026",
+            json!({"revision": 5, "server": "Soweto Community Hall", "event": event}),
+        );
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        let answer = sent.json();
+        assert_eq!(
+            answer["people_linked"],
+            json!(["Thabo Nkosi (ZA-1001)"]),
+            "{answer}"
+        );
+        assert_eq!(
+            answer["people_created"],
+            json!(["Lerato Dlamini (ZA-1002)", "Sipho Mokoena (ZA-1003)"]),
+            "{answer}"
+        );
+        assert_eq!(
+            answer["entries_unlinked"],
+            json!(["Mpho Ndlovu"]),
+            "{answer}"
+        );
+        let rated = api.get("/api/v1/ratings").json();
+        let rated: BTreeSet<&str> = rated["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["games"].as_u64().unwrap() > 0)
+            .filter_map(|r| r["federation_id"].as_str())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        // Mpho's opponent's games against Mpho are not rated; the three
+        // with ids played each other or Mpho: at least two of them rated.
+        assert!(rated.len() >= 2, "{rated:?}");
+        assert!(rated.iter().all(|f| f.starts_with("ZA-100")), "{rated:?}");
+        // A newer revision links the same people again: no new person.
+        let again = venue.send_json(
+            "PUT",
+            "/api/v1/published/kSowetoOpen2026",
+            json!({"revision": 6, "server": "Soweto Community Hall", "event": event}),
+        );
+        assert_eq!(again.status, 200, "{}", again.body);
+        assert_eq!(again.json()["people_created"], json!([]), "{}", again.body);
+        let people = api.get("/api/v1/people?q=").json();
+        assert_eq!(people["people"].as_array().unwrap().len(), 3, "{people}");
+    }
+}
+
+/// Two venues publishing at the same moment, each with a player the
+/// federation does not know yet: one person, no error, 10 times over.
+#[test]
+fn two_publications_making_the_same_person_at_once_make_one() {
+    let a =
+        venue_event_without_registry(&[("Themba Mthembu", "ZA-2001"), ("Nomsa Radebe", "ZA-2002")]);
+    let b =
+        venue_event_without_registry(&[("Themba Mthembu", "ZA-2001"), ("Nomsa Radebe", "ZA-2002")]);
+    for backend in common::backends() {
+        let (federation, token) = federation_with_publisher(backend);
+        for trial in 0..10 {
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let sends: Vec<_> = [&a, &b]
+                .into_iter()
+                .enumerate()
+                .map(|(i, event)| {
+                    let mut venue = federation.script(&token);
+                    let barrier = barrier.clone();
+                    let body =
+                        json!({"revision": 1, "server": format!("Venue {i}"), "event": event});
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        venue.send_json(
+                            "PUT",
+                            &format!("/api/v1/published/kTrial{trial}v{i}"),
+                            body,
+                        )
+                    })
+                })
+                .collect();
+            for s in sends {
+                let r = s.join().unwrap();
+                assert_eq!(r.status, 200, "trial {trial} ({backend}): {}", r.body);
+            }
+        }
+        let people = federation.client().get("/api/v1/people?q=").json();
+        let fids: Vec<&str> = people["people"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p["federation_id"].as_str())
+            .collect();
+        assert_eq!(fids.len(), 2, "one person each ({backend}): {people}");
+    }
+}
+
+/// The People page's pull: the federation's list in, by federation id;
+/// with the federation's server down it says so and changes nothing; a
+/// private address is refused unless the admin allows it.
+#[test]
+fn the_people_page_pulls_the_list_and_says_when_the_network_is_down() {
+    let (federation_db, _) = federation_with_publisher("sqlite");
+    let officer = federation_db.user("registrar", Role::Admin);
+    let mut page = federation_db.client_as(&officer);
+    let csv = "name,federation_id,club,rating,rd,volatility,period\nThabo Nkosi,ZA-1001,Soweto MSC,1842,62,0.058,2026-08\nLerato Dlamini,ZA-1002,Orlando MSC,,,,\n";
+    assert_eq!(page.post("/people/import", &[("csv", csv)]).status, 200);
+    let federation = Served::start(&federation_db.database_url, |_| {});
+
+    let venue_db = TestApp::start("sqlite");
+    let referee = venue_db.user("palesa", Role::Referee);
+    let count = |app: &TestApp| kraal::db::people::count(&mut app.conn()).unwrap();
+
+    // The federation's server is off: a port nobody listens on.
+    let down = format!("http://127.0.0.1:{}", free_port());
+    let venue = Served::start(&venue_db.database_url, |c| {
+        c.args(["--federation-url", &down, "--publish-allow-private"]);
+    });
+    let mut at_venue = venue_db.client_as(&referee);
+    at_venue.base = venue.base.clone();
+    let people_page = at_venue.get("/people").body;
+    assert!(
+        people_page.contains("action=\"/people/pull#pull-list\""),
+        "{people_page}"
+    );
+    let failed = at_venue.post("/people/pull", &[]);
+    assert_eq!(failed.status, 502, "{}", failed.body);
+    assert!(
+        failed.body.contains("id=\"pull-failed\""),
+        "{}",
+        failed.body
+    );
+    assert!(failed.body.contains("did not answer"), "{}", failed.body);
+    assert_eq!(count(&venue_db), 0, "nothing changed");
+    drop(venue);
+
+    // A loopback address without the admin's word is refused.
+    let venue = Served::start(&venue_db.database_url, |c| {
+        c.args(["--federation-url", &federation.base]);
+    });
+    at_venue.base = venue.base.clone();
+    let refused = at_venue.post("/people/pull", &[]);
+    assert_eq!(refused.status, 502, "{}", refused.body);
+    assert!(refused.body.contains("private network"), "{}", refused.body);
+    assert_eq!(count(&venue_db), 0, "nothing changed");
+    drop(venue);
+
+    let venue = Served::start(&venue_db.database_url, |c| {
+        c.args([
+            "--federation-url",
+            &federation.base,
+            "--publish-allow-private",
+        ]);
+    });
+    at_venue.base = venue.base.clone();
+    let pulled = at_venue.post("/people/pull", &[]);
+    assert_eq!(pulled.status, 200, "{}", pulled.body);
+    assert!(pulled.body.contains("added 2 people"), "{}", pulled.body);
+    assert_eq!(count(&venue_db), 2);
+    // Pulled again, nothing changes.
+    let again = at_venue.post("/people/pull", &[]);
+    assert!(
+        again.body.contains("(2 people unchanged)"),
+        "{}",
+        again.body
+    );
+    // Entering the person by federation id takes the federation's rating.
+    let mut api = venue_db.script_for(&referee);
+    let tid = api.create(
+        "/api/v1/tournaments",
+        json!({"name": "Soweto Open", "rules": "official", "rounds": 3}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let mut form = venue_db.client_as(&referee);
+    form.base = venue.base.clone();
+    let added = form.post(&format!("/t/{tid}/players"), &[("person", "za-1001")]);
+    assert_eq!(added.status, 303, "{}", added.body);
+    let players = at_venue.get(&format!("/t/{tid}/players.csv")).body;
+    let thabo = players.lines().find(|l| l.contains("Thabo Nkosi")).unwrap();
+    assert!(thabo.split(',').any(|c| c == "1842"), "{players}");
+}
