@@ -783,6 +783,20 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
                 &[("csv", "name,federation_id\nDumisani Mabuza,GP-10\n")],
             )
         });
+        // The federation's server, named by the admin, and its list
+        // pulled: one person this registry lacks.
+        let federation = TestApp::start("sqlite");
+        let registrar = federation.user("registrar", Role::Referee);
+        federation.client_as(&registrar).post(
+            "/people/import",
+            &[("csv", "name,federation_id\nLungile Mabuza,GP-11\n")],
+        );
+        w.step("POST", "/admin/federation", None, || {
+            boss.post("/admin/federation", &[("url", &federation.base)])
+        });
+        w.step("POST", "/people/pull", None, || {
+            page.post("/people/pull", &[])
+        });
         let mut person = |name: &str| {
             let r = w.step("POST", "/api/v1/people", None, || {
                 api.send_json("POST", "/api/v1/people", json!({ "name": name }))

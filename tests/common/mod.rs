@@ -165,7 +165,9 @@ impl TestApp {
             .expect("open the test database");
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = kraal::web::AppState::new(pool.clone(), false);
+        let mut state = kraal::web::AppState::new(pool.clone(), false);
+        // The tests' other servers listen on this machine.
+        state.outbound.allow_private = true;
         let (tx, rx) = std::sync::mpsc::channel();
         let server = std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
