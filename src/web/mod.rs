@@ -5,6 +5,7 @@
 //! be added without its access being stated and tested.
 
 pub mod api;
+pub mod archive;
 pub mod auth;
 pub mod cache;
 pub mod error;
@@ -39,6 +40,8 @@ pub struct AppState {
     /// The federation's ratings, computed from the games and kept until
     /// something is recorded.
     pub ratings: std::sync::Arc<crate::director::ratings::Ratings>,
+    /// The archived tournaments' ids, as last read.
+    pub archived: archive::Archived,
 }
 
 impl AppState {
@@ -52,6 +55,7 @@ impl AppState {
             ratings: std::sync::Arc::new(crate::director::ratings::Ratings::new(
                 crate::rating::Settings::default(),
             )),
+            archived: archive::Archived::default(),
         }
     }
 

@@ -144,9 +144,25 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
         confirmation: t.confirmation.clone(),
         clocks: text(t.clocks),
         half_point_bye: text(t.half_point_bye),
+        rated: String::new(),
     };
     if let Err(errors) = raw.check() {
         return Err(bad("tournament".into(), errors[0].clone()));
+    }
+    // The dates as every other way in takes them: the tournament's within
+    // 2000-01-01 and two years from today, each round's within the
+    // tournament's (a file made before these rules may hold one outside).
+    let today = crate::db::now().date();
+    if let Some(e) = crate::calendar::check_tournament(t.starts_on, t.ends_on, today)
+        .into_iter()
+        .next()
+    {
+        return Err(bad("tournament".into(), e));
+    }
+    let days = crate::calendar::round_range(t.starts_on, t.ends_on, today);
+    for (i, r) in file.rounds.iter().enumerate() {
+        crate::calendar::check_round("played_on", r.played_on, days)
+            .map_err(|e| bad(format!("rounds[{i}]"), e))?;
     }
     number("tournament".into(), "revision", t.revision, 0..=i32::MAX)?;
     let round_no = 1..=MAX_ROUNDS;
