@@ -56,8 +56,13 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
         upgrade_v1(&mut file);
     }
     if version.is_some_and(|v| v < 3) {
+        // An older file's rounds were played the day they were paired,
+        // kept within the tournament's dates (a round paired the evening
+        // before the first day was played on it).
+        let t = &file.tournament;
+        let days = crate::calendar::round_range(t.starts_on, t.ends_on, crate::db::now().date());
         for r in &mut file.rounds {
-            r.played_on = r.created_at.date();
+            r.played_on = days.clamp(r.created_at.date());
         }
     }
     check_values(&file)?;
