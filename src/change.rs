@@ -54,6 +54,9 @@ named_values! {
         Date => "date", "set the day of";
         PublishTo => "publish to", "publish to";
         StopPublishing => "stop publishing", "stop publishing";
+        Archive => "archive", "withdraw from public view";
+        Unarchive => "unarchive", "return to public view";
+        Delete => "delete", "delete";
         Refresh => "refresh", "refresh from the registry";
         Merge => "merge", "merge";
         Unmerge => "unmerge", "undo the merge of";

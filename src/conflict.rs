@@ -34,6 +34,9 @@ pub enum Conflict {
     },
     /// The game changed since the editor saw it.
     Changed(Meanwhile),
+    /// A tournament with published rounds is not deleted (its players and
+    /// the ratings rest on them); a published copy of a venue's event is.
+    PublishedRounds { published: i32 },
 }
 
 /// What a unique rule allows once.

@@ -127,6 +127,20 @@ pub enum Problem {
     },
     /// The last day is before the first.
     EndsBeforeStart,
+    /// A day outside the days it may take (`first..=last`).
+    DateOutside {
+        date: chrono::NaiveDate,
+        first: chrono::NaiveDate,
+        last: chrono::NaiveDate,
+    },
+    /// A round stored with a day outside its bounds: the event is not
+    /// exported or published until a referee corrects it.
+    RoundDateOutside {
+        round: i32,
+        date: chrono::NaiveDate,
+        first: chrono::NaiveDate,
+        last: chrono::NaiveDate,
+    },
     /// A name that is not one of `choices` (codes, as stored).
     Unknown {
         text: String,

@@ -8,6 +8,7 @@
 pub mod named;
 
 pub mod accounts;
+pub mod calendar;
 pub mod change;
 pub mod cli;
 pub mod clock;

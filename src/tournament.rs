@@ -383,6 +383,9 @@ pub struct TournamentFields {
     pub clocks: bool,
     /// A player may take one half-point bye through their own link.
     pub half_point_bye: bool,
+    /// The event counts: its games are rated and it may count in a
+    /// season. A friendly or a test event is not rated.
+    pub rated: bool,
 }
 
 /// How far an event has gone, as far as its settings care.
@@ -540,6 +543,9 @@ pub struct RawTournament {
     pub clocks: String,
     /// As `records_public`.
     pub half_point_bye: String,
+    /// `yes` or `no`; empty is `yes` (an event is rated unless it is a
+    /// friendly or a test).
+    pub rated: String,
 }
 
 /// The most rounds a tournament may have: a long league season.
@@ -567,6 +573,7 @@ impl RawTournament {
             confirmation: f.confirmation.as_str().into(),
             clocks: if f.clocks { "yes" } else { "" }.into(),
             half_point_bye: if f.half_point_bye { "yes" } else { "" }.into(),
+            rated: if f.rated { "yes" } else { "no" }.into(),
         }
     }
 
@@ -724,6 +731,7 @@ impl RawTournament {
         let records_required = yes_no("records_required", &self.records_required);
         let clocks = yes_no("clocks", &self.clocks);
         let half_point_bye = yes_no("half_point_bye", &self.half_point_bye);
+        let rated = self.rated.trim().is_empty() || yes_no("rated", &self.rated);
         let confirmation = match self.confirmation.trim() {
             "" => Confirmation::Players,
             t => Confirmation::parse(t).unwrap_or_else(|| {
@@ -770,6 +778,7 @@ impl RawTournament {
                 confirmation,
                 clocks,
                 half_point_bye,
+                rated,
             }),
             _ => Err(errors),
         }

@@ -190,6 +190,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         }
         "/people" => vec!["/people".into(), "/people?q=mok".into()],
         "/api/v1/tournaments" => vec!["/api/v1/tournaments".into()],
+        "/api/v1/tournaments/{tid:\\d+}" => vec![format!("/api/v1/tournaments/{s}")],
         "/api/v1/tournaments/{tid:\\d+}/publication" => {
             vec![format!("/api/v1/tournaments/{s}/publication")]
         }

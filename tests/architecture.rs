@@ -291,6 +291,7 @@ const CORE: &[&str] = &[
     "season.rs",
     "reports.rs",
     "clock.rs",
+    "calendar.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.

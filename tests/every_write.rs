@@ -945,6 +945,35 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
             },
         );
 
+        // A tournament withdrawn from public view and returned, from the
+        // page and through the API; then deleted by an admin, from the
+        // page (after its question) and through the API: the deletion is
+        // a change of no tournament.
+        w.step("POST", "/t/{tid:\\d+}/archive", Some(fresh), || {
+            page.post(&format!("/t/{fresh}/archive"), &[("archived", "yes")])
+        });
+        w.step(
+            "PATCH",
+            "/api/v1/tournaments/{tid:\\d+}",
+            Some(fresh),
+            || {
+                api.send_json(
+                    "PATCH",
+                    &format!("/api/v1/tournaments/{fresh}"),
+                    json!({"archived": false}),
+                )
+            },
+        );
+        let asked = boss.post(&format!("/t/{fresh}/delete"), &[]);
+        assert_eq!(asked.status, 200, "{}", asked.body);
+        w.step("POST", "/t/{tid:\\d+}/delete", None, || {
+            boss.post(&format!("/t/{fresh}/delete"), &[("confirm", "yes")])
+        });
+        let mut chief = app.script_for(&admin);
+        w.step("DELETE", "/api/v1/tournaments/{tid:\\d+}", None, || {
+            chief.send_json("DELETE", &format!("/api/v1/tournaments/{copy}"), json!({}))
+        });
+
         // Every write route of the table was walked.
         let writes: BTreeSet<(String, String)> = kraal::web::routes::ROUTES
             .iter()

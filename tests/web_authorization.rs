@@ -121,6 +121,8 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
             ("token", "a-token-issued-there"),
         ]),
         "/t/{tid:\\d+}/publication/stop" => s(&[]),
+        "/t/{tid:\\d+}/archive" => s(&[("archived", "yes")]),
+        "/t/{tid:\\d+}/delete" => s(&[("confirm", "yes")]),
         "/api/v1/tournaments/{tid:\\d+}/publication" => s(&[
             ("to", "https://federation.example"),
             ("token", "a-token-issued-there"),

@@ -398,8 +398,25 @@ pub fn games(conn: &mut DbConnection, of: Of<'_>) -> Result<Vec<PlayedGame>, DbE
         Option<String>,
     );
     let rows: Vec<Row> = query.order((rounds::played_on, games::id)).load(conn)?;
+    // What is rated leaves out the rounds dated outside their bounds
+    // (stored before `crate::calendar`'s rules) until they are corrected.
+    let days = match of {
+        Of::Tournament(tid) => {
+            let (starts, ends): (Option<NaiveDate>, Option<NaiveDate>) = tournaments::table
+                .find(tid)
+                .select((tournaments::starts_on, tournaments::ends_on))
+                .first(conn)?;
+            Some(crate::calendar::round_range(
+                starts,
+                ends,
+                super::now().date(),
+            ))
+        }
+        Of::Entries(_) => None,
+    };
     Ok(rows
         .into_iter()
+        .filter(|row| days.is_none_or(|d| d.holds(row.3)))
         .filter_map(
             |(game_id, tournament_id, round, played_on, first, second, starter, result)| {
                 Some(PlayedGame {
@@ -604,9 +621,12 @@ pub fn refresh_entry(
     Ok(())
 }
 
-/// Every tournament's id and revision: which ones changed since a read.
+/// Every rated tournament's id and revision: which ones changed since a
+/// read. A tournament that is not rated (a friendly, a test event) has no
+/// games in the ratings.
 pub fn revisions(conn: &mut DbConnection) -> Result<Vec<(i32, i32)>, DbError> {
     Ok(tournaments::table
+        .filter(tournaments::rated.eq(true))
         .select((tournaments::id, tournaments::revision))
         .load(conn)?)
 }

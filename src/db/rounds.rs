@@ -218,8 +218,9 @@ pub fn create(
     games_per_pairing: i32,
     played_on: Option<NaiveDate>,
 ) -> Result<Round, DbError> {
-    let conn = w.conn();
     let created = now();
+    let played_on = day_for(w.conn(), tournament_id, number, played_on, created.date())?;
+    let conn = w.conn();
     let round_id: i32 = diesel::insert_into(rounds::table)
         .values((
             rounds::tournament_id.eq(tournament_id),
@@ -227,7 +228,7 @@ pub fn create(
             rounds::status.eq(RoundStatus::Draft.as_str()),
             rounds::explanation.eq(""),
             rounds::created_at.eq(created),
-            rounds::played_on.eq(played_on.unwrap_or(created.date())),
+            rounds::played_on.eq(played_on),
         ))
         .returning(rounds::id)
         .get_result(conn)
@@ -522,6 +523,51 @@ pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbE
     Ok(())
 }
 
+/// The tournament's first and last day.
+fn dates_of(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+) -> Result<(Option<NaiveDate>, Option<NaiveDate>), DbError> {
+    use super::schema::tournaments;
+    tournaments::table
+        .find(tournament_id)
+        .select((tournaments::starts_on, tournaments::ends_on))
+        .first(conn)
+        .map_err(|e| found(e, "tournament"))
+}
+
+/// The day new round `number` is played on: the day given, checked
+/// against the tournament's dates, or the default day
+/// ([`crate::calendar::default_round_day`]).
+fn day_for(
+    conn: &mut DbConnection,
+    tournament_id: i32,
+    number: i32,
+    given: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<NaiveDate, DbError> {
+    let (starts, ends) = dates_of(conn, tournament_id)?;
+    if let Some(day) = given {
+        crate::calendar::check_round(
+            "date",
+            day,
+            crate::calendar::round_range(starts, ends, today),
+        )
+        .map_err(DbError::Invalid)?;
+        return Ok(day);
+    }
+    let previous: Option<NaiveDate> = rounds::table
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .filter(rounds::number.lt(number))
+        .order(rounds::number.desc())
+        .select(rounds::played_on)
+        .first(conn)
+        .optional()?;
+    Ok(crate::calendar::default_round_day(
+        number, starts, ends, previous, today,
+    ))
+}
+
 /// Sets the day round `number` is played on; audited with the old day and
 /// the new. The same day again changes nothing and records nothing.
 pub fn set_date(
@@ -534,6 +580,13 @@ pub fn set_date(
     if r.played_on == day {
         return Ok(r);
     }
+    let (starts, ends) = dates_of(w.conn(), tournament_id)?;
+    crate::calendar::check_round(
+        "date",
+        day,
+        crate::calendar::round_range(starts, ends, now().date()),
+    )
+    .map_err(DbError::Invalid)?;
     diesel::update(rounds::table.find(r.id))
         .set(rounds::played_on.eq(day))
         .execute(w.conn())?;

@@ -329,6 +329,8 @@ diesel::table! {
         confirmation -> Text,
         clocks -> Bool,
         half_point_bye -> Bool,
+        archived -> Bool,
+        rated -> Bool,
     }
 }
 

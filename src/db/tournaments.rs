@@ -5,9 +5,10 @@ use diesel::prelude::*;
 use serde::Serialize;
 
 use super::audit::Write;
-use super::schema::{rounds, tournament_referees, tournaments, users};
+use super::schema::{published, rounds, tournament_referees, tournaments, users};
 use super::users::User;
 use super::{classify, found, now, read_row, DbConnection, DbError};
+use crate::calendar;
 use crate::change::{Action, Change, Entity};
 use crate::tournament::{
     format_tiebreaks, ByeValue, Confirmation, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
@@ -55,6 +56,10 @@ pub struct Tournament {
     pub clocks: bool,
     /// See [`TournamentFields::half_point_bye`].
     pub half_point_bye: bool,
+    /// Withdrawn from public view: only its referees and the admins see it.
+    pub archived: bool,
+    /// See [`TournamentFields::rated`].
+    pub rated: bool,
 }
 
 impl Tournament {
@@ -90,6 +95,7 @@ impl Tournament {
             confirmation: self.confirmation,
             clocks: self.clocks,
             half_point_bye: self.half_point_bye,
+            rated: self.rated,
         }
     }
 }
@@ -116,6 +122,7 @@ struct Settings<'a> {
     confirmation: &'static str,
     clocks: bool,
     half_point_bye: bool,
+    rated: bool,
 }
 
 impl Settings<'_> {
@@ -138,12 +145,14 @@ impl Settings<'_> {
             confirmation: f.confirmation.as_str(),
             clocks: f.clocks,
             half_point_bye: f.half_point_bye,
+            rated: f.rated,
         }
     }
 }
 
 /// A new tournament; a referee who creates one referees it.
 pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tournament, DbError> {
+    check_dates(f, None)?;
     let conn = w.conn();
     let t = now();
     let id: i32 = diesel::insert_into(tournaments::table)
@@ -167,6 +176,7 @@ pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tou
 pub fn update(w: &mut Write, id: i32, f: &TournamentFields) -> Result<Tournament, DbError> {
     let conn = w.conn();
     let old = find(conn, id)?.fields();
+    check_dates(f, Some(&old))?;
     diesel::update(tournaments::table.find(id))
         .set((Settings::of(f), tournaments::updated_at.eq(now())))
         .execute(conn)?;
@@ -175,6 +185,147 @@ pub fn update(w: &mut Write, id: i32, f: &TournamentFields) -> Result<Tournament
     c.new_value = serde_json::to_string(f).ok();
     w.record(c);
     find(w.conn(), id)
+}
+
+/// The tournament's dates within [`calendar::tournament_range`]; of an
+/// edit, only the dates it changes (a date stored before the rule stays
+/// until someone changes it).
+fn check_dates(f: &TournamentFields, old: Option<&TournamentFields>) -> Result<(), DbError> {
+    let changed = |new: Option<NaiveDate>, old: Option<NaiveDate>| new.filter(|_| new != old);
+    let (starts, ends) = match old {
+        Some(o) => (
+            changed(f.starts_on, o.starts_on),
+            changed(f.ends_on, o.ends_on),
+        ),
+        None => (f.starts_on, f.ends_on),
+    };
+    match calendar::check_tournament(starts, ends, now().date())
+        .into_iter()
+        .next()
+    {
+        Some(e) => Err(DbError::Invalid(e)),
+        None => Ok(()),
+    }
+}
+
+/// Withdraws the tournament from public view (`true`) or returns it; its
+/// ratings and seasons are as they were. The same again records nothing.
+pub fn set_archived(w: &mut Write, id: i32, archived: bool) -> Result<Tournament, DbError> {
+    let t = find(w.conn(), id)?;
+    if t.archived == archived {
+        return Ok(t);
+    }
+    diesel::update(tournaments::table.find(id))
+        .set(tournaments::archived.eq(archived))
+        .execute(w.conn())?;
+    let action = if archived {
+        Action::Archive
+    } else {
+        Action::Unarchive
+    };
+    w.record(Change::new(Some(id), action, Entity::Tournament, Some(id)));
+    find(w.conn(), id)
+}
+
+/// The archived tournaments' ids.
+pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<i32>, DbError> {
+    Ok(tournaments::table
+        .filter(tournaments::archived.eq(true))
+        .order(tournaments::id)
+        .select(tournaments::id)
+        .load(conn)?)
+}
+
+/// Those of `ids` that are not rated, in the order of `ids`.
+pub fn not_rated_among(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<i32>, DbError> {
+    let found: Vec<i32> = tournaments::table
+        .filter(tournaments::id.eq_any(ids))
+        .filter(tournaments::rated.eq(false))
+        .select(tournaments::id)
+        .load(conn)?;
+    Ok(ids.iter().copied().filter(|i| found.contains(i)).collect())
+}
+
+/// The tournaments `user_id` referees.
+pub fn refereed_by(conn: &mut DbConnection, user_id: i32) -> Result<Vec<i32>, DbError> {
+    Ok(tournament_referees::table
+        .filter(tournament_referees::user_id.eq(user_id))
+        .select(tournament_referees::tournament_id)
+        .load(conn)?)
+}
+
+/// Deletes the tournament with every row of it, its audit trail included;
+/// the deletion is recorded as a change of no tournament (the server's
+/// own trail), naming the tournament's id and name. A tournament with a
+/// published round is refused, unless it is a published copy of a
+/// venue's event (the venue's next publication makes a new copy).
+pub fn delete(w: &mut Write, id: i32) -> Result<(), DbError> {
+    let t = find(w.conn(), id)?;
+    let copy: i64 = published::table
+        .filter(published::tournament_id.eq(id))
+        .count()
+        .get_result(w.conn())?;
+    let published_rounds: i64 = rounds::table
+        .filter(rounds::tournament_id.eq(id))
+        .filter(rounds::status.eq(crate::tournament::RoundStatus::Published.as_str()))
+        .count()
+        .get_result(w.conn())?;
+    if copy == 0 && published_rounds > 0 {
+        return Err(DbError::Conflict(
+            crate::conflict::Conflict::PublishedRounds {
+                published: published_rounds as i32,
+            },
+        ));
+    }
+    // The rounds first: their pairings, games and line-ups name players
+    // and teams without a cascade of their own, which PostgreSQL may check
+    // before the tournament's cascades reach them.
+    diesel::delete(rounds::table.filter(rounds::tournament_id.eq(id))).execute(w.conn())?;
+    diesel::delete(tournaments::table.find(id)).execute(w.conn())?;
+    w.record(Change::new(None, Action::Delete, Entity::Tournament, Some(id)).old(t.name));
+    Ok(())
+}
+
+/// Every stored round whose day lies outside its bounds
+/// ([`calendar::round_range`] of its tournament's dates as of `today`),
+/// by tournament and round: left out of the ratings, and in the way of
+/// its event's export until a referee corrects it.
+pub fn rounds_out_of_bounds(
+    conn: &mut DbConnection,
+    today: NaiveDate,
+) -> Result<Vec<calendar::OutOfBounds>, DbError> {
+    let rows: Vec<(
+        i32,
+        String,
+        Option<NaiveDate>,
+        Option<NaiveDate>,
+        i32,
+        NaiveDate,
+    )> = rounds::table
+        .inner_join(tournaments::table)
+        .order((tournaments::id, rounds::number))
+        .select((
+            tournaments::id,
+            tournaments::name,
+            tournaments::starts_on,
+            tournaments::ends_on,
+            rounds::number,
+            rounds::played_on,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(tid, name, starts, ends, round, date)| {
+            let range = calendar::round_range(starts, ends, today);
+            (!range.holds(date)).then_some(calendar::OutOfBounds {
+                tournament_id: tid,
+                tournament: name,
+                round,
+                date,
+                range,
+            })
+        })
+        .collect())
 }
 
 /// Fixes the rounds of an event whose field decides them, as its first

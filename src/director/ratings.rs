@@ -50,12 +50,21 @@ impl Book {
         snapshot.get(i).map(|(r, _)| r)
     }
 
-    /// The person's line, month by month, from their first rated month.
+    /// The person's line: their first rated month, every month they
+    /// played in, and the latest month (their current rating). Months in
+    /// which nothing happened to them are left out, so the line grows with
+    /// the games a person plays, never with the calendar.
     pub fn line(&self, person: i32) -> Vec<(Period, Rating, u32)> {
-        match self.index_of(person) {
-            Some(i) => self.history.person(i).collect(),
-            None => Vec::new(),
-        }
+        let Some(i) = self.index_of(person) else {
+            return Vec::new();
+        };
+        let all: Vec<(Period, Rating, u32)> = self.history.person(i).collect();
+        let last = all.len().saturating_sub(1);
+        all.into_iter()
+            .enumerate()
+            .filter(|(k, (_, _, games))| *k == 0 || *k == last || *games > 0)
+            .map(|(_, row)| row)
+            .collect()
     }
 
     /// Everyone rated after `period`, best first (ties by name, then id);
@@ -161,7 +170,13 @@ impl Ratings {
             .enumerate()
             .map(|(i, p)| (p.id, i as u32))
             .collect();
-        let starts = starts_of(&everyone);
+        let mut starts = starts_of(&everyone);
+        // Nothing is rated before the earliest day a date may take: an
+        // import from before it takes effect in that first month.
+        let before_first = Period::of(crate::calendar::earliest()).prev();
+        for s in &mut starts {
+            s.after = s.after.max(before_first);
+        }
         let entry_person: HashMap<i32, u32> = people::entry_people(conn)?
             .into_iter()
             .filter_map(|(entry, person)| Some((entry, *index.get(&person)?)))

@@ -26,6 +26,15 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
     let mut events = Vec::with_capacity(s.events.len());
     for &(tid, _, weight) in &s.events {
         let data = super::load(conn, tid)?;
+        if !data.tournament.rated {
+            // A friendly or a test event is not counted: no places, no
+            // points (see [`not_counted`]).
+            events.push(Event {
+                weight,
+                places: Vec::new(),
+            });
+            continue;
+        }
         let person_of: HashMap<u32, i32> = data
             .players
             .iter()
@@ -61,4 +70,11 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
         });
     }
     Ok((s, lines))
+}
+
+/// The season's events that are not counted: those not rated (friendlies,
+/// test events), by tournament id in the season's order.
+pub fn not_counted(conn: &mut DbConnection, s: &Season) -> Result<Vec<i32>, DbError> {
+    let ids: Vec<i32> = s.events.iter().map(|e| e.0).collect();
+    crate::db::tournaments::not_rated_among(conn, &ids)
 }

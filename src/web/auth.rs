@@ -95,6 +95,7 @@ pub async fn guard(
     if changes_state {
         // Whatever it changed, this process's cached pages must not outlive it.
         state.pages.outdate();
+        state.archived.outdate();
     }
     seal(&mut res, state.secure_cookies)?;
     Ok(res)
@@ -203,6 +204,9 @@ async fn admit(
     // borrow; it is answered 401 by the route itself.
     let ambient = caller.user.is_some() || !api;
     let (by_token, csrf) = (caller.by_token, caller.csrf.clone());
+    // An archived tournament is no page for whoever may not see it.
+    let path = req.path().to_string();
+    super::archive::admit(&state, &path, caller.user.as_ref()).await?;
     req.extensions_mut().insert(caller);
     if changes_state && !by_token && ambient {
         check_csrf(req, csrf.as_deref()).await?;

@@ -200,28 +200,39 @@ pub async fn events(
     }
     let start =
         futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(first))));
-    let rest = futures_util::stream::unfold(sub, move |mut sub| async move {
-        if sub.live.stopping() {
-            return None;
-        }
-        loop {
-            match sub.rx.recv().await {
-                Ok(Event::Stop) => return None,
-                Ok(Event::Changed {
-                    tournament,
-                    revision,
-                }) if tournament == tid => return Some((Ok(changed(revision)), sub)),
-                Ok(Event::Ping) => return Some((Ok(Bytes::from_static(b": ping\n\n")), sub)),
-                Ok(_) => continue,
-                // Too slow to read every event: whatever was missed, the
-                // latest revision is what counts.
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let known = sub.live.watched().get(&tid).and_then(|w| w.revision);
-                    if let Some(r) = known {
-                        return Some((Ok(changed(r)), sub));
+    let watcher = state.clone();
+    let rest = futures_util::stream::unfold(sub, move |mut sub| {
+        let state = watcher.clone();
+        async move {
+            if sub.live.stopping() {
+                return None;
+            }
+            loop {
+                match sub.rx.recv().await {
+                    Ok(Event::Stop) => return None,
+                    // An archived event's stream ends: its pages are no
+                    // longer public (its referees' pages open a new one).
+                    Ok(Event::Changed { tournament, .. })
+                        if tournament == tid && state.archived.known(tid) =>
+                    {
+                        return None
                     }
+                    Ok(Event::Changed {
+                        tournament,
+                        revision,
+                    }) if tournament == tid => return Some((Ok(changed(revision)), sub)),
+                    Ok(Event::Ping) => return Some((Ok(Bytes::from_static(b": ping\n\n")), sub)),
+                    Ok(_) => continue,
+                    // Too slow to read every event: whatever was missed, the
+                    // latest revision is what counts.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let known = sub.live.watched().get(&tid).and_then(|w| w.revision);
+                        if let Some(r) = known {
+                            return Some((Ok(changed(r)), sub));
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
                 }
-                Err(broadcast::error::RecvError::Closed) => return None,
             }
         }
     });

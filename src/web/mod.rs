@@ -5,6 +5,7 @@
 //! be added without its access being stated and tested.
 
 pub mod api;
+pub mod archive;
 pub mod auth;
 pub mod cache;
 pub mod error;
@@ -44,6 +45,8 @@ pub struct AppState {
     /// The federation's server named when this one was started (it then
     /// wins over the admin's setting).
     pub federation_url: Option<String>,
+    /// The archived tournaments' ids, as last read.
+    pub archived: archive::Archived,
 }
 
 impl AppState {
@@ -59,6 +62,7 @@ impl AppState {
             )),
             outbound: crate::outbound::Policy::default(),
             federation_url: None,
+            archived: archive::Archived::default(),
         }
     }
 

@@ -117,6 +117,18 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             "tournament {id} is a team event; a season counts individual events"
         ),
         Problem::EndsBeforeStart => write!(f, "the last day is before the first"),
+        Problem::DateOutside { date, first, last } => {
+            write!(f, "{label} {date} is outside {first}..{last}")
+        }
+        Problem::RoundDateOutside {
+            round,
+            date,
+            first,
+            last,
+        } => write!(
+            f,
+            "round {round} is dated {date}, outside {first}..{last}: a referee corrects its date on the round's page first"
+        ),
         Problem::Unknown { text, choices } => {
             write!(f, "unknown {label} '{text}' ({})", either(choices))
         }

@@ -417,6 +417,25 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .order(rounds::id)
             .select(RoundRow::as_select())
             .load(conn)?;
+        // A round dated outside its bounds (stored before the rules of
+        // `crate::calendar`) keeps the event from leaving until a referee
+        // corrects it: the file, the download and a publication alike.
+        let days = crate::calendar::round_range(
+            tournament.starts_on,
+            tournament.ends_on,
+            super::now().date(),
+        );
+        if let Some(r) = rounds
+            .iter()
+            .filter(|r| !days.holds(r.played_on))
+            .min_by_key(|r| r.number)
+        {
+            return Err(DbError::Invalid(crate::calendar::export_refused(
+                r.number,
+                r.played_on,
+                days,
+            )));
+        }
         let round_ids: Vec<i32> = rounds.iter().map(|r| r.id).collect();
         let pairings: Vec<PairingRow> = pairings::table
             .filter(pairings::round_id.eq_any(&round_ids))

@@ -56,8 +56,13 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
         upgrade_v1(&mut file);
     }
     if version.is_some_and(|v| v < 3) {
+        // An older file's rounds were played the day they were paired,
+        // kept within the tournament's dates (a round paired the evening
+        // before the first day was played on it).
+        let t = &file.tournament;
+        let days = crate::calendar::round_range(t.starts_on, t.ends_on, crate::db::now().date());
         for r in &mut file.rounds {
-            r.played_on = r.created_at.date();
+            r.played_on = days.clamp(r.created_at.date());
         }
     }
     check_values(&file)?;
@@ -157,9 +162,25 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
         confirmation: t.confirmation.clone(),
         clocks: text(t.clocks),
         half_point_bye: text(t.half_point_bye),
+        rated: String::new(),
     };
     if let Err(errors) = raw.check() {
         return Err(bad("tournament".into(), errors[0].clone()));
+    }
+    // The dates as every other way in takes them: the tournament's within
+    // 2000-01-01 and two years from today, each round's within the
+    // tournament's (a file made before these rules may hold one outside).
+    let today = crate::db::now().date();
+    if let Some(e) = crate::calendar::check_tournament(t.starts_on, t.ends_on, today)
+        .into_iter()
+        .next()
+    {
+        return Err(bad("tournament".into(), e));
+    }
+    let days = crate::calendar::round_range(t.starts_on, t.ends_on, today);
+    for (i, r) in file.rounds.iter().enumerate() {
+        crate::calendar::check_round("played_on", r.played_on, days)
+            .map_err(|e| bad(format!("rounds[{i}]"), e))?;
     }
     number("tournament".into(), "revision", t.revision, 0..=i32::MAX)?;
     let round_no = 1..=MAX_ROUNDS;

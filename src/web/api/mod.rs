@@ -29,7 +29,9 @@ pub use rounds::{get_round, pair_round, patch_round};
 pub use seasons::{create_season, season_standings};
 pub use standings::standings;
 pub use teams::{add_team, list_teams, put_lineup};
-pub use tournaments::{create_tournament, list_tournaments, patch_tournament};
+pub use tournaments::{
+    create_tournament, delete_tournament, get_tournament, list_tournaments, patch_tournament,
+};
 
 // The request bodies, for the fuzz harness that feeds them.
 pub use forbidden::{NewForbiddenBody, WaiverBody};

@@ -75,6 +75,11 @@ pub async fn season_standings(
     let standings: Vec<serde_json::Value> = lines.iter().map(line_json).collect();
     let mut json = season_json(&s);
     json["standings"] = serde_json::Value::Array(standings);
+    // The events not rated (friendlies, test events) are not counted.
+    let not_counted = state
+        .run(move |c| crate::director::seasons::not_counted(c, &s))
+        .await?;
+    json["not_counted"] = serde_json::json!(not_counted);
     Ok(HttpResponse::Ok().json(json))
 }
 

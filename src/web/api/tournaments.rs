@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::db::tournaments::{self, Tournament};
 use crate::director::{self};
 use crate::tournament::{Confirmation, Ranking, RawTournament, RuleSet, System, Tiebreaks};
-use crate::web::error::ApiError;
+use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
 use super::{invalid, refereed, ApiUser};
@@ -32,12 +32,17 @@ pub struct NewTournament {
     confirmation: Option<String>,
     clocks: Option<bool>,
     half_point_bye: Option<bool>,
+    rated: Option<bool>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct TournamentJson {
     id: i32,
     name: String,
+    venue: String,
+    starts_on: Option<chrono::NaiveDate>,
+    ends_on: Option<chrono::NaiveDate>,
+    bye_value: crate::tournament::ByeValue,
     system: System,
     rules: RuleSet,
     games_per_pairing: i32,
@@ -51,6 +56,10 @@ pub struct TournamentJson {
     confirmation: Confirmation,
     clocks: bool,
     half_point_bye: bool,
+    /// Withdrawn from public view (only its referees and the admins see it).
+    archived: bool,
+    /// Its games are rated and it counts in seasons.
+    rated: bool,
 }
 
 impl From<&Tournament> for TournamentJson {
@@ -58,6 +67,10 @@ impl From<&Tournament> for TournamentJson {
         TournamentJson {
             id: t.id,
             name: t.name.clone(),
+            venue: t.venue.clone(),
+            starts_on: t.starts_on,
+            ends_on: t.ends_on,
+            bye_value: t.bye_value,
             system: t.system,
             rules: t.rules,
             games_per_pairing: t.games_per_pairing,
@@ -70,6 +83,8 @@ impl From<&Tournament> for TournamentJson {
             confirmation: t.confirmation,
             clocks: t.clocks,
             half_point_bye: t.half_point_bye,
+            archived: t.archived,
+            rated: t.rated,
         }
     }
 }
@@ -100,6 +115,10 @@ impl From<NewTournament> for RawTournament {
             confirmation: b.confirmation.unwrap_or_default(),
             clocks: yes(b.clocks),
             half_point_bye: yes(b.half_point_bye),
+            rated: match b.rated {
+                Some(false) => "no".into(),
+                _ => String::new(),
+            },
         }
     }
 }
@@ -131,6 +150,10 @@ pub struct TournamentPatch {
     confirmation: Option<String>,
     clocks: Option<bool>,
     half_point_bye: Option<bool>,
+    rated: Option<bool>,
+    /// Withdraws the tournament from public view (`true`) or returns it;
+    /// not a setting of the form, but of the same call.
+    archived: Option<bool>,
 }
 
 /// A field that is present, even as `null` (`Some(None)`), as against one
@@ -201,6 +224,9 @@ impl TournamentPatch {
         if let Some(v) = self.half_point_bye {
             raw.half_point_bye = yes(v);
         }
+        if let Some(v) = self.rated {
+            raw.rated = if v { "yes" } else { "no" }.into();
+        }
         raw
     }
 }
@@ -214,18 +240,65 @@ pub async fn patch_tournament(
     body: web::Json<TournamentPatch>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    let fields = body.into_inner().over(&t).check().map_err(invalid)?;
+    let mut body = body.into_inner();
+    let archived = body.archived.take();
+    let fields = body.over(&t).check().map_err(invalid)?;
     let id = t.id;
-    let t = state
-        .run(move |c| director::settings::update(c, id, &fields, &user))
-        .await?;
+    let mut t = if fields != t.fields() || archived.is_none() {
+        let user = user.clone();
+        state
+            .run(move |c| director::settings::update(c, id, &fields, &user))
+            .await?
+    } else {
+        t
+    };
+    if let Some(archived) = archived {
+        t = state
+            .write(Some(user.id), move |w| {
+                tournaments::set_archived(w, id, archived)
+            })
+            .await?;
+        state.archived.outdate();
+    }
     Ok(HttpResponse::Ok().json(TournamentJson::from(&t)))
+}
+
+/// `GET /api/v1/tournaments/{tid}`: the tournament's settings, in the
+/// fields `POST` and `PATCH` take, with its `id`, `archived` and `rated`.
+pub async fn get_tournament(
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let t = state.run(move |c| tournaments::find(c, id)).await?;
+    Ok(HttpResponse::Ok().json(TournamentJson::from(&t)))
+}
+
+/// `DELETE /api/v1/tournaments/{tid}` (admins): 204, the tournament and
+/// every row of it gone; 409 for one with a published round, unless it is
+/// a published copy of a venue's event.
+pub async fn delete_tournament(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    if !user.is_admin() {
+        return Err(ApiError(AppError::forbidden()));
+    }
+    state
+        .write(Some(user.id), move |w| tournaments::delete(w, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// `GET /api/v1/tournaments`: every tournament, the newest first, with
 /// `"origin": {"id", "server", "link", "revision"}` for a copy a venue
 /// publishes here (`null` for the server's own).
-pub async fn list_tournaments(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+pub async fn list_tournaments(
+    user: Option<ApiUser>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
     let (list, published) = state
         .run(|c| {
             Ok((
@@ -234,6 +307,11 @@ pub async fn list_tournaments(state: web::Data<AppState>) -> Result<HttpResponse
             ))
         })
         .await?;
+    // Archived tournaments only for their referees and the admins.
+    let list = crate::web::archive::visible(&state, user.as_ref().map(|u| &u.0), list, |t| {
+        (t.id, t.archived)
+    })
+    .await?;
     let out: Vec<serde_json::Value> = list
         .iter()
         .map(|t| {

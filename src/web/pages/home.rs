@@ -21,6 +21,11 @@ pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> Result<HomePage, AppE
     let (tournaments, users) = state
         .run(|c| Ok((tournaments::list(c)?, crate::db::users::count(c)?)))
         .await?;
+    // Archived tournaments only for their referees and the admins, marked.
+    let tournaments = crate::web::archive::visible(&state, ctx.user.as_ref(), tournaments, |t| {
+        (t.id, t.archived)
+    })
+    .await?;
     Ok(HomePage {
         ctx,
         tournaments,

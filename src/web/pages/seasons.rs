@@ -173,6 +173,8 @@ pub struct SeasonPage {
     ctx: Ctx,
     season: Season,
     lines: Vec<Line>,
+    /// Events not rated (friendlies, test events): not counted.
+    not_counted: Vec<i32>,
 }
 
 impl SeasonPage {
@@ -202,10 +204,19 @@ pub async fn show(
     path: web::Path<i32>,
 ) -> Result<SeasonPage, AppError> {
     let id = path.into_inner();
-    let (season, lines) = state
-        .run(move |c| crate::director::seasons::standings(c, id))
+    let (season, lines, not_counted) = state
+        .run(move |c| {
+            let (season, lines) = crate::director::seasons::standings(c, id)?;
+            let not_counted = crate::director::seasons::not_counted(c, &season)?;
+            Ok((season, lines, not_counted))
+        })
         .await?;
-    Ok(SeasonPage { ctx, season, lines })
+    Ok(SeasonPage {
+        ctx,
+        season,
+        lines,
+        not_counted,
+    })
 }
 
 /// `GET /seasons/{id}/standings.csv`

@@ -192,12 +192,21 @@ pub async fn create(
     let raw = form.into_inner().into_raw();
     match raw.check() {
         Ok(fields) => {
-            let t = state
+            let created = state
                 .write(Some(who.0.id), move |w| {
                     tournaments::create(w, &fields, &who.0)
                 })
-                .await?;
-            Ok(see_other(&format!("/t/{}", t.id)))
+                .await;
+            match created {
+                Ok(t) => Ok(see_other(&format!("/t/{}", t.id))),
+                // A date outside its range, refused where it is stored.
+                Err(AppError::Invalid { field, message }) => {
+                    let mut e = FormErrors::default();
+                    e.add(&field, message);
+                    render(&TournamentForm::new(ctx, None, raw, e), FORM_ERROR)
+                }
+                Err(other) => Err(other),
+            }
         }
         Err(errors) => render(
             &TournamentForm::new(ctx, None, raw, errors.into()),
@@ -468,4 +477,91 @@ pub async fn stop_publishing(
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}#publication")))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ArchiveForm {
+    /// `yes` withdraws the tournament from public view, `no` returns it.
+    pub archived: String,
+}
+
+/// `POST /t/{tid}/archive`: withdraws the tournament from public view
+/// (`archived=yes`) or returns it (`archived=no`).
+pub async fn archive(
+    r: Referee,
+    state: web::Data<AppState>,
+    form: web::Form<ArchiveForm>,
+) -> Result<HttpResponse, AppError> {
+    let archived = match form.archived.trim() {
+        "yes" => true,
+        "no" => false,
+        other => {
+            return Err(AppError::from(crate::db::DbError::Invalid(
+                crate::field::FieldError::new(
+                    "archived",
+                    crate::field::Problem::NotYesNo {
+                        text: other.to_string(),
+                    },
+                ),
+            )))
+        }
+    };
+    let tid = r.tournament.id;
+    state
+        .write(Some(r.user.id), move |w| {
+            tournaments::set_archived(w, tid, archived)
+        })
+        .await?;
+    state.archived.outdate();
+    Ok(see_other(&format!("/t/{tid}")))
+}
+
+/// `POST /t/{tid}/delete` (admins): without `confirm=yes`, the question
+/// naming the tournament; with it, the tournament is gone.
+pub async fn delete(
+    admin: Admin,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    form: web::Form<crate::web::layout::Confirm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = path.into_inner();
+    if !form.given() {
+        let (t, paired, copy) = state
+            .run(move |c| {
+                Ok((
+                    tournaments::find(c, tid)?,
+                    tournaments::rounds_paired(c, tid)?,
+                    crate::db::published::of_tournament(c, tid)?.is_some(),
+                ))
+            })
+            .await?;
+        let page = crate::web::layout::ConfirmPage {
+            ctx,
+            question: format!("Delete {}?", t.name),
+            consequences: vec![
+                format!(
+                    "{} goes with every player, round ({paired} paired), result and audit entry of it; the server's own trail records the deletion.",
+                    t.name
+                ),
+                if copy {
+                    "It is a published copy: the venue's next publication makes a new one.".into()
+                } else {
+                    "A tournament with a published round is not deleted: archive it instead.".into()
+                },
+            ],
+            action: format!("/t/{tid}/delete"),
+            button: format!("Delete {}", t.name),
+            back: format!("/t/{tid}"),
+            back_label: t.name.clone(),
+            keep: format!("Keep {}", t.name),
+            t,
+        };
+        return render(&page, StatusCode::OK);
+    }
+    state
+        .write(Some(admin.0.id), move |w| tournaments::delete(w, tid))
+        .await?;
+    Ok(see_other("/"))
 }

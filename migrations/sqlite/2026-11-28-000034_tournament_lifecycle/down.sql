@@ -1,0 +1,2 @@
+ALTER TABLE tournaments DROP COLUMN rated;
+ALTER TABLE tournaments DROP COLUMN archived;
