@@ -117,6 +117,32 @@ pub struct Pulled {
     pub without_id: usize,
 }
 
+/// Pairs of people (by id) with the same name, in any case and spacing,
+/// and the same year of birth (or both without one): perhaps one person
+/// entered twice, for a person to look at and merge. Each pair once, the
+/// lower id first.
+pub fn same_name_and_year(people: &[(i32, &str, Option<i32>)]) -> Vec<(i32, i32)> {
+    let key = |name: &str| {
+        name.split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut keyed: Vec<(String, Option<i32>, i32)> = people
+        .iter()
+        .map(|&(id, name, born)| (key(name), born, id))
+        .collect();
+    keyed.sort();
+    let mut pairs = Vec::new();
+    for (i, a) in keyed.iter().enumerate() {
+        for b in keyed[i + 1..].iter().take_while(|b| b.0 == a.0 && b.1 == a.1) {
+            pairs.push((a.2.min(b.2), a.2.max(b.2)));
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
 /// The imported rating: all of rating, RD and month, or none of them (the
 /// volatility defaults to a new player's, 0.06).
 fn starting_rating(t: &PersonText, errors: &mut Vec<FieldError>) -> Option<StartingRating> {

@@ -9,6 +9,7 @@ pub mod auth;
 pub mod connection;
 pub mod event;
 pub mod forbidden;
+pub mod health;
 pub mod links;
 pub mod people;
 pub mod players;

@@ -8,6 +8,7 @@
 pub mod audit;
 mod bracket;
 pub mod commit;
+pub mod health;
 mod load;
 pub mod pair;
 pub mod personal;
