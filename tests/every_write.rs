@@ -841,10 +841,7 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
             )
         });
         w.step("POST", "/seasons/{id:\\d+}/delete", None, || {
-            page.post(
-                &format!("/seasons/{second}/delete"),
-                &[("confirm", "yes")],
-            )
+            page.post(&format!("/seasons/{second}/delete"), &[("confirm", "yes")])
         });
         let third = id(&api.create(
             "/api/v1/seasons",

@@ -364,13 +364,10 @@ fn a_season_is_changed_and_deleted_through_the_api_with_every_change_audited() {
             })
             .collect();
         // Ayanda wins the first event, Lwazi the second.
-        let durban = common::people_round_robin(
-            &mut api,
-            "Durban Open",
-            &people,
-            "2026-04-11",
-            |i, j| Some(i < j),
-        );
+        let durban =
+            common::people_round_robin(&mut api, "Durban Open", &people, "2026-04-11", |i, j| {
+                Some(i < j)
+            });
         let pmb = common::people_round_robin(
             &mut api,
             "Pietermaritzburg Rapid",
@@ -447,7 +444,12 @@ fn a_season_is_changed_and_deleted_through_the_api_with_every_change_audited() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|e| (e["tournament"].as_i64().unwrap(), e["weight"].as_f64().unwrap()))
+            .map(|e| {
+                (
+                    e["tournament"].as_i64().unwrap(),
+                    e["weight"].as_f64().unwrap(),
+                )
+            })
             .collect();
         assert_eq!(events, vec![(durban, 1.0), (pmb, 2.0)]);
         assert_eq!(leader(&app, sid), people[3]);
@@ -470,7 +472,11 @@ fn a_season_is_changed_and_deleted_through_the_api_with_every_change_audited() {
         for (body, status, field) in [
             (json!({"events": []}), 422, "events"),
             (json!({"name": "Midlands Series"}), 409, "name"),
-            (json!({"events": [{"tournament": pmb, "weight": 0}]}), 422, "weight"),
+            (
+                json!({"events": [{"tournament": pmb, "weight": 0}]}),
+                422,
+                "weight",
+            ),
             (json!({"events": [{"tournament": 99_999}]}), 422, "events"),
             (json!({"best": 0}), 422, "best"),
         ] {
@@ -522,10 +528,7 @@ fn a_season_is_changed_and_deleted_through_the_api_with_every_change_audited() {
                 .status,
             404
         );
-        assert_eq!(
-            patch(&mut api, json!({"name": "Back again"})).status,
-            404
-        );
+        assert_eq!(patch(&mut api, json!({"name": "Back again"})).status, 404);
         assert_eq!(
             app.client()
                 .get(&format!("/api/v1/tournaments/{durban}/standings"))
@@ -602,7 +605,11 @@ fn a_season_is_changed_and_deleted_on_its_pages() {
 
         // The season's page leads to its form, filled in as it was made.
         let page = desk.get(&at).body;
-        assert!(common::has_attr(&page, "href", &format!("/seasons/{sid}/edit")));
+        assert!(common::has_attr(
+            &page,
+            "href",
+            &format!("/seasons/{sid}/edit")
+        ));
         assert!(!common::has_attr(
             &app.client().get(&at).body,
             "href",
@@ -637,7 +644,11 @@ fn a_season_is_changed_and_deleted_on_its_pages() {
         };
         let r = send(&mut desk, &pairs(&none));
         assert_eq!(r.status, 422, "{}", r.body);
-        assert!(common::field_error(&r.body, "events").is_some(), "{}", r.body);
+        assert!(
+            common::field_error(&r.body, "events").is_some(),
+            "{}",
+            r.body
+        );
         // Another season's name: refused beside the name.
         let mut taken = fields.clone();
         common::set_field(&mut taken, "name", "Northern KZN League");
@@ -663,7 +674,12 @@ fn a_season_is_changed_and_deleted_on_its_pages() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|e| (e["tournament"].as_i64().unwrap(), e["weight"].as_f64().unwrap()))
+            .map(|e| {
+                (
+                    e["tournament"].as_i64().unwrap(),
+                    e["weight"].as_f64().unwrap(),
+                )
+            })
             .collect();
         assert_eq!(events, vec![(ladysmith, 2.0), (newcastle, 1.5)]);
 

@@ -118,7 +118,14 @@ pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
         ))
         .returning(seasons::id)
         .get_result(w.conn())
-        .map_err(|e| classify(e, Taken::SeasonName { name: f.name.clone() }))?;
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::SeasonName {
+                    name: f.name.clone(),
+                },
+            )
+        })?;
     insert_events(w, id, f)?;
     let season = find(w.conn(), id)?;
     w.record(
@@ -141,7 +148,14 @@ pub fn update(w: &mut Write, id: i32, f: &SeasonFields) -> Result<Season, DbErro
             seasons::best.eq(f.best.map(|b| b as i32)),
         ))
         .execute(w.conn())
-        .map_err(|e| classify(e, Taken::SeasonName { name: f.name.clone() }))?;
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::SeasonName {
+                    name: f.name.clone(),
+                },
+            )
+        })?;
     diesel::delete(season_events::table.filter(season_events::season_id.eq(id)))
         .execute(w.conn())?;
     insert_events(w, id, f)?;

@@ -12,9 +12,7 @@ use crate::export::seasons::points as shown_points;
 use crate::season::SeasonFields;
 use crate::web::auth::SignedIn;
 use crate::web::error::AppError;
-use crate::web::layout::{
-    csv_download, render, see_other, Confirm, Ctx, FormErrors, FORM_ERROR,
-};
+use crate::web::layout::{csv_download, render, see_other, Confirm, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
 
 /// The form as typed: `event` once per chosen tournament, `weight_{id}`
@@ -337,7 +335,10 @@ pub async fn update(
         }
         Err(errors) => (errors, FORM_ERROR),
     };
-    render(&edit_page(&state, ctx, id, Some(raw), errors).await?, status)
+    render(
+        &edit_page(&state, ctx, id, Some(raw), errors).await?,
+        status,
+    )
 }
 
 #[derive(Template, WebTemplate)]
