@@ -944,6 +944,15 @@ fn the_registry_pages_show_numbers_axes_games_in_all_and_ask_before_a_merge() {
             guest.get(&format!("/api/v1/people/{twin}")).json()["merged_into"],
             people[0]
         );
+        // Two people entered in one event cannot be one: refused before
+        // the question, naming the event.
+        let both = desk.post(
+            &format!("/people/{}/merge", people[1]),
+            &[("into", &people[2].to_string())],
+        );
+        assert_eq!(both.status, 422, "{}", both.body);
+        assert!(both.body.contains("Polokwane Open"), "{}", both.body);
+        assert!(!common::has_attr(&both.body, "data-merge", "from"));
         // A merge into nobody known is refused on the person's page.
         let nobody = desk.post(
             &format!("/people/{}/merge", people[1]),

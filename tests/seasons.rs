@@ -683,6 +683,29 @@ fn a_season_is_changed_and_deleted_on_its_pages() {
             .collect();
         assert_eq!(events, vec![(ladysmith, 2.0), (newcastle, 1.5)]);
 
+        // Saved again as the form comes, the boxes ticked in the order the
+        // form lists them: the season's order stays (its events first).
+        let form = desk.get(&format!("/seasons/{sid}/edit")).body;
+        let ticked: Vec<String> = [ladysmith, newcastle]
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        let mut again = common::form_fields(&form, "id=\"edit-season\"");
+        again.retain(|(n, v)| n != "event" || ticked.contains(v));
+        let order: Vec<&str> = again
+            .iter()
+            .filter(|(n, _)| n == "event")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(order, [ticked[0].as_str(), ticked[1].as_str()]);
+        assert_eq!(send(&mut desk, &again).status, 303);
+        let json = app
+            .client()
+            .get(&format!("/api/v1/seasons/{sid}/standings"))
+            .json();
+        assert_eq!(json["events"][0]["tournament"], ladysmith);
+        assert_eq!(json["events"][1]["weight"], 1.5);
+
         // Deleting asks first, naming the season and its events.
         let ask = desk.post(&format!("/seasons/{sid}/delete"), &[]);
         assert_eq!(ask.status, 200, "{}", ask.body);
@@ -700,6 +723,6 @@ fn a_season_is_changed_and_deleted_on_its_pages() {
             .body
             .contains(&format!("href=\"/seasons/{sid}\"")));
         let actions: Vec<String> = season_changes(&app, sid).into_iter().map(|c| c.0).collect();
-        assert_eq!(actions, ["create", "edit", "remove"]);
+        assert_eq!(actions, ["create", "edit", "edit", "remove"]);
     }
 }

@@ -610,6 +610,20 @@ pub async fn merge(
                     into.person.merged_into,
                     from.person.merged_into,
                 )?;
+                // An event both are entered in: the merge would refuse it,
+                // so the question is not asked.
+                if let Some(both) = from.entries.iter().find(|e| {
+                    into.entries
+                        .iter()
+                        .any(|o| o.tournament_id == e.tournament_id)
+                }) {
+                    return Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
+                        "into",
+                        crate::field::Problem::BothEntered {
+                            tournament: both.tournament.clone(),
+                        },
+                    )));
+                }
                 Ok((from, into))
             })
             .await;

@@ -290,11 +290,21 @@ async fn edit_page(
     let (season, tournaments) = state
         .run(move |c| Ok((seasons::find(c, id)?, tournaments::list(c)?)))
         .await?;
+    let raw = raw.unwrap_or_else(|| SeasonRaw::of_season(&season));
+    // The season's events first, in its order (which a save keeps: the
+    // boxes ticked go in the order of the form), then the others.
+    let mut tournaments = individual(tournaments);
+    tournaments.sort_by_key(|t| {
+        raw.events
+            .iter()
+            .position(|e| *e == t.id)
+            .unwrap_or(usize::MAX)
+    });
     Ok(SeasonEditPage {
         ctx,
-        raw: raw.unwrap_or_else(|| SeasonRaw::of_season(&season)),
+        raw,
         season,
-        tournaments: individual(tournaments),
+        tournaments,
         errors,
     })
 }
