@@ -39,6 +39,17 @@ pub enum Conflict {
     PublishedRounds { published: i32 },
 }
 
+impl Conflict {
+    /// The field whose value is what stands in the way, when one is: the
+    /// API names it beside the 409, a form beside the field.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Conflict::Taken(Taken::SeasonName { .. }) => Some("name"),
+            _ => None,
+        }
+    }
+}
+
 /// What a unique rule allows once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Taken {
@@ -69,6 +80,10 @@ pub enum Taken {
     /// Another account publishes the event with this origin id here.
     Origin {
         origin: String,
+    },
+    /// Another season has this name.
+    SeasonName {
+        name: String,
     },
 }
 

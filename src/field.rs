@@ -125,6 +125,8 @@ pub enum Problem {
     TeamEvent {
         id: i32,
     },
+    /// A season without a single event.
+    NoEvent,
     /// The last day is before the first.
     EndsBeforeStart,
     /// A day outside the days it may take (`first..=last`).

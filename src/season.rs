@@ -475,6 +475,9 @@ impl SeasonFields {
             }
             checked.push((tournament, weight));
         }
+        if events.is_empty() {
+            errors.push(FieldError::new("events", Problem::NoEvent));
+        }
         if errors.is_empty() {
             Ok(SeasonFields {
                 name,
@@ -514,5 +517,12 @@ mod fields_tests {
         let fields: Vec<_> = e.iter().map(|e| e.field).collect();
         assert_eq!(fields, vec!["name", "points", "best", "events", "weight"]);
         assert_eq!(e[3].problem, Problem::Twice { id: 3 });
+    }
+
+    #[test]
+    fn a_season_needs_an_event() {
+        let e = SeasonFields::check("Highveld Circuit 2027", None, Some(3), &[]).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].field, &e[0].problem), ("events", &Problem::NoEvent));
     }
 }

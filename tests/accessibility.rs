@@ -200,6 +200,8 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/seasons" => vec!["/seasons".into()],
         "/seasons/{id:\\d+}" => vec![format!("/seasons/{}", d.season)],
         "/seasons/{id:\\d+}/standings.csv" => vec![format!("/seasons/{}/standings.csv", d.season)],
+        "/seasons/{id:\\d+}/edit" => vec![format!("/seasons/{}/edit", d.season)],
+        "/api/v1/seasons" => vec!["/api/v1/seasons".into()],
         "/api/v1/people" => vec!["/api/v1/people?q=mok".into()],
         "/api/v1/people/{id:\\d+}" => vec![format!("/api/v1/people/{}", d.person)],
         "/api/v1/ratings" => vec!["/api/v1/ratings".into()],

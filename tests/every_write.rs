@@ -805,7 +805,10 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         };
         let (a, b) = (person("Themba Mabuza"), person("T. Mabuza"));
         w.step("POST", "/people/{id:\\d+}/merge", None, || {
-            page.post(&format!("/people/{a}/merge"), &[("into", &b.to_string())])
+            page.post(
+                &format!("/people/{a}/merge"),
+                &[("into", &b.to_string()), ("confirm", "yes")],
+            )
         });
         let merge = kraal::db::people::merges_of(&mut app.conn(), a as i32).unwrap()[0].id;
         w.step("POST", "/merges/{id:\\d+}/undo", None, || {
@@ -826,12 +829,40 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         w.step("POST", "/seasons", None, || {
             page.post("/seasons", &[("name", "Gauteng Season"), ("event", &e)])
         });
-        w.step("POST", "/api/v1/seasons", None, || {
+        let second = w.step("POST", "/api/v1/seasons", None, || {
             api.send_json(
                 "POST",
                 "/api/v1/seasons",
                 json!({"name": "Gauteng Season II", "events": [{"tournament": tid, "weight": 2}]}),
             )
+        });
+        let second = id(&second.json());
+        w.step("PATCH", "/api/v1/seasons/{id:\\d+}", None, || {
+            api.send_json(
+                "PATCH",
+                &format!("/api/v1/seasons/{second}"),
+                json!({"name": "Gauteng Season 2026", "best": 3}),
+            )
+        });
+        w.step("POST", "/seasons/{id:\\d+}/edit", None, || {
+            page.post(
+                &format!("/seasons/{second}/edit"),
+                &[
+                    ("name", "Gauteng Winter Season"),
+                    ("event", &e),
+                    (&format!("weight_{e}"), "1.5"),
+                ],
+            )
+        });
+        w.step("POST", "/seasons/{id:\\d+}/delete", None, || {
+            page.post(&format!("/seasons/{second}/delete"), &[("confirm", "yes")])
+        });
+        let third = id(&api.create(
+            "/api/v1/seasons",
+            json!({"name": "Gauteng Season III", "events": [{"tournament": tid}]}),
+        ));
+        w.step("DELETE", "/api/v1/seasons/{id:\\d+}", None, || {
+            api.send_json("DELETE", &format!("/api/v1/seasons/{third}"), json!({}))
         });
         w.step(
             "POST",

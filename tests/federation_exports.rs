@@ -83,17 +83,19 @@ fn the_standings_csv_has_words_for_headers_ratings_ids_and_the_page_decimals() {
                 "Games played",
                 "Points",
                 "Sonneborn-Berger",
-                "Buchholz"
+                "Buchholz",
+                "Provisional"
             ],
             "[{}]",
             app.backend
         );
         // Thabo (1900) beat his opponent 1½-½ or 2-0: either way he played
-        // one round, and his rating and id travel.
+        // two games, and his rating and id travel.
         let thabo = rows.iter().find(|r| r[1] == "Thabo Mokoena").unwrap();
         assert_eq!(thabo[3], "1900");
         assert_eq!(thabo[4], "ZA-100");
-        assert_eq!(thabo[5], "1");
+        assert_eq!(thabo[5], "2");
+        assert_eq!(thabo[9], "no", "every result is in");
         // Sonneborn-Berger needs more than halves here (an opponent's ½
         // times a 1½ score, over two games): the page writes that column
         // with two decimals, and so does the CSV, value for value.
@@ -116,7 +118,7 @@ fn the_standings_csv_has_words_for_headers_ratings_ids_and_the_page_decimals() {
         assert_eq!(keys.status, 200);
         assert_eq!(
             keys.body.lines().next().unwrap(),
-            "rank,name,club,rating,federation_id,games_played,points,sonneborn_berger,buchholz"
+            "rank,name,club,rating,federation_id,games_played,points,sonneborn_berger,buchholz,provisional"
         );
         assert_eq!(
             keys.body.lines().skip(1).collect::<Vec<_>>(),
@@ -240,5 +242,89 @@ fn the_trf_points_agree_with_its_codes_and_a_round_in_progress_is_paired() {
             err.contains("round 2 result") && err.contains("still being played"),
             "{err}"
         );
+    }
+}
+
+/// "Games played" counts games, not rounds: a six-game pairing is six, a
+/// forfeit none; and a `provisional` column says `yes` while a published
+/// round still has games without a result.
+#[test]
+fn the_standings_csv_counts_games_and_says_when_it_is_provisional() {
+    for app in TestApp::all() {
+        let admin = app.user("admin-mini-matches", Role::Admin);
+        let mut api = app.script_for(&admin);
+        let tid = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Limpopo Six-Game Masters", "system": "swiss", "rules": "official",
+                   "games_per_pairing": 6, "rounds": 3}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        for (n, r) in [
+            ("Tshilidzi Netshitenzhe", 1850),
+            ("Mpho Maluleke", 1800),
+            ("Rudzani Mudau", 1750),
+            ("Khensani Baloyi", 1700),
+        ] {
+            api.create(
+                &format!("/api/v1/tournaments/{tid}/players"),
+                json!({"name": n, "club": "Thohoyandou MC", "rating": r}),
+            );
+        }
+        let pairings = common::pair(&mut api, tid);
+        let games = |p: &Value| p["games"].as_array().unwrap().clone();
+        assert_eq!(games(&pairings[0]).len(), 6);
+        // Table 1: six games over the board. Table 2: five, the sixth
+        // still to come.
+        for (i, g) in games(&pairings[0]).iter().enumerate() {
+            common::put(&mut api, g, ["1-0", "0-1", "1/2-1/2"][i % 3]);
+        }
+        for (i, g) in games(&pairings[1]).iter().take(5).enumerate() {
+            common::put(&mut api, g, ["1-0", "1/2-1/2"][i % 2]);
+        }
+        let read = |app: &TestApp| {
+            let reply = app
+                .client()
+                .get(&format!("/t/{tid}/standings.csv?headers=keys"));
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            let rows = csv_rows(&reply.body);
+            let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+            let (played, provisional) = (col("games_played"), col("provisional"));
+            rows[1..]
+                .iter()
+                .map(|r| (r[1].clone(), r[played].clone(), r[provisional].clone()))
+                .collect::<Vec<_>>()
+        };
+        let table = |p: &Value| {
+            [
+                p["first"].as_str().unwrap().to_string(),
+                p["second"].as_str().unwrap().to_string(),
+            ]
+        };
+        let of = |rows: &[(String, String, String)], name: &str| {
+            rows.iter().find(|r| r.0 == name).unwrap().clone()
+        };
+        let rows = read(&app);
+        assert_eq!(rows.len(), 4);
+        for name in table(&pairings[0]) {
+            assert_eq!(of(&rows, &name).1, "6", "{rows:?}");
+        }
+        for name in table(&pairings[1]) {
+            assert_eq!(of(&rows, &name).1, "5", "{rows:?}");
+        }
+        assert!(rows.iter().all(|r| r.2 == "yes"), "{rows:?}");
+
+        // The last result in: no longer provisional. A forfeit in place of a
+        // game played is no game played.
+        let last = &games(&pairings[1])[5];
+        common::put(&mut api, last, "+-");
+        let rows = read(&app);
+        assert!(rows.iter().all(|r| r.2 == "no"), "{rows:?}");
+        for name in table(&pairings[1]) {
+            assert_eq!(of(&rows, &name).1, "5", "{rows:?}");
+        }
+        common::put(&mut api, last, "1-0");
+        let rows = read(&app);
+        assert!(rows.iter().all(|r| r.1 == "6" && r.2 == "no"), "{rows:?}");
     }
 }

@@ -687,21 +687,22 @@ fn the_rating_list_travels_as_csv_and_imports_link_by_federation_id() {
         let mut lines = out.body.lines();
         assert_eq!(
             lines.next().unwrap(),
-            "id,name,federation_id,club,born,rating,rd,volatility,period,games,provisional"
+            "id,name,federation_id,club,born,rating,rd,volatility,period,games,provisional,games_total"
         );
         let first = lines.next().unwrap();
         assert!(
             first.starts_with(&format!("{a},Nandi Cele,NC-1,")),
             "best first: {first}"
         );
-        assert!(first.ends_with(",0,no"), "{first}");
+        assert!(first.ends_with(",0,no,0"), "{first}");
         assert!(
             out.body.contains(",Zama Cele,,Newcastle,,,,,,,"),
             "{}",
             out.body
         );
 
-        // Another server takes the list as it is.
+        // Another server takes the list as it is (`games_total` ignored
+        // as `games` is).
         let other = TestApp::start(app.backend);
         let chief = other.user("sbu", Role::Admin);
         let mut desk = other.client_as(&chief);
@@ -774,5 +775,189 @@ fn the_rating_list_travels_as_csv_and_imports_link_by_federation_id() {
             page.contains("Richards Bay Open"),
             "the entry is Nandi's: {page}"
         );
+    }
+}
+
+/// The registry as people use it: "People" in the site menu, each
+/// person's number in the list and on their page (the merge form asks for
+/// it), the rating chart with its axes named and its band explained, the
+/// rating list's games of the month and in all, and a merge that asks
+/// first, naming both people and their events.
+#[test]
+fn the_registry_pages_show_numbers_axes_games_in_all_and_ask_before_a_merge() {
+    for app in TestApp::all() {
+        let referee = app.user("lindiwe", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let names = [
+            ("Katlego Seabi", "LP-1"),
+            ("Mmathapelo Seabi", "LP-2"),
+            ("Tumelo Ramaphosa", "LP-3"),
+            ("Dineo Ledwaba", "LP-4"),
+        ];
+        let people: Vec<i64> = names
+            .iter()
+            .map(|(n, f)| person(&mut api, json!({"name": n, "federation_id": f})))
+            .collect();
+        // Two events in two months: three rated games each month (game 2
+        // of every pairing is a double forfeit, not rated).
+        let polokwane = common::people_round_robin(
+            &mut api,
+            "Polokwane Open",
+            &people,
+            "2026-03-14",
+            |i, j| Some(i < j),
+        );
+        common::people_round_robin(&mut api, "Tzaneen Rapid", &people, "2026-05-09", |i, j| {
+            Some(i > j)
+        });
+        // A duplicate of Katlego, entered once under another spelling.
+        let twin = person(&mut api, json!({"name": "K. Seabi", "club": "Polokwane"}));
+        let mokopane = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Mokopane Weekender", "rules": "official", "rounds": 5}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        api.create(
+            &format!("/api/v1/tournaments/{mokopane}/players"),
+            json!({"person": twin}),
+        );
+
+        let mut guest = app.client();
+        // The site menu leads to the people.
+        let home = guest.get("/").body;
+        let nav = &home[home.find("<nav aria-label=\"Site\"").unwrap()..];
+        let nav = &nav[..nav.find("</nav>").unwrap()];
+        assert!(common::has_attr(nav, "href", "/people"), "{nav}");
+
+        // Numbers in the list and on the page.
+        let list = guest.get("/people?q=seabi").body;
+        for id in [people[0], people[1], twin] {
+            assert!(common::has_attr(&list, "data-person", &id.to_string()));
+            assert!(list.contains(&format!("#{id}<")), "{list}");
+        }
+        let number = guest.get(&format!("/people/{twin}")).body;
+        assert_eq!(
+            common::text_of(&number, "id", "person-number").as_deref(),
+            Some(format!("#{twin}").as_str())
+        );
+        // ... and the search takes them.
+        let by_number = guest.get(&format!("/people?q=%23{twin}")).body;
+        assert!(common::has_attr(
+            &by_number,
+            "data-person",
+            &twin.to_string()
+        ));
+        assert!(!common::has_attr(
+            &by_number,
+            "data-person",
+            &people[0].to_string()
+        ));
+
+        // The chart names its axes, marks ratings and months, and says
+        // what the band is.
+        let page = guest.get(&format!("/people/{}", people[0])).body;
+        assert!(common::has_attr(&page, "data-axis", "rating"));
+        assert!(common::has_attr(&page, "data-axis", "months"));
+        assert!(page.contains(">Rating</text>") && page.contains(">Month</text>"));
+        let months = common::attr_values(&page, "data-month");
+        assert_eq!(
+            months.first().map(String::as_str),
+            Some("2026-03"),
+            "{months:?}"
+        );
+        assert!(months.len() >= 2, "{months:?}");
+        let ratings: Vec<i64> = common::attr_values(&page, "data-rating")
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(
+            ratings.len() >= 2 && ratings.windows(2).all(|w| w[0] < w[1]),
+            "{ratings:?}"
+        );
+        let legend = common::text_of(&page, "id", "chart-legend").unwrap();
+        assert!(legend.contains("RD"), "{legend}");
+
+        // Games of the month and in all, on the list, in the API and in
+        // the CSV.
+        let may = guest.get("/ratings?period=2026-05").body;
+        assert_eq!(common::attr_values(&may, "data-games"), vec!["3"; 4]);
+        assert_eq!(common::attr_values(&may, "data-games-total"), vec!["6"; 4]);
+        let march = guest.get("/ratings?period=2026-03").body;
+        assert_eq!(
+            common::attr_values(&march, "data-games-total"),
+            vec!["3"; 4]
+        );
+        let api_list = guest.get("/api/v1/ratings?period=2026-05").json();
+        for row in api_list["ratings"].as_array().unwrap() {
+            assert_eq!(
+                (row["games"].as_i64(), row["games_total"].as_i64()),
+                (Some(3), Some(6))
+            );
+        }
+
+        // A merge asks first: both people with number, federation id and
+        // events; nothing is merged until the question is answered.
+        let mut desk = app.client_as(&referee);
+        let ask = desk.post(&format!("/people/{twin}/merge"), &[("into", "LP-1")]);
+        assert_eq!(ask.status, 200, "{}", ask.body);
+        let from = common::tag_with(&ask.body, "data-merge", "from");
+        let into = common::tag_with(&ask.body, "data-merge", "into");
+        assert!(common::has_attr(from[0], "data-person", &twin.to_string()));
+        assert!(common::has_attr(
+            into[0],
+            "data-person",
+            &people[0].to_string()
+        ));
+        let section = |role: &str| {
+            let start = ask.body.find(&format!("data-merge=\"{role}\"")).unwrap();
+            let end = start + ask.body[start..].find("</section>").unwrap();
+            ask.body[start..end].to_string()
+        };
+        let (away, stays) = (section("from"), section("into"));
+        assert!(away.contains("K. Seabi") && away.contains(&format!("#{twin}")));
+        assert_eq!(
+            common::attr_values(&away, "data-tournament"),
+            vec![mokopane.to_string()]
+        );
+        assert!(stays.contains("Katlego Seabi") && stays.contains("LP-1"));
+        assert!(stays.contains(&format!("#{}", people[0])));
+        let events = common::attr_values(&stays, "data-tournament");
+        assert_eq!(events.len(), 2);
+        assert!(events.contains(&polokwane.to_string()));
+        assert_eq!(
+            guest.get(&format!("/api/v1/people/{twin}")).json()["merged_into"],
+            Value::Null,
+            "asking merges nothing"
+        );
+        // Answered: the form names the person by number and says yes.
+        let fields = common::form_fields(&ask.body, "id=\"confirm-merge\"");
+        let pairs: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert!(pairs.contains(&("into", people[0].to_string().as_str())));
+        let done = desk.post(&format!("/people/{twin}/merge"), &pairs);
+        assert_eq!(done.status, 303, "{}", done.body);
+        assert_eq!(done.location, Some(format!("/people/{}", people[0])));
+        assert_eq!(
+            guest.get(&format!("/api/v1/people/{twin}")).json()["merged_into"],
+            people[0]
+        );
+        // Two people entered in one event cannot be one: refused before
+        // the question, naming the event.
+        let both = desk.post(
+            &format!("/people/{}/merge", people[1]),
+            &[("into", &people[2].to_string())],
+        );
+        assert_eq!(both.status, 422, "{}", both.body);
+        assert!(both.body.contains("Polokwane Open"), "{}", both.body);
+        assert!(!common::has_attr(&both.body, "data-merge", "from"));
+        // A merge into nobody known is refused on the person's page.
+        let nobody = desk.post(
+            &format!("/people/{}/merge", people[1]),
+            &[("into", "LP-99")],
+        );
+        assert_eq!(nobody.status, 422, "{}", nobody.body);
     }
 }

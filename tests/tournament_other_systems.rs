@@ -149,7 +149,7 @@ fn a_nine_player_round_robin_under_official_rules() {
         );
         assert_eq!(String::from_utf8(out.stdout).unwrap(), web.body);
         assert!(web.body.starts_with(
-            "rank,name,club,rating,federation_id,games_played,points,direct_encounter,buchholz,sonneborn_berger,wins\n"
+            "rank,name,club,rating,federation_id,games_played,points,direct_encounter,buchholz,sonneborn_berger,wins,provisional\n"
         ));
 
         // Crosstable, pairing sheets and player pages.

@@ -243,7 +243,7 @@ fn a_seven_round_gar_swiss_of_thirty_players() {
         let mut lines = csv.body.lines();
         assert_eq!(
             lines.next(),
-            Some("Rank,Name,Club,Rating,Federation ID,Games played,Points,Buchholz,Number of wins")
+            Some("Rank,Name,Club,Rating,Federation ID,Games played,Points,Buchholz,Number of wins,Provisional")
         );
         let first = lines.next().unwrap();
         let top = &rows[0];

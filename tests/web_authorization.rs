@@ -111,7 +111,10 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/people/import" => s(&[("csv", "name,club\nVusi Mabaso,Kuruman MC\n")]),
         "/people/{id:\\d+}/merge" | "/api/v1/people/{id:\\d+}/merge" => Some(vec![]), // into filled in
         "/merges/{id:\\d+}/undo" | "/api/v1/merges/{id:\\d+}" => s(&[]),
-        "/seasons" => Some(vec![("name", format!("Matrix Season {n}"))]), // event filled in
+        // name and event filled in: a season's name is one season's
+        "/seasons" | "/seasons/{id:\\d+}/edit" => Some(vec![]),
+        "/seasons/{id:\\d+}/delete" => s(&[("confirm", "yes")]),
+        "/api/v1/seasons/{id:\\d+}" => s(&[]), // PATCH (name filled in) and DELETE
         "/t/{tid:\\d+}/players/{pid:\\d+}/refresh" => s(&[]),
         "/t/{tid:\\d+}/rounds/{n:\\d+}/date" => s(&[("date", "2026-06-13")]),
         "/api/v1/people" => s(&[("name", "Gift Tau")]),
@@ -127,7 +130,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
             ("to", "https://federation.example"),
             ("token", "a-token-issued-there"),
         ]),
-        "/api/v1/seasons" => Some(vec![("name", format!("Matrix Season {n}"))]),
+        "/api/v1/seasons" => Some(vec![]), // a JSON body of its own
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => s(&[("date", "2026-06-13")]),
         _ => None,
     }
@@ -318,7 +321,21 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .id
                 };
                 let mut entry = p1.id;
-                let registry_id = if route.path.contains("people/{id") {
+                let registry_id = if route.path.contains("seasons/{id") {
+                    // A season of its own per call, over the fresh event.
+                    let f = kraal::season::SeasonFields::check(
+                        &format!("Matrix Season {n} {who:?} as made"),
+                        None,
+                        None,
+                        &[(t.id, None)],
+                    )
+                    .unwrap();
+                    let season = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
+                        kraal::db::seasons::create(w, &f)
+                    })
+                    .unwrap();
+                    Some(season.id)
+                } else if route.path.contains("people/{id") {
                     let (a, b) = (registry("Thato Matrix"), registry("T. Matrix"));
                     fields_extra.push(("into", b.to_string()));
                     Some(a)
@@ -340,7 +357,8 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     }
                     None
                 };
-                if route.path == "/seasons" {
+                if ["/seasons", "/seasons/{id:\\d+}/edit"].contains(&route.path) {
+                    fields_extra.push(("name", format!("Matrix Season {n} {who:?}")));
                     fields_extra.push(("event", t.id.to_string()));
                 }
                 let path = match registry_id {
@@ -470,6 +488,19 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     }
                     if route.path.ends_with("/next-round") {
                         json = serde_json::json!({"play": false, "bye": "zero"})
+                            .as_object()
+                            .unwrap()
+                            .clone();
+                    } else if route.path == "/api/v1/seasons" {
+                        json = serde_json::json!({
+                            "name": format!("Matrix Season {n} {who:?}"),
+                            "events": [{"tournament": t.id}],
+                        })
+                        .as_object()
+                        .unwrap()
+                        .clone();
+                    } else if route.path == "/api/v1/seasons/{id:\\d+}" && route.method == "PATCH" {
+                        json = serde_json::json!({ "name": format!("Matrix Season {n} {who:?}") })
                             .as_object()
                             .unwrap()
                             .clone();

@@ -242,8 +242,9 @@ pub fn all(conn: &mut DbConnection) -> Result<Vec<Person>, DbError> {
         .load(conn)?)
 }
 
-/// People not merged away whose federation id is `q` or whose name or club
-/// holds `q` (any case): the exact federation id first, then by name.
+/// People not merged away whose federation id or number (`12`, `#12`) is
+/// `q` or whose name or club holds `q` (any case): the exact federation id
+/// first, then by name.
 pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person>, DbError> {
     let q = q.trim();
     let fid = crate::roster::federation_id_spelling(q);
@@ -261,9 +262,12 @@ pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person
             })
             .collect();
         let pattern = format!("%{escaped}%");
+        // A person's number, as the pages show it (`#12`) or bare.
+        let number = q.trim_start_matches('#').parse::<i32>().unwrap_or(0);
         query = query.filter(
             people::federation_id
                 .eq(&fid)
+                .or(people::id.eq(number))
                 .or(lower(people::name).like(pattern.clone()).escape('\\'))
                 .or(lower(people::club).like(pattern).escape('\\')),
         );

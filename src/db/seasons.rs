@@ -5,8 +5,9 @@ use diesel::prelude::*;
 
 use super::audit::Write;
 use super::schema::{season_events, seasons, tournaments};
-use super::{found, now, DbConnection, DbError};
+use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::conflict::{Conflict, Taken};
 use crate::field::{FieldError, Problem};
 use crate::season::SeasonFields;
 use crate::tournament::System;
@@ -23,8 +24,8 @@ pub struct Season {
     pub events: Vec<(i32, String, f64)>,
 }
 
-/// Stores a season; every event must be an individual tournament here.
-pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
+/// Every event must be an individual tournament here.
+fn check_events(w: &mut Write, f: &SeasonFields) -> Result<(), DbError> {
     for &(tid, _) in &f.events {
         let system: Option<String> = tournaments::table
             .find(tid)
@@ -47,6 +48,64 @@ pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
             Some(_) => {}
         }
     }
+    Ok(())
+}
+
+/// A season's name is one season's: another season (not `except`) with
+/// it is a conflict. The unique index says so too, for two writes at once.
+fn check_name(w: &mut Write, name: &str, except: Option<i32>) -> Result<(), DbError> {
+    let other: Option<i32> = seasons::table
+        .filter(seasons::name.eq(name))
+        .filter(seasons::id.ne(except.unwrap_or(0)))
+        .select(seasons::id)
+        .first(w.conn())
+        .optional()?;
+    match other {
+        Some(_) => Err(name_taken(name)),
+        None => Ok(()),
+    }
+}
+
+fn name_taken(name: &str) -> DbError {
+    DbError::Conflict(Conflict::Taken(Taken::SeasonName {
+        name: name.to_string(),
+    }))
+}
+
+fn insert_events(w: &mut Write, id: i32, f: &SeasonFields) -> Result<(), DbError> {
+    for &(tid, weight) in &f.events {
+        diesel::insert_into(season_events::table)
+            .values((
+                season_events::season_id.eq(id),
+                season_events::tournament_id.eq(tid),
+                season_events::weight.eq(weight),
+            ))
+            .execute(w.conn())?;
+    }
+    Ok(())
+}
+
+/// The season as its change records it.
+fn recorded(s: &Season) -> String {
+    let events: Vec<_> = s
+        .events
+        .iter()
+        .map(|(t, _, weight)| serde_json::json!({"tournament": t, "weight": weight}))
+        .collect();
+    serde_json::json!({
+        "name": s.name,
+        "points": s.points,
+        "best": s.best,
+        "events": events,
+    })
+    .to_string()
+}
+
+/// Stores a season; every event must be an individual tournament here,
+/// and the name no other season's.
+pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
+    check_events(w, f)?;
+    check_name(w, &f.name, None)?;
     let points = serde_json::to_string(&f.points).unwrap_or_else(|_| "[]".into());
     let by = w.by();
     let id: i32 = diesel::insert_into(seasons::table)
@@ -58,34 +117,66 @@ pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
             seasons::created_at.eq(now()),
         ))
         .returning(seasons::id)
-        .get_result(w.conn())?;
-    for &(tid, weight) in &f.events {
-        diesel::insert_into(season_events::table)
-            .values((
-                season_events::season_id.eq(id),
-                season_events::tournament_id.eq(tid),
-                season_events::weight.eq(weight),
-            ))
-            .execute(w.conn())?;
-    }
+        .get_result(w.conn())
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::SeasonName {
+                    name: f.name.clone(),
+                },
+            )
+        })?;
+    insert_events(w, id, f)?;
     let season = find(w.conn(), id)?;
-    let events: Vec<_> = season
-        .events
-        .iter()
-        .map(|(t, _, weight)| serde_json::json!({"tournament": t, "weight": weight}))
-        .collect();
     w.record(
-        Change::new(None, Action::Create, Entity::Season, Some(id)).new_value(
-            serde_json::json!({
-                "name": season.name,
-                "points": season.points,
-                "best": season.best,
-                "events": events,
-            })
-            .to_string(),
-        ),
+        Change::new(None, Action::Create, Entity::Season, Some(id)).new_value(recorded(&season)),
     );
     Ok(season)
+}
+
+/// Changes season `id` to `f`, its events replaced by `f`'s in their
+/// order; the change records the season before and after.
+pub fn update(w: &mut Write, id: i32, f: &SeasonFields) -> Result<Season, DbError> {
+    let before = find(w.conn(), id)?;
+    check_events(w, f)?;
+    check_name(w, &f.name, Some(id))?;
+    let points = serde_json::to_string(&f.points).unwrap_or_else(|_| "[]".into());
+    diesel::update(seasons::table.find(id))
+        .set((
+            seasons::name.eq(&f.name),
+            seasons::points.eq(&points),
+            seasons::best.eq(f.best.map(|b| b as i32)),
+        ))
+        .execute(w.conn())
+        .map_err(|e| {
+            classify(
+                e,
+                Taken::SeasonName {
+                    name: f.name.clone(),
+                },
+            )
+        })?;
+    diesel::delete(season_events::table.filter(season_events::season_id.eq(id)))
+        .execute(w.conn())?;
+    insert_events(w, id, f)?;
+    let after = find(w.conn(), id)?;
+    w.record(
+        Change::new(None, Action::Edit, Entity::Season, Some(id))
+            .old(recorded(&before))
+            .new_value(recorded(&after)),
+    );
+    Ok(after)
+}
+
+/// Deletes season `id` (its events stay; only their grouping goes); the
+/// change records what the season was.
+pub fn delete(w: &mut Write, id: i32) -> Result<Season, DbError> {
+    let before = find(w.conn(), id)?;
+    diesel::delete(season_events::table.filter(season_events::season_id.eq(id)))
+        .execute(w.conn())?;
+    diesel::delete(seasons::table.find(id)).execute(w.conn())?;
+    w.record(Change::new(None, Action::Remove, Entity::Season, Some(id)).old(recorded(&before)));
+    Ok(before)
 }
 
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<Season, DbError> {
@@ -126,4 +217,13 @@ pub fn list(conn: &mut DbConnection) -> Result<Vec<(i32, String)>, DbError> {
         .order(seasons::id.desc())
         .select((seasons::id, seasons::name))
         .load(conn)?)
+}
+
+/// Every season with its events, newest first.
+pub fn all(conn: &mut DbConnection) -> Result<Vec<Season>, DbError> {
+    let ids: Vec<i32> = seasons::table
+        .order(seasons::id.desc())
+        .select(seasons::id)
+        .load(conn)?;
+    ids.into_iter().map(|id| find(conn, id)).collect()
 }

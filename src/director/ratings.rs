@@ -36,6 +36,8 @@ pub struct Listed<'a> {
     pub rating: Rating,
     /// Games rated in the period.
     pub games: u32,
+    /// Games rated up to the period, the period's included.
+    pub total: u32,
 }
 
 impl Book {
@@ -74,6 +76,15 @@ impl Book {
         let Some(snapshot) = self.history.after(period) else {
             return Vec::new();
         };
+        // The games are sorted by period: those up to `period` come first.
+        let mut totals = vec![0u32; self.people.len()];
+        for g in self.games.iter().take_while(|g| g.period <= period) {
+            for p in [g.first, g.second] {
+                if let Some(n) = totals.get_mut(p as usize) {
+                    *n += 1;
+                }
+            }
+        }
         let mut rows: Vec<Listed> = snapshot
             .rated()
             .filter_map(|(i, rating, games)| {
@@ -82,6 +93,7 @@ impl Book {
                     person,
                     rating,
                     games,
+                    total: totals.get(i as usize).copied().unwrap_or(0),
                 })
             })
             .collect();

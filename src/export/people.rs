@@ -3,11 +3,12 @@
 //! The export lists everyone not merged away, best rated first (then the
 //! unrated by name): `id`, `name`, `federation_id`, `club`, `born`, and
 //! their rating after the current month, `rating`, `rd`, `volatility`,
-//! `period`, with `games` (that month) and `provisional`. The import reads
-//! `name` (required), `federation_id`, `club`, `born`, and an optional
-//! starting rating `rating`, `rd`, `volatility`, `period` (in force after
-//! that month); it ignores `id`, `games` and `provisional`, so one
-//! server's rating list seeds another's registry with its ratings.
+//! `period`, with `games` (that month), `provisional` and `games_total`
+//! (every rated game up to that month). The import reads `name`
+//! (required), `federation_id`, `club`, `born`, and an optional starting
+//! rating `rating`, `rd`, `volatility`, `period` (in force after that
+//! month); it ignores `id`, `games`, `provisional` and `games_total`, so
+//! one server's rating list seeds another's registry with its ratings.
 
 use std::collections::HashMap;
 
@@ -27,7 +28,7 @@ const COLUMNS: &[&str] = &[
     "volatility",
     "period",
 ];
-const IGNORED: &[&str] = &["id", "games", "provisional"];
+const IGNORED: &[&str] = &["id", "games", "provisional", "games_total"];
 
 /// The rating list (see the module).
 pub fn csv(book: &Book) -> Result<Vec<u8>, csv::Error> {
@@ -53,6 +54,7 @@ pub fn csv(book: &Book) -> Result<Vec<u8>, csv::Error> {
             book.until.to_string(),
             l.games.to_string(),
             if l.rating.provisional() { "yes" } else { "no" }.to_string(),
+            l.total.to_string(),
         ]);
         rows.push(row);
     }
@@ -64,14 +66,14 @@ pub fn csv(book: &Book) -> Result<Vec<u8>, csv::Error> {
     unrated.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
     for p in unrated {
         let mut row = person(p);
-        row.extend(std::iter::repeat_n(String::new(), 6));
+        row.extend(std::iter::repeat_n(String::new(), 7));
         rows.push(row);
     }
     // What the import reads, between what it ignores.
     let header: Vec<&str> = ["id"]
         .iter()
         .chain(COLUMNS)
-        .chain(&["games", "provisional"])
+        .chain(&["games", "provisional", "games_total"])
         .copied()
         .collect();
     super::table(&header, rows)

@@ -1,5 +1,7 @@
 //! The standings as CSV: rank, name, club, rating, federation id, games
-//! played, points, then each tiebreak; values as plain decimals a
+//! played (games over the board, so a six-game pairing is six), points,
+//! each tiebreak, and whether the standings are provisional (`yes` while
+//! a published round has games without a result); values as plain decimals a
 //! spreadsheet reads, with the decimals the standings page gives. The
 //! header row names the columns as a reader would ("Federation ID",
 //! "Buchholz"), or with [`Headers::Keys`] by the names scripts use
@@ -7,7 +9,10 @@
 //! rating or federation id; the matches played; a team's tiebreaks include
 //! its match and game points where the tournament lists them).
 
+use std::collections::HashMap;
+
 use crate::director::TournamentData;
+use crate::results::GameResult;
 use crate::standings::{decimal, tiebreak::fine_columns, Outcome};
 
 /// How the header row names the columns.
@@ -51,6 +56,8 @@ pub fn csv(data: &TournamentData, headers: Headers) -> Result<Vec<u8>, csv::Erro
     columns.push(played_words);
     columns.push(("Points", "points"));
     columns.extend(tbs.iter().map(|t| (t.label(), t.as_str())));
+    columns.push(("Provisional", "provisional"));
+    let provisional = if data.provisional() > 0 { "yes" } else { "no" };
     let header: Vec<&str> = columns
         .iter()
         .map(|(words, key)| match headers {
@@ -58,18 +65,21 @@ pub fn csv(data: &TournamentData, headers: Headers) -> Result<Vec<u8>, csv::Erro
             Headers::Keys => *key,
         })
         .collect();
-    let played: std::collections::HashMap<u32, usize> = data
-        .entrants()
-        .iter()
-        .map(|e| {
-            let n = e
-                .rounds
-                .iter()
-                .filter(|o| matches!(o, Outcome::Played { .. }))
-                .count();
-            (e.id, n)
-        })
-        .collect();
+    let played = if teams {
+        data.entrants()
+            .iter()
+            .map(|e| {
+                let n = e
+                    .rounds
+                    .iter()
+                    .filter(|o| matches!(o, Outcome::Played { .. }))
+                    .count();
+                (e.id, n)
+            })
+            .collect()
+    } else {
+        games_played(data)
+    };
     super::table(
         &header,
         rows.iter().map(|s| {
@@ -91,7 +101,35 @@ pub fn csv(data: &TournamentData, headers: Headers) -> Result<Vec<u8>, csv::Erro
             rec.push(played.get(&s.id).copied().unwrap_or(0).to_string());
             rec.push(decimal(s.score, crate::pairing::POINT));
             rec.extend(s.tiebreaks.iter().zip(&fine).map(|(v, f)| v.csv(*f)));
+            rec.push(provisional.to_string());
             rec
         }),
     )
+}
+
+/// Each player's games played over the board in the published rounds:
+/// every game of a pairing with a result on the board counts, tiebreak
+/// games too; forfeits, games not played and games still without a result
+/// do not.
+fn games_played(data: &TournamentData) -> HashMap<u32, usize> {
+    let mut played: HashMap<u32, usize> = HashMap::new();
+    for round in data.published() {
+        for p in data.pairings_of(round) {
+            let (Some(a), Some(b)) = (p.first_player_id, p.second_player_id) else {
+                continue;
+            };
+            let games = data
+                .games_of(p.id)
+                .iter()
+                .filter(|g| {
+                    g.result
+                        .is_some_and(|r| !r.is_forfeit() && r != GameResult::NotPlayed)
+                })
+                .count();
+            for player in [a, b] {
+                *played.entry(player as u32).or_default() += games;
+            }
+        }
+    }
+    played
 }

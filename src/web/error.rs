@@ -24,6 +24,10 @@ pub enum AppError {
     Locked { field: String, message: String },
     #[error("{message}")]
     Invalid { field: String, message: String },
+    /// A conflict with what is stored that one field's value causes (a
+    /// name taken): 409, naming the field.
+    #[error("{message}")]
+    ConflictOn { field: String, message: String },
     #[error("{0}")]
     TooManyRequests(String),
     /// Too many requests from one link or one client: try again after
@@ -59,7 +63,13 @@ impl From<DbError> for AppError {
             DbError::Unpublished(n) => AppError::NotFound(format!(
                 "Round {n} is not published yet: its pairings appear here once the referee publishes them."
             )),
-            DbError::Conflict(c) => AppError::Conflict(c.to_string()),
+            DbError::Conflict(c) => match c.field() {
+                Some(field) => AppError::ConflictOn {
+                    field: field.to_string(),
+                    message: c.to_string(),
+                },
+                None => AppError::Conflict(c.to_string()),
+            },
             // Refusals are values; their words are `crate::wording`'s.
             DbError::Refused(r @ crate::rounds::Refused::NotYourGame { .. }) => {
                 AppError::Forbidden(r.to_string())
@@ -103,7 +113,9 @@ impl ResponseError for AppError {
             AppError::Unauthorized => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::Conflict(_) | AppError::Locked { .. } => StatusCode::CONFLICT,
+            AppError::Conflict(_) | AppError::Locked { .. } | AppError::ConflictOn { .. } => {
+                StatusCode::CONFLICT
+            }
             AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests(_) | AppError::RateLimited { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
@@ -130,7 +142,9 @@ impl AppError {
             AppError::Unauthorized => "Sign in first",
             AppError::Forbidden(_) => "Not allowed",
             AppError::NotFound(_) => "Not found",
-            AppError::Conflict(_) | AppError::Locked { .. } => "Not possible now",
+            AppError::Conflict(_) | AppError::Locked { .. } | AppError::ConflictOn { .. } => {
+                "Not possible now"
+            }
             AppError::Invalid { .. } => "That cannot be done",
             AppError::TooManyRequests(_) | AppError::RateLimited { .. } => "Too many tries",
             AppError::TooLarge(_) => "Too large",
@@ -157,7 +171,9 @@ impl AppError {
             title: self.title(),
             message: self.to_string(),
             field: match self {
-                AppError::Invalid { field, .. } | AppError::Locked { field, .. } => Some(field),
+                AppError::Invalid { field, .. }
+                | AppError::Locked { field, .. }
+                | AppError::ConflictOn { field, .. } => Some(field),
                 _ => None,
             },
             back: self.back(path),
@@ -231,7 +247,9 @@ impl ResponseError for ApiError {
             tracing::error!("internal error: {detail}");
         }
         let field = match &self.0 {
-            AppError::Invalid { field, .. } | AppError::Locked { field, .. } => Some(field.clone()),
+            AppError::Invalid { field, .. }
+            | AppError::Locked { field, .. }
+            | AppError::ConflictOn { field, .. } => Some(field.clone()),
             _ => None,
         };
         let mut res = HttpResponse::build(self.status_code());

@@ -68,6 +68,7 @@ impl fmt::Display for Taken {
                 f,
                 "federation id {id} belongs to another person of the registry"
             ),
+            Taken::SeasonName { name } => write!(f, "another season is named '{name}'"),
         }
     }
 }

@@ -116,6 +116,7 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             f,
             "tournament {id} is a team event; a season counts individual events"
         ),
+        Problem::NoEvent => write!(f, "a season needs at least one event: choose one"),
         Problem::EndsBeforeStart => write!(f, "the last day is before the first"),
         Problem::DateOutside { date, first, last } => {
             write!(f, "{label} {date} is outside {first}..{last}")

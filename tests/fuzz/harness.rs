@@ -256,6 +256,20 @@ fn bodies(input: &[u8], _: u64) -> bool {
     if let Ok(b) = serde_json::from_slice::<api::ResultBody>(input) {
         accepted |= b.result().is_ok();
     }
+    if let Ok(b) = serde_json::from_slice::<api::NewSeason>(input) {
+        accepted |= b.fields().is_ok();
+    }
+    if let Ok(b) = serde_json::from_slice::<api::SeasonPatch>(input) {
+        let stored = kraal::db::seasons::Season {
+            id: 1,
+            name: "Free State Grand Prix 2026".into(),
+            points: kraal::season::DEFAULT_POINTS.to_vec(),
+            best: Some(4),
+            created_at: chrono::NaiveDateTime::default(),
+            events: vec![(3, "Bloemfontein Open".into(), 1.0)],
+        };
+        accepted |= b.over(&stored).is_ok();
+    }
     if let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(input) {
         let field = |k: &str| map.get(k).and_then(|v| v.as_str()).unwrap_or("");
         let _ = kraal::roster::PlayerFields::parse(

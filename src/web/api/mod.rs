@@ -26,7 +26,7 @@ pub use players::{add_player, add_relation};
 pub use publication::{delete_publication, get_publication, put_publication};
 pub use published::receive as receive_published;
 pub use rounds::{get_round, pair_round, patch_round};
-pub use seasons::{create_season, season_standings};
+pub use seasons::{create_season, delete_season, list_seasons, patch_season, season_standings};
 pub use standings::standings;
 pub use teams::{add_team, list_teams, put_lineup};
 pub use tournaments::{
@@ -40,7 +40,7 @@ pub use people::{MergeBody, NewPerson};
 pub use player::{ClockBody, NextRoundBody, ReportBody};
 pub use players::{NewPlayer, NewRelation};
 pub use rounds::RoundDateBody;
-pub use seasons::NewSeason;
+pub use seasons::{NewSeason, SeasonPatch};
 pub use teams::{LineupBody, NewTeamBody};
 pub use tournaments::NewTournament;
 

@@ -280,6 +280,7 @@ pub async fn ratings(
             rd: l.rating.rd,
             volatility: l.rating.volatility,
             games: l.games,
+            games_total: l.total,
             provisional: l.rating.provisional(),
         })
         .collect();
@@ -306,5 +307,7 @@ struct ListedJson<'a> {
     rd: f64,
     volatility: f64,
     games: u32,
+    /// Every rated game up to the period.
+    games_total: u32,
     provisional: bool,
 }

@@ -63,6 +63,83 @@ pub async fn create_season(
     Ok(HttpResponse::Created().json(season_json(&s)))
 }
 
+/// `PATCH /api/v1/seasons/{id}`: the fields of [`NewSeason`], each
+/// optional; what is left out stays as it is, `"events"` replaces the
+/// whole list and `"best": null` counts every result again.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SeasonPatch {
+    name: Option<String>,
+    points: Option<Vec<f64>>,
+    #[serde(deserialize_with = "present")]
+    best: Option<Option<i64>>,
+    events: Option<Vec<SeasonEventBody>>,
+}
+
+/// A field that is present, even as `null` (`Some(None)`), as against one
+/// left out (`None`, the default).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+impl SeasonPatch {
+    /// The stored season with this patch's fields over it, checked by the
+    /// very check of a new season.
+    pub fn over(&self, s: &Season) -> Result<SeasonFields, Vec<crate::field::FieldError>> {
+        let name = self.name.as_deref().unwrap_or(&s.name);
+        let points = self.points.as_deref().unwrap_or(&s.points);
+        let best = match self.best {
+            Some(b) => b,
+            None => s.best.map(i64::from),
+        };
+        let events: Vec<(i32, Option<f64>)> = match &self.events {
+            Some(list) => list.iter().map(|e| (e.tournament, e.weight)).collect(),
+            None => s.events.iter().map(|&(t, _, w)| (t, Some(w))).collect(),
+        };
+        SeasonFields::check(name, Some(points), best, &events)
+    }
+}
+
+/// `GET /api/v1/seasons`: every season with its events, newest first.
+pub async fn list_seasons(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let all = state.run(seasons::all).await?;
+    let list: Vec<serde_json::Value> = all.iter().map(season_json).collect();
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "seasons": list })))
+}
+
+/// `PATCH /api/v1/seasons/{id}` → 200 with the season.
+pub async fn patch_season(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    body: web::Json<SeasonPatch>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let stored = state.run(move |c| seasons::find(c, id)).await?;
+    let fields = body.over(&stored).map_err(invalid)?;
+    let s = state
+        .write(Some(user.id), move |w| seasons::update(w, id, &fields))
+        .await?;
+    Ok(HttpResponse::Ok().json(season_json(&s)))
+}
+
+/// `DELETE /api/v1/seasons/{id}` → 204; its events stay as they are.
+pub async fn delete_season(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    state
+        .write(Some(user.id), move |w| seasons::delete(w, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
 /// `GET /api/v1/seasons/{id}/standings`
 pub async fn season_standings(
     state: web::Data<AppState>,

@@ -331,7 +331,9 @@ pub struct GameLine {
     pub rated: bool,
 }
 
-/// The rating line as an SVG drawing: one point a month, the RD as a band.
+/// The rating line as an SVG drawing: one point a month, the RD as a band,
+/// a rating axis on the left (with its values) and a month axis below
+/// (the first, the last and one between).
 pub struct Chart {
     pub width: u32,
     pub height: u32,
@@ -342,6 +344,15 @@ pub struct Chart {
     pub first: String,
     pub last: String,
     pub points: Vec<(f64, f64, String)>,
+    /// The plotting area: left, top, right, bottom.
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+    /// Rating values marked on the left axis, with their height.
+    pub rating_ticks: Vec<(f64, i64)>,
+    /// Months marked below, with their place across.
+    pub month_ticks: Vec<(f64, String)>,
 }
 
 impl Chart {
@@ -349,7 +360,11 @@ impl Chart {
         if line.is_empty() {
             return None;
         }
-        let (width, height, pad) = (640.0_f64, 200.0_f64, 8.0_f64);
+        // Narrow enough that its words stay legible on a phone.
+        let (width, height) = (480.0_f64, 230.0_f64);
+        // Room on the left for the rating values and the axis name, below
+        // for the months and theirs.
+        let (left, top, right, bottom) = (62.0_f64, 10.0_f64, 470.0_f64, 182.0_f64);
         let low = line
             .iter()
             .map(|(_, r, _)| r.rating - r.rd)
@@ -363,12 +378,12 @@ impl Chart {
         let n = line.len();
         let x = |i: usize| {
             if n == 1 {
-                width / 2.0
+                (left + right) / 2.0
             } else {
-                pad + (width - 2.0 * pad) * i as f64 / (n - 1) as f64
+                left + (right - left) * i as f64 / (n - 1) as f64
             }
         };
-        let y = |v: f64| pad + (height - 2.0 * pad) * (high - v) / span;
+        let y = |v: f64| top + (bottom - top) * (high - v) / span;
         let coords = |f: &dyn Fn(&Rating) -> f64| -> Vec<String> {
             line.iter()
                 .enumerate()
@@ -394,6 +409,24 @@ impl Chart {
                 )
             })
             .collect();
+        // Low, high and a round value between them.
+        let middle = ((low + high) / 2.0 / 50.0).round() * 50.0;
+        let mut values = vec![low, high];
+        if middle > low && middle < high {
+            values.insert(1, middle);
+        }
+        let rating_ticks = values.iter().map(|&v| (y(v), v as i64)).collect();
+        let mut marks = vec![0];
+        if n > 2 {
+            marks.push(n / 2);
+        }
+        if n > 1 {
+            marks.push(n - 1);
+        }
+        let month_ticks = marks
+            .into_iter()
+            .map(|i| (x(i), line[i].0.to_string()))
+            .collect();
         Some(Chart {
             width: width as u32,
             height: height as u32,
@@ -404,7 +437,35 @@ impl Chart {
             first: line[0].0.to_string(),
             last: line[n - 1].0.to_string(),
             points,
+            left,
+            top,
+            right,
+            bottom,
+            rating_ticks,
+            month_ticks,
         })
+    }
+
+    /// A coordinate as the drawing writes it.
+    pub fn at(&self, v: impl Coordinate) -> String {
+        format!("{:.1}", v.value())
+    }
+}
+
+/// A number of the drawing, however the template holds it.
+pub trait Coordinate {
+    fn value(&self) -> f64;
+}
+
+impl Coordinate for f64 {
+    fn value(&self) -> f64 {
+        *self
+    }
+}
+
+impl<T: Coordinate + ?Sized> Coordinate for &T {
+    fn value(&self) -> f64 {
+        (**self).value()
     }
 }
 
@@ -533,10 +594,57 @@ pub async fn person_page(
 pub struct MergeForm {
     #[serde(default)]
     into: String,
+    /// `yes` once the person has read who is merged into whom.
+    #[serde(default)]
+    confirm: String,
 }
 
-/// `POST /people/{id}/merge`: merges this person into the one named by id
-/// or federation id.
+/// The person a merge form names, by number (`12`, `#12`) or federation id.
+fn merge_target(conn: &mut crate::db::DbConnection, into: &str) -> Result<i32, crate::db::DbError> {
+    match into.trim_start_matches('#').parse::<i32>() {
+        Ok(n) => Ok(n),
+        Err(_) => match people::by_federation_id(conn, into)? {
+            Some(p) => Ok(p.id),
+            None => Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
+                "into",
+                crate::field::Problem::Unknown {
+                    text: into.to_string(),
+                    choices: &["a person's number", "a federation id"],
+                },
+            ))),
+        },
+    }
+}
+
+/// One side of a merge as the question names it.
+pub struct MergeSide {
+    pub person: Person,
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "person_merge.html")]
+pub struct MergeQuestion {
+    ctx: Ctx,
+    /// The person merged away.
+    from: MergeSide,
+    /// The person who stays.
+    into: MergeSide,
+}
+
+impl MergeQuestion {
+    /// Each side with its role and the words heading it.
+    fn sides(&self) -> [(&'static str, &'static str, &MergeSide); 2] {
+        [
+            ("from", "Merged away", &self.from),
+            ("into", "Stays", &self.into),
+        ]
+    }
+}
+
+/// `POST /people/{id}/merge`: merges this person into the one named by
+/// number or federation id, after asking: without `confirm=yes` the page
+/// names both people, with their numbers, federation ids and events.
 pub async fn merge(
     who: SignedIn,
     ctx: Ctx,
@@ -545,29 +653,66 @@ pub async fn merge(
     form: web::Form<MergeForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
-    let into = form.into_inner().into.trim().to_string();
-    let done = state
-        .write(Some(who.0.id), move |w| {
-            let target = match into.trim_start_matches('#').parse::<i32>() {
-                Ok(n) => n,
-                Err(_) => match people::by_federation_id(w.conn(), &into)? {
-                    Some(p) => p.id,
-                    None => {
-                        return Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
-                            "into",
-                            crate::field::Problem::Unknown {
-                                text: into.clone(),
-                                choices: &["a person's number", "a federation id"],
-                            },
-                        )))
-                    }
-                },
-            };
-            people::merge(w, id, target)
-        })
-        .await;
+    let form = form.into_inner();
+    let into = form.into.trim().to_string();
+    let done = if form.confirm != "yes" {
+        let asked = state
+            .run(move |c| {
+                let target = merge_target(c, &into)?;
+                let side = |c: &mut crate::db::DbConnection, p: i32, field: &'static str| {
+                    let person = if field == "into" {
+                        people::named(c, field, p)?
+                    } else {
+                        people::find(c, p)?
+                    };
+                    let entries = people::entries(c, p)?;
+                    Ok::<_, crate::db::DbError>(MergeSide { person, entries })
+                };
+                let from = side(c, id, "person")?;
+                let into = side(c, target, "into")?;
+                crate::registry::check_merge(
+                    id,
+                    target,
+                    into.person.merged_into,
+                    from.person.merged_into,
+                )?;
+                // An event both are entered in: the merge would refuse it,
+                // so the question is not asked.
+                if let Some(both) = from.entries.iter().find(|e| {
+                    into.entries
+                        .iter()
+                        .any(|o| o.tournament_id == e.tournament_id)
+                }) {
+                    return Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
+                        "into",
+                        crate::field::Problem::BothEntered {
+                            tournament: both.tournament.clone(),
+                        },
+                    )));
+                }
+                Ok((from, into))
+            })
+            .await;
+        match asked {
+            Ok((from, into)) => {
+                return render(
+                    &MergeQuestion { ctx, from, into },
+                    actix_web::http::StatusCode::OK,
+                )
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        state
+            .write(Some(who.0.id), move |w| {
+                let target = merge_target(w.conn(), &into)?;
+                people::merge(w, id, target)
+            })
+            .await
+            .map(|m| m.into_id)
+    };
     match done {
-        Ok(m) => Ok(see_other(&format!("/people/{}", m.into_id))),
+        Ok(into_id) => Ok(see_other(&format!("/people/{into_id}"))),
         Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => render(
             &person_page_of(&state, ctx, id, Some(message)).await?,
             FORM_ERROR,
@@ -607,6 +752,7 @@ pub struct ListedRow {
     pub federation_id: String,
     pub shown: Shown,
     pub games: u32,
+    pub total: u32,
 }
 
 /// Lines of the rating list a page shows: a phone reads a page of them;
@@ -669,6 +815,7 @@ pub async fn ratings_page(
             federation_id: l.person.federation_id.clone().unwrap_or_default(),
             shown: Shown::of(l.rating),
             games: l.games,
+            total: l.total,
         })
         .collect();
     Ok(RatingsPage {

@@ -1,5 +1,5 @@
 //! Season pages: the list with the form that makes one, a season's table,
-//! and its CSV.
+//! its CSV, and the same form again to change or delete it.
 
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -12,7 +12,7 @@ use crate::export::seasons::points as shown_points;
 use crate::season::SeasonFields;
 use crate::web::auth::SignedIn;
 use crate::web::error::AppError;
-use crate::web::layout::{csv_download, render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::layout::{csv_download, render, see_other, Confirm, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
 
 /// The form as typed: `event` once per chosen tournament, `weight_{id}`
@@ -43,6 +43,27 @@ impl SeasonRaw {
             }
         }
         raw
+    }
+
+    /// A stored season as the form shows it, every number as stored (a
+    /// save without a change keeps them to the last digit).
+    fn of_season(s: &Season) -> SeasonRaw {
+        SeasonRaw {
+            name: s.name.clone(),
+            points: s
+                .points
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            best: s.best.map(|b| b.to_string()).unwrap_or_default(),
+            events: s.events.iter().map(|(t, _, _)| *t).collect(),
+            weights: s
+                .events
+                .iter()
+                .map(|(t, _, w)| (*t, w.to_string()))
+                .collect(),
+        }
     }
 
     pub fn weight_of(&self, id: &i32) -> String {
@@ -122,10 +143,7 @@ async fn seasons_page(
     let (seasons, tournaments) = state
         .run(|c| Ok((seasons::list(c)?, tournaments::list(c)?)))
         .await?;
-    let tournaments = tournaments
-        .into_iter()
-        .filter(|t| !t.system.is_team())
-        .collect();
+    let tournaments = individual(tournaments);
     Ok(SeasonsPage {
         ctx,
         seasons,
@@ -133,6 +151,35 @@ async fn seasons_page(
         raw,
         errors,
     })
+}
+
+/// The events a season may count.
+fn individual(tournaments: Vec<Tournament>) -> Vec<Tournament> {
+    tournaments
+        .into_iter()
+        .filter(|t| !t.system.is_team())
+        .collect()
+}
+
+/// A refusal a form shows beside its field (a value refused, a name
+/// taken), or the error page for anything else.
+fn beside_field(e: AppError) -> Result<FormErrors, AppError> {
+    match e {
+        AppError::Invalid { field, message } | AppError::ConflictOn { field, message } => {
+            let mut errors = FormErrors::default();
+            errors.add(&field, message);
+            Ok(errors)
+        }
+        e => Err(e),
+    }
+}
+
+/// The status a form answers with when it shows `e`'s refusal again.
+fn status_of(e: &AppError) -> actix_web::http::StatusCode {
+    match e {
+        AppError::ConflictOn { .. } => actix_web::http::StatusCode::CONFLICT,
+        _ => FORM_ERROR,
+    }
 }
 
 /// `GET /seasons`
@@ -155,12 +202,11 @@ pub async fn create(
                 .await;
             match s {
                 Ok(s) => Ok(see_other(&format!("/seasons/{}", s.id))),
-                Err(AppError::Invalid { field, message }) => {
-                    let mut errors = FormErrors::default();
-                    errors.add(&field, message);
-                    render(&seasons_page(&state, ctx, raw, errors).await?, FORM_ERROR)
+                Err(e) => {
+                    let status = status_of(&e);
+                    let errors = beside_field(e)?;
+                    render(&seasons_page(&state, ctx, raw, errors).await?, status)
                 }
-                Err(e) => Err(e),
             }
         }
         Err(errors) => render(&seasons_page(&state, ctx, raw, errors).await?, FORM_ERROR),
@@ -233,4 +279,115 @@ pub async fn standings_csv(
         &season.name,
         "season",
     )
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "season_edit.html")]
+pub struct SeasonEditPage {
+    ctx: Ctx,
+    season: Season,
+    tournaments: Vec<Tournament>,
+    raw: SeasonRaw,
+    errors: FormErrors,
+}
+
+async fn edit_page(
+    state: &AppState,
+    ctx: Ctx,
+    id: i32,
+    raw: Option<SeasonRaw>,
+    errors: FormErrors,
+) -> Result<SeasonEditPage, AppError> {
+    let (season, tournaments) = state
+        .run(move |c| Ok((seasons::find(c, id)?, tournaments::list(c)?)))
+        .await?;
+    let raw = raw.unwrap_or_else(|| SeasonRaw::of_season(&season));
+    // The season's events first, in its order (which a save keeps: the
+    // boxes ticked go in the order of the form), then the others.
+    let mut tournaments = individual(tournaments);
+    tournaments.sort_by_key(|t| {
+        raw.events
+            .iter()
+            .position(|e| *e == t.id)
+            .unwrap_or(usize::MAX)
+    });
+    Ok(SeasonEditPage {
+        ctx,
+        raw,
+        season,
+        tournaments,
+        errors,
+    })
+}
+
+/// `GET /seasons/{id}/edit`: the form that made the season, filled in.
+pub async fn edit_form(
+    _who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+) -> Result<SeasonEditPage, AppError> {
+    edit_page(&state, ctx, path.into_inner(), None, FormErrors::default()).await
+}
+
+/// `POST /seasons/{id}/edit`: the whole form again; the events ticked
+/// replace the season's.
+pub async fn update(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    let raw = SeasonRaw::of(form.into_inner());
+    let (errors, status) = match raw.check() {
+        Ok(fields) => {
+            let done = state
+                .write(Some(who.0.id), move |w| seasons::update(w, id, &fields))
+                .await;
+            match done {
+                Ok(s) => return Ok(see_other(&format!("/seasons/{}", s.id))),
+                Err(e) => {
+                    let status = status_of(&e);
+                    (beside_field(e)?, status)
+                }
+            }
+        }
+        Err(errors) => (errors, FORM_ERROR),
+    };
+    render(
+        &edit_page(&state, ctx, id, Some(raw), errors).await?,
+        status,
+    )
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "season_delete.html")]
+pub struct SeasonDeletePage {
+    ctx: Ctx,
+    season: Season,
+}
+
+/// `POST /seasons/{id}/delete`: without `confirm=yes` the page asks first,
+/// naming the season and its events.
+pub async fn delete(
+    who: SignedIn,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<i32>,
+    form: web::Form<Confirm>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    if !form.given() {
+        let season = state.run(move |c| seasons::find(c, id)).await?;
+        return render(
+            &SeasonDeletePage { ctx, season },
+            actix_web::http::StatusCode::OK,
+        );
+    }
+    state
+        .write(Some(who.0.id), move |w| seasons::delete(w, id))
+        .await?;
+    Ok(see_other("/seasons"))
 }

@@ -1,0 +1,1 @@
+DROP INDEX seasons_name;
