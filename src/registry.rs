@@ -135,7 +135,10 @@ pub fn same_name_and_year(people: &[(i32, &str, Option<i32>)]) -> Vec<(i32, i32)
     keyed.sort();
     let mut pairs = Vec::new();
     for (i, a) in keyed.iter().enumerate() {
-        for b in keyed[i + 1..].iter().take_while(|b| b.0 == a.0 && b.1 == a.1) {
+        for b in keyed[i + 1..]
+            .iter()
+            .take_while(|b| b.0 == a.0 && b.1 == a.1)
+        {
             pairs.push((a.2.min(b.2), a.2.max(b.2)));
         }
     }

@@ -116,6 +116,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/healthz" => vec!["/healthz".into()],
         "/account" => vec!["/account".into()],
         "/admin/users" => vec!["/admin/users".into()],
+        "/admin/health" => vec!["/admin/health".into()],
         "/t/new" => vec!["/t/new".into()],
         "/t/{tid:\\d+}" => vec![format!("/t/{s}"), format!("/t/{k}")],
         "/t/{tid:\\d+}/edit" => vec![format!("/t/{s}/edit")],
@@ -205,6 +206,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/api/v1/people" => vec!["/api/v1/people?q=mok".into()],
         "/api/v1/people/{id:\\d+}" => vec![format!("/api/v1/people/{}", d.person)],
         "/api/v1/ratings" => vec!["/api/v1/ratings".into()],
+        "/api/v1/health/data" => vec!["/api/v1/health/data".into()],
         "/api/v1/seasons/{id:\\d+}/standings" => {
             vec![format!("/api/v1/seasons/{}/standings", d.season)]
         }

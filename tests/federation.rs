@@ -898,3 +898,154 @@ fn the_people_page_pulls_the_list_and_says_when_the_network_is_down() {
     let thabo = players.lines().find(|l| l.contains("Thabo Nkosi")).unwrap();
     assert!(thabo.split(',').any(|c| c == "1842"), "{players}");
 }
+
+/// The data-health page lists, for an admin, what would make the lists
+/// wrong, each line linking to where it is fixed; the API says the same.
+#[test]
+fn the_data_health_page_lists_what_would_make_the_lists_wrong() {
+    use diesel::RunQueryDsl;
+    let event = venue_event_without_registry(&[("Thabo Nkosi", "ZA-1001"), ("Mpho Ndlovu", "")]);
+    for backend in common::backends() {
+        let (app, token) = federation_with_publisher(backend);
+        let officer = app.user("federation-officer", Role::Admin);
+        let referee = app.user("palesa", Role::Referee);
+        let mut api = app.script_for(&officer);
+        let clean = api.get("/api/v1/health/data").json();
+        assert_eq!(clean["clean"], true, "{clean}");
+        let page = app.client_as(&officer).get("/admin/health").body;
+        assert!(page.contains("data-health=\"clean\""), "{page}");
+
+        // A rated event of this server with a player without an id.
+        let (own, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Mangaung Open", "rules": "official", "rounds": 3}),
+            &[
+                json!({"name": "Lerato Dlamini", "club": "Orlando MSC", "federation_id": "ZA-1002"}),
+                json!({"name": "Kabelo Mokoena", "club": "Tembisa MSC"}),
+            ],
+        );
+        common::pair(&mut api, own);
+        // A round dated in the 11th century, as stored before dates were
+        // checked.
+        diesel::sql_query(format!(
+            "UPDATE rounds SET played_on = '1066-10-14' WHERE tournament_id = {own}"
+        ))
+        .execute(&mut *app.conn())
+        .unwrap();
+        // Two people who look like one, and a lower-case id left beside
+        // its upper-case twin.
+        for (name, fid) in [("Sipho Mokoena", "ZA-3001"), ("Sipho  mokoena", "ZA-3002")] {
+            api.create(
+                "/api/v1/people",
+                json!({"name": name, "federation_id": fid, "born": 1988}),
+            );
+        }
+        api.create(
+            "/api/v1/people",
+            json!({"name": "Refilwe Tau", "federation_id": "FX9"}),
+        );
+        diesel::sql_query(
+            "INSERT INTO people (name, federation_id, club, created_at) VALUES ('R. Tau', 'fx9', '', '2026-11-01 10:00:00')",
+        )
+        .execute(&mut *app.conn())
+        .unwrap();
+        // A copy with a player who is nobody here, counted by a season,
+        // then archived.
+        let sent = app.script(&token).send_json(
+            "PUT",
+            "/api/v1/published/kMangaungCopy",
+            json!({"revision": 3, "server": "Bloemfontein City Hall", "event": event}),
+        );
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        let copy = sent.json()["tournament"].as_i64().unwrap();
+        let _ = copy;
+        let (friendly, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Thaba Nchu Open", "rules": "official", "rounds": 3}),
+            &[json!({"name": "Lerato Dlamini", "club": "Orlando MSC", "federation_id": "ZA-1002"})],
+        );
+        let season = api.create(
+            "/api/v1/seasons",
+            json!({"name": "Free State Grand Prix 2026", "events": [{"tournament": friendly}]}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let archived = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{friendly}"),
+            json!({"archived": true}),
+        );
+        assert_eq!(archived.status, 200, "{}", archived.body);
+
+        let h = api.get("/api/v1/health/data").json();
+        assert_eq!(h["clean"], false);
+        assert_eq!(
+            h["without_federation_id"],
+            json!([{"tournament": own, "name": "Mangaung Open", "entries": ["Kabelo Mokoena"]}]),
+            "{h}"
+        );
+        let twins = &h["merge_candidates"][0];
+        assert_eq!(
+            (
+                twins[0]["federation_id"].as_str(),
+                twins[1]["federation_id"].as_str()
+            ),
+            (Some("ZA-3001"), Some("ZA-3002")),
+            "{h}"
+        );
+        assert_eq!(h["rounds_outside"][0]["tournament"], own, "{h}");
+        assert_eq!(h["rounds_outside"][0]["date"], "1066-10-14", "{h}");
+        assert_eq!(
+            h["unlinked_in_copies"][0]["entries"],
+            json!(["Mpho Ndlovu"]),
+            "{h}"
+        );
+        assert_eq!(
+            h["seasons_with_archived_events"][0]["season"], season,
+            "{h}"
+        );
+        assert_eq!(
+            h["federation_id_collisions"][0]["federation_id"], "fx9",
+            "{h}"
+        );
+
+        let mut admin_page = app.client_as(&officer);
+        let page = admin_page.get("/admin/health").body;
+        for (section, count) in [
+            ("without-federation-id", 1),
+            ("merge-candidates", 1),
+            ("rounds-outside", 1),
+            ("unlinked-in-copies", 1),
+            ("seasons-with-archived", 1),
+            ("federation-id-collisions", 1),
+        ] {
+            assert!(
+                page.contains(&format!("id=\"{section}\" data-count=\"{count}\"")),
+                "{section}: {page}"
+            );
+        }
+        assert!(
+            page.contains(&format!("href=\"/t/{own}/rounds/1\"")),
+            "{page}"
+        );
+        // The merge button asks first, naming both people.
+        let twin_b = twins[1]["person"].as_i64().unwrap();
+        let twin_a = twins[0]["person"].as_i64().unwrap();
+        let asked = admin_page.post(
+            &format!("/people/{twin_b}/merge"),
+            &[("into", &twin_a.to_string())],
+        );
+        assert_eq!(asked.status, 200, "{}", asked.body);
+        assert!(
+            asked.body.contains("id=\"confirm-merge\""),
+            "{}",
+            asked.body
+        );
+        // Only admins read it.
+        assert_eq!(app.client_as(&referee).get("/admin/health").status, 403);
+        assert_eq!(
+            app.script_for(&referee).get("/api/v1/health/data").status,
+            403
+        );
+    }
+}

@@ -75,15 +75,22 @@ pub fn seasons_with_archived_events(conn: &mut DbConnection) -> Result<Vec<Seaso
         .inner_join(tournaments::table)
         .filter(tournaments::archived.eq(true))
         .order((seasons::id, season_events::id))
-        .select((seasons::id, seasons::name, tournaments::id, tournaments::name))
+        .select((
+            seasons::id,
+            seasons::name,
+            tournaments::id,
+            tournaments::name,
+        ))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(season_id, season, tournament_id, tournament)| SeasonEvent {
-            season_id,
-            season,
-            tournament_id,
-            tournament,
-        })
+        .map(
+            |(season_id, season, tournament_id, tournament)| SeasonEvent {
+                season_id,
+                season,
+                tournament_id,
+                tournament,
+            },
+        )
         .collect())
 }

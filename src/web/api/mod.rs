@@ -4,6 +4,7 @@
 
 mod forbidden;
 mod games;
+mod health;
 pub mod people;
 mod player;
 mod players;
@@ -17,6 +18,7 @@ mod tournaments;
 
 pub use forbidden::{add_forbidden, clear_forbidden_waiver, remove_forbidden, waive_forbidden};
 pub use games::{get_game, put_game, put_scoresheet};
+pub use health::data_health;
 pub use people::{create_person, get_person, merge_person, ratings, search_people, undo_merge};
 pub use player::{
     cancel_bye, get_own, get_round_links, post_next_round, post_report, put_clock, renew_link,

@@ -169,3 +169,24 @@ pub async fn set_federation(
         }
     }
 }
+
+#[derive(Template, WebTemplate)]
+#[template(path = "health.html")]
+pub struct HealthPage {
+    ctx: Ctx,
+    h: crate::director::health::DataHealth,
+}
+
+/// `GET /admin/health`: what would make the federation's lists wrong, each
+/// line linking to the page where it is fixed.
+pub async fn health_page(
+    _admin: Admin,
+    ctx: Ctx,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let today = chrono::Utc::now().date_naive();
+    let h = state
+        .run(move |c| crate::director::health::read(c, today))
+        .await?;
+    render(&HealthPage { ctx, h }, StatusCode::OK)
+}
