@@ -564,17 +564,18 @@ fn an_admin_deletes_a_tournament_without_published_rounds_or_a_published_copy() 
                 .status,
             404
         );
-        let recorded: Vec<(Option<i32>, String, Option<i32>, Option<String>)> =
-            audit_entries::table
-                .filter(audit_entries::action.eq("delete"))
-                .select((
-                    audit_entries::tournament_id,
-                    audit_entries::entity,
-                    audit_entries::entity_id,
-                    audit_entries::old_value,
-                ))
-                .load(&mut app.conn())
-                .unwrap();
+        /// The entry's tournament, entity, entity id and old value.
+        type Entry = (Option<i32>, String, Option<i32>, Option<String>);
+        let recorded: Vec<Entry> = audit_entries::table
+            .filter(audit_entries::action.eq("delete"))
+            .select((
+                audit_entries::tournament_id,
+                audit_entries::entity,
+                audit_entries::entity_id,
+                audit_entries::old_value,
+            ))
+            .load(&mut app.conn())
+            .unwrap();
         assert_eq!(
             recorded,
             vec![(

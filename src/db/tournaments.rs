@@ -294,14 +294,16 @@ pub fn rounds_out_of_bounds(
     conn: &mut DbConnection,
     today: NaiveDate,
 ) -> Result<Vec<calendar::OutOfBounds>, DbError> {
-    let rows: Vec<(
+    /// Tournament id, name, first and last day; round number and day.
+    type Row = (
         i32,
         String,
         Option<NaiveDate>,
         Option<NaiveDate>,
         i32,
         NaiveDate,
-    )> = rounds::table
+    );
+    let rows: Vec<Row> = rounds::table
         .inner_join(tournaments::table)
         .order((tournaments::id, rounds::number))
         .select((
