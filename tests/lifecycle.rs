@@ -202,6 +202,17 @@ fn dates_are_checked_wherever_they_come_in_and_a_new_round_defaults_within_the_e
         assert_eq!(r.json()["field"], "starts_on");
         let r = api.send_json("PATCH", &t, json!({"venue": "Bloemfontein City Hall"}));
         assert_eq!(r.status, 200, "{}", r.body);
+
+        // New dates that would leave a round outside them are refused,
+        // naming the round.
+        let r = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            json!({"ends_on": first.to_string()}),
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert_eq!(r.json()["field"], "ends_on");
+        assert!(r.body.contains(&last.to_string()), "{}", r.body);
     }
 }
 
