@@ -263,8 +263,46 @@ fn a_round_dated_outside_its_bounds_leaves_the_ratings_and_keeps_its_event_home_
         let download = page.get(&format!("/t/{tid}/event.json"));
         assert_eq!(download.status, 422, "{}", download.body);
         assert!(download.body.contains("1066-10-14"));
-        // The event keeps working: its round page and its standings.
-        assert_eq!(page.get(&format!("/t/{tid}/rounds/2")).status, 200);
+        // The event keeps working: its round page (which says what is
+        // wrong) and its standings.
+        let round = page.get(&format!("/t/{tid}/rounds/2"));
+        assert_eq!(round.status, 200);
+        let allowed = format!(
+            "2000-01-01..{}",
+            today().checked_add_months(Months::new(12)).unwrap()
+        );
+        assert!(
+            common::has_attr(&round.body, "data-date-outside", &allowed),
+            "{}",
+            round.body
+        );
+        // A publication to a federation's server fails, saying why.
+        let r = page.post(
+            &format!("/t/{tid}/publication"),
+            &[
+                ("to", "https://federation.example"),
+                ("token", "issued-there"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let venue = common::Served::start(&app.database_url, |_| {});
+        let started = std::time::Instant::now();
+        let failing = loop {
+            let p = page.get(&format!("/t/{tid}")).body;
+            if p.contains("data-publication-state=\"failing\"") || started.elapsed().as_secs() > 15
+            {
+                break p;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        drop(venue);
+        assert!(
+            failing.contains("data-publication-state=\"failing\""),
+            "{failing}"
+        );
+        assert!(failing.contains("round 2 is dated 1066-10-14"), "{failing}");
+        let r = page.post(&format!("/t/{tid}/publication/stop"), &[]);
+        assert_eq!(r.status, 303, "{}", r.body);
         assert_eq!(app.client().get(&format!("/t/{tid}/standings")).status, 200);
         // The ratings leave its games out: no month before 2000, and one
         // game fewer in June.
