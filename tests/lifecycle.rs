@@ -528,6 +528,23 @@ fn a_tournament_not_rated_leaves_the_ratings_and_counts_in_no_season() {
             .get(&format!("/api/v1/people/{}", people[0]))
             .json();
         assert_eq!(games_in(&line, "2026-07"), 0, "{line}");
+        // The person's page says which games were rated.
+        let page = app.client().get(&format!("/people/{}", people[0])).body;
+        let friendly_rows = page
+            .split("<tr>")
+            .filter(|row| row.contains("Kroonstad Club Friendly, round"))
+            .collect::<Vec<_>>();
+        // Three games played on the board and three double forfeits.
+        assert_eq!(friendly_rows.len(), 6, "{page}");
+        assert!(friendly_rows
+            .iter()
+            .all(|row| row.contains("<td class=\"minor\">no</td>")));
+        let open_rated = page
+            .split("<tr>")
+            .filter(|row| row.contains("Kroonstad Open, round"))
+            .filter(|row| row.contains("<td class=\"minor\">yes</td>"))
+            .count();
+        assert_eq!(open_rated, 3, "{page}");
         assert_eq!(games_in(&line, "2026-06"), 3, "{line}");
 
         let season = api.create(

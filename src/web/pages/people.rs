@@ -413,7 +413,9 @@ async fn person_page_of(
                 Some(_) => "0",
                 None => g.result.short(),
             };
-            let rated = g.played_score_of(me).is_some() && opponent_person.is_some();
+            let rated = g.played_score_of(me).is_some()
+                && opponent_person.is_some()
+                && !r.left_out.contains(&g.game_id);
             Some(GameLine {
                 date: g.played_on,
                 tournament_id: g.tournament_id,
