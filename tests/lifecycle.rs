@@ -448,6 +448,15 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
             std::time::Duration::from_secs(3)
         ));
 
+        // Nor does a person's page list it.
+        let person = app.client().get(&format!("/people/{}", people[0])).body;
+        assert!(!person.contains("Welkom Autumn Open"), "{person}");
+        assert!(!app
+            .client()
+            .get("/seasons")
+            .body
+            .contains("Welkom Autumn Open"));
+
         // Its referees and the admins still see it, marked.
         for mut c in [app.client_as(&thandi), app.client_as(&admin)] {
             let page = c.get(&format!("/t/{tid}"));
