@@ -531,6 +531,13 @@ fn a_tournament_not_rated_leaves_the_ratings_and_counts_in_no_season() {
         assert_eq!(t["system"], "round_robin");
         let page = app.client().get(&format!("/t/{friendly}"));
         assert!(common::has_attr(&page.body, "data-rated", "no"));
+        // What GET answers, sent back changed, is a PATCH.
+        let mut back = t.clone();
+        back["venue"] = json!("Kroonstad Civic Centre");
+        let r = api.send_json("PATCH", &format!("/api/v1/tournaments/{friendly}"), back);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["venue"], "Kroonstad Civic Centre");
+        assert_eq!(r.json()["rated"], false);
 
         let line = app
             .client()
