@@ -404,6 +404,14 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
             first_wins,
         );
         let ratings = app.client().get("/api/v1/ratings").body;
+        let season = api.create(
+            "/api/v1/seasons",
+            json!({"name": "Welkom Season 2026", "events": [{"tournament": tid}]}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let season_table = format!("/api/v1/seasons/{season}/standings");
+        let table = app.client().get(&season_table).body;
         let standings = format!("/t/{tid}/standings");
         let mut public = app.client();
         for _ in 0..2 {
@@ -476,8 +484,9 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
                 .unwrap();
             assert_eq!(t["archived"], true);
         }
-        // Archiving changes no rating.
+        // Archiving changes no rating and no season.
         assert_eq!(app.client().get("/api/v1/ratings").body, ratings);
+        assert_eq!(app.client().get(&season_table).body, table);
 
         // Returned to public view from the page.
         let r = app
