@@ -202,6 +202,17 @@ fn dates_are_checked_wherever_they_come_in_and_a_new_round_defaults_within_the_e
         assert_eq!(r.json()["field"], "starts_on");
         let r = api.send_json("PATCH", &t, json!({"venue": "Bloemfontein City Hall"}));
         assert_eq!(r.status, 200, "{}", r.body);
+
+        // New dates that would leave a round outside them are refused,
+        // naming the round.
+        let r = api.send_json(
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            json!({"ends_on": first.to_string()}),
+        );
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert_eq!(r.json()["field"], "ends_on");
+        assert!(r.body.contains(&last.to_string()), "{}", r.body);
     }
 }
 
@@ -252,8 +263,46 @@ fn a_round_dated_outside_its_bounds_leaves_the_ratings_and_keeps_its_event_home_
         let download = page.get(&format!("/t/{tid}/event.json"));
         assert_eq!(download.status, 422, "{}", download.body);
         assert!(download.body.contains("1066-10-14"));
-        // The event keeps working: its round page and its standings.
-        assert_eq!(page.get(&format!("/t/{tid}/rounds/2")).status, 200);
+        // The event keeps working: its round page (which says what is
+        // wrong) and its standings.
+        let round = page.get(&format!("/t/{tid}/rounds/2"));
+        assert_eq!(round.status, 200);
+        let allowed = format!(
+            "2000-01-01..{}",
+            today().checked_add_months(Months::new(12)).unwrap()
+        );
+        assert!(
+            common::has_attr(&round.body, "data-date-outside", &allowed),
+            "{}",
+            round.body
+        );
+        // A publication to a federation's server fails, saying why.
+        let r = page.post(
+            &format!("/t/{tid}/publication"),
+            &[
+                ("to", "https://federation.example"),
+                ("token", "issued-there"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let venue = common::Served::start(&app.database_url, |_| {});
+        let started = std::time::Instant::now();
+        let failing = loop {
+            let p = page.get(&format!("/t/{tid}")).body;
+            if p.contains("data-publication-state=\"failing\"") || started.elapsed().as_secs() > 15
+            {
+                break p;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        drop(venue);
+        assert!(
+            failing.contains("data-publication-state=\"failing\""),
+            "{failing}"
+        );
+        assert!(failing.contains("round 2 is dated 1066-10-14"), "{failing}");
+        let r = page.post(&format!("/t/{tid}/publication/stop"), &[]);
+        assert_eq!(r.status, 303, "{}", r.body);
         assert_eq!(app.client().get(&format!("/t/{tid}/standings")).status, 200);
         // The ratings leave its games out: no month before 2000, and one
         // game fewer in June.
@@ -355,6 +404,14 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
             first_wins,
         );
         let ratings = app.client().get("/api/v1/ratings").body;
+        let season = api.create(
+            "/api/v1/seasons",
+            json!({"name": "Welkom Season 2026", "events": [{"tournament": tid}]}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let season_table = format!("/api/v1/seasons/{season}/standings");
+        let table = app.client().get(&season_table).body;
         let standings = format!("/t/{tid}/standings");
         let mut public = app.client();
         for _ in 0..2 {
@@ -399,6 +456,15 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
             std::time::Duration::from_secs(3)
         ));
 
+        // Nor does a person's page list it.
+        let person = app.client().get(&format!("/people/{}", people[0])).body;
+        assert!(!person.contains("Welkom Autumn Open"), "{person}");
+        assert!(!app
+            .client()
+            .get("/seasons")
+            .body
+            .contains("Welkom Autumn Open"));
+
         // Its referees and the admins still see it, marked.
         for mut c in [app.client_as(&thandi), app.client_as(&admin)] {
             let page = c.get(&format!("/t/{tid}"));
@@ -418,8 +484,9 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
                 .unwrap();
             assert_eq!(t["archived"], true);
         }
-        // Archiving changes no rating.
+        // Archiving changes no rating and no season.
         assert_eq!(app.client().get("/api/v1/ratings").body, ratings);
+        assert_eq!(app.client().get(&season_table).body, table);
 
         // Returned to public view from the page.
         let r = app
@@ -473,12 +540,36 @@ fn a_tournament_not_rated_leaves_the_ratings_and_counts_in_no_season() {
         assert_eq!(t["system"], "round_robin");
         let page = app.client().get(&format!("/t/{friendly}"));
         assert!(common::has_attr(&page.body, "data-rated", "no"));
+        // What GET answers, sent back changed, is a PATCH.
+        let mut back = t.clone();
+        back["venue"] = json!("Kroonstad Civic Centre");
+        let r = api.send_json("PATCH", &format!("/api/v1/tournaments/{friendly}"), back);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["venue"], "Kroonstad Civic Centre");
+        assert_eq!(r.json()["rated"], false);
 
         let line = app
             .client()
             .get(&format!("/api/v1/people/{}", people[0]))
             .json();
         assert_eq!(games_in(&line, "2026-07"), 0, "{line}");
+        // The person's page says which games were rated.
+        let page = app.client().get(&format!("/people/{}", people[0])).body;
+        let friendly_rows = page
+            .split("<tr>")
+            .filter(|row| row.contains("Kroonstad Club Friendly, round"))
+            .collect::<Vec<_>>();
+        // Three games played on the board and three double forfeits.
+        assert_eq!(friendly_rows.len(), 6, "{page}");
+        assert!(friendly_rows
+            .iter()
+            .all(|row| row.contains("<td class=\"minor\">no</td>")));
+        let open_rated = page
+            .split("<tr>")
+            .filter(|row| row.contains("Kroonstad Open, round"))
+            .filter(|row| row.contains("<td class=\"minor\">yes</td>"))
+            .count();
+        assert_eq!(open_rated, 3, "{page}");
         assert_eq!(games_in(&line, "2026-06"), 3, "{line}");
 
         let season = api.create(
@@ -564,17 +655,18 @@ fn an_admin_deletes_a_tournament_without_published_rounds_or_a_published_copy() 
                 .status,
             404
         );
-        let recorded: Vec<(Option<i32>, String, Option<i32>, Option<String>)> =
-            audit_entries::table
-                .filter(audit_entries::action.eq("delete"))
-                .select((
-                    audit_entries::tournament_id,
-                    audit_entries::entity,
-                    audit_entries::entity_id,
-                    audit_entries::old_value,
-                ))
-                .load(&mut app.conn())
-                .unwrap();
+        /// The entry's tournament, entity, entity id and old value.
+        type Entry = (Option<i32>, String, Option<i32>, Option<String>);
+        let recorded: Vec<Entry> = audit_entries::table
+            .filter(audit_entries::action.eq("delete"))
+            .select((
+                audit_entries::tournament_id,
+                audit_entries::entity,
+                audit_entries::entity_id,
+                audit_entries::old_value,
+            ))
+            .load(&mut app.conn())
+            .unwrap();
         assert_eq!(
             recorded,
             vec![(

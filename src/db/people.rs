@@ -658,6 +658,9 @@ pub struct Record {
     pub names: HashMap<i32, String>,
     /// Who made each merge: account names by id.
     pub accounts: HashMap<i32, String>,
+    /// The games the ratings leave out whatever their result: those of an
+    /// event not rated, and of a round dated outside its bounds.
+    pub left_out: std::collections::HashSet<i32>,
 }
 
 pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
@@ -688,6 +691,33 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
             }
         }
     }
+    let events: Vec<i32> = entries.iter().map(|e| e.tournament_id).collect();
+    let settings: HashMap<i32, (bool, Option<NaiveDate>, Option<NaiveDate>)> = tournaments::table
+        .filter(tournaments::id.eq_any(&events))
+        .select((
+            tournaments::id,
+            (
+                tournaments::rated,
+                tournaments::starts_on,
+                tournaments::ends_on,
+            ),
+        ))
+        .load::<(i32, (bool, Option<NaiveDate>, Option<NaiveDate>))>(c)?
+        .into_iter()
+        .collect();
+    let today = now().date();
+    let left_out = games
+        .iter()
+        .filter(|g| {
+            settings
+                .get(&g.tournament_id)
+                .is_some_and(|(rated, starts, ends)| {
+                    !rated
+                        || !crate::calendar::round_range(*starts, *ends, today).holds(g.played_on)
+                })
+        })
+        .map(|g| g.game_id)
+        .collect();
     let by: Vec<i32> = merges.iter().filter_map(|m| m.merged_by).collect();
     let accounts = super::schema::users::table
         .filter(super::schema::users::id.eq_any(&by))
@@ -704,6 +734,7 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
         merges,
         names,
         accounts,
+        left_out,
     })
 }
 

@@ -177,6 +177,7 @@ pub fn update(w: &mut Write, id: i32, f: &TournamentFields) -> Result<Tournament
     let conn = w.conn();
     let old = find(conn, id)?.fields();
     check_dates(f, Some(&old))?;
+    keeps_rounds_inside(conn, id, &old, f)?;
     diesel::update(tournaments::table.find(id))
         .set((Settings::of(f), tournaments::updated_at.eq(now())))
         .execute(conn)?;
@@ -204,6 +205,44 @@ fn check_dates(f: &TournamentFields, old: Option<&TournamentFields>) -> Result<(
         .next()
     {
         Some(e) => Err(DbError::Invalid(e)),
+        None => Ok(()),
+    }
+}
+
+/// New dates that would leave a stored round outside them are refused,
+/// naming the round (a round already outside the old dates, stored before
+/// the rules, does not hold the change up).
+fn keeps_rounds_inside(
+    conn: &mut DbConnection,
+    id: i32,
+    old: &TournamentFields,
+    f: &TournamentFields,
+) -> Result<(), DbError> {
+    if (old.starts_on, old.ends_on) == (f.starts_on, f.ends_on) {
+        return Ok(());
+    }
+    let today = now().date();
+    let before = calendar::round_range(old.starts_on, old.ends_on, today);
+    let after = calendar::round_range(f.starts_on, f.ends_on, today);
+    let days: Vec<(i32, NaiveDate)> = rounds::table
+        .filter(rounds::tournament_id.eq(id))
+        .order(rounds::number)
+        .select((rounds::number, rounds::played_on))
+        .load(conn)?;
+    match days
+        .into_iter()
+        .find(|(_, day)| before.holds(*day) && !after.holds(*day))
+    {
+        Some((round, date)) => {
+            let field = if date < after.first {
+                "starts_on"
+            } else {
+                "ends_on"
+            };
+            let mut e = calendar::export_refused(round, date, after);
+            e.field = field;
+            Err(DbError::Invalid(e))
+        }
         None => Ok(()),
     }
 }
@@ -294,14 +333,16 @@ pub fn rounds_out_of_bounds(
     conn: &mut DbConnection,
     today: NaiveDate,
 ) -> Result<Vec<calendar::OutOfBounds>, DbError> {
-    let rows: Vec<(
+    /// Tournament id, name, first and last day; round number and day.
+    type Row = (
         i32,
         String,
         Option<NaiveDate>,
         Option<NaiveDate>,
         i32,
         NaiveDate,
-    )> = rounds::table
+    );
+    let rows: Vec<Row> = rounds::table
         .inner_join(tournaments::table)
         .order((tournaments::id, rounds::number))
         .select((

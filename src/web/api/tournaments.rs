@@ -154,6 +154,9 @@ pub struct TournamentPatch {
     /// Withdraws the tournament from public view (`true`) or returns it;
     /// not a setting of the form, but of the same call.
     archived: Option<bool>,
+    /// The tournament's own id, as `GET` gives it, so that what `GET`
+    /// answers can be sent back changed; another id is refused.
+    id: Option<i32>,
 }
 
 /// A field that is present, even as `null` (`Some(None)`), as against one
@@ -241,6 +244,11 @@ pub async fn patch_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
     let mut body = body.into_inner();
+    if let Some(id) = body.id.take().filter(|id| *id != t.id) {
+        return Err(ApiError(AppError::from(crate::db::DbError::Invalid(
+            crate::field::FieldError::new("id", crate::field::Problem::NoSuch { id }),
+        ))));
+    }
     let archived = body.archived.take();
     let fields = body.over(&t).check().map_err(invalid)?;
     let id = t.id;

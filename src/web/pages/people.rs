@@ -516,7 +516,21 @@ async fn person_page_of(
     id: i32,
     error: Option<String>,
 ) -> Result<PersonPage, AppError> {
-    let r = state.run(move |c| people::record(c, id)).await?;
+    let mut r = state.run(move |c| people::record(c, id)).await?;
+    // An archived event's entry and games are listed only for whoever may
+    // see the event (its rating stays as it was).
+    let archived = state.archived.ids(state).await?;
+    let mut hidden = Vec::new();
+    for e in &r.entries {
+        let t = e.tournament_id;
+        if archived.contains(&t)
+            && !crate::web::archive::may_see(state, ctx.user.as_ref(), t).await?
+        {
+            hidden.push(t);
+        }
+    }
+    r.entries.retain(|e| !hidden.contains(&e.tournament_id));
+    r.games.retain(|g| !hidden.contains(&g.tournament_id));
     let book: std::sync::Arc<Book> = book(state).await?;
     let own: HashMap<i32, ()> = r.entries.iter().map(|e| (e.player_id, ())).collect();
     let names: HashMap<i32, String> = r
@@ -540,7 +554,9 @@ async fn person_page_of(
                 Some(_) => "0",
                 None => g.result.short(),
             };
-            let rated = g.played_score_of(me).is_some() && opponent_person.is_some();
+            let rated = g.played_score_of(me).is_some()
+                && opponent_person.is_some()
+                && !r.left_out.contains(&g.game_id);
             Some(GameLine {
                 date: g.played_on,
                 tournament_id: g.tournament_id,

@@ -248,6 +248,15 @@ pub struct RoundPage {
 }
 
 impl RoundPage {
+    /// The days the round may take, when its stored day lies outside them
+    /// (stored before the date rules): its games are not rated and the
+    /// event does not leave the server until a referee corrects it.
+    fn date_outside(&self) -> Option<crate::calendar::Range> {
+        let today = chrono::Utc::now().date_naive();
+        let days = crate::calendar::round_range(self.t.starts_on, self.t.ends_on, today);
+        (!days.holds(self.round.played_on)).then_some(days)
+    }
+
     fn flag(&self, game: &i32) -> Option<&(bool, String, String)> {
         self.flags.get(game)
     }

@@ -143,6 +143,10 @@ async fn seasons_page(
     let (seasons, tournaments) = state
         .run(|c| Ok((seasons::list(c)?, tournaments::list(c)?)))
         .await?;
+    let tournaments = crate::web::archive::visible(state, ctx.user.as_ref(), tournaments, |t| {
+        (t.id, t.archived)
+    })
+    .await?;
     let tournaments = individual(tournaments);
     Ok(SeasonsPage {
         ctx,
