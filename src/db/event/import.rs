@@ -199,6 +199,19 @@ fn people_of(w: &mut Write, file: &EventFile, ids: &Remap) -> Result<People, DbE
         created: Vec::new(),
         unlinked: Vec::new(),
     };
+    // Every id this file may make a person for, locked up front in one
+    // order: two publications naming the same people in other orders
+    // then take turns instead of waiting on each other for ever.
+    let ids_named: BTreeSet<&str> = file
+        .players
+        .iter()
+        .map(|p| p.federation_id.as_str())
+        .chain(file.people.iter().map(|r| r.federation_id.as_str()))
+        .filter(|f| !f.is_empty())
+        .collect();
+    for fid in ids_named {
+        crate::db::lock_key(w.conn(), &format!("person {fid}"))?;
+    }
     let mut entered: BTreeSet<i32> = BTreeSet::new();
     for (i, p) in file.players.iter().enumerate() {
         let born;
