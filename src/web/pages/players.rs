@@ -417,19 +417,20 @@ pub async fn import(
             // Entries travel by federation id: one with an id is rated
             // here once the person is in this registry, and wherever the
             // event is published; one without is rated nowhere.
+            // A server that keeps no registry is not told about it (its
+            // publication form lists the entries without an id).
+            let registry = state.run(crate::db::people::count).await? > 0;
             let without: Vec<&str> = listed
                 .iter()
                 .filter(|p| p.federation_id.is_empty())
                 .map(|p| p.name.as_str())
                 .collect();
-            if !without.is_empty() {
+            if registry && !without.is_empty() {
                 warnings.push(format!(
                     "no federation id, so their games are not rated here or where the event is published: {}",
                     without.join(", ")
                 ));
             }
-            // A server that keeps no registry is not told about it.
-            let registry = state.run(crate::db::people::count).await? > 0;
             let unknown: Vec<String> = unmatched
                 .iter()
                 .map(|&i| &listed[i])
