@@ -109,6 +109,8 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/lineups/{team:\\d+}" => Some(vec![]),
         "/people" => s(&[("name", "Lindiwe Mabaso"), ("club", "Kuruman MC")]),
         "/people/import" => s(&[("csv", "name,club\nVusi Mabaso,Kuruman MC\n")]),
+        "/people/pull" => s(&[]),
+        "/admin/federation" => s(&[("url", "https://ratings.example.org")]),
         "/people/{id:\\d+}/merge" | "/api/v1/people/{id:\\d+}/merge" => Some(vec![]), // into filled in
         "/merges/{id:\\d+}/undo" | "/api/v1/merges/{id:\\d+}" => s(&[]),
         // name and event filled in: a season's name is one season's
