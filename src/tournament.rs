@@ -39,6 +39,30 @@ named_values! {
     }
 }
 
+/// The largest record (a game's scoresheet) taken: 64 KB of UTF-8 text.
+pub const MAX_RECORD_BYTES: usize = 64 * 1024;
+
+/// Refuses text that is not a record at all: too long, empty, or holding
+/// a NUL character (which no database column can keep). One check for a
+/// record however it arrives: a form, the API, a player's link, an event
+/// file.
+pub fn check_record_text(text: &str) -> Result<(), FieldError> {
+    let invalid = |problem: Problem| Err(FieldError::new("text", problem));
+    if text.len() > MAX_RECORD_BYTES {
+        return invalid(Problem::RecordTooLong {
+            bytes: text.len(),
+            max: MAX_RECORD_BYTES,
+        });
+    }
+    if text.trim().is_empty() {
+        return invalid(Problem::RecordEmpty);
+    }
+    if let Some(line) = text.lines().position(|l| l.contains('\0')).map(|i| i + 1) {
+        return invalid(Problem::RecordNul { line });
+    }
+    Ok(())
+}
+
 named_values! {
     /// What a referee decides about a game whose records and entered result
     /// disagree.

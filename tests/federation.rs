@@ -262,7 +262,11 @@ const CLUBS: &[&str] = &[
     "Vosloorus MSC",
 ];
 
-const FEDERATION_PEOPLE: &[(&str, &str, Option<(f64, f64, f64)>)] = &[
+/// A person of the federation's list: name, federation id, and rating,
+/// RD and volatility if rated.
+type Listed = (&'static str, &'static str, Option<(f64, f64, f64)>);
+
+const FEDERATION_PEOPLE: &[Listed] = &[
     ("Thabo Nkosi", "ZA-1001", Some((1842.0, 62.0, 0.058))),
     ("Lerato Dlamini", "ZA-1002", Some((1790.5, 75.0, 0.06))),
     ("Sipho Mokoena", "ZA-1003", Some((1733.0, 90.0, 0.061))),
@@ -1048,5 +1052,381 @@ fn the_data_health_page_lists_what_would_make_the_lists_wrong() {
             app.script_for(&referee).get("/api/v1/health/data").status,
             403
         );
+    }
+}
+
+/// The federation's person with federation id `fid`, by the API.
+fn person_with(api: &mut common::Client, fid: &str) -> i64 {
+    let found = api.get(&format!("/api/v1/people?q={fid}")).json();
+    found["people"][0]["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{fid} in {found}"))
+}
+
+/// Thabo Nkosi has two records at the federation (ZA-3001 from a venue's
+/// copy and a local league, ZA-3901 typed in error). A registrar who
+/// referees neither event merges them: the league's entry moves, and the
+/// league records it (its revision moves, its open pages hear it, its
+/// trail says so, and so does the undo); the copy's entry follows its
+/// venue, stays where it is, and the merge says it left it.
+#[test]
+fn a_merge_is_recorded_in_each_event_it_changes_and_leaves_copies_to_their_venue() {
+    let event = venue_event_without_registry(&[
+        ("Thabo Nkosi", "ZA-3001"),
+        ("Lerato Dlamini", "ZA-3002"),
+        ("Sipho Mokoena", "ZA-3003"),
+        ("Mpho Ndlovu", "ZA-3004"),
+    ]);
+    for backend in common::backends() {
+        let (federation, token) = federation_with_publisher(backend);
+        let mut venue = federation.script(&token);
+        let sent = venue.send_json(
+            "PUT",
+            "/api/v1/published/kSowetoOpen2026",
+            json!({"revision": 1, "server": "Soweto Community Hall", "event": event}),
+        );
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        let copy = sent.json()["tournament"].as_i64().unwrap();
+        let desk = federation.user("sizwe", Role::Referee);
+        let mut api = federation.script_for(&desk);
+        let thabo = person_with(&mut api, "ZA-3001");
+        let others: Vec<i64> = ["ZA-3002", "ZA-3003", "ZA-3004"]
+            .iter()
+            .map(|f| person_with(&mut api, f))
+            .collect();
+        let league = common::people_round_robin(
+            &mut api,
+            "Gauteng Winter League",
+            &[thabo, others[0], others[1], others[2]],
+            "2026-07-11",
+            |i, j| (i != j).then_some(i < j),
+        );
+        let error = api.create(
+            "/api/v1/people",
+            json!({"name": "Thabo Nkosi", "federation_id": "ZA-3901", "club": "Soweto MSC"}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        let entry_in = |app: &TestApp, tid: i64, person: i64| -> i64 {
+            kraal::db::people::entries(&mut app.conn(), person as i32)
+                .unwrap()
+                .iter()
+                .find(|e| i64::from(e.tournament_id) == tid)
+                .map(|e| i64::from(e.player_id))
+                .unwrap_or_else(|| panic!("person {person} in {tid}"))
+        };
+        let league_entry = entry_in(&federation, league, thabo);
+        let copy_entry = entry_in(&federation, copy, thabo);
+        let revision = |tid: i64| {
+            kraal::db::tournaments::revision(&mut federation.conn(), tid as i32).unwrap()
+        };
+        let trail =
+            |tid: i64| kraal::db::audit::of_tournament(&mut federation.conn(), tid as i32).unwrap();
+        let (league_before, copy_before) = (revision(league), revision(copy));
+        let copy_trail = trail(copy).len();
+
+        let registrar = federation.user("registrar", Role::Referee);
+        // The question marks the copy's entry as staying.
+        let mut page = federation.client_as(&registrar);
+        let ask = page.post(&format!("/people/{thabo}/merge"), &[("into", "ZA-3901")]);
+        assert_eq!(ask.status, 200, "{}", ask.body);
+        let copies = common::tag_with(&ask.body, "data-copy", "yes");
+        assert_eq!(copies.len(), 1, "{}", ask.body);
+        assert!(copies[0].contains(&format!("data-tournament=\"{copy}\"")));
+
+        let mut stream = common::event_stream(&federation, league);
+        assert!(common::read_event_until(
+            &mut stream,
+            &format!("data: {league_before}"),
+            Duration::from_secs(20)
+        ));
+        let mut clerk = federation.script_for(&registrar);
+        let merged = clerk.create(
+            &format!("/api/v1/people/{thabo}/merge"),
+            json!({"into": error}),
+        );
+        assert_eq!(merged["entries"], json!([league_entry]), "{merged}");
+        assert_eq!(
+            merged["left"],
+            json!([{"player_id": copy_entry, "tournament_id": copy, "tournament": "Soweto Open"}]),
+            "{merged}"
+        );
+        // The league: a new revision its open page hears, and the change
+        // in its own trail, naming the entry and whom it now is.
+        assert_eq!(revision(league), league_before + 1, "{backend}");
+        assert!(common::read_event_until(
+            &mut stream,
+            &format!("data: {}", league_before + 1),
+            Duration::from_secs(20)
+        ));
+        let said = trail(league);
+        let change = said
+            .iter()
+            .find(|a| a.action == kraal::change::Action::Merge)
+            .unwrap_or_else(|| panic!("{said:?}"));
+        assert_eq!(change.entity, kraal::change::Entity::Player);
+        assert_eq!(change.entity_id, Some(league_entry as i32));
+        assert_eq!(change.user.as_deref(), Some("registrar"));
+        assert_eq!(change.detail.person, Some(error as i32));
+        assert_eq!(entry_in(&federation, league, error), league_entry);
+        // The copy: as the venue sent it.
+        assert_eq!(revision(copy), copy_before, "{backend}");
+        assert_eq!(trail(copy).len(), copy_trail, "{backend}");
+        assert_eq!(entry_in(&federation, copy, thabo), copy_entry);
+
+        // The undo is the league's change too.
+        let undone = clerk.send_json(
+            "DELETE",
+            &format!("/api/v1/merges/{}", merged["id"]),
+            json!({}),
+        );
+        assert_eq!(undone.status, 200, "{}", undone.body);
+        assert_eq!(revision(league), league_before + 2, "{backend}");
+        assert!(trail(league)
+            .iter()
+            .any(|a| a.action == kraal::change::Action::Unmerge
+                && a.entity_id == Some(league_entry as i32)));
+        assert_eq!(entry_in(&federation, league, thabo), league_entry);
+        assert_eq!(revision(copy), copy_before, "{backend}");
+    }
+}
+
+/// The venue's registry keeps two players who have no federation id. Five
+/// revisions of its event published to the federation make each of them
+/// one person there, at the first revision, found again at every later
+/// one by the venue's own id for them within the event's origin; their
+/// entries are that person every time. A file of before that id, whose
+/// people entry has no federation id, adds nobody.
+#[test]
+fn a_venue_person_without_a_federation_id_is_one_person_across_revisions() {
+    let venue = TestApp::start("sqlite");
+    let referee = venue.user("palesa", Role::Referee);
+    let mut at_venue = venue.script_for(&referee);
+    let people: Vec<i64> = [
+        json!({"name": "Thabo Nkosi", "federation_id": "ZA-4001", "club": "Soweto MSC"}),
+        json!({"name": "Lerato Dlamini", "federation_id": "ZA-4002", "club": "Alexandra MC"}),
+        json!({"name": "Mpho Ndlovu", "club": "Tembisa MC", "born": 2009}),
+        json!({"name": "Kagiso Molefe", "club": "Diepsloot MC"}),
+    ]
+    .into_iter()
+    .map(|p| at_venue.create("/api/v1/people", p)["id"].as_i64().unwrap())
+    .collect();
+    let tid = common::people_round_robin(
+        &mut at_venue,
+        "Soweto Open",
+        &people,
+        &chrono::Utc::now().date_naive().to_string(),
+        |i, j| (i != j).then_some(i < j),
+    );
+    let file = kraal::db::event::export(&mut venue.conn(), tid as i32).unwrap();
+    let event = serde_json::to_value(&file).unwrap();
+    let carried: Vec<(Option<i32>, &str)> = file
+        .people
+        .iter()
+        .map(|r| (r.person, r.federation_id.as_str()))
+        .collect();
+    assert_eq!(carried.len(), 4, "{carried:?}");
+    for backend in common::backends() {
+        let (federation, token) = federation_with_publisher(backend);
+        let mut send = federation.script(&token);
+        let count = || kraal::db::people::count(&mut federation.conn()).unwrap();
+        let person_of = |copy: i64, name: &str| -> Option<i32> {
+            kraal::db::players::list(&mut federation.conn(), copy as i32)
+                .unwrap()
+                .iter()
+                .find(|p| p.name == name)
+                .and_then(|p| p.person_id)
+        };
+        let mut seen: Option<(i32, i32)> = None;
+        for revision in 1..=5 {
+            let sent = send.send_json(
+                "PUT",
+                "/api/v1/published/kSowetoOpen2026",
+                json!({"revision": revision, "server": "Soweto Community Hall", "event": event}),
+            );
+            assert_eq!(sent.status, 200, "{}", sent.body);
+            let answer = sent.json();
+            let copy = answer["tournament"].as_i64().unwrap();
+            if revision == 1 {
+                let mut made: Vec<&str> = answer["people_created"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_str().unwrap())
+                    .collect();
+                made.sort_unstable();
+                assert_eq!(
+                    made,
+                    [
+                        "Kagiso Molefe",
+                        "Lerato Dlamini (ZA-4002)",
+                        "Mpho Ndlovu",
+                        "Thabo Nkosi (ZA-4001)"
+                    ],
+                    "{answer}"
+                );
+            } else {
+                assert_eq!(answer["people_created"], json!([]), "{answer}");
+            }
+            assert_eq!(answer["entries_unlinked"], json!([]), "{answer}");
+            assert_eq!(count(), 4, "revision {revision} ({backend})");
+            let now = (
+                person_of(copy, "Mpho Ndlovu").unwrap(),
+                person_of(copy, "Kagiso Molefe").unwrap(),
+            );
+            assert_eq!(*seen.get_or_insert(now), now, "revision {revision}");
+        }
+        let mpho = federation
+            .client()
+            .get(&format!("/api/v1/people/{}", seen.unwrap().0))
+            .json();
+        assert_eq!(mpho["name"], "Mpho Ndlovu");
+        assert_eq!(mpho["born"], 2009);
+        assert_eq!(mpho["federation_id"], Value::Null);
+
+        // A version 4 file: its person without a federation id carries no
+        // id of the venue's, and nothing here can tell them apart.
+        let mut old = event.clone();
+        old["version"] = json!(4);
+        for r in old["people"].as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("person");
+        }
+        for revision in 1..=5 {
+            let sent = send.send_json(
+                "PUT",
+                "/api/v1/published/kSowetoOpen2026old",
+                json!({"revision": revision, "server": "Soweto Community Hall", "event": old}),
+            );
+            assert_eq!(sent.status, 200, "{}", sent.body);
+            let answer = sent.json();
+            assert_eq!(
+                answer["entries_unlinked"],
+                json!(["Mpho Ndlovu", "Kagiso Molefe"]),
+                "{answer}"
+            );
+            assert_eq!(count(), 4, "revision {revision} ({backend})");
+        }
+    }
+}
+
+/// What a form or the API refuses, an event file is refused too, by
+/// `kraal import event` and `PUT /api/v1/published/{origin}` alike, naming
+/// the place in the file; nothing is stored.
+#[test]
+fn an_event_file_is_held_to_the_checks_of_every_other_way_in() {
+    let event = venue_event_without_registry(&[
+        ("Thabo Nkosi", "ZA-5001"),
+        ("Lerato Dlamini", "ZA-5002"),
+        ("Sipho Mokoena", "ZA-5003"),
+        ("Mpho Ndlovu", "ZA-5004"),
+    ]);
+    let game = event["games"][0]["id"].clone();
+    let first = event["players"][0]["id"].clone();
+    let second = event["players"][1]["id"].clone();
+    let at = event["exported_at"].clone();
+    let record = |text: String| {
+        json!({"id": 1, "game_id": game, "side": "dark", "text": text, "rules": "official",
+               "error": null, "submitted_by": null, "by_link": false,
+               "submitted_at": at, "superseded_at": null})
+    };
+    let person = |name: &str, born: i64| {
+        json!([{"player": first, "person": 7, "federation_id": "ZA-5001",
+                "name": name, "club": "Soweto MSC", "born": born}])
+    };
+    let big = format!("[Rules \"official\"]\n\n{}", "1. a1 g7 ".repeat(120_000));
+    let cases: Vec<(&str, &str, Value)> = vec![
+        (
+            "a 1 MB record",
+            "scoresheets[0].text",
+            json!({"scoresheets": [record(big)]}),
+        ),
+        (
+            "an empty record",
+            "scoresheets[0].text",
+            json!({"scoresheets": [record("  ".into())]}),
+        ),
+        (
+            "born in 3000",
+            "people[0].born",
+            json!({"people": person("Thabo Nkosi", 3000)}),
+        ),
+        (
+            "born in 1850",
+            "people[0].born",
+            json!({"people": person("Thabo Nkosi", 1850)}),
+        ),
+        (
+            "a name of 101 letters",
+            "people[0].name",
+            json!({"people": person(&"T".repeat(101), 1990)}),
+        ),
+        (
+            "a waiver without its reason",
+            "forbidden_pairs[0].note",
+            json!({"forbidden_pairs": [{"id": 1, "tournament_id": event["tournament"]["id"],
+                "player_a": first, "player_b": second, "from_round": null, "to_round": null,
+                "waived": true, "note": " ", "created_by": null, "created_at": at}]}),
+        ),
+        (
+            "another result without a reason",
+            "rulings[0].reason",
+            json!({"rulings": [{"id": 1, "game_id": game, "kind": "other", "result": "1-0",
+                "reason": "", "ruled_by": null, "ruled_at": at}]}),
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for backend in common::backends() {
+        let (federation, token) = federation_with_publisher(backend);
+        let mut send = federation.script(&token);
+        for (what, place, change) in &cases {
+            let mut file = event.clone();
+            for (k, v) in change.as_object().unwrap() {
+                file[k] = v.clone();
+            }
+            let sent = send.send_json(
+                "PUT",
+                "/api/v1/published/kSowetoOpen2026",
+                json!({"revision": 1, "server": "Soweto Community Hall", "event": file}),
+            );
+            assert_eq!(
+                sent.status,
+                422,
+                "{what} ({backend}): {}",
+                &sent.body[..sent.body.len().min(300)]
+            );
+            let said = sent.json();
+            assert_eq!(said["field"], "file", "{what}: {said}");
+            assert!(
+                said["error"].as_str().unwrap().contains(place),
+                "{what} ({backend}): {said} should name {place}"
+            );
+            let path = dir.path().join("event.json");
+            std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+            let (code, _, err) = common::cli::kraal(&["import", "event", path.to_str().unwrap()])
+                .database_url(&federation.database_url)
+                .run();
+            assert_ne!(code, 0, "{what} ({backend}) is refused");
+            assert!(
+                err.contains(place),
+                "{what} ({backend}): {err} should name {place}"
+            );
+            assert!(
+                kraal::db::tournaments::list(&mut federation.conn())
+                    .unwrap()
+                    .is_empty(),
+                "{what} ({backend}): nothing stored"
+            );
+        }
+        // The same file with a record and a person as the forms take them
+        // is stored.
+        let mut file = event.clone();
+        file["scoresheets"] = json!([record("[Rules \"official\"]\n\n1. a1 g7".into())]);
+        file["people"] = person("Thabo Nkosi", 1990);
+        let sent = send.send_json(
+            "PUT",
+            "/api/v1/published/kSowetoOpen2026",
+            json!({"revision": 1, "server": "Soweto Community Hall", "event": file}),
+        );
+        assert_eq!(sent.status, 200, "{backend}: {}", sent.body);
     }
 }

@@ -961,3 +961,135 @@ fn the_registry_pages_show_numbers_axes_games_in_all_and_ask_before_a_merge() {
         assert_eq!(nobody.status, 422, "{}", nobody.body);
     }
 }
+
+fn bodies(answers: &[common::Reply]) -> Vec<(u16, &str)> {
+    answers
+        .iter()
+        .map(|r| (r.status, r.body.as_str()))
+        .collect()
+}
+
+/// Two merges of the same people sent at the same moment, 25 times on each
+/// backend: A into B against B into A, and D into E against D into F.
+/// Exactly one of each pair is made; the other is refused on the person it
+/// would merge, naming the merge made first, so that no cycle forms, no
+/// person is merged twice and the survivor stays findable.
+#[test]
+fn merges_of_the_same_people_at_once_take_turns() {
+    for app in TestApp::all() {
+        let registrar = app.user("lindiwe", Role::Referee);
+        let mut api = app.script_for(&registrar);
+        // One merge each from two clients released together.
+        let race = |app: &TestApp, merges: [(i64, i64); 2]| -> Vec<common::Reply> {
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let sends: Vec<_> = merges
+                .into_iter()
+                .map(|(who, into)| {
+                    let mut client = app.script_for(&registrar);
+                    let barrier = barrier.clone();
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        client.send_json(
+                            "POST",
+                            &format!("/api/v1/people/{who}/merge"),
+                            json!({ "into": into }),
+                        )
+                    })
+                })
+                .collect();
+            sends.into_iter().map(|s| s.join().unwrap()).collect()
+        };
+        let backend = app.backend;
+        for trial in 0..25 {
+            // The same player entered twice by two desks of one club.
+            let a = person(
+                &mut api,
+                json!({"name": "Vusi Mabuza", "club": "Nelspruit MSC"}),
+            );
+            let b = person(
+                &mut api,
+                json!({"name": "Vusi Mabuza", "club": "Nelspruit"}),
+            );
+            let answers = race(&app, [(a, b), (b, a)]);
+            let made: Vec<&common::Reply> = answers.iter().filter(|r| r.status == 201).collect();
+            assert_eq!(
+                made.len(),
+                1,
+                "trial {trial} ({backend}): {:?}",
+                bodies(&answers)
+            );
+            let first = made[0].json();
+            let (gone, stays) = (
+                first["person"].as_i64().unwrap(),
+                first["into"].as_i64().unwrap(),
+            );
+            let refused = answers.iter().find(|r| r.status != 201).unwrap();
+            assert_eq!(
+                refused.status, 422,
+                "trial {trial} ({backend}): {}",
+                refused.body
+            );
+            // B into A after A into B: A, the target, is merged into B.
+            let said = refused.json();
+            assert_eq!(said["field"], "into", "{said}");
+            assert!(
+                said["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("person {gone} is merged into person {stays}")),
+                "{said}"
+            );
+            let found = api.get("/api/v1/people?q=Mabuza").json();
+            let ids: Vec<i64> = found["people"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["id"].as_i64().unwrap())
+                .filter(|id| [a, b].contains(id))
+                .collect();
+            assert_eq!(
+                ids,
+                vec![stays],
+                "trial {trial} ({backend}): the survivor is found"
+            );
+
+            let d = person(&mut api, json!({"name": "Lwazi Ngcobo"}));
+            let e = person(
+                &mut api,
+                json!({"name": "Lwazi Ngcobo", "club": "Mthatha MC"}),
+            );
+            let f = person(
+                &mut api,
+                json!({"name": "Lwazi Ngcobo", "club": "Butterworth MC"}),
+            );
+            let answers = race(&app, [(d, e), (d, f)]);
+            let made: Vec<&common::Reply> = answers.iter().filter(|r| r.status == 201).collect();
+            assert_eq!(
+                made.len(),
+                1,
+                "trial {trial} ({backend}): {:?}",
+                bodies(&answers)
+            );
+            let into = made[0].json()["into"].as_i64().unwrap();
+            let refused = answers.iter().find(|r| r.status != 201).unwrap();
+            assert_eq!(
+                refused.status, 422,
+                "trial {trial} ({backend}): {}",
+                refused.body
+            );
+            let said = refused.json();
+            assert_eq!(said["field"], "person", "{said}");
+            assert!(
+                said["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("person {d} is merged into person {into}")),
+                "{said}"
+            );
+            let d_now = api.get(&format!("/api/v1/people/{d}")).json();
+            assert_eq!(d_now["merged_into"], into, "{d_now}");
+            let merges = kraal::db::people::merges_of(&mut app.conn(), d as i32).unwrap();
+            assert_eq!(merges.len(), 1, "trial {trial} ({backend}): {merges:?}");
+        }
+    }
+}

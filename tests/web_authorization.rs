@@ -347,7 +347,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         kraal::db::people::merge(w, a, b)
                     })
                     .unwrap();
-                    Some(m.id)
+                    Some(m.merge.id)
                 } else {
                     if route.path.ends_with("/refresh") {
                         let person = registry("Kagiso Matrix");

@@ -45,7 +45,7 @@ pub fn run(what: ImportWhat) -> i32 {
     let result = (|| -> Result<db::event::Imported, DbError> {
         let pool = db.open()?;
         let mut conn = pool.get()?;
-        crate::director::commit(&mut conn, None, |w| db::event::import(w, &event))
+        crate::director::commit(&mut conn, None, |w| db::event::import(w, &event, None))
     })();
     match result {
         Ok(done) => {

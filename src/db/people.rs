@@ -125,6 +125,40 @@ pub fn find_or_create(w: &mut Write, f: &PersonFields) -> Result<(Person, bool),
     Ok((create(w, f)?, true))
 }
 
+/// The person a published copy's `origin` names `venue` (the venue's own
+/// id for someone without a federation id), made from `f` at the first
+/// revision that carries them (the second value says so) and found again
+/// at every later one, so that a new revision never adds a person. Two
+/// revisions received at once make one: the pair is locked for the
+/// transaction.
+pub fn find_or_create_from(
+    w: &mut Write,
+    origin: &str,
+    venue: i32,
+    f: &PersonFields,
+) -> Result<(Person, bool), DbError> {
+    use super::schema::origin_people;
+    super::lock_key(w.conn(), &format!("origin person {venue} {origin}"))?;
+    let known: Option<i32> = origin_people::table
+        .filter(origin_people::origin_id.eq(origin))
+        .filter(origin_people::venue_person.eq(venue))
+        .select(origin_people::person_id)
+        .first(w.conn())
+        .optional()?;
+    if let Some(id) = known {
+        return Ok((find(w.conn(), id)?, false));
+    }
+    let person = create(w, f)?;
+    diesel::insert_into(origin_people::table)
+        .values((
+            origin_people::origin_id.eq(origin),
+            origin_people::venue_person.eq(venue),
+            origin_people::person_id.eq(person.id),
+        ))
+        .execute(w.conn())?;
+    Ok((person, true))
+}
+
 /// What the federation's list changed of one person.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Refreshed {
@@ -288,6 +322,9 @@ pub struct Entry {
     pub tournament: String,
     pub name: String,
     pub starts_on: Option<NaiveDate>,
+    /// The event is a published copy: its entry follows the venue, and a
+    /// merge made here leaves it where it is.
+    pub copy: bool,
 }
 
 pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbError> {
@@ -303,6 +340,8 @@ pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbErr
             tournaments::starts_on,
         ))
         .load(conn)?;
+    let events: Vec<i32> = rows.iter().map(|r| r.1).collect();
+    let copies = copies_among(conn, &events)?;
     Ok(rows
         .into_iter()
         .map(
@@ -312,6 +351,7 @@ pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbErr
                 tournament,
                 name,
                 starts_on,
+                copy: copies.contains(&tournament_id),
             },
         )
         .collect())
@@ -463,27 +503,88 @@ pub struct Merge {
     pub undone_at: Option<NaiveDateTime>,
 }
 
+/// An entry a merge left with the person merged away: an entry of a
+/// published copy, which follows its venue (the venue's next revision
+/// links it again), not a merge made here.
+#[derive(Debug, Clone, Serialize)]
+pub struct LeftEntry {
+    pub player_id: i32,
+    pub tournament_id: i32,
+    pub tournament: String,
+}
+
+/// What a merge did: the merge as stored, and the entries it left.
+#[derive(Debug, Clone)]
+pub struct Merged {
+    pub merge: Merge,
+    pub left: Vec<LeftEntry>,
+}
+
+/// Holds person `id`'s row until the transaction ends, for a write that
+/// must not meet a merge of them halfway (an entry made for them).
+pub fn hold(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+    lock_people(conn, &[id])
+}
+
+/// Holds the rows of `ids` until the transaction ends, the lowest id
+/// first, so that two merges of the same people take turns in one order
+/// (never waiting for each other) and the second reads what the first
+/// wrote: A into B and B into A at once, or D into E and D into F. SQLite
+/// has one writer at a time; the second's read is refused as stale and
+/// run again.
+fn lock_people(conn: &mut DbConnection, ids: &[i32]) -> Result<(), DbError> {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    if let DbConnection::Postgres(c) = conn {
+        for id in ids {
+            diesel::sql_query("SELECT id FROM people WHERE id = $1 FOR UPDATE")
+                .bind::<diesel::sql_types::Integer, _>(id)
+                .execute(c)?;
+        }
+    }
+    Ok(())
+}
+
+/// The published copies (read-only events a venue keeps up to date here)
+/// among `tournaments`.
+fn copies_among(conn: &mut DbConnection, tournaments: &[i32]) -> Result<Vec<i32>, DbError> {
+    use super::schema::published;
+    Ok(published::table
+        .filter(published::tournament_id.eq_any(tournaments))
+        .select(published::tournament_id)
+        .load(conn)?)
+}
+
 /// Merges `person` into `into`: their entries become `into`'s, and the
-/// person stays, marked merged, so that the merge can be undone.
-pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merge, DbError> {
+/// person stays, marked merged, so that the merge can be undone. Each
+/// event an entry moves in records the change in its own trail (its
+/// revision moves, its pages follow), whoever referees it; the entries of
+/// published copies stay where they are and are listed as left.
+pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merged, DbError> {
+    lock_people(w.conn(), &[person, into])?;
     let source = find(w.conn(), person)?;
     let target = named(w.conn(), "into", into)?;
     crate::registry::check_merge(person, into, target.merged_into, source.merged_into)?;
-    let moved: Vec<i32> = players::table
+    let theirs: Vec<(i32, i32, String)> = players::table
+        .inner_join(tournaments::table)
         .filter(players::person_id.eq(person))
         .order(players::id)
-        .select(players::id)
+        .select((players::id, players::tournament_id, tournaments::name))
         .load(w.conn())?;
+    let events: Vec<i32> = theirs.iter().map(|e| e.1).collect();
+    let copies = copies_among(w.conn(), &events)?;
+    let (left, moving): (Vec<_>, Vec<_>) = theirs
+        .into_iter()
+        .partition(|(_, tid, _)| copies.contains(tid));
+    let moved: Vec<i32> = moving.iter().map(|e| e.0).collect();
     // An event both entered: the two entries would be one person twice in
     // one tournament.
-    let theirs: Vec<i32> = players::table
-        .filter(players::person_id.eq(person))
-        .select(players::tournament_id)
-        .load(w.conn())?;
+    let moving_events: Vec<i32> = moving.iter().map(|e| e.1).collect();
     let both: Option<String> = players::table
         .inner_join(tournaments::table)
         .filter(players::person_id.eq(into))
-        .filter(players::tournament_id.eq_any(&theirs))
+        .filter(players::tournament_id.eq_any(&moving_events))
         .select(tournaments::name)
         .first(w.conn())
         .optional()?;
@@ -514,9 +615,35 @@ pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merge, DbError> {
     w.record(
         Change::new(None, Action::Merge, Entity::Person, Some(person))
             .new_value(into.to_string())
-            .players(moved),
+            .players(moved.iter().copied()),
     );
-    find_merge(w.conn(), id)
+    for (player, tid, _) in &moving {
+        w.record(entry_moved(Action::Merge, *tid, *player, person, into));
+    }
+    Ok(Merged {
+        merge: find_merge(w.conn(), id)?,
+        left: left
+            .into_iter()
+            .map(|(player_id, tournament_id, tournament)| LeftEntry {
+                player_id,
+                tournament_id,
+                tournament,
+            })
+            .collect(),
+    })
+}
+
+/// The change an event records when a merge (or its undo) moves one of
+/// its entries from person `from` to person `to` (the values are the
+/// people's numbers as the registry shows them, `#12`; the detail holds
+/// the new one's id).
+fn entry_moved(action: Action, tid: i32, player: i32, from: i32, to: i32) -> Change {
+    let mut c = Change::new(Some(tid), action, Entity::Player, Some(player))
+        .old(format!("#{from}"))
+        .new_value(format!("#{to}"))
+        .players([player]);
+    c.detail.person = Some(to);
+    c
 }
 
 pub fn find_merge(conn: &mut DbConnection, id: i32) -> Result<Merge, DbError> {
@@ -542,6 +669,10 @@ pub fn merges_of(conn: &mut DbConnection, person: i32) -> Result<Vec<Merge>, DbE
 /// be undone after that one, or the entries would go back to the wrong
 /// person.
 pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
+    let m = find_merge(w.conn(), id)?;
+    lock_people(w.conn(), &[m.person_id, m.into_id])?;
+    // Read again under the locks: an undo running at the same moment has
+    // its answer now.
     let m = find_merge(w.conn(), id)?;
     if m.undone_at.is_some() {
         return Err(DbError::Invalid(FieldError::new(
@@ -570,13 +701,16 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
         row: format!("merge {id}"),
         message: e.to_string(),
     })?;
-    diesel::update(
-        players::table
-            .filter(players::id.eq_any(&moved))
-            .filter(players::person_id.eq(m.into_id)),
-    )
-    .set(players::person_id.eq(m.person_id))
-    .execute(w.conn())?;
+    let back: Vec<(i32, i32)> = players::table
+        .filter(players::id.eq_any(&moved))
+        .filter(players::person_id.eq(m.into_id))
+        .order(players::id)
+        .select((players::id, players::tournament_id))
+        .load(w.conn())?;
+    let back_ids: Vec<i32> = back.iter().map(|b| b.0).collect();
+    diesel::update(players::table.filter(players::id.eq_any(&back_ids)))
+        .set(players::person_id.eq(m.person_id))
+        .execute(w.conn())?;
     diesel::update(people::table.find(m.person_id))
         .set(people::merged_into.eq(None::<i32>))
         .execute(w.conn())?;
@@ -588,6 +722,15 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
             .old(m.into_id.to_string())
             .players(moved),
     );
+    for (player, tid) in back {
+        w.record(entry_moved(
+            Action::Unmerge,
+            tid,
+            player,
+            m.into_id,
+            m.person_id,
+        ));
+    }
     find_merge(w.conn(), id)
 }
 

@@ -89,8 +89,8 @@ pub fn receive(
                 revision: p.revision,
             });
         }
-        Some(p) => event::replace(w, file, p.tournament_id)?,
-        None => event::import(w, file)?,
+        Some(p) => event::replace(w, file, p.tournament_id, Some(&sent.origin))?,
+        None => event::import(w, file, Some(&sent.origin))?,
     };
     let tid = imported.tournament;
     let row = (

@@ -90,6 +90,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    origin_people (id) {
+        id -> Integer,
+        origin_id -> Text,
+        venue_person -> Integer,
+        person_id -> Integer,
+    }
+}
+
+diesel::table! {
     pairings (id) {
         id -> Integer,
         round_id -> Integer,
@@ -355,6 +364,7 @@ diesel::joinable!(games -> players (starter_player_id));
 diesel::joinable!(games -> users (updated_by));
 diesel::joinable!(lineups -> rounds (round_id));
 diesel::joinable!(lineups -> teams (team_id));
+diesel::joinable!(origin_people -> people (person_id));
 diesel::joinable!(pairings -> rounds (round_id));
 diesel::joinable!(merges -> users (merged_by));
 diesel::joinable!(players -> people (person_id));
@@ -391,6 +401,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     lineups,
     login_failures,
     merges,
+    origin_people,
     pairings,
     people,
     players,

@@ -45,6 +45,9 @@ pub fn enter(
     current: Option<Rating>,
     seed: Option<i32>,
 ) -> Result<Player, DbError> {
+    // A merge of the person at the same moment waits, or is waited for:
+    // the entry is never made for someone merged away meanwhile.
+    people::hold(w.conn(), person)?;
     let p = people::named(w.conn(), "person", person)?;
     if let Some(into) = p.merged_into {
         return Err(DbError::Invalid(FieldError::new(

@@ -27,7 +27,7 @@ use crate::rules::{first_difference, ParseError, Report};
 use crate::tournament::{RecordSide, RuleSet, RulingKind};
 
 /// The largest record taken: 64 KB of UTF-8 text.
-pub const MAX_BYTES: usize = 64 * 1024;
+pub const MAX_BYTES: usize = crate::tournament::MAX_RECORD_BYTES;
 
 /// The earlier records of one game and side that the players' link keeps
 /// (the newest ones); older ones are dropped when a new record arrives.
@@ -46,22 +46,9 @@ pub fn read(text: &str, rules: RuleSet) -> Result<(Scoresheet, Report), ParseErr
 }
 
 /// Refuses text that is not a record at all: too long, empty, or holding
-/// a NUL character (which no database column can keep).
+/// a NUL character ([`crate::tournament::check_record_text`]).
 pub fn refuse(text: &str) -> Result<(), DbError> {
-    let invalid = |problem: Problem| Err(FieldError::new("text", problem).into());
-    if text.len() > MAX_BYTES {
-        return invalid(Problem::RecordTooLong {
-            bytes: text.len(),
-            max: MAX_BYTES,
-        });
-    }
-    if text.trim().is_empty() {
-        return invalid(Problem::RecordEmpty);
-    }
-    if let Some(line) = text.lines().position(|l| l.contains('\0')).map(|i| i + 1) {
-        return invalid(Problem::RecordNul { line });
-    }
-    Ok(())
+    Ok(crate::tournament::check_record_text(text)?)
 }
 
 /// A record as stored, with its check.

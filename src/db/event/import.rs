@@ -115,19 +115,32 @@ impl Remap {
 /// transaction: either all of it is there or none. Tables are written in
 /// the order their references run, each group remapping the ids of the
 /// ones before.
-pub fn import(w: &mut Write, file: &EventFile) -> Result<Imported, DbError> {
-    import_into(w, file, None)
+/// `origin` is the id a venue gave a published copy (`None` for a file
+/// imported by hand): the people of the file without a federation id are
+/// linked by the venue's id for them within it.
+pub fn import(w: &mut Write, file: &EventFile, origin: Option<&str>) -> Result<Imported, DbError> {
+    import_into(w, file, None, origin)
 }
 
 /// Replaces the whole event of tournament `tid` with the file's, keeping
 /// the tournament's id (its pages' addresses, the seasons that count it)
 /// and its own revision counter (the commit moves it on, so every kept
 /// page and every open page sees the change).
-pub fn replace(w: &mut Write, file: &EventFile, tid: i32) -> Result<Imported, DbError> {
-    import_into(w, file, Some(tid))
+pub fn replace(
+    w: &mut Write,
+    file: &EventFile,
+    tid: i32,
+    origin: Option<&str>,
+) -> Result<Imported, DbError> {
+    import_into(w, file, Some(tid), origin)
 }
 
-fn import_into(w: &mut Write, file: &EventFile, into: Option<i32>) -> Result<Imported, DbError> {
+fn import_into(
+    w: &mut Write,
+    file: &EventFile,
+    into: Option<i32>,
+    origin: Option<&str>,
+) -> Result<Imported, DbError> {
     let conn = w.conn();
     let mut accounts = Accounts::find(conn, file)?;
     let tid = tournament_and_referees(conn, file, &mut accounts, into)?;
@@ -137,7 +150,7 @@ fn import_into(w: &mut Write, file: &EventFile, into: Option<i32>) -> Result<Imp
     rounds_pairings_and_games(conn, file, &mut ids, &mut accounts)?;
     records_and_rulings(conn, file, &ids, &mut accounts)?;
     audit_trail(conn, file, &ids, &mut accounts)?;
-    let people = people_of(w, file, &ids)?;
+    let people = people_of(w, file, &ids, origin)?;
     let conn = w.conn();
 
     // Read the new tournament back through the typed readers, so a
@@ -177,10 +190,18 @@ struct People {
 /// person is recorded as any other): an entry with a federation id is a
 /// person wherever the event goes, whether or not the venue's registry
 /// knew them. Name, club and year of birth come from the venue's person
-/// where the file names one (`people`), else from the entry. Entries with
-/// no federation id cannot be told apart across servers and stay unlinked,
+/// where the file names one (`people`), else from the entry. A venue's
+/// person without a federation id is linked, in a published copy, by the
+/// venue's id for them within the copy's `origin` (made at the first
+/// revision, found again at every later one). Other entries with no
+/// federation id cannot be told apart across servers and stay unlinked,
 /// listed by name, as does a second entry of one person in the event.
-fn people_of(w: &mut Write, file: &EventFile, ids: &Remap) -> Result<People, DbError> {
+fn people_of(
+    w: &mut Write,
+    file: &EventFile,
+    ids: &Remap,
+    origin: Option<&str>,
+) -> Result<People, DbError> {
     use crate::db::people;
     use chrono::Datelike;
     let this_year = crate::db::now().year();
@@ -215,12 +236,24 @@ fn people_of(w: &mut Write, file: &EventFile, ids: &Remap) -> Result<People, DbE
     let mut entered: BTreeSet<i32> = BTreeSet::new();
     for (i, p) in file.players.iter().enumerate() {
         let born;
+        // The venue's id for a person without a federation id, with the
+        // origin it holds within.
+        let mut by_origin = None;
         let (at, fid, name, club) = match refs.get(&p.id) {
-            Some((j, r)) => {
+            Some((j, r)) if !r.federation_id.is_empty() || p.federation_id.is_empty() => {
                 born = r.born.map(|y| y.to_string()).unwrap_or_default();
+                if r.federation_id.is_empty() {
+                    match (origin, r.person) {
+                        (Some(o), Some(venue)) => by_origin = Some((o, venue)),
+                        _ => {
+                            out.unlinked.push(p.name.clone());
+                            continue;
+                        }
+                    }
+                }
                 (format!("people[{j}]"), &r.federation_id, &r.name, &r.club)
             }
-            None if !p.federation_id.is_empty() => {
+            _ if !p.federation_id.is_empty() => {
                 born = String::new();
                 (
                     format!("players[{i}] (id {})", p.id),
@@ -229,7 +262,7 @@ fn people_of(w: &mut Write, file: &EventFile, ids: &Remap) -> Result<People, DbE
                     &p.club,
                 )
             }
-            None => {
+            _ => {
                 out.unlinked.push(p.name.clone());
                 continue;
             }
@@ -251,9 +284,16 @@ fn people_of(w: &mut Write, file: &EventFile, ids: &Remap) -> Result<People, DbE
             }
             .at(at.clone()),
         })?;
-        let (person, created) = people::find_or_create(w, &fields)?;
+        let (person, created) = match by_origin {
+            Some((origin, venue)) => people::find_or_create_from(w, origin, venue, &fields)?,
+            None => people::find_or_create(w, &fields)?,
+        };
         let person = people::surviving(w.conn(), person.id)?;
-        let said = format!("{name} ({fid})");
+        let said = if fid.is_empty() {
+            name.clone()
+        } else {
+            format!("{name} ({fid})")
+        };
         if !entered.insert(person) {
             // One person entered twice in one event: the first entry is
             // theirs, the second stays nobody's.

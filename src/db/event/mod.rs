@@ -53,8 +53,12 @@ pub const FORMAT: &str = "kraal event";
 /// `clocks`, `half_point_bye`), each round's clock, which results the
 /// players reported and which byes they asked for themselves. Players'
 /// personal links and their reports are not carried: the target issues
-/// new links, as it makes captains' links anew.
-pub const VERSION: u32 = 4;
+/// new links, as it makes captains' links anew. Version 5 added each
+/// person's id at the source (`people[].person`) and carries the people
+/// without a federation id too (`federation_id` empty): a published copy
+/// links them by that id, within its origin, to the same person of the
+/// receiving registry at every revision.
+pub const VERSION: u32 = 5;
 /// The largest event file taken: 50 MB (a season's league with every
 /// record is a few MB).
 pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
@@ -221,17 +225,26 @@ fn unknown_day() -> NaiveDate {
     NaiveDate::MIN
 }
 
-/// A player who is a person of the source's registry, by federation id:
-/// the import links the player to the target's person with that id, or
-/// makes one, with these details. An entry with a federation id but no
+/// A player who is a person of the source's registry. With a federation
+/// id, the import links the player to the target's person with that id,
+/// or makes one, with these details. An entry with a federation id but no
 /// person at the source is linked the same way from its own row
-/// (`players[].federation_id`). People without a federation id cannot be
-/// told apart across servers and are not carried.
+/// (`players[].federation_id`). A person without a federation id cannot
+/// be told apart from others across servers: a published copy links them
+/// by the source's own id for them (`person`) within its origin, making
+/// the person at its first revision only; a plain import leaves the entry
+/// unlinked.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct PersonRef {
     /// The player's id in the file.
     pub player: i32,
+    /// The person's id at the source (version 5 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<i32>,
+    /// Empty when the person has none (version 5 on: before it, only
+    /// people with one were carried).
+    #[serde(default)]
     pub federation_id: String,
     pub name: String,
     pub club: String,
@@ -478,13 +491,14 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .order(audit_entries::id)
             .select(AuditRow::as_select())
             .load(conn)?;
-        type Linked = (i32, Option<String>, String, String, Option<i32>);
+        type Linked = (i32, i32, Option<String>, String, String, Option<i32>);
         let linked: Vec<Linked> = players::table
             .inner_join(people::table)
             .filter(players::tournament_id.eq(tid))
             .order(players::id)
             .select((
                 players::id,
+                people::id,
                 people::federation_id,
                 people::name,
                 people::club,
@@ -493,14 +507,13 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .load(conn)?;
         let people: Vec<PersonRef> = linked
             .into_iter()
-            .filter_map(|(player, fid, name, club, born)| {
-                Some(PersonRef {
-                    player,
-                    federation_id: fid?,
-                    name,
-                    club,
-                    born,
-                })
+            .map(|(player, person, fid, name, club, born)| PersonRef {
+                player,
+                person: Some(person),
+                federation_id: fid.unwrap_or_default(),
+                name,
+                club,
+                born,
             })
             .collect();
         let referees: Vec<i32> = tournament_referees::table

@@ -121,8 +121,10 @@ fn check_ids(file: &EventFile) -> Result<(), DbError> {
 
 /// Every row passes the checks the forms and the API apply to what a
 /// referee types (the same functions of the core), named by its place in
-/// the file: a name, a rating, a round, a kept-apart range, a team, a
-/// line-up.
+/// the file: a name, a rating, a round, a kept-apart range and its waiver's
+/// reason, a team, a line-up, a record's text (`scoresheets[3].text`), a
+/// ruling's reason, a person's name, club and year of birth
+/// (`people[0].born`).
 fn check_rows(file: &EventFile) -> Result<(), DbError> {
     use crate::roster::{self, PlayerFields};
     use crate::tournament::{RawTournament, MAX_ROUNDS};
@@ -211,7 +213,12 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
         let at = format!("forbidden_pairs[{i}]");
         roster::check_round_range(f.from_round, f.to_round, t.rounds.unwrap_or(MAX_ROUNDS))
             .and_then(|()| roster::check_printable("note", &f.note))
-            .map_err(|e| bad(at, e))?;
+            .map_err(|e| bad(at.clone(), e))?;
+        // A waiver says why (the note is its reason), as the form asks.
+        if f.waived {
+            roster::kept_apart::check_reason(&f.note)
+                .map_err(|e| bad(at, FieldError { field: "note", ..e }))?;
+        }
     }
     for (i, team) in file.teams.iter().enumerate() {
         roster::team_fields(&team.name, &team.club)
@@ -308,11 +315,54 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
     for (i, g) in file.games.iter().enumerate() {
         let at = format!("games[{i}]");
         number(at.clone(), "number", g.number, 1..=i32::MAX)?;
-        number(at, "version", g.version, 0..=i32::MAX)?;
+        number(at.clone(), "version", g.version, 0..=i32::MAX)?;
+        if let Some(text) = &g.scoresheet {
+            crate::tournament::check_record_text(text).map_err(|e| {
+                bad(
+                    at,
+                    FieldError {
+                        field: "scoresheet",
+                        ..e
+                    },
+                )
+            })?;
+        }
+    }
+    // A record as a referee or a player's link would send it.
+    for (i, sheet) in file.scoresheets.iter().enumerate() {
+        crate::tournament::check_record_text(&sheet.text)
+            .map_err(|e| bad(format!("scoresheets[{i}]"), e))?;
     }
     for (i, r) in file.rulings.iter().enumerate() {
-        roster::check_printable("reason", &r.reason)
-            .map_err(|e| bad(format!("rulings[{i}]"), e))?;
+        let at = format!("rulings[{i}]");
+        roster::check_printable("reason", &r.reason).map_err(|e| bad(at.clone(), e))?;
+        // Another result than the records' is set with a reason.
+        if r.kind == crate::tournament::RulingKind::Other.as_str() && r.reason.trim().is_empty() {
+            return Err(bad(
+                at,
+                FieldError::new("reason", crate::field::Problem::ReasonRequired),
+            ));
+        }
+    }
+    // The people of the source's registry, as the registry's form, its CSV
+    // and the API check a person (a year of birth up to this year).
+    let this_year = {
+        use chrono::Datelike;
+        today.year()
+    };
+    for (i, r) in file.people.iter().enumerate() {
+        let born = r.born.map(|y| y.to_string()).unwrap_or_default();
+        crate::registry::PersonFields::parse(
+            &crate::registry::PersonText {
+                name: &r.name,
+                federation_id: &r.federation_id,
+                club: &r.club,
+                born: &born,
+                ..Default::default()
+            },
+            this_year,
+        )
+        .map_err(|errors| bad(format!("people[{i}]"), errors[0].clone()))?;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@ use actix_web::{web, HttpResponse};
 use chrono::Datelike;
 use serde::{Deserialize, Serialize};
 
-use crate::db::people::{self, Merge, Person};
+use crate::db::people::{self, LeftEntry, Merge, Person};
 use crate::director::ratings::Book;
 use crate::field::{FieldError, Problem};
 use crate::rating::{Period, Rating};
@@ -194,6 +194,10 @@ struct MergeJson {
     /// The entries (players of tournaments) moved.
     entries: Vec<i32>,
     undone: bool,
+    /// The entries of published copies the merge left with the person
+    /// merged away (a copy follows its venue); only in a merge's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    left: Option<Vec<LeftEntry>>,
 }
 
 impl From<&Merge> for MergeJson {
@@ -204,6 +208,7 @@ impl From<&Merge> for MergeJson {
             into: m.into_id,
             entries: serde_json::from_str(&m.entries).unwrap_or_default(),
             undone: m.undone_at.is_some(),
+            left: None,
         }
     }
 }
@@ -219,7 +224,9 @@ pub async fn merge_person(
     let m = state
         .write(Some(user.id), move |w| people::merge(w, person, into))
         .await?;
-    Ok(HttpResponse::Created().json(MergeJson::from(&m)))
+    let mut json = MergeJson::from(&m.merge);
+    json.left = Some(m.left);
+    Ok(HttpResponse::Created().json(json))
 }
 
 /// `DELETE /api/v1/merges/{id}`: undoes the merge exactly.

@@ -694,7 +694,8 @@ pub async fn merge(
                 )?;
                 // An event both are entered in: the merge would refuse it,
                 // so the question is not asked.
-                if let Some(both) = from.entries.iter().find(|e| {
+                // An entry of a published copy stays where it is.
+                if let Some(both) = from.entries.iter().filter(|e| !e.copy).find(|e| {
                     into.entries
                         .iter()
                         .any(|o| o.tournament_id == e.tournament_id)
@@ -725,7 +726,7 @@ pub async fn merge(
                 people::merge(w, id, target)
             })
             .await
-            .map(|m| m.into_id)
+            .map(|m| m.merge.into_id)
     };
     match done {
         Ok(into_id) => Ok(see_other(&format!("/people/{into_id}"))),
