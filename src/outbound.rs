@@ -194,6 +194,12 @@ pub fn rating_list(
     let url = format!("{}/people.csv", base.trim_end_matches('/'));
     let body = get(policy, &url, MAX_LIST_BYTES).map_err(ListFailure::Failed)?;
     let text = String::from_utf8_lossy(&body);
+    // A federation whose registry is empty lists its header alone: nothing
+    // to bring in, which is not a fault (a file to import is another
+    // matter, and `read` refuses it).
+    if text.lines().skip(1).all(|l| l.trim().is_empty()) && text.starts_with("id,") {
+        return Ok(Vec::new());
+    }
     crate::export::people::read(&text, this_year).map_err(ListFailure::NotAList)
 }
 

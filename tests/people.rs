@@ -765,7 +765,8 @@ fn the_rating_list_travels_as_csv_and_imports_link_by_federation_id() {
         assert_eq!(r.status, 200, "{}", r.body);
         assert!(r.body.contains("Sipho Ndlovu (NC-404)"), "{}", r.body);
         assert!(
-            r.body.contains("where the event is published: Lindo Mkhize"),
+            r.body
+                .contains("where the event is published: Lindo Mkhize"),
             "{}",
             r.body
         );

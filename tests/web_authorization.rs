@@ -156,6 +156,10 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
         let admin = app.user("admin", Role::Admin);
         let assigned = app.user("assigned", Role::Referee);
         let other = app.user("other", Role::Referee);
+        // The federation's server the pull reads, named by the admin
+        // before each pull (the setting's own row of the matrix names
+        // another).
+        let federation = TestApp::start("sqlite");
         let mut checked = 0;
         for (n, route) in ROUTES.iter().enumerate() {
             let mut body_game: Option<i32> = None;
@@ -173,6 +177,12 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     );
                 }
                 continue;
+            }
+            if route.path == "/people/pull" {
+                let named = app
+                    .client_as(&admin)
+                    .post("/admin/federation", &[("url", &federation.base)]);
+                assert_eq!(named.status, 303, "{}", named.body);
             }
             let body = sample(route.method, route.path, n).unwrap_or_else(|| {
                 panic!(
