@@ -1430,3 +1430,48 @@ fn an_event_file_is_held_to_the_checks_of_every_other_way_in() {
         assert_eq!(sent.status, 200, "{backend}: {}", sent.body);
     }
 }
+
+/// The admin names the federation's server on the Users page, checked as
+/// every outbound address is: a query or another scheme is refused naming
+/// the field, and what was typed stays in the form.
+#[test]
+fn the_admin_names_the_federation_server_and_a_bad_address_is_refused() {
+    for app in TestApp::all() {
+        let officer = app.user("officer", Role::Admin);
+        let mut page = app.client_as(&officer);
+        for bad in [
+            "ftp://ratings.example.org",
+            "https://ratings.example.org/list?x=1",
+        ] {
+            let refused = page.post("/admin/federation", &[("url", bad)]);
+            assert_eq!(refused.status, 422, "{}", refused.body);
+            assert!(
+                refused.body.contains("data-error-field=\"url\""),
+                "{}",
+                refused.body
+            );
+            assert!(
+                refused.body.contains(&format!("value=\"{bad}\"")),
+                "{}",
+                refused.body
+            );
+        }
+        let named = page.post(
+            "/admin/federation",
+            &[("url", "https://ratings.example.org/")],
+        );
+        assert_eq!(named.status, 303, "{}", named.body);
+        let users = page.get("/admin/users").body;
+        assert!(
+            users.contains("value=\"https://ratings.example.org\""),
+            "{users}"
+        );
+        let people = page.get("/people").body;
+        assert!(
+            people.contains("<strong>https://ratings.example.org</strong>"),
+            "{people}"
+        );
+        let audit = kraal::db::audit::count(&mut app.conn(), None).unwrap();
+        assert!(audit > 0, "the setting is recorded");
+    }
+}

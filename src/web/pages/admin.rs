@@ -28,9 +28,17 @@ pub struct UsersPage {
     federation_fixed: Option<String>,
 }
 
-/// The users and the stored federation server, for the page.
-async fn users_and_federation(state: &AppState) -> Result<(Vec<User>, String), AppError> {
-    state
+/// The page with its forms as typed (`federation`: `None` shows the stored
+/// server), with `status`.
+async fn users_page_with(
+    state: &AppState,
+    ctx: Ctx,
+    new_user: (String, String),
+    federation: Option<String>,
+    errors: FormErrors,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let (users, stored) = state
         .run(|c| {
             Ok((
                 users::list(c)?,
@@ -38,7 +46,20 @@ async fn users_and_federation(state: &AppState) -> Result<(Vec<User>, String), A
                     .unwrap_or_default(),
             ))
         })
-        .await
+        .await?;
+    let (name, role) = new_user;
+    render(
+        &UsersPage {
+            ctx,
+            users,
+            name,
+            role,
+            errors,
+            federation: federation.unwrap_or(stored),
+            federation_fixed: state.federation_url.clone(),
+        },
+        status,
+    )
 }
 
 pub async fn users_page(
@@ -46,19 +67,15 @@ pub async fn users_page(
     ctx: Ctx,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    let (list, federation) = users_and_federation(&state).await?;
-    render(
-        &UsersPage {
-            ctx,
-            users: list,
-            name: String::new(),
-            role: "referee".into(),
-            errors: FormErrors::default(),
-            federation,
-            federation_fixed: state.federation_url.clone(),
-        },
+    users_page_with(
+        &state,
+        ctx,
+        (String::new(), "referee".into()),
+        None,
+        FormErrors::default(),
         StatusCode::OK,
     )
+    .await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -106,19 +123,15 @@ pub async fn create_user(
             Err(e) => return Err(e),
         }
     }
-    let (list, federation) = users_and_federation(&state).await?;
-    render(
-        &UsersPage {
-            ctx,
-            users: list,
-            name: form.name,
-            role: form.role,
-            errors,
-            federation,
-            federation_fixed: state.federation_url.clone(),
-        },
+    users_page_with(
+        &state,
+        ctx,
+        (form.name, form.role),
+        None,
+        errors,
         FORM_ERROR,
     )
+    .await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -153,19 +166,15 @@ pub async fn set_federation(
         Err(e) => {
             let mut errors = FormErrors::default();
             errors.add(e.field, e.to_string());
-            let (list, _) = users_and_federation(&state).await?;
-            render(
-                &UsersPage {
-                    ctx,
-                    users: list,
-                    name: String::new(),
-                    role: "referee".into(),
-                    errors,
-                    federation: typed,
-                    federation_fixed: state.federation_url.clone(),
-                },
+            users_page_with(
+                &state,
+                ctx,
+                (String::new(), "referee".into()),
+                Some(typed),
+                errors,
                 FORM_ERROR,
             )
+            .await
         }
     }
 }
