@@ -118,6 +118,7 @@ pub fn due(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> 
     let rows: Vec<(Publication, i32)> = publications::table
         .inner_join(tournaments::table)
         .filter(publications::active.eq(true))
+        .order(publications::id)
         .select((Publication::as_select(), tournaments::revision))
         .load(conn)?;
     Ok(rows
@@ -140,7 +141,8 @@ pub fn acknowledged(conn: &mut DbConnection, id: i32, revision: i32) -> Result<(
     Ok(())
 }
 
-/// A send failed with `error` (what the target or the network said).
+/// A send failed with `error`: the sender's own words for it (the status
+/// and a short reason, never the target's text).
 pub fn failed(conn: &mut DbConnection, id: i32, error: &str) -> Result<(), DbError> {
     diesel::update(publications::table.find(id))
         .set((
