@@ -12,7 +12,9 @@
 //! - **How long.** A few seconds to connect, and a deadline for the whole
 //!   request (ureq's overall timeout, which its socket reads and writes
 //!   follow): for a `PUT`, [`put_timeout`] (seconds for a small body, so
-//!   that a silent server costs seconds, not minutes); for a `GET`,
+//!   that a silent server costs seconds, not minutes, and minutes for the
+//!   largest event file, which a server takes that long to store); for a
+//!   `GET`,
 //!   [`REQUEST_TIMEOUT`].
 //! - **How much.** At most what the answer can be for; more is refused
 //!   without keeping it.
@@ -37,16 +39,20 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a whole request may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
-/// How long a server may take to take a body and store it, per MB sent.
-pub const PUT_PER_MB: Duration = Duration::from_secs(2);
+/// How long a server may take to take a body and store it, per whole MB
+/// sent (a federation's server on PostgreSQL stored a 49 MB event in about
+/// two minutes: docs/performance.md).
+pub const PUT_PER_MB: Duration = Duration::from_secs(4);
+/// The longest a `PUT` may take, whatever its size.
+pub const PUT_TIMEOUT_MAX: Duration = Duration::from_secs(300);
 
 /// The deadline of a `PUT` of `body_len` bytes: the connection, the
-/// answer's wait, and two seconds a MB for the body to be sent and stored
-/// (15 s for an event of a few hundred kB, under two minutes for the
-/// largest event file).
+/// answer's wait, and four seconds a whole MB for the body to be sent and
+/// stored (15 s for an event under a MB, so that a silent server costs
+/// seconds; under four minutes for the largest event file).
 pub fn put_timeout(body_len: usize) -> Duration {
-    let mb = u32::try_from(body_len.div_ceil(1024 * 1024)).unwrap_or(u32::MAX);
-    (CONNECT_TIMEOUT + READ_TIMEOUT + PUT_PER_MB.saturating_mul(mb)).min(REQUEST_TIMEOUT)
+    let mb = u32::try_from(body_len / (1024 * 1024)).unwrap_or(u32::MAX);
+    (CONNECT_TIMEOUT + READ_TIMEOUT + PUT_PER_MB.saturating_mul(mb)).min(PUT_TIMEOUT_MAX)
 }
 
 /// Whether `ip` is a public address: not this machine, not a private or
@@ -273,11 +279,11 @@ mod tests {
     }
 
     #[test]
-    fn a_put_waits_seconds_for_a_small_body_and_at_most_two_minutes() {
-        assert_eq!(put_timeout(300 * 1024), Duration::from_secs(17));
+    fn a_put_waits_seconds_for_a_small_body_and_minutes_for_the_largest() {
+        assert_eq!(put_timeout(300 * 1024), Duration::from_secs(15));
         assert_eq!(put_timeout(0), Duration::from_secs(15));
-        assert_eq!(put_timeout(50 * 1024 * 1024), Duration::from_secs(115));
-        assert_eq!(put_timeout(usize::MAX), REQUEST_TIMEOUT);
+        assert_eq!(put_timeout(50 * 1024 * 1024), Duration::from_secs(215));
+        assert_eq!(put_timeout(usize::MAX), PUT_TIMEOUT_MAX);
     }
 
     #[test]

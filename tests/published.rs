@@ -453,29 +453,30 @@ fn a_large_publication_beyond_two_at_once_is_told_to_come_back() {
         large.push_str(&" ".repeat(6 * 1024 * 1024));
         let large = large.into_bytes();
         // Two large bodies under way: announced, a first part sent, the
-        // rest still to come.
-        let mut held: Vec<std::net::TcpStream> = (0..2)
-            .map(|i| {
-                begin_put(
-                    &target,
-                    &token,
-                    &format!("/api/v1/published/large-held-{i}"),
-                    &large,
-                    1024,
-                )
-            })
-            .collect();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let refused = loop {
-            let mut third = begin_put(&target, &token, "/api/v1/published/large-third", &large, 0);
-            match answer_within(&mut third, Duration::from_secs(2)) {
-                Some((503, head)) => break head,
+        // rest still to come; a moment for the server to take them (more
+        // each time, should the third arrive first on a busy machine).
+        let deadline = Instant::now() + Duration::from_secs(90);
+        let mut head_start = Duration::from_secs(1);
+        let (mut held, refused) = loop {
+            let held: Vec<std::net::TcpStream> = (0..2)
+                .map(|i| {
+                    let path = format!("/api/v1/published/large-held-{i}");
+                    begin_put(&target, &token, &path, &large, 1024)
+                })
+                .collect();
+            std::thread::sleep(head_start);
+            let path = "/api/v1/published/large-third";
+            let mut third = begin_put(&target, &token, path, &large, 0);
+            match answer_within(&mut third, Duration::from_secs(5)) {
+                Some((503, head)) => break (held, head),
                 other => assert!(
                     Instant::now() < deadline,
-                    "a third large body is refused while two are read: {other:?}"
+                    "{}: a third large body is refused while two are read: {other:?}",
+                    target.backend
                 ),
             }
-            std::thread::sleep(Duration::from_millis(100));
+            drop((held, third));
+            head_start *= 2;
         };
         assert!(refused.contains("retry-after:"), "{refused}");
         let r = publish(&mut target.script(&token), "small-one", revision, &event);
@@ -486,18 +487,16 @@ fn a_large_publication_beyond_two_at_once_is_told_to_come_back() {
         first.write_all(&large[1024..]).unwrap();
         let (status, _) = answer_within(&mut first, Duration::from_secs(60)).unwrap();
         assert_eq!(status, 200);
-        let deadline = Instant::now() + Duration::from_secs(20);
+        // The third is taken now (it may be told to come back while the
+        // first's place is being given back).
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let mut third = begin_put(&target, &token, "/api/v1/published/large-third", &large, 0);
-            match answer_within(&mut third, Duration::from_millis(1500)) {
+            let _ = third.write_all(&large);
+            match answer_within(&mut third, Duration::from_secs(60)) {
+                Some((200, _)) => break,
                 Some((503, _)) => assert!(Instant::now() < deadline, "the place is given back"),
-                None => {
-                    third.write_all(&large).unwrap();
-                    let (status, _) = answer_within(&mut third, Duration::from_secs(60)).unwrap();
-                    assert_eq!(status, 200);
-                    break;
-                }
-                Some(other) => panic!("{other:?}"),
+                other => panic!("{other:?}"),
             }
             std::thread::sleep(Duration::from_millis(100));
         }

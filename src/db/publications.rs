@@ -127,17 +127,28 @@ pub fn due(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> 
         .collect())
 }
 
-/// The target acknowledged `revision` (bookkeeping of the sender, not a
-/// change to the event: it records nothing and moves no revision).
-pub fn acknowledged(conn: &mut DbConnection, id: i32, revision: i32) -> Result<(), DbError> {
-    diesel::update(publications::table.find(id))
-        .set((
-            publications::published_revision.eq(Some(revision)),
-            publications::last_success_at.eq(Some(now())),
-            publications::last_error.eq(None::<String>),
-            publications::failures.eq(0),
-        ))
-        .execute(conn)?;
+/// The target `target` acknowledged `revision` (bookkeeping of the
+/// sender, not a change to the event: it records nothing and moves no
+/// revision). Nothing is stored if the publication has been pointed at
+/// another target meanwhile: that one has not seen the revision.
+pub fn acknowledged(
+    conn: &mut DbConnection,
+    id: i32,
+    target: &str,
+    revision: i32,
+) -> Result<(), DbError> {
+    diesel::update(
+        publications::table
+            .find(id)
+            .filter(publications::target.eq(target)),
+    )
+    .set((
+        publications::published_revision.eq(Some(revision)),
+        publications::last_success_at.eq(Some(now())),
+        publications::last_error.eq(None::<String>),
+        publications::failures.eq(0),
+    ))
+    .execute(conn)?;
     Ok(())
 }
 

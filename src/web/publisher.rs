@@ -174,7 +174,7 @@ fn send_and_store(
         .get()
         .map_err(crate::db::DbError::from)
         .and_then(|mut conn| match &outcome {
-            Ok(revision) => publications::acknowledged(&mut conn, p.id, *revision),
+            Ok(revision) => publications::acknowledged(&mut conn, p.id, &p.target, *revision),
             Err(error) => {
                 tracing::info!(target: "kraal::publish", "tournament {}: {error}", p.tournament_id);
                 publications::failed(&mut conn, p.id, &error.to_string())
