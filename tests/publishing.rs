@@ -3,7 +3,10 @@
 //! paired and scored at the venue appear at the target; while the target
 //! is down the venue says so and keeps working, and after the target comes
 //! back it catches up; a venue killed (SIGKILL) around its sends leaves no
-//! duplicate and loses no round.
+//! duplicate and loses no round. And the targets that misbehave: an
+//! endless error answer, words of the target's own, a silent target beside
+//! a good one, an address that is not a base, a private address the admin
+//! has not allowed.
 
 mod common;
 
