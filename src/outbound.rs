@@ -1,6 +1,6 @@
 //! Requests this server makes to others (pulling the federation's rating
-//! list): one rule for where they may go and how much of an answer is
-//! read, whatever asks.
+//! list, publishing an event to a federation's server): one rule for where
+//! they may go and how much of an answer is read, whatever asks.
 //!
 //! - **Where.** A host that resolves to this machine, a private network, a
 //!   link-local or another non-public address is refused unless the
@@ -9,9 +9,13 @@
 //!   The addresses are checked as the connection is made (the resolver
 //!   below), so a name that resolves differently the second time changes
 //!   nothing.
-//! - **How long.** A few seconds to connect and between reads, and an
-//!   upper bound for the whole answer: a silent server costs seconds, not
-//!   minutes.
+//! - **How long.** A few seconds to connect, and a deadline for the whole
+//!   request (ureq's overall timeout, which its socket reads and writes
+//!   follow): for a `PUT`, [`put_timeout`] (seconds for a small body, so
+//!   that a silent server costs seconds, not minutes, and minutes for the
+//!   largest event file, which a server takes that long to store); for a
+//!   `GET`,
+//!   [`REQUEST_TIMEOUT`].
 //! - **How much.** At most what the answer can be for; more is refused
 //!   without keeping it.
 //! - **What is said.** A [`Failure`] of a few kinds, never the other
@@ -35,6 +39,21 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a whole request may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a server may take to take a body and store it, per whole MB
+/// sent (a federation's server on PostgreSQL stored a 49 MB event in about
+/// two minutes: docs/performance.md).
+pub const PUT_PER_MB: Duration = Duration::from_secs(4);
+/// The longest a `PUT` may take, whatever its size.
+pub const PUT_TIMEOUT_MAX: Duration = Duration::from_secs(300);
+
+/// The deadline of a `PUT` of `body_len` bytes: the connection, the
+/// answer's wait, and four seconds a whole MB for the body to be sent and
+/// stored (15 s for an event under a MB, so that a silent server costs
+/// seconds; under four minutes for the largest event file).
+pub fn put_timeout(body_len: usize) -> Duration {
+    let mb = u32::try_from(body_len / (1024 * 1024)).unwrap_or(u32::MAX);
+    (CONNECT_TIMEOUT + READ_TIMEOUT + PUT_PER_MB.saturating_mul(mb)).min(PUT_TIMEOUT_MAX)
+}
 
 /// Whether `ip` is a public address: not this machine, not a private or
 /// shared network, not link-local, not a documentation, multicast or
@@ -86,6 +105,8 @@ fn agent(policy: Policy) -> ureq::Agent {
         // never sent on to another host.
         .redirects(0)
         .timeout_connect(CONNECT_TIMEOUT)
+        // Each request's overall deadline (below, or `put_timeout`) takes
+        // precedence over these two.
         .timeout_read(READ_TIMEOUT)
         .timeout_write(READ_TIMEOUT)
         .timeout(REQUEST_TIMEOUT)
@@ -134,6 +155,39 @@ pub fn get(policy: Policy, url: &str, max_bytes: usize) -> Result<Vec<u8>, Failu
         }),
         Ok(_) => Ok(body),
         Err(_) => Err(Failure::NoAnswer { host }),
+    }
+}
+
+/// The most of an answer to a `PUT` that is read: its status is what
+/// counts, and a body, an error's above all, is never kept.
+pub const MAX_PUT_ANSWER_BYTES: u64 = 4 * 1024;
+
+/// `PUT` of the JSON `body` to `url` with `Authorization: Bearer token`,
+/// answered 200. Of the answer, at most [`MAX_PUT_ANSWER_BYTES`] are read
+/// (and dropped): a server that answers an endless body costs nothing.
+pub fn put(policy: Policy, url: &str, token: &str, body: &[u8]) -> Result<(), Failure> {
+    let host = host(url);
+    let answer = agent(policy)
+        .put(url)
+        .timeout(put_timeout(body.len()))
+        .set("Authorization", &format!("Bearer {token}"))
+        .set("Content-Type", "application/json")
+        .send_bytes(body);
+    let (status, response) = match answer {
+        Ok(r) => (r.status(), r),
+        Err(ureq::Error::Status(status, r)) => (status, r),
+        Err(ureq::Error::Transport(t)) => return Err(transport(host, &t)),
+    };
+    // A few bytes are read so that a short answer ends cleanly; the rest
+    // is left unread and the connection closed with the response.
+    let _ = std::io::copy(
+        &mut response.into_reader().take(MAX_PUT_ANSWER_BYTES),
+        &mut std::io::sink(),
+    );
+    if status == 200 {
+        Ok(())
+    } else {
+        Err(Failure::Status { host, status })
     }
 }
 
@@ -228,6 +282,14 @@ mod tests {
         for public in ["196.25.1.1", "8.8.8.8", "2c0f:f4c0::1"] {
             assert!(is_public(public.parse().unwrap()), "{public}");
         }
+    }
+
+    #[test]
+    fn a_put_waits_seconds_for_a_small_body_and_minutes_for_the_largest() {
+        assert_eq!(put_timeout(300 * 1024), Duration::from_secs(15));
+        assert_eq!(put_timeout(0), Duration::from_secs(15));
+        assert_eq!(put_timeout(50 * 1024 * 1024), Duration::from_secs(215));
+        assert_eq!(put_timeout(usize::MAX), PUT_TIMEOUT_MAX);
     }
 
     #[test]

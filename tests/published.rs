@@ -247,3 +247,259 @@ fn publishing_is_refused_without_the_right_for_another_accounts_origin_and_for_a
         assert_eq!(count(&target), 1);
     }
 }
+
+/// `event` as revision `n` of itself: its name says which, so that the
+/// copy shows which revision stayed.
+fn revision_of(event: &Value, n: i64) -> Value {
+    let mut e = event.clone();
+    e["tournament"]["name"] = format!("Free State Open r{n}").into();
+    e
+}
+
+/// `sends` publications of `origin` at once, each by its own client with
+/// `token`: their answers, in the order given.
+fn at_once(
+    target: &TestApp,
+    token: &str,
+    origin: &str,
+    sends: &[(i64, Value)],
+) -> Vec<(u16, Value)> {
+    let go = std::sync::Barrier::new(sends.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = sends
+            .iter()
+            .map(|(revision, event)| {
+                let go = &go;
+                scope.spawn(move || {
+                    let mut c = Client::new(&target.base);
+                    c.bearer = Some(token.to_string());
+                    go.wait();
+                    let r = publish(&mut c, origin, *revision, event);
+                    let body = serde_json::from_str(&r.body).unwrap_or(Value::Null);
+                    (r.status, body)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// The copy of `origin` here: (tournament id, its name, the revision
+/// stored), and that there is exactly one.
+fn the_copy(target: &TestApp, origin: &str) -> (i64, String, i64) {
+    let listed = target.client().get("/api/v1/tournaments").json();
+    let copies: Vec<&Value> = listed["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["origin"]["id"] == origin)
+        .collect();
+    assert_eq!(copies.len(), 1, "one copy of {origin}: {listed}");
+    let c = copies[0];
+    (
+        c["id"].as_i64().unwrap(),
+        c["name"].as_str().unwrap().to_string(),
+        c["origin"]["revision"].as_i64().unwrap(),
+    )
+}
+
+/// Sends of one origin that cross, 25 times on each backend: eight
+/// revisions at once, a newer revision twice at once, the first revision
+/// twice at once. Every answer is 200, the one account is never told that
+/// another publishes its origin, and the newest revision is the copy.
+#[test]
+fn sends_of_one_origin_that_cross_answer_200_and_leave_the_newest_revision() {
+    for target in TestApp::all() {
+        let venue = TestApp::start("sqlite");
+        let (vid, _) = venue_event(&venue);
+        let (event, _) = sent(&venue, vid);
+        let publisher = target.user("venue-laptop", Role::Referee);
+        kraal::db::users::allow_publishing(&mut target.conn(), publisher.id, true).unwrap();
+        let token = kraal::accounts::new_token();
+        kraal::db::auth::create_token(
+            &mut target.conn(),
+            publisher.id,
+            "venue",
+            &kraal::accounts::token_digest(&token),
+        )
+        .unwrap();
+        let backend = target.backend;
+        for trial in 0..25 {
+            // Eight revisions at once, in no order.
+            let origin = format!("crossing-{trial:02}-eight");
+            let sends: Vec<(i64, Value)> = [5, 2, 8, 1, 7, 3, 6, 4]
+                .iter()
+                .map(|&n| (n, revision_of(&event, n)))
+                .collect();
+            let answers = at_once(&target, &token, &origin, &sends);
+            for (status, body) in &answers {
+                assert_eq!(*status, 200, "{backend}, trial {trial}: {body}");
+            }
+            let (_, name, revision) = the_copy(&target, &origin);
+            assert_eq!(revision, 8, "{backend}, trial {trial}");
+            assert_eq!(name, "Free State Open r8", "{backend}, trial {trial}");
+
+            // A newer revision twice at once: one stores it, one finds it.
+            let origin = format!("crossing-{trial:02}-twice");
+            let first = publish(
+                &mut target.script(&token),
+                &origin,
+                1,
+                &revision_of(&event, 1),
+            );
+            assert_eq!(first.status, 200, "{}", first.body);
+            let sends = vec![(2, revision_of(&event, 2)), (2, revision_of(&event, 2))];
+            let answers = at_once(&target, &token, &origin, &sends);
+            let changed: Vec<bool> = answers
+                .iter()
+                .map(|(status, body)| {
+                    assert_eq!(*status, 200, "{backend}, trial {trial}: {body}");
+                    body["changed"] == true
+                })
+                .collect();
+            assert_eq!(
+                changed.iter().filter(|c| **c).count(),
+                1,
+                "{backend}, trial {trial}"
+            );
+            assert_eq!(the_copy(&target, &origin).2, 2);
+
+            // The first revision twice at once: one copy, made once.
+            let origin = format!("crossing-{trial:02}-first");
+            let sends = vec![(1, revision_of(&event, 1)), (1, revision_of(&event, 1))];
+            let answers = at_once(&target, &token, &origin, &sends);
+            let changed: Vec<bool> = answers
+                .iter()
+                .map(|(status, body)| {
+                    assert_eq!(*status, 200, "{backend}, trial {trial}: {body}");
+                    body["changed"] == true
+                })
+                .collect();
+            assert_eq!(
+                changed.iter().filter(|c| **c).count(),
+                1,
+                "{backend}, trial {trial}"
+            );
+            assert_eq!(the_copy(&target, &origin).2, 1);
+        }
+    }
+}
+
+/// A raw `PUT` of `body` to `path` with `token`, announced whole and sent
+/// as far as `sent` bytes: the connection.
+fn begin_put(
+    target: &TestApp,
+    token: &str,
+    path: &str,
+    body: &[u8],
+    sent: usize,
+) -> std::net::TcpStream {
+    use std::io::Write as _;
+    let address = target.base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        s,
+        "PUT {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(&body[..sent]).unwrap();
+    s
+}
+
+/// The answer's status and head, if one comes within `wait`.
+fn answer_within(s: &mut std::net::TcpStream, wait: std::time::Duration) -> Option<(u16, String)> {
+    use std::io::Read as _;
+    s.set_read_timeout(Some(wait)).unwrap();
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let head = String::from_utf8_lossy(&head).to_string();
+    let status = head.split_whitespace().nth(1)?.parse().ok()?;
+    Some((status, head.to_ascii_lowercase()))
+}
+
+/// A large body announced while two others are being read: 503 with
+/// `Retry-After`, before it is read; once one of them is gone, it is
+/// taken; a small body is never held up by large ones.
+#[test]
+fn a_large_publication_beyond_two_at_once_is_told_to_come_back() {
+    use std::io::Write as _;
+    use std::time::{Duration, Instant};
+    for target in TestApp::all() {
+        let venue = TestApp::start("sqlite");
+        let (vid, _) = venue_event(&venue);
+        let (event, revision) = sent(&venue, vid);
+        let publisher = target.user("venue-laptop", Role::Referee);
+        kraal::db::users::allow_publishing(&mut target.conn(), publisher.id, true).unwrap();
+        let token = kraal::accounts::new_token();
+        kraal::db::auth::create_token(
+            &mut target.conn(),
+            publisher.id,
+            "venue",
+            &kraal::accounts::token_digest(&token),
+        )
+        .unwrap();
+        // A large event: the body padded with spaces to 6 MB.
+        let mut large = serde_json::to_string(&json!({
+            "revision": revision, "server": "Bloemfontein City Hall", "event": event,
+        }))
+        .unwrap();
+        large.push_str(&" ".repeat(6 * 1024 * 1024));
+        let large = large.into_bytes();
+        // Two large bodies under way: announced, a first part sent, the
+        // rest still to come; a moment for the server to take them (more
+        // each time, should the third arrive first on a busy machine).
+        let deadline = Instant::now() + Duration::from_secs(90);
+        let mut head_start = Duration::from_secs(1);
+        let (mut held, refused) = loop {
+            let held: Vec<std::net::TcpStream> = (0..2)
+                .map(|i| {
+                    let path = format!("/api/v1/published/large-held-{i}");
+                    begin_put(&target, &token, &path, &large, 1024)
+                })
+                .collect();
+            std::thread::sleep(head_start);
+            let path = "/api/v1/published/large-third";
+            let mut third = begin_put(&target, &token, path, &large, 0);
+            match answer_within(&mut third, Duration::from_secs(5)) {
+                Some((503, head)) => break (held, head),
+                other => assert!(
+                    Instant::now() < deadline,
+                    "{}: a third large body is refused while two are read: {other:?}",
+                    target.backend
+                ),
+            }
+            drop((held, third));
+            head_start *= 2;
+        };
+        assert!(refused.contains("retry-after:"), "{refused}");
+        let r = publish(&mut target.script(&token), "small-one", revision, &event);
+        assert_eq!(r.status, 200, "a small body is taken: {}", r.body);
+
+        // One of the two is sent whole and stored: its place is free again.
+        let mut first = held.remove(0);
+        first.write_all(&large[1024..]).unwrap();
+        let (status, _) = answer_within(&mut first, Duration::from_secs(60)).unwrap();
+        assert_eq!(status, 200);
+        // The third is taken now (it may be told to come back while the
+        // first's place is being given back).
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let mut third = begin_put(&target, &token, "/api/v1/published/large-third", &large, 0);
+            let _ = third.write_all(&large);
+            match answer_within(&mut third, Duration::from_secs(60)) {
+                Some((200, _)) => break,
+                Some((503, _)) => assert!(Instant::now() < deadline, "the place is given back"),
+                other => panic!("{other:?}"),
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        drop(held);
+    }
+}

@@ -3,7 +3,10 @@
 //! paired and scored at the venue appear at the target; while the target
 //! is down the venue says so and keeps working, and after the target comes
 //! back it catches up; a venue killed (SIGKILL) around its sends leaves no
-//! duplicate and loses no round.
+//! duplicate and loses no round. And the targets that misbehave: an
+//! endless error answer, words of the target's own, a silent target beside
+//! a good one, an address that is not a base, a private address the admin
+//! has not allowed.
 
 mod common;
 
@@ -105,6 +108,8 @@ struct Setup {
     venue_api: Client,
     vid: i64,
     origin: String,
+    /// The token the target issued to the venue's account.
+    token: String,
 }
 
 fn setup(target_backend: &'static str) -> Setup {
@@ -158,12 +163,16 @@ fn setup(target_backend: &'static str) -> Setup {
         venue_api,
         vid,
         origin,
+        token,
     }
 }
 
+/// The venue's `kraal serve`, allowed to publish to this machine (its
+/// targets here listen on loopback).
 fn venue_process(s: &Setup, port: u16) -> Served {
     Served::start_on(port, &s.venue_db.database_url, |c| {
         c.args(["--site-name", "Bloemfontein City Hall"]);
+        c.arg("--publish-allow-private");
     })
 }
 
@@ -208,7 +217,7 @@ fn a_venue_keeps_the_federation_up_to_date_and_catches_up_after_the_target_was_d
         st["state"] == "failing"
             && st["last_error"]
                 .as_str()
-                .is_some_and(|e| e.contains("cannot reach"))
+                .is_some_and(|e| e.contains("did not answer"))
     });
     assert!(
         failing.is_some(),
@@ -354,7 +363,9 @@ fn the_tournament_page_sets_up_publishing_and_says_how_it_stands() {
         );
         let file = desk.get(&format!("/t/{tid}/event.json")).body;
         assert!(!file.contains("secret-token-1"), "nor in the event file");
-        let _venue = Served::start(&app.database_url, |_| {});
+        let _venue = Served::start(&app.database_url, |c| {
+            c.arg("--publish-allow-private");
+        });
         let failing = within(Duration::from_secs(10), || {
             desk.get(&format!("/t/{tid}"))
                 .body
@@ -364,7 +375,10 @@ fn the_tournament_page_sets_up_publishing_and_says_how_it_stands() {
             failing.is_some(),
             "the page says the target cannot be reached"
         );
-        assert!(desk.get(&format!("/t/{tid}")).body.contains("cannot reach"));
+        assert!(desk
+            .get(&format!("/t/{tid}"))
+            .body
+            .contains("did not answer"));
         let stop = desk.post(&format!("/t/{tid}/publication/stop"), &[]);
         assert_eq!(stop.status, 303);
         assert!(desk
@@ -426,7 +440,9 @@ fn a_redirect_is_not_followed_with_the_token() {
         json!({"to": format!("http://127.0.0.1:{port}"), "token": "secret-token-2"}),
     );
     assert_eq!(set.status, 200, "{}", set.body);
-    let _venue = Served::start(&app.database_url, |_| {});
+    let _venue = Served::start(&app.database_url, |c| {
+        c.arg("--publish-allow-private");
+    });
     let said = within(Duration::from_secs(10), || {
         let st = api
             .get(&format!("/api/v1/tournaments/{tid}/publication"))
@@ -443,4 +459,321 @@ fn a_redirect_is_not_followed_with_the_token() {
         0,
         "the other host heard nothing"
     );
+}
+
+/// A server on loopback that answers every connection with `answer`,
+/// after reading what the venue sends (for a moment): its port.
+fn answering(answer: impl Fn(&mut std::net::TcpStream) + Send + Sync + 'static) -> u16 {
+    use std::io::Read;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let answer = std::sync::Arc::new(answer);
+    std::thread::spawn(move || {
+        for mut c in listener.incoming().flatten() {
+            let answer = answer.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 65536];
+                let _ = c.set_read_timeout(Some(Duration::from_millis(300)));
+                while let Ok(n) = c.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                }
+                answer(&mut c);
+            });
+        }
+    });
+    port
+}
+
+/// A server on loopback that takes every connection and never says a
+/// word: its port.
+fn silent() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for c in listener.incoming().flatten() {
+            held.push(c);
+        }
+    });
+    port
+}
+
+/// A tournament of two at the venue, published to `to` with `token`: its id.
+fn published_to(api: &mut Client, name: &str, to: &str, token: &str) -> i64 {
+    let (tid, _) = common::api_tournament(
+        api,
+        json!({"name": name, "rules": "official", "rounds": 3}),
+        &[
+            json!({"name": "Thabo Nkosi"}),
+            json!({"name": "Lerato Dlamini"}),
+        ],
+    );
+    let set = api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{tid}/publication"),
+        json!({"to": to, "token": token}),
+    );
+    assert_eq!(set.status, 200, "{}", set.body);
+    tid
+}
+
+fn publication(api: &mut Client, tid: i64) -> Value {
+    api.get(&format!("/api/v1/tournaments/{tid}/publication"))
+        .json()
+}
+
+/// The resident memory of process `pid` at its highest, in MB.
+fn peak_rss_mb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb / 1024)
+}
+
+/// A target that refuses with an error body that never ends: the venue
+/// reads a few kB of it at most, says the target refused, and keeps its
+/// memory.
+#[test]
+fn an_endless_error_answer_is_not_read() {
+    use std::io::Write;
+    let port = answering(|c| {
+        let _ = write!(
+            c,
+            "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        );
+        let chunk = format!("10000\r\n{}\r\n", " ".repeat(0x10000));
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            if c.write_all(chunk.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let app = TestApp::start("sqlite");
+    let referee = app.user("thandi", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let tid = published_to(
+        &mut api,
+        "Upington Open",
+        &format!("http://127.0.0.1:{port}"),
+        "secret-token-3",
+    );
+    let venue = Served::start(&app.database_url, |c| {
+        c.arg("--publish-allow-private");
+    });
+    let said = within(Duration::from_secs(15), || {
+        let st = publication(&mut api, tid);
+        st["state"] == "failing" && st["last_error"].as_str().is_some_and(|e| e.contains("403"))
+    });
+    assert!(said.is_some(), "the venue says the target refused");
+    // It keeps trying (1 s, 2 s, ... apart) and never keeps the answer.
+    std::thread::sleep(Duration::from_secs(3));
+    let peak = peak_rss_mb(venue.child.id());
+    assert!(peak < 300, "the venue's memory peaked at {peak} MB");
+}
+
+/// A target that refuses with words of its own: the referee sees the
+/// status and Kraal's short reason, never the target's text.
+#[test]
+fn the_targets_own_words_are_never_shown() {
+    use std::io::Write;
+    let port = answering(|c| {
+        let body = r#"{"error":"TARGET-SAYS <a href=http://elsewhere.example>call 0800</a>"}"#;
+        let _ = write!(
+            c,
+            "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    });
+    let app = TestApp::start("sqlite");
+    let referee = app.user("thandi", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let tid = published_to(
+        &mut api,
+        "Upington Open",
+        &format!("http://127.0.0.1:{port}"),
+        "secret-token-4",
+    );
+    let _venue = Served::start(&app.database_url, |c| {
+        c.arg("--publish-allow-private");
+    });
+    let said = within(Duration::from_secs(15), || {
+        let st = publication(&mut api, tid);
+        st["state"] == "failing" && st["last_error"].as_str().is_some_and(|e| e.contains("403"))
+    });
+    assert!(said.is_some(), "the venue says the target refused");
+    let st = publication(&mut api, tid);
+    assert!(
+        !st["last_error"].as_str().unwrap().contains("TARGET-SAYS"),
+        "{st}"
+    );
+    let page = app.client_as(&referee).get(&format!("/t/{tid}")).body;
+    assert!(page.contains("data-publication-state=\"failing\""));
+    assert!(!page.contains("TARGET-SAYS"), "{page}");
+}
+
+/// Targets that take the connection and never answer (one of them an
+/// `https://` address on a plain port), and one where nothing listens: the
+/// venue's other target gets every change within seconds all the same,
+/// and the silent ones and the closed one are said alike.
+#[test]
+fn a_silent_target_holds_up_no_other_target() {
+    let mut s = setup("sqlite");
+    let venue_port = free_port();
+    let venue = format!("http://127.0.0.1:{venue_port}");
+    let target = format!("http://127.0.0.1:{}", s.target_port);
+    // The setup's event goes to a silent server from now on; another
+    // event, set up after it, goes to the target.
+    let silent_plain = format!("http://127.0.0.1:{}", silent());
+    let moved = s.venue_api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{}/publication", s.vid),
+        json!({"to": silent_plain, "token": "any-token"}),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    let token = s.token.clone();
+    let silent_tls = published_to(
+        &mut s.venue_api,
+        "Kimberley Open",
+        &format!("https://127.0.0.1:{}", silent()),
+        "any-token",
+    );
+    let closed_port = free_port();
+    let closed = published_to(
+        &mut s.venue_api,
+        "Welkom Open",
+        &format!("http://127.0.0.1:{closed_port}"),
+        "any-token",
+    );
+    let other = published_to(&mut s.venue_api, "Kroonstad Open", &target, &token);
+    let origin = publication(&mut s.venue_api, other)["origin"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let _target = target_process(&s);
+    let _venue = venue_process(&s, venue_port);
+    for round in 1..=2 {
+        if round > 1 {
+            play_round(&mut s.venue_api, other, "1-0");
+        }
+        let took = within(Duration::from_secs(15), || {
+            caught_up(&venue, other, &target, &origin)
+        });
+        assert!(
+            took.is_some(),
+            "revision {round} reached the other target within 15 s"
+        );
+    }
+    // The silent ones fail by themselves, in their read timeout.
+    let failing = |api: &mut Client, tid: i64| {
+        let st = publication(api, tid);
+        (st["state"] == "failing").then(|| st["last_error"].as_str().unwrap().to_string())
+    };
+    let mut said = Vec::new();
+    for (tid, port) in [
+        (s.vid, None),
+        (silent_tls, None),
+        (closed, Some(closed_port)),
+    ] {
+        let mut error = None;
+        within(Duration::from_secs(40), || {
+            error = failing(&mut s.venue_api, tid);
+            error.is_some()
+        });
+        let error = error.unwrap_or_else(|| panic!("tournament {tid} says its target fails"));
+        said.push((error, port));
+    }
+    // Whatever the cause, the same words (a host aside): no port scanner.
+    let plain_host = silent_plain.trim_start_matches("http://").to_string();
+    let silent_words = said[0].0.replace(&plain_host, "HOST");
+    let closed_words = said[2]
+        .0
+        .replace(&format!("127.0.0.1:{closed_port}"), "HOST");
+    assert_eq!(silent_words, closed_words);
+}
+
+/// The target's address is a base the sender's path can follow, on the
+/// API and on the page; a venue not allowed private addresses does not
+/// connect to one, and says so.
+#[test]
+fn the_target_is_a_base_address_and_a_private_one_waits_for_the_admin() {
+    for app in TestApp::all() {
+        let referee = app.user("thandi", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let tid = published_to(
+            &mut api,
+            "Kimberley Open",
+            "https://federation.example/kraal/",
+            "secret-token-5",
+        );
+        assert_eq!(
+            publication(&mut api, tid)["to"],
+            "https://federation.example/kraal"
+        );
+        for bad in [
+            "https://federation.example/any/path?x=",
+            "https://federation.example/#",
+            "https://venue@federation.example",
+            "https://federation.example:99999",
+            "federation.example",
+            "ftp://federation.example",
+        ] {
+            let r = api.send_json(
+                "PUT",
+                &format!("/api/v1/tournaments/{tid}/publication"),
+                json!({"to": bad, "token": "secret-token-5"}),
+            );
+            assert_eq!(r.status, 422, "{bad}: {}", r.body);
+            assert_eq!(r.json()["field"], "to", "{bad}");
+            let page = app.client_as(&referee).post(
+                &format!("/t/{tid}/publication"),
+                &[("to", bad), ("token", "secret-token-5")],
+            );
+            assert_eq!(page.status, 422, "{bad}");
+            assert!(common::field_error(&page.body, "to").is_some(), "{bad}");
+        }
+        assert_eq!(
+            publication(&mut api, tid)["to"],
+            "https://federation.example/kraal",
+            "nothing refused was stored"
+        );
+    }
+
+    // A venue started without --publish-allow-private: the loopback target
+    // hears nothing, and the referee reads why.
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let reached = Arc::new(AtomicUsize::new(0));
+    let counter = reached.clone();
+    std::thread::spawn(move || {
+        for c in listener.incoming().flatten() {
+            counter.fetch_add(1, Ordering::SeqCst);
+            drop(c);
+        }
+    });
+    let app = TestApp::start("sqlite");
+    let referee = app.user("thandi", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let tid = published_to(
+        &mut api,
+        "Upington Open",
+        &format!("http://127.0.0.1:{port}"),
+        "secret-token-6",
+    );
+    let _venue = Served::start(&app.database_url, |_| {});
+    let said = within(Duration::from_secs(15), || {
+        let st = publication(&mut api, tid);
+        st["state"] == "failing"
+            && st["last_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("--publish-allow-private"))
+    });
+    assert!(said.is_some(), "{}", publication(&mut api, tid));
+    assert_eq!(reached.load(Ordering::SeqCst), 0, "nothing was sent");
 }

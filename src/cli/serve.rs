@@ -130,6 +130,7 @@ pub fn serve(args: ServeArgs) -> i32 {
             name: args.site_name.clone(),
             url: args.public_url.clone(),
         },
+        args.outbound.policy(),
     );
     let mut state = web::AppState::new(pool, args.secure_cookies);
     state.outbound = args.outbound.policy();

@@ -118,6 +118,7 @@ pub fn due(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> 
     let rows: Vec<(Publication, i32)> = publications::table
         .inner_join(tournaments::table)
         .filter(publications::active.eq(true))
+        .order(publications::id)
         .select((Publication::as_select(), tournaments::revision))
         .load(conn)?;
     Ok(rows
@@ -126,21 +127,33 @@ pub fn due(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> 
         .collect())
 }
 
-/// The target acknowledged `revision` (bookkeeping of the sender, not a
-/// change to the event: it records nothing and moves no revision).
-pub fn acknowledged(conn: &mut DbConnection, id: i32, revision: i32) -> Result<(), DbError> {
-    diesel::update(publications::table.find(id))
-        .set((
-            publications::published_revision.eq(Some(revision)),
-            publications::last_success_at.eq(Some(now())),
-            publications::last_error.eq(None::<String>),
-            publications::failures.eq(0),
-        ))
-        .execute(conn)?;
+/// The target `target` acknowledged `revision` (bookkeeping of the
+/// sender, not a change to the event: it records nothing and moves no
+/// revision). Nothing is stored if the publication has been pointed at
+/// another target meanwhile: that one has not seen the revision.
+pub fn acknowledged(
+    conn: &mut DbConnection,
+    id: i32,
+    target: &str,
+    revision: i32,
+) -> Result<(), DbError> {
+    diesel::update(
+        publications::table
+            .find(id)
+            .filter(publications::target.eq(target)),
+    )
+    .set((
+        publications::published_revision.eq(Some(revision)),
+        publications::last_success_at.eq(Some(now())),
+        publications::last_error.eq(None::<String>),
+        publications::failures.eq(0),
+    ))
+    .execute(conn)?;
     Ok(())
 }
 
-/// A send failed with `error` (what the target or the network said).
+/// A send failed with `error`: the sender's own words for it (the status
+/// and a short reason, never the target's text).
 pub fn failed(conn: &mut DbConnection, id: i32, error: &str) -> Result<(), DbError> {
     diesel::update(publications::table.find(id))
         .set((

@@ -65,13 +65,17 @@ pub fn all(conn: &mut DbConnection) -> Result<Vec<Published>, DbError> {
 /// Stores revision `sent.revision` of the event `sent.origin`: the whole
 /// replacement in the caller's one transaction. The same revision again,
 /// or an older one after a newer, changes nothing; an origin another
-/// account publishes is refused.
+/// account publishes is refused. Sends of one origin that cross are taken
+/// one after the other (the origin is locked until the transaction ends),
+/// so each sees what the one before stored and the newest revision is the
+/// one that stays.
 pub fn receive(
     w: &mut Write,
     sent: &Sent,
     by: &User,
     file: &EventFile,
 ) -> Result<Received, DbError> {
+    super::lock_key(w.conn(), &format!("published {}", sent.origin))?;
     let known: Option<Published> = published::table
         .filter(published::origin_id.eq(&sent.origin))
         .select(Published::as_select())

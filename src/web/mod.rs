@@ -47,6 +47,8 @@ pub struct AppState {
     pub federation_url: Option<String>,
     /// The archived tournaments' ids, as last read.
     pub archived: archive::Archived,
+    /// The large publications being received now.
+    pub large_bodies: api::published::LargeBodies,
 }
 
 impl AppState {
@@ -63,6 +65,7 @@ impl AppState {
             outbound: crate::outbound::Policy::default(),
             federation_url: None,
             archived: archive::Archived::default(),
+            large_bodies: Default::default(),
         }
     }
 

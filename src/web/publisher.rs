@@ -2,18 +2,27 @@
 //! target up to date, off the request path (docs/publishing.md).
 //!
 //! One thread looks for tournaments whose revision moved past what their
-//! target last acknowledged and sends each the whole event as it is now,
-//! so a newer revision simply replaces an older one waiting to go: nothing
-//! queues. What the target acknowledged is stored only after it answered,
-//! so a venue killed in the middle of a send sends again after a restart,
-//! and the target, which ignores a revision it has, keeps one copy. While
-//! the target cannot be reached, or refuses, the sender waits longer each
-//! time, up to a minute, and the tournament's page says why.
+//! target last acknowledged and hands each to its target's worker, which
+//! sends the whole event as it is now, so a newer revision simply replaces
+//! an older one waiting to go: nothing queues. Each target (scheme, host
+//! and port) has its own worker, so a target that is slow, silent or away
+//! holds up only its own publications, never another's. What the target
+//! acknowledged is stored only after it answered, so a venue killed in the
+//! middle of a send sends again after a restart, and the target, which
+//! ignores a revision it has, keeps one copy. While the target cannot be
+//! reached, or refuses, the sender waits longer each time, up to a minute,
+//! and the tournament's page says why. Requests follow the server's one
+//! rule for outbound requests (`crate::outbound`): no private address
+//! unless the admin allows it, timeouts of seconds, at most a few kB of an
+//! answer read, and never the target's own words shown.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::db::{event, publications, Pool};
+use crate::outbound::Policy;
+use crate::remote::Failure;
 
 /// How often the sender looks for a change to send.
 const LOOK_EVERY: Duration = Duration::from_millis(200);
@@ -35,65 +44,159 @@ pub fn backoff(failures: i32) -> Duration {
     Duration::from_secs(1u64 << exp).min(MAX_BACKOFF)
 }
 
-/// Starts the sender on a thread of its own.
-pub fn start(pool: Pool, venue: Venue) {
-    std::thread::Builder::new()
-        .name("kraal-publisher".into())
-        .spawn(move || run(pool, venue))
-        .expect("start the publisher thread");
+/// The worker a target's publications go through: its scheme, host and
+/// port (`http://fed.example` and `http://fed.example:80/kraal` share one).
+pub fn worker_of(target: &str) -> String {
+    let (scheme, rest) = target.split_once("://").unwrap_or(("http", target));
+    let authority = rest.split('/').next().unwrap_or(rest).to_ascii_lowercase();
+    let default_port = if scheme == "https" { "443" } else { "80" };
+    let has_port = match authority.rfind(']') {
+        Some(end) => authority[end..].contains(':'),
+        None => authority.contains(':'),
+    };
+    if has_port {
+        format!("{scheme}://{authority}")
+    } else {
+        format!("{scheme}://{authority}:{default_port}")
+    }
 }
 
-fn run(pool: Pool, venue: Venue) {
-    let agent = ureq::AgentBuilder::new()
-        // A token is never sent on to another host: a redirect is an
-        // answer like any other, and not a success.
-        .redirects(0)
-        .timeout_connect(Duration::from_secs(5))
-        .timeout(Duration::from_secs(120))
-        .build();
-    let mut next_try: HashMap<i32, Instant> = HashMap::new();
+/// Why a send did not land.
+#[derive(Debug)]
+enum NotSent {
+    /// This venue could not read (or write out) its own event.
+    Event(String),
+    /// The target could not be reached, or refused.
+    Target(Failure),
+}
+
+impl std::fmt::Display for NotSent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotSent::Event(e) => write!(f, "cannot read the event: {e}"),
+            NotSent::Target(failure) => write!(f, "{failure}"),
+        }
+    }
+}
+
+/// What the look and the workers share: the targets a worker is busy
+/// with, and when each failing publication may be tried again.
+#[derive(Default)]
+struct Shared {
+    busy: HashSet<String>,
+    next_try: HashMap<i32, Instant>,
+}
+
+/// Starts the sender on a thread of its own; `policy` says where its
+/// requests may go.
+pub fn start(pool: Pool, venue: Venue, policy: Policy) {
+    let started = std::thread::Builder::new()
+        .name("kraal-publisher".into())
+        .spawn(move || run(pool, venue, policy));
+    if let Err(e) = started {
+        tracing::error!(target: "kraal::publish", "cannot start the publisher: {e}");
+    }
+}
+
+fn run(pool: Pool, venue: Venue, policy: Policy) {
+    let shared = Arc::new(Mutex::new(Shared::default()));
+    let venue = Arc::new(venue);
     loop {
         std::thread::sleep(LOOK_EVERY);
-        let Ok(mut conn) = pool.get() else { continue };
-        let due = match publications::due(&mut conn) {
+        let due = match pool.get().map_err(crate::db::DbError::from) {
+            Ok(mut conn) => publications::due(&mut conn),
+            Err(e) => Err(e),
+        };
+        let due = match due {
             Ok(d) => d,
             Err(e) => {
                 tracing::warn!(target: "kraal::publish", "cannot read the publications: {e}");
                 continue;
             }
         };
-        for (p, _) in due {
-            if next_try.get(&p.id).is_some_and(|t| Instant::now() < *t) {
-                continue;
+        // The publications due now, by target, for the targets no worker
+        // is busy with.
+        let mut by_target: HashMap<String, Vec<publications::Publication>> = HashMap::new();
+        {
+            let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            let now = Instant::now();
+            s.next_try.retain(|_, t| now < *t);
+            for (p, _) in due {
+                let key = worker_of(&p.target);
+                if s.busy.contains(&key) || s.next_try.contains_key(&p.id) {
+                    continue;
+                }
+                by_target.entry(key).or_default().push(p);
             }
-            let outcome = send(&agent, &mut conn, &venue, &p);
-            let stored = match outcome {
-                Ok(revision) => {
-                    next_try.remove(&p.id);
-                    publications::acknowledged(&mut conn, p.id, revision)
-                }
-                Err(error) => {
-                    next_try.insert(p.id, Instant::now() + backoff(p.failures + 1));
-                    tracing::info!(target: "kraal::publish", "tournament {}: {error}", p.tournament_id);
-                    publications::failed(&mut conn, p.id, &error)
-                }
-            };
-            if let Err(e) = stored {
-                tracing::warn!(target: "kraal::publish", "cannot store the publication's state: {e}");
+            for key in by_target.keys() {
+                s.busy.insert(key.clone());
+            }
+        }
+        for (key, publications) in by_target {
+            let (pool, venue, shared) = (pool.clone(), venue.clone(), shared.clone());
+            let worker = std::thread::Builder::new()
+                .name("kraal-publish-to".into())
+                .spawn({
+                    let key = key.clone();
+                    let shared = shared.clone();
+                    move || {
+                        for p in publications {
+                            send_and_store(&pool, &venue, policy, &shared, &p);
+                        }
+                        let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                        s.busy.remove(&key);
+                    }
+                });
+            if let Err(e) = worker {
+                tracing::warn!(target: "kraal::publish", "cannot start a sender for {key}: {e}");
+                let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                s.busy.remove(&key);
             }
         }
     }
 }
 
-/// Sends the tournament as it is now; the revision the target took.
-fn send(
-    agent: &ureq::Agent,
-    conn: &mut crate::db::DbConnection,
+/// Sends `p`'s event and stores what came of it.
+fn send_and_store(
+    pool: &Pool,
     venue: &Venue,
+    policy: Policy,
+    shared: &Mutex<Shared>,
     p: &publications::Publication,
-) -> Result<i32, String> {
-    let file =
-        event::export(conn, p.tournament_id).map_err(|e| format!("cannot read the event: {e}"))?;
+) {
+    let outcome = send(pool, venue, policy, p);
+    if outcome.is_err() {
+        let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        s.next_try
+            .insert(p.id, Instant::now() + backoff(p.failures + 1));
+    }
+    let stored = pool
+        .get()
+        .map_err(crate::db::DbError::from)
+        .and_then(|mut conn| match &outcome {
+            Ok(revision) => publications::acknowledged(&mut conn, p.id, &p.target, *revision),
+            Err(error) => {
+                tracing::info!(target: "kraal::publish", "tournament {}: {error}", p.tournament_id);
+                publications::failed(&mut conn, p.id, &error.to_string())
+            }
+        });
+    if let Err(e) = stored {
+        tracing::warn!(target: "kraal::publish", "cannot store the publication's state: {e}");
+    }
+}
+
+/// Sends the tournament as it is now; the revision the target took. No
+/// database connection is held while the target is asked.
+fn send(
+    pool: &Pool,
+    venue: &Venue,
+    policy: Policy,
+    p: &publications::Publication,
+) -> Result<i32, NotSent> {
+    let file = {
+        let mut conn = pool.get().map_err(|e| NotSent::Event(e.to_string()))?;
+        event::export(&mut conn, p.tournament_id).map_err(|e| NotSent::Event(e.to_string()))?
+    };
     let revision = file.tournament.revision;
     let link = venue
         .url
@@ -105,39 +208,16 @@ fn send(
         p.target.trim_end_matches('/'),
         p.origin_id
     );
-    let body = serde_json::json!({
+    let body = serde_json::to_vec(&serde_json::json!({
         "revision": revision,
         "server": venue.name,
         "link": link,
         "event": file,
-    });
-    let answer = agent
-        .put(&url)
-        .set("Authorization", &format!("Bearer {}", p.token))
-        .send_json(body);
-    match answer {
-        Ok(r) if r.status() == 200 => Ok(revision),
-        Ok(r) => Err(format!(
-            "{} answered {} {} (a redirect is not followed)",
-            p.target,
-            r.status(),
-            r.status_text()
-        )),
-        Err(ureq::Error::Status(code, r)) => {
-            let said = r
-                .into_json::<serde_json::Value>()
-                .ok()
-                .and_then(|v| v["error"].as_str().map(str::to_string))
-                .unwrap_or_default();
-            Err(format!("{} answered {code}: {said}", p.target))
-        }
-        Err(ureq::Error::Transport(t)) => Err(format!(
-            "cannot reach {}: {}{}",
-            p.target,
-            t.kind(),
-            t.message().map(|m| format!(" ({m})")).unwrap_or_default()
-        )),
-    }
+    }))
+    .map_err(|e| NotSent::Event(e.to_string()))?;
+    drop(file);
+    crate::outbound::put(policy, &url, &p.token, &body).map_err(NotSent::Target)?;
+    Ok(revision)
 }
 
 #[cfg(test)]
@@ -149,5 +229,21 @@ mod tests {
         let waits: Vec<u64> = (1..=8).map(|f| backoff(f).as_secs()).collect();
         assert_eq!(waits, vec![1, 2, 4, 8, 16, 32, 60, 60]);
         assert_eq!(backoff(1000).as_secs(), 60);
+    }
+
+    #[test]
+    fn one_worker_per_scheme_host_and_port() {
+        assert_eq!(worker_of("http://Fed.example"), "http://fed.example:80");
+        assert_eq!(
+            worker_of("http://fed.example:80/kraal"),
+            "http://fed.example:80"
+        );
+        assert_eq!(worker_of("https://fed.example"), "https://fed.example:443");
+        assert_ne!(
+            worker_of("http://127.0.0.1:8081"),
+            worker_of("http://127.0.0.1:8082")
+        );
+        assert_eq!(worker_of("http://[::1]/x"), "http://[::1]:80");
+        assert_eq!(worker_of("http://[::1]:8080"), "http://[::1]:8080");
     }
 }

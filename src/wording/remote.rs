@@ -21,6 +21,10 @@ impl fmt::Display for Failure {
                     300..=399 => write!(f, " (a redirect, which is not followed)"),
                     401 | 403 => write!(f, " (not allowed: check the token or the account)"),
                     404 => write!(f, " (no such page: check the address)"),
+                    409 => write!(f, " (another account publishes this event there)"),
+                    413 => write!(f, " (more than that server takes)"),
+                    422 => write!(f, " (that server does not take this event file)"),
+                    429 | 503 => write!(f, " (busy: Kraal tries again later)"),
                     500..=599 => write!(f, " (a trouble on that server)"),
                     _ => Ok(()),
                 }

@@ -20,42 +20,20 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
             max_mb: MAX_FILE_BYTES / (1024 * 1024),
         }));
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        invalid(FileProblem::NotJson {
-            reason: e.to_string(),
-        })
-    })?;
-    match value.get("format").and_then(|f| f.as_str()) {
-        Some(FORMAT) => {}
-        found => {
-            return Err(invalid(FileProblem::OtherFormat {
-                found: found.map(str::to_string),
-                wanted: FORMAT,
-            }))
-        }
-    }
-    let version = value.get("version").and_then(|v| v.as_u64());
-    match version {
-        Some(v) if (1..=u64::from(VERSION)).contains(&v) => {}
-        found => {
-            return Err(invalid(FileProblem::OtherVersion {
-                found,
-                reads: VERSION.into(),
-            }))
-        }
-    }
-    if let Some(path) = nul_at(&value, &mut String::new()) {
-        return Err(FileProblem::Nul.at(path).into());
-    }
-    let mut file: EventFile = serde_json::from_value(value).map_err(|e| {
-        invalid(FileProblem::NotAnEvent {
-            reason: e.to_string(),
-        })
-    })?;
-    if version == Some(1) {
+    // Most files are read straight into their rows, never held as a tree
+    // of values as well; a file that may hold a NUL, or that is not read
+    // so, is read the long way, which names what is wrong and where.
+    let direct = (!text.contains("\\u0000"))
+        .then(|| read_direct(text))
+        .flatten();
+    let (mut file, version) = match direct {
+        Some(read) => read,
+        None => read_long_way(text)?,
+    };
+    if version == 1 {
         upgrade_v1(&mut file);
     }
-    if version.is_some_and(|v| v < 3) {
+    if version < 3 {
         // An older file's rounds were played the day they were paired,
         // kept within the tournament's dates (a round paired the evening
         // before the first day was played on it).
@@ -70,6 +48,64 @@ pub fn parse(text: &str) -> Result<EventFile, DbError> {
     check_ids(&file)?;
     check_rows(&file)?;
     Ok(file)
+}
+
+/// A file of this format and a version this server reads, read straight
+/// into its rows; `None` when it is not (the long way then says why).
+fn read_direct(text: &str) -> Option<(EventFile, u64)> {
+    #[derive(serde::Deserialize)]
+    struct Header {
+        format: Option<String>,
+        version: Option<u64>,
+    }
+    let header: Header = serde_json::from_str(text).ok()?;
+    let version = header.version?;
+    let readable =
+        header.format.as_deref() == Some(FORMAT) && (1..=u64::from(VERSION)).contains(&version);
+    if !readable {
+        return None;
+    }
+    let file: EventFile = serde_json::from_str(text).ok()?;
+    Some((file, version))
+}
+
+/// The file read as a tree of values first, so that a refusal can name
+/// what is wrong: bad JSON, another format or version, a NUL character
+/// (by its place), a value that is not what the row holds.
+fn read_long_way(text: &str) -> Result<(EventFile, u64), DbError> {
+    let invalid = |problem: FileProblem| DbError::from(problem.at(""));
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        invalid(FileProblem::NotJson {
+            reason: e.to_string(),
+        })
+    })?;
+    match value.get("format").and_then(|f| f.as_str()) {
+        Some(FORMAT) => {}
+        found => {
+            return Err(invalid(FileProblem::OtherFormat {
+                found: found.map(str::to_string),
+                wanted: FORMAT,
+            }))
+        }
+    }
+    let version = match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if (1..=u64::from(VERSION)).contains(&v) => v,
+        found => {
+            return Err(invalid(FileProblem::OtherVersion {
+                found,
+                reads: VERSION.into(),
+            }))
+        }
+    };
+    if let Some(path) = nul_at(&value, &mut String::new()) {
+        return Err(FileProblem::Nul.at(path).into());
+    }
+    let file: EventFile = serde_json::from_value(value).map_err(|e| {
+        invalid(FileProblem::NotAnEvent {
+            reason: e.to_string(),
+        })
+    })?;
+    Ok((file, version))
 }
 
 /// Federation ids in their one spelling, as every other way in stores them:

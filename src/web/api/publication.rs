@@ -43,14 +43,13 @@ fn json_of(p: Option<&Publication>, revision: i32, unrated: &[&str]) -> serde_js
     })
 }
 
-/// The target's address and the token, checked: the address an `http://`
-/// or `https://` one, the token a line of printable text.
+/// The target's address and the token, checked: the address
+/// `http(s)://host[:port][/base]` as every server this one talks to
+/// (`remote::check_address`: no query, fragment or user name, so that the
+/// path the sender appends is the path asked for), the token a line of
+/// printable text.
 pub fn check(to: &str, token: &str) -> Result<(String, String), FieldError> {
-    let to = to.trim().trim_end_matches('/').to_string();
-    let web = (to.starts_with("http://") || to.starts_with("https://")) && to.len() > 8;
-    if !web || to.len() > 300 || crate::roster::check_printable("to", &to).is_err() {
-        return Err(FieldError::new("to", Problem::NotALink { text: to }));
-    }
+    let to = crate::remote::check_address("to", to)?;
     let token = token.trim().to_string();
     if token.is_empty() {
         return Err(FieldError::new("token", Problem::Empty));

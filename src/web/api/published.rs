@@ -1,10 +1,14 @@
 //! The receiving side of publishing: `PUT /api/v1/published/{origin}`.
 
-use actix_web::{web, HttpResponse};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
-use crate::db::event::MAX_FILE_BYTES;
+use crate::db::event::{EventFile, MAX_FILE_BYTES};
 use crate::db::published::{self, Received, Sent};
 use crate::field::{FieldError, Problem};
 use crate::web::error::{ApiError, AppError};
@@ -13,33 +17,164 @@ use crate::web::AppState;
 use super::ApiUser;
 
 /// What a venue sends: its revision of the event, its name and page of it,
-/// and the event file as `kraal export event` writes it.
+/// and the event file as `kraal export event` writes it (kept as the text
+/// it came in, and read once, straight into the event's rows).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PublishBody {
+pub struct PublishBody<'a> {
     revision: i32,
     server: String,
     #[serde(default)]
     link: String,
-    event: serde_json::Value,
+    #[serde(borrow)]
+    event: &'a RawValue,
 }
 
-/// The body, read up to the import's limit (and a little for the envelope).
-async fn body_of(mut payload: web::Payload) -> Result<Vec<u8>, AppError> {
+/// A body above this size is a large one: at most [`LARGE_AT_ONCE`] of
+/// them are read and stored at once.
+pub const LARGE_BODY: usize = 4 * 1024 * 1024;
+/// How many large bodies this server takes at once; one more is answered
+/// 503 with `Retry-After`.
+pub const LARGE_AT_ONCE: usize = 2;
+/// The wait a refused large body is told to take, in seconds.
+pub const LARGE_RETRY_AFTER: u64 = 10;
+
+/// The large bodies being read or stored now (one count per server).
+#[derive(Debug, Clone, Default)]
+pub struct LargeBodies(Arc<AtomicUsize>);
+
+/// One large body's place, given back when dropped.
+#[derive(Debug)]
+struct Place(Arc<AtomicUsize>);
+
+impl LargeBodies {
+    /// A place for one more large body, if fewer than [`LARGE_AT_ONCE`] are
+    /// under way.
+    fn take(&self) -> Option<Place> {
+        self.0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < LARGE_AT_ONCE).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Place(self.0.clone()))
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Why a body was not read.
+enum Unread {
+    Failed(AppError),
+    /// Too many large bodies at once: 503, try again later.
+    Busy,
+}
+
+/// The body, read up to the import's limit (and a little for the
+/// envelope), into one buffer of the announced size; a large one only
+/// with a place among the large bodies, which the caller holds until the
+/// event is stored.
+async fn body_of(
+    mut payload: web::Payload,
+    announced: Option<usize>,
+    large: &LargeBodies,
+) -> Result<(Vec<u8>, Option<Place>), Unread> {
     let limit = MAX_FILE_BYTES + 64 * 1024;
-    let mut bytes = Vec::new();
+    let too_large = || {
+        Unread::Failed(AppError::TooLarge(format!(
+            "an event file is at most {} MB",
+            MAX_FILE_BYTES / (1024 * 1024)
+        )))
+    };
+    if announced.is_some_and(|n| n > limit) {
+        return Err(too_large());
+    }
+    let mut place = None;
+    if announced.is_some_and(|n| n > LARGE_BODY) {
+        place = Some(large.take().ok_or(Unread::Busy)?);
+    }
+    let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
     while let Some(chunk) = payload.next().await {
-        let chunk =
-            chunk.map_err(|e| AppError::BadRequest(format!("the body could not be read: {e}")))?;
+        let chunk = chunk.map_err(|e| {
+            Unread::Failed(AppError::BadRequest(format!(
+                "the body could not be read: {e}"
+            )))
+        })?;
         if bytes.len() + chunk.len() > limit {
-            return Err(AppError::TooLarge(format!(
-                "an event file is at most {} MB",
-                MAX_FILE_BYTES / (1024 * 1024)
-            )));
+            return Err(too_large());
+        }
+        if place.is_none() && bytes.len() + chunk.len() > LARGE_BODY {
+            place = Some(large.take().ok_or(Unread::Busy)?);
         }
         bytes.extend_from_slice(&chunk);
     }
-    Ok(bytes)
+    Ok((bytes, place))
+}
+
+/// 503 with `Retry-After`: too many large publications at once.
+fn busy() -> HttpResponse {
+    HttpResponse::ServiceUnavailable()
+        .insert_header((
+            actix_web::http::header::RETRY_AFTER,
+            LARGE_RETRY_AFTER.to_string(),
+        ))
+        .json(crate::web::error::ApiErrorBody {
+            error: format!(
+                "This server is storing {LARGE_AT_ONCE} large events already: send again in {LARGE_RETRY_AFTER} seconds."
+            ),
+            field: None,
+        })
+}
+
+/// The announced length of the body, if any.
+fn announced(request: &HttpRequest) -> Option<usize> {
+    request
+        .headers()
+        .get(actix_web::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+}
+
+/// The envelope checked and the event file read as `kraal import event`
+/// reads it.
+fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError> {
+    let body: PublishBody = serde_json::from_slice(bytes)
+        .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))?;
+    if body.revision < 1 {
+        return Err(refused(
+            "revision",
+            Problem::BelowOne {
+                value: body.revision.into(),
+            },
+        ));
+    }
+    let server = body.server.trim().to_string();
+    crate::roster::check_printable("server", &server)
+        .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
+    if server.is_empty() {
+        return Err(refused("server", Problem::Empty));
+    }
+    if server.chars().count() > 100 {
+        return Err(refused("server", Problem::TooLong { max: 100 }));
+    }
+    let link = body.link.trim().to_string();
+    let web_address = link.starts_with("http://") || link.starts_with("https://");
+    let printable = crate::roster::check_printable("link", &link).is_ok();
+    if (!link.is_empty() && !web_address) || !printable || link.len() > 300 {
+        return Err(refused("link", Problem::NotALink { text: link }));
+    }
+    // The event file is checked as `kraal import event` checks it.
+    let file = crate::db::event::parse(body.event.get()).map_err(AppError::from)?;
+    let sent = Sent {
+        origin,
+        revision: body.revision,
+        server,
+        link,
+    };
+    Ok((sent, file))
 }
 
 fn refused(field: &'static str, problem: Problem) -> AppError {
@@ -53,6 +188,7 @@ pub async fn receive(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<String>,
+    request: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     if !(user.is_admin() || user.may_publish) {
@@ -61,42 +197,15 @@ pub async fn receive(
         )));
     }
     let origin = path.into_inner();
-    let bytes = body_of(payload).await?;
-    let body: PublishBody = serde_json::from_slice(&bytes)
-        .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))?;
-    if body.revision < 1 {
-        return Err(ApiError(refused(
-            "revision",
-            Problem::BelowOne {
-                value: body.revision.into(),
-            },
-        )));
-    }
-    let server = body.server.trim().to_string();
-    if let Err(e) = crate::roster::check_printable("server", &server) {
-        return Err(ApiError(AppError::from(crate::db::DbError::Invalid(e))));
-    }
-    if server.is_empty() {
-        return Err(ApiError(refused("server", Problem::Empty)));
-    }
-    if server.chars().count() > 100 {
-        return Err(ApiError(refused("server", Problem::TooLong { max: 100 })));
-    }
-    let link = body.link.trim().to_string();
-    let web_address = link.starts_with("http://") || link.starts_with("https://");
-    let printable = crate::roster::check_printable("link", &link).is_ok();
-    if (!link.is_empty() && !web_address) || !printable || link.len() > 300 {
-        return Err(ApiError(refused("link", Problem::NotALink { text: link })));
-    }
-    // The event file is checked as `kraal import event` checks it.
-    let text = body.event.to_string();
-    let file = crate::db::event::parse(&text).map_err(AppError::from)?;
-    let sent = Sent {
-        origin,
-        revision: body.revision,
-        server,
-        link,
+    let (bytes, _place) = match body_of(payload, announced(&request), &state.large_bodies).await {
+        Ok(read) => read,
+        Err(Unread::Busy) => return Ok(busy()),
+        Err(Unread::Failed(e)) => return Err(ApiError(e)),
     };
+    // Read off the request threads; the body is let go as soon as it is
+    // read: the rows are what is kept.
+    let (sent, file) = web::block(move || read_body(&bytes, origin)).await??;
+    let revision_sent = sent.revision;
     let by = user.clone();
     let received = state
         .write(Some(user.id), move |w| {
@@ -107,7 +216,7 @@ pub async fn receive(
         Received::Stored {
             tournament,
             imported,
-        } => (tournament, true, body.revision, Some(imported)),
+        } => (tournament, true, revision_sent, Some(imported)),
         Received::Unchanged {
             tournament,
             revision,
