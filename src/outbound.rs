@@ -14,8 +14,8 @@
 //!   follow): for a `PUT`, [`put_timeout`] (seconds for a small body, so
 //!   that a silent server costs seconds, not minutes, and minutes for the
 //!   largest event file, which a server takes that long to store); for a
-//!   `GET`,
-//!   [`REQUEST_TIMEOUT`].
+//!   `GET`, [`GET_TIMEOUT`] (a rating list is a few MB: half a minute is
+//!   plenty, and a silent federation server costs the referee no more).
 //! - **How much.** At most what the answer can be for; more is refused
 //!   without keeping it.
 //! - **What is said.** A [`Failure`] of a few kinds, never the other
@@ -39,6 +39,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a whole request may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest a `GET` (the federation's rating list) may take: a list of
+/// 10,000 people is about 1 MB, read in seconds even on a slow link.
+pub const GET_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a server may take to take a body and store it, per whole MB
 /// sent (a federation's server on PostgreSQL stored a 49 MB event in about
 /// two minutes: docs/performance.md).
@@ -131,7 +134,7 @@ fn agent(policy: Policy) -> ureq::Agent {
 /// `GET` of `url`, whose answer is at most `max_bytes`: its body.
 pub fn get(policy: Policy, url: &str, max_bytes: usize) -> Result<Vec<u8>, Failure> {
     let host = host(url);
-    let answer = agent(policy).get(url).call();
+    let answer = agent(policy).get(url).timeout(GET_TIMEOUT).call();
     let response = match answer {
         Ok(r) if r.status() == 200 => r,
         Ok(r) => {
