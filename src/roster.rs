@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 pub mod kept_apart;
-mod refused_chars;
+pub mod refused_chars;
 
 /// Why a change to the field is refused, in values; `wording::roster`
 /// says it to the referee.

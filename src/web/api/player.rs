@@ -84,7 +84,9 @@ pub async fn get_own(
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
     state.limits.personal(&key, &req, false)?;
-    let own = state.run(move |c| personal::open(c, &key)).await?;
+    let k = key.clone();
+    let own = state.run(move |c| personal::open(c, &k)).await;
+    let own = state.limits.personal_answered(&key, own)?;
     Ok(HttpResponse::Ok().json(OwnJson::from(OwnView::of(&own))))
 }
 
@@ -109,9 +111,11 @@ pub async fn post_report(
     let b: ReportBody = body(&bytes)?;
     let result = crate::reports::read(&b.result).map_err(|p| invalid("result", p))?;
     let game = b.game;
+    let k = key.clone();
     let done = state
-        .run(move |c| personal::report(c, &key, game, result))
-        .await?;
+        .run(move |c| personal::report(c, &k, game, result))
+        .await;
+    let done = state.limits.personal_answered(&key, done)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "game": done.game.id,
         "round": done.round,
@@ -160,9 +164,11 @@ pub async fn post_next_round(
     state.limits.personal(&key, &req, true)?;
     let b: NextRoundBody = body(&bytes)?;
     let word = read_word(b.play, b.bye.as_deref()).map_err(|p| invalid("bye", p))?;
+    let k = key.clone();
     let done = state
-        .run(move |c| personal::next_round_word(c, &key, word))
-        .await?;
+        .run(move |c| personal::next_round_word(c, &k, word))
+        .await;
+    let done = state.limits.personal_answered(&key, done)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "round": done.round,
         "play": done.word == NextRound::Play,
