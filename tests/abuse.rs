@@ -609,3 +609,32 @@ fn right_passwords_at_once_are_queued_even_after_wrong_ones() {
         );
     }
 }
+
+/// A file pasted into a browser's text area comes back with `\r\n` line
+/// ends: a problem is still named by the line it is on, counting the header
+/// as line 1, on the player import and on the people import alike.
+#[test]
+fn an_import_pasted_in_a_browser_names_the_line_it_is_on() {
+    for app in TestApp::all() {
+        let referee = app.user("nomsa", Role::Admin);
+        let mut web = app.client_as(&referee);
+        let mut api = app.script_for(&referee);
+        let tid = api.create(
+            "/api/v1/tournaments",
+            json!({"name": "Mamelodi Winter Open", "rules": "official", "rounds": 5}),
+        )["id"]
+            .as_i64()
+            .unwrap();
+        web.get(&format!("/t/{tid}/import"));
+        let csv = "name,club,rating\r\nBheki Zulu,Soweto MSC,1710\r\nThandiwe Nkosi,Mamelodi Stones,17x0\r\n";
+        let r = web.post(&format!("/t/{tid}/import"), &[("csv", csv)]);
+        assert_eq!(r.status, 422, "[{}] {}", app.backend, r.body);
+        assert_eq!(attr_values(&r.body, "data-line"), vec!["3"], "[{}]", app.backend);
+
+        web.get("/people");
+        let csv = "name,federation_id\r\nSipho Dlamini,ZA-2001\r\nNomvula Khumalo,ZA-2001\r\n";
+        let r = web.post("/people/import", &[("csv", csv)]);
+        assert_eq!(r.status, 422, "[{}] {}", app.backend, r.body);
+        assert_eq!(attr_values(&r.body, "data-line"), vec!["3"], "[{}]", app.backend);
+    }
+}
