@@ -32,6 +32,27 @@ pub fn error_key(field: &str) -> String {
     format!("forbidden_{field}")
 }
 
+/// The fields of the page's forms in the order they stand on it (a waiver's
+/// reason takes the focus by itself: only one waiver form errs at a time).
+const FOCUS_ORDER: &[&str] = &[
+    "bye_player",
+    "bye_round",
+    "person",
+    "name",
+    "club",
+    "rating",
+    "seed",
+    "federation_id",
+    "to",
+    "token",
+    "a",
+    "b",
+    "forbidden_a",
+    "forbidden_b",
+    "forbidden_from_round",
+    "forbidden_to_round",
+];
+
 /// The page's error key for the waiver reason of one kept-apart pair.
 pub fn waiver_key(id: i32) -> String {
     format!("waiver_{id}")
@@ -139,6 +160,14 @@ impl TournamentPage {
     /// Why the waiver of kept-apart pair `id` was refused, if it was.
     fn waiver_error(&self, id: i32) -> Option<&str> {
         self.errors.get(&waiver_key(id))
+    }
+    /// Whether `field` is the first field in error in the page's order:
+    /// the one that takes the focus when a form comes back with errors.
+    fn focus(&self, field: &str) -> bool {
+        FOCUS_ORDER
+            .iter()
+            .find(|f| self.errors.has(f))
+            .is_some_and(|f| *f == field)
     }
     fn forbidden_error(&self, field: &str) -> Option<&str> {
         self.errors.get(&error_key(field))
