@@ -1169,3 +1169,45 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
         429
     );
 }
+
+/// A clock the form cannot take comes back to the round page with what was
+/// typed, the field at fault named and focused, not to an error page.
+#[test]
+fn the_round_clock_form_comes_back_filled_with_the_field_named() {
+    for app in TestApp::all() {
+        let (tid, _, _) = event(&app, json!({}));
+        let admin = app.user("thandiwe", Role::Admin);
+        let mut web = app.client_as(&admin);
+        let round = format!("/t/{tid}/rounds/1");
+        assert!(common::has_attr(
+            &web.get(&round).body,
+            "action",
+            &format!("{round}/clock#clock-form")
+        ));
+        for (starts_at, minutes, field, id) in [
+            ("noon", "90", "starts_at", "clock-start"),
+            ("09:30", "abc", "minutes", "clock-minutes"),
+            ("09:30", "0", "minutes", "clock-minutes"),
+        ] {
+            let r = web.post(
+                &format!("{round}/clock"),
+                &[("starts_at", starts_at), ("minutes", minutes), ("offset", "")],
+            );
+            assert_eq!(r.status, 422, "[{}] {starts_at} {minutes}: {}", app.backend, r.body);
+            assert!(common::field_error(&r.body, field).is_some(), "[{}] {}", app.backend, r.body);
+            let start = common::tag_with(&r.body, "id", "clock-start");
+            assert!(common::has_attr(start[0], "value", starts_at), "{start:?}");
+            let mins = common::tag_with(&r.body, "id", "clock-minutes");
+            assert!(common::has_attr(mins[0], "value", minutes), "{mins:?}");
+            let focused = common::tag_with(&r.body, "id", id);
+            assert!(focused[0].contains(" autofocus"), "{focused:?}");
+            assert!(common::has_attr(focused[0], "aria-invalid", "true"));
+        }
+        // Nothing was set.
+        let api_round = app
+            .script_for(&admin)
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        assert!(api_round["clock"].is_null(), "[{}] {api_round}", app.backend);
+    }
+}

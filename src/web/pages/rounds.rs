@@ -123,34 +123,81 @@ pub struct ClockForm {
 /// `POST /t/{tid}/rounds/{n}/clock`: starts (or sets) the round clock.
 pub async fn set_clock(
     r: Referee,
+    ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
+    let form = form.into_inner();
     let minutes = match form.minutes.trim() {
-        "" => None,
-        m => Some(m.parse::<i64>().map_err(|_| {
-            AppError::invalid("minutes", format!("'{m}' is not a whole number of minutes"))
-        })?),
+        "" => Ok(None),
+        m => m.parse::<i64>().map(Some).map_err(|_| {
+            crate::field::FieldError::new(
+                "minutes",
+                crate::field::Problem::NotWholeNumber { text: m.to_string() },
+            )
+        }),
     };
     // Without the page's script the offset is empty: a time of day is UTC.
     let offset: i32 = form.offset.trim().parse().unwrap_or(0);
     let now = chrono::Utc::now().naive_utc();
-    let clock = crate::clock::read_in_zone(
-        &form.starts_at,
-        offset,
-        minutes,
-        r.tournament.clock_limit().minutes,
-        now,
-    )
-    .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
-    state
-        .write(Some(r.user.id), move |w| {
-            rounds::set_clock(w, tid, n, clock)
-        })
-        .await?;
-    Ok(see_other(&format!("/t/{tid}/rounds/{n}#clock")))
+    let clock = minutes.and_then(|minutes| {
+        crate::clock::read_in_zone(
+            &form.starts_at,
+            offset,
+            minutes,
+            r.tournament.clock_limit().minutes,
+            now,
+        )
+    });
+    let (field, message) = match clock {
+        Ok(clock) => {
+            let written = state
+                .write(Some(r.user.id), move |w| {
+                    rounds::set_clock(w, tid, n, clock)
+                })
+                .await;
+            match written {
+                Ok(_) => return Ok(see_other(&format!("/t/{tid}/rounds/{n}#clock"))),
+                Err(AppError::Invalid { field, message }) => (field, message),
+                // Anything but a refused value (the round gone, the
+                // database) is the error it is.
+                Err(other) => return Err(other),
+            }
+        }
+        Err(e) => (e.field.to_string(), e.to_string()),
+    };
+    // The round page again, with what was typed and the field named.
+    let data = load_data(&state, tid).await?;
+    let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
+    let flags = match data.round(n, true) {
+        Ok(round) if round.is_published() => flag_words(&state, &data, &round).await?,
+        _ => HashMap::new(),
+    };
+    let mut page = round_page(ctx, data, n, true, flags, String::new(), url)?;
+    let field = match field.as_str() {
+        "minutes" => "clock-minutes",
+        _ => "clock-start",
+    };
+    page.clock = ClockTyped {
+        starts_at: form.starts_at,
+        minutes: form.minutes,
+        field,
+        message,
+    };
+    render(&page, crate::web::layout::FORM_ERROR)
+}
+
+/// The clock form as typed, when it comes back with a problem: the field
+/// at fault (`clock-start` or `clock-minutes`) and what is wrong.
+#[derive(Debug, Default)]
+pub struct ClockTyped {
+    starts_at: String,
+    minutes: String,
+    field: &'static str,
+    message: String,
 }
 
 /// The question asked before an action on round `n` (`action`, the last
@@ -245,6 +292,8 @@ pub struct RoundPage {
     undo_blocker: Option<String>,
     /// Whether its results can be cleared (the last round, with results).
     can_clear: bool,
+    /// The clock form as typed, when it comes back with a problem.
+    clock: ClockTyped,
 }
 
 impl RoundPage {
@@ -376,6 +425,7 @@ fn round_page(
         round,
         can_edit,
         updated: crate::web::layout::updated_now(),
+        clock: ClockTyped::default(),
     })
 }
 
