@@ -294,6 +294,8 @@ pub struct RoundPage {
     can_clear: bool,
     /// The clock form as typed, when it comes back with a problem.
     clock: ClockTyped,
+    /// The banner while the publication is failing (referees only).
+    banner: Option<crate::web::views::publication::Banner>,
 }
 
 impl RoundPage {
@@ -379,7 +381,16 @@ pub async fn show(
         Ok(round) if can_edit && round.is_published() => flag_words(&state, &data, &round).await?,
         _ => HashMap::new(),
     };
-    let page = round_page(ctx, data, n, can_edit, flags, q, url)?;
+    let revision = data.tournament.revision;
+    let mut page = round_page(ctx, data, n, can_edit, flags, q, url)?;
+    page.banner = crate::web::views::publication::failing(
+        &state,
+        tid,
+        revision,
+        can_edit,
+        format!("/t/{tid}/rounds/{n}"),
+    )
+    .await?;
     render(&page, StatusCode::OK)
 }
 
@@ -426,6 +437,7 @@ fn round_page(
         can_edit,
         updated: crate::web::layout::updated_now(),
         clock: ClockTyped::default(),
+        banner: None,
     })
 }
 
@@ -607,6 +619,8 @@ pub struct ResultsPage {
     ruled: Vec<crate::conflict::RulingStands>,
     /// The flags of games with records, in words.
     flags: HashMap<i32, (bool, String, String)>,
+    /// The banner while the publication is failing.
+    banner: Option<crate::web::views::publication::Banner>,
 }
 
 impl ResultsPage {
@@ -630,6 +644,7 @@ impl ResultsPage {
             notice: None,
             ruled: Vec::new(),
             flags: HashMap::new(),
+            banner: None,
         }
     }
     fn flag(&self, game: &i32) -> Option<&String> {
@@ -819,8 +834,17 @@ pub async fn results_form(
     let data = load_round(&state, tid, n).await?;
     let round = data.round(n, true)?;
     let flags = flag_words(&state, &data, &round).await?;
+    let revision = data.tournament.revision;
     let mut page = ResultsPage::new(ctx, data, round, missing_only(&query));
     page.flags = flags;
+    page.banner = crate::web::views::publication::failing(
+        &state,
+        tid,
+        revision,
+        true,
+        format!("/t/{tid}/rounds/{n}/results"),
+    )
+    .await?;
     page.saved = query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0);
     render(&page, StatusCode::OK)
 }

@@ -465,6 +465,31 @@ pub async fn publish_to(
     }
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SendNowForm {
+    /// The page the button was pressed on.
+    pub back: String,
+}
+
+/// `POST /t/{tid}/publication/send-now`: the publication's wait between
+/// tries starts again from nothing, so the sender tries at once; back to
+/// the page the button was on.
+pub async fn send_now(
+    r: Referee,
+    state: web::Data<AppState>,
+    form: web::Form<SendNowForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    state
+        .write(Some(r.user.id), move |w| {
+            crate::db::publications::send_now(w, tid)
+        })
+        .await?;
+    let back = crate::web::views::publication::back_to(tid, &form.back);
+    Ok(see_other(&back))
+}
+
 /// `POST /t/{tid}/publication/stop`
 pub async fn stop_publishing(
     r: Referee,

@@ -102,6 +102,8 @@ pub struct TournamentPage {
     pub publication: Option<crate::db::publications::Publication>,
     /// Byes asked for rounds still to pair, with the player's name.
     pub byes: Vec<(crate::db::rounds::RequestedBye, String)>,
+    /// The banner while the publication is failing (referees only).
+    pub banner: Option<super::publication::Banner>,
 }
 
 impl TournamentPage {
@@ -129,6 +131,17 @@ impl TournamentPage {
     }
 
     /// `current`, `pending`, `failing` or `off`.
+    /// What the target or the network last said, without a closing full
+    /// stop (the sentence around it has its own).
+    fn publication_error(&self) -> String {
+        self.publication
+            .as_ref()
+            .and_then(|p| p.last_error.as_deref())
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches(['.', ' '])
+            .to_string()
+    }
     fn publication_state(&self) -> &'static str {
         crate::web::api::publication::state_of(self.publication.as_ref(), self.t.revision)
     }
@@ -273,6 +286,10 @@ pub async fn load_page(
         ),
         (_, Err(e)) => e.to_string(),
     };
+    let banner = publication
+        .as_ref()
+        .filter(|_| can_edit)
+        .and_then(|p| super::publication::Banner::of(p, t.revision));
     Ok(TournamentPage {
         rounds_label,
         rounds,
@@ -289,6 +306,7 @@ pub async fn load_page(
         can_edit,
         new_player,
         errors,
+        banner,
         published,
         publication,
         byes,
