@@ -759,3 +759,48 @@ async fn names_wrap_between_words_never_inside_one() {
     }
     b.close().await.unwrap();
 }
+
+/// The round clock's times, put in the reader's zone by the page's script,
+/// are on the 24-hour clock like every other time the pages show.
+#[tokio::test(flavor = "current_thread")]
+async fn the_round_clock_reads_on_the_24_hour_clock() {
+    let app = common::TestApp::start("sqlite");
+    let referee = app.user("nomsa", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        serde_json::json!({"name": "Polokwane Open", "rules": "official", "rounds": 3}),
+        &[
+            serde_json::json!({"name": "Tshepo Maluleke"}),
+            serde_json::json!({"name": "Rendani Mudau"}),
+        ],
+    );
+    common::pair(&mut api, tid);
+    let r = api.send_json(
+        "PUT",
+        &format!("/api/v1/tournaments/{tid}/rounds/1/clock"),
+        serde_json::json!({"starts_at": "2026-11-27T14:05:00Z", "minutes": 40}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/t/{tid}/rounds/1", app.base))).await;
+    let shown = b
+        .execute(
+            "return Array.from(document.querySelectorAll('time[data-utc]')).map(t => t.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let shown: Vec<String> = serde_json::from_value(shown).unwrap();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    for t in &shown {
+        let b = t.as_bytes();
+        assert!(
+            t.len() == 5 && b[2] == b':' && t.chars().filter(char::is_ascii_digit).count() == 4,
+            "{shown:?}"
+        );
+    }
+    b.close().await.unwrap();
+}

@@ -1211,3 +1211,94 @@ fn the_round_clock_form_comes_back_filled_with_the_field_named() {
         assert!(api_round["clock"].is_null(), "[{}] {api_round}", app.backend);
     }
 }
+
+/// A game id that is not a number is a 422 naming `game`, not a parse
+/// error of the whole body.
+#[test]
+fn a_report_with_a_game_that_is_not_a_number_is_refused_naming_game() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, _, g1) = table_one(&pairings);
+        let key = key_for(&all, first);
+        for game in [json!("seven"), json!(1.5), json!(null), json!([1])] {
+            let r = app.client().send_json(
+                "POST",
+                &format!("/api/v1/player/{key}/results"),
+                json!({"game": game, "result": "1-0"}),
+            );
+            assert_eq!(
+                (r.status, r.json()["field"].as_str()),
+                (422, Some("game")),
+                "[{}] {game}: {}",
+                app.backend,
+                r.body
+            );
+        }
+        let r = report(&app, &key, g1["id"].as_i64().unwrap(), "1-0");
+        assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+    }
+}
+
+/// The referee's round page of a draft says to publish before results, the
+/// crosstable tells a missing result ("?") from a round not played ("–"),
+/// and the venue display names a disputed table in words.
+#[test]
+fn a_draft_a_missing_result_and_a_dispute_each_say_what_they_are() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        // Table one disputed: each player reports a win.
+        let (first, second, g1) = table_one(&pairings);
+        let id = g1["id"].as_i64().unwrap();
+        assert_eq!(report(&app, &key_for(&all, first), id, "1-0").status, 200);
+        assert_eq!(report(&app, &key_for(&all, second), id, "0-1").status, 200);
+        let display = app.client().get(&format!("/t/{tid}/display")).body;
+        assert_eq!(
+            common::attr_values(&display, "data-disputed-word"),
+            [pairings[0]["table"].to_string()],
+            "[{}] {display}",
+            app.backend
+        );
+        // Table two has its results (each starter won: level), table three
+        // none yet; a player entered
+        // now played no round 1.
+        for g in pairings[1]["games"].as_array().unwrap() {
+            common::put(&mut api, g, "1-0");
+        }
+        api.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"name": "Mandla Ngcobo", "club": "Soweto MSC"}),
+        );
+        let cross = app.client().get(&format!("/t/{tid}/crosstable")).body;
+        let mut marks = common::attr_values(&cross, "data-mark");
+        marks.sort();
+        assert_eq!(
+            marks,
+            ["?", "?", "?", "?", "½", "½", "–"],
+            "[{}] {cross}",
+            app.backend
+        );
+        // Round 2 paired as a draft from the page: no way into results yet.
+        let admin = app.user("desk", Role::Admin);
+        let mut desk = app.client_as(&admin);
+        for g in pairings
+            .iter()
+            .flat_map(|p| p["games"].as_array().unwrap().clone())
+        {
+            common::put(&mut api, &g, "1-0");
+        }
+        let r = desk.post(&format!("/t/{tid}/rounds"), &[]);
+        assert_eq!(r.status, 303, "[{}] {}", app.backend, r.body);
+        let round = desk.get(&format!("/t/{tid}/rounds/2")).body;
+        assert_eq!(
+            common::attr_values(&round, "data-results-after"),
+            ["publish"],
+            "[{}] {round}",
+            app.backend
+        );
+        assert!(common::attr_values(&round, "data-results-link").is_empty());
+        let round1 = desk.get(&format!("/t/{tid}/rounds/1")).body;
+        assert!(common::has_attr(&round1, "data-results-link", "enter"), "[{}]", app.backend);
+    }
+}

@@ -94,8 +94,26 @@ pub async fn get_own(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReportBody {
-    game: i32,
+    /// The game's id: read by hand, so that a value that is not one is a
+    /// 422 naming `game`, not a parse error of the whole body.
+    game: serde_json::Value,
     result: String,
+}
+
+/// A game id as sent: a whole number (a string of digits is taken too).
+fn game_id(value: &serde_json::Value) -> Result<i32, ApiError> {
+    let id = match value {
+        serde_json::Value::Number(n) => n.as_i64().and_then(|v| i32::try_from(v).ok()),
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    id.ok_or_else(|| {
+        let text = match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        invalid("game", Problem::NotWholeNumber { text })
+    })
 }
 
 /// `POST /api/v1/player/{key}/results`: a player reports one of their
@@ -109,8 +127,8 @@ pub async fn post_report(
     let key = key.into_inner();
     state.limits.personal(&key, &req, true)?;
     let b: ReportBody = body(&bytes)?;
+    let game = game_id(&b.game)?;
     let result = crate::reports::read(&b.result).map_err(|p| invalid("result", p))?;
-    let game = b.game;
     let k = key.clone();
     let done = state
         .run(move |c| personal::report(c, &k, game, result))
