@@ -35,7 +35,10 @@ pub use crate::field::{FieldError, Problem};
 /// U+202E turns "Thabo" around), so both are refused, naming the field and
 /// the character. Check the text as sent, before spaces are tidied.
 pub fn check_printable(field: &'static str, value: &str) -> Result<(), FieldError> {
-    if let Some(c) = value.chars().find(|c| in_table(refused_chars::CONTROL_OR_BREAK, *c)) {
+    if let Some(c) = value
+        .chars()
+        .find(|c| in_table(refused_chars::CONTROL_OR_BREAK, *c))
+    {
         return Err(FieldError::new(
             field,
             Problem::ControlCharacter { code: c as u32 },
@@ -397,10 +400,9 @@ mod tests {
     #[test]
     fn every_code_point_follows_the_unicode_properties() {
         let control = regex::Regex::new(r"^[\p{Cc}\p{Zl}\p{Zp}]$").unwrap();
-        let invisible = regex::Regex::new(
-            r"^[\p{Cf}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]$",
-        )
-        .unwrap();
+        let invisible =
+            regex::Regex::new(r"^[\p{Cf}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]$")
+                .unwrap();
         let mut buf = [0u8; 4];
         let mut refused = 0;
         for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {

@@ -629,12 +629,22 @@ fn an_import_pasted_in_a_browser_names_the_line_it_is_on() {
         let csv = "name,club,rating\r\nBheki Zulu,Soweto MSC,1710\r\nThandiwe Nkosi,Mamelodi Stones,17x0\r\n";
         let r = web.post(&format!("/t/{tid}/import"), &[("csv", csv)]);
         assert_eq!(r.status, 422, "[{}] {}", app.backend, r.body);
-        assert_eq!(attr_values(&r.body, "data-line"), vec!["3"], "[{}]", app.backend);
+        assert_eq!(
+            attr_values(&r.body, "data-line"),
+            vec!["3"],
+            "[{}]",
+            app.backend
+        );
 
         web.get("/people");
         let csv = "name,federation_id\r\nSipho Dlamini,ZA-2001\r\nNomvula Khumalo,ZA-2001\r\n";
         let r = web.post("/people/import", &[("csv", csv)]);
         assert_eq!(r.status, 422, "[{}] {}", app.backend, r.body);
-        assert_eq!(attr_values(&r.body, "data-line"), vec!["3"], "[{}]", app.backend);
+        assert_eq!(
+            attr_values(&r.body, "data-line"),
+            vec!["3"],
+            "[{}]",
+            app.backend
+        );
     }
 }

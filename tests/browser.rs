@@ -731,7 +731,9 @@ async fn names_wrap_between_words_never_inside_one() {
     let entries: Vec<serde_json::Value> = names
         .iter()
         .enumerate()
-        .map(|(i, (n, c))| serde_json::json!({"name": n, "club": c, "rating": 1900 - 25 * i as i64}))
+        .map(
+            |(i, (n, c))| serde_json::json!({"name": n, "club": c, "rating": 1900 - 25 * i as i64}),
+        )
         .collect();
     let (tid, _) = common::api_tournament(
         &mut api,
@@ -783,7 +785,11 @@ async fn the_desk_says_the_time_on_the_24_hour_clock() {
     };
     navigate(&b, Go::To(&format!("{}/login", app.base))).await;
     fill_sign_in(&b, "nomsa").await;
-    navigate(&b, Go::To(&format!("{}/t/{tid}/rounds/1/results", app.base))).await;
+    navigate(
+        &b,
+        Go::To(&format!("{}/t/{tid}/rounds/1/results", app.base)),
+    )
+    .await;
     // Give the page's stream a moment to connect, then a colleague enters
     // a result elsewhere.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);

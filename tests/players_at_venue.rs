@@ -968,8 +968,8 @@ fn the_desk_confirms_a_result_both_players_reported_with_one_button() {
 /// Eighty players of the Gauteng Closed, every name a real one's shape.
 fn eighty_players() -> Vec<Value> {
     let first = [
-        "Thabo", "Lerato", "Sipho", "Naledi", "Zanele", "Bongani", "Palesa", "Kagiso",
-        "Refilwe", "Tumelo",
+        "Thabo", "Lerato", "Sipho", "Naledi", "Zanele", "Bongani", "Palesa", "Kagiso", "Refilwe",
+        "Tumelo",
     ];
     let last = [
         "Nkosi", "Dlamini", "Mokoena", "Khumalo", "Mahlangu", "Zulu", "Molefe", "Sithole",
@@ -1015,7 +1015,10 @@ fn a_venue_behind_one_address_reports_every_game_of_six_game_pairings() {
             assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
         };
         for p in &pairings {
-            let (a, b) = (p["first_id"].as_i64().unwrap(), p["second_id"].as_i64().unwrap());
+            let (a, b) = (
+                p["first_id"].as_i64().unwrap(),
+                p["second_id"].as_i64().unwrap(),
+            );
             let (ka, kb) = (key_for(&all, a), key_for(&all, b));
             for key in [&ka, &kb] {
                 let r = phone.get(&format!("/api/v1/player/{key}"));
@@ -1144,7 +1147,10 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
     assert!(tries <= 600, "{tries}");
     // The same client named in `Forwarded` is the same client ...
     assert_eq!(
-        made_up_key_status(&served.base, Some(("Forwarded", "for=198.51.100.7;proto=https"))),
+        made_up_key_status(
+            &served.base,
+            Some(("Forwarded", "for=198.51.100.7;proto=https"))
+        ),
         429
     );
     // ... while the phone beside it, and the proxy's own address, are not.
@@ -1153,7 +1159,10 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
         404
     );
     assert_eq!(
-        made_up_key_status(&served.base, Some(("Forwarded", "for=\"[2001:db8::5]:4711\""))),
+        made_up_key_status(
+            &served.base,
+            Some(("Forwarded", "for=\"[2001:db8::5]:4711\""))
+        ),
         404
     );
     drop(served);
@@ -1191,10 +1200,23 @@ fn the_round_clock_form_comes_back_filled_with_the_field_named() {
         ] {
             let r = web.post(
                 &format!("{round}/clock"),
-                &[("starts_at", starts_at), ("minutes", minutes), ("offset", "")],
+                &[
+                    ("starts_at", starts_at),
+                    ("minutes", minutes),
+                    ("offset", ""),
+                ],
             );
-            assert_eq!(r.status, 422, "[{}] {starts_at} {minutes}: {}", app.backend, r.body);
-            assert!(common::field_error(&r.body, field).is_some(), "[{}] {}", app.backend, r.body);
+            assert_eq!(
+                r.status, 422,
+                "[{}] {starts_at} {minutes}: {}",
+                app.backend, r.body
+            );
+            assert!(
+                common::field_error(&r.body, field).is_some(),
+                "[{}] {}",
+                app.backend,
+                r.body
+            );
             let start = common::tag_with(&r.body, "id", "clock-start");
             assert!(common::has_attr(start[0], "value", starts_at), "{start:?}");
             let mins = common::tag_with(&r.body, "id", "clock-minutes");
@@ -1208,7 +1230,11 @@ fn the_round_clock_form_comes_back_filled_with_the_field_named() {
             .script_for(&admin)
             .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
             .json();
-        assert!(api_round["clock"].is_null(), "[{}] {api_round}", app.backend);
+        assert!(
+            api_round["clock"].is_null(),
+            "[{}] {api_round}",
+            app.backend
+        );
     }
 }
 
@@ -1299,6 +1325,10 @@ fn a_draft_a_missing_result_and_a_dispute_each_say_what_they_are() {
         );
         assert!(common::attr_values(&round, "data-results-link").is_empty());
         let round1 = desk.get(&format!("/t/{tid}/rounds/1")).body;
-        assert!(common::has_attr(&round1, "data-results-link", "enter"), "[{}]", app.backend);
+        assert!(
+            common::has_attr(&round1, "data-results-link", "enter"),
+            "[{}]",
+            app.backend
+        );
     }
 }

@@ -465,7 +465,10 @@ fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
         let mut desk = app.client_as(&referee);
         let r = desk.post(
             &format!("/t/{tid}/publication"),
-            &[("to", "https://federation.example"), ("token", "wrong-token")],
+            &[
+                ("to", "https://federation.example"),
+                ("token", "wrong-token"),
+            ],
         );
         assert_eq!(r.status, 303, "{}", r.body);
         let pages = [
@@ -475,7 +478,10 @@ fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
         ];
         for page in &pages {
             let body = desk.get(page).body;
-            assert!(attr_values(&body, "data-publication-banner").is_empty(), "{page}");
+            assert!(
+                attr_values(&body, "data-publication-banner").is_empty(),
+                "{page}"
+            );
         }
         // The target refused the token twice in a row.
         let id = kraal::db::publications::find(&mut app.conn(), tid as i32)
@@ -502,8 +508,7 @@ fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
             // The next try: the last one plus the sender's wait after two
             // failures (2 s), in the future.
             let next = attr_values(&body, "data-next-try")[0].clone();
-            let next =
-                chrono::NaiveDateTime::parse_from_str(&next, "%Y-%m-%dT%H:%M:%SZ").unwrap();
+            let next = chrono::NaiveDateTime::parse_from_str(&next, "%Y-%m-%dT%H:%M:%SZ").unwrap();
             assert!(next > before - chrono::Duration::seconds(1), "{next}");
             assert!(next <= before + chrono::Duration::seconds(3), "{next}");
             assert!(body.contains("Wrong token. Kraal"), "{body}");

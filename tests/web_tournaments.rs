@@ -246,7 +246,9 @@ fn a_csv_import_is_all_or_nothing_and_names_every_bad_line() {
         let done = a.post(&url, &[("csv", good)]);
         assert_eq!(done.status, 200, "{}", done.body);
         assert_eq!(attr_values(&done.body, "data-imported"), ["3"]);
-        assert!(done.body.contains("Palesa Nkosi, Themba Zulu, Ayanda Nkosi"));
+        assert!(done
+            .body
+            .contains("Palesa Nkosi, Themba Zulu, Ayanda Nkosi"));
         let players = kraal::db::players::list(&mut app.conn(), t.id).unwrap();
         assert_eq!(
             players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
@@ -527,7 +529,10 @@ fn every_form_of_the_tournament_page_returns_to_itself_with_its_error_focused() 
             ("Bongani Zulu", "Soweto MSC"),
             ("Refilwe Dube", "Tembisa Morabaraba Club"),
         ] {
-            let r = a.post(&format!("{base}/players"), &[("name", name), ("club", club)]);
+            let r = a.post(
+                &format!("{base}/players"),
+                &[("name", name), ("club", club)],
+            );
             assert_eq!(r.status, 303, "[{}] {}", app.backend, r.body);
         }
         let players = kraal::db::players::list(&mut app.conn(), t.id).unwrap();

@@ -216,8 +216,16 @@ mod tests {
     #[test]
     fn a_rows_line_is_the_same_whatever_ends_the_lines() {
         for end in ["\n", "\r\n", "\r"] {
-            let text = ["name,club", "Thabo Nkosi,Soweto MSC", "", "Lerato Dlamini,\"Tembisa", "MC\"", "Sipho Mokoena,Kagiso,extra", "Naledi Khumalo,"]
-                .join(end);
+            let text = [
+                "name,club",
+                "Thabo Nkosi,Soweto MSC",
+                "",
+                "Lerato Dlamini,\"Tembisa",
+                "MC\"",
+                "Sipho Mokoena,Kagiso,extra",
+                "Naledi Khumalo,",
+            ]
+            .join(end);
             let mut reader = import_reader(&text);
             let _ = reader.headers();
             let mut errors = Vec::new();

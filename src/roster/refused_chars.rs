@@ -5,11 +5,7 @@
 pub const UNICODE_VERSION: &str = "16.0.0";
 
 /// General_Category Cc (controls), Zl and Zp (line and paragraph separators).
-pub const CONTROL_OR_BREAK: &[(u32, u32)] = &[
-    (0x0000, 0x001F),
-    (0x007F, 0x009F),
-    (0x2028, 0x2029),
-];
+pub const CONTROL_OR_BREAK: &[(u32, u32)] = &[(0x0000, 0x001F), (0x007F, 0x009F), (0x2028, 0x2029)];
 
 /// General_Category Cf (format), Bidi_Control and Default_Ignorable_Code_Point, less the above.
 pub const INVISIBLE: &[(u32, u32)] = &[
@@ -39,4 +35,3 @@ pub const INVISIBLE: &[(u32, u32)] = &[
     (0x1D173, 0x1D17A),
     (0xE0000, 0xE0FFF),
 ];
-

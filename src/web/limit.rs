@@ -342,7 +342,9 @@ impl Network {
     fn contains(&self, addr: IpAddr) -> bool {
         match (self.addr, addr) {
             (IpAddr::V4(n), IpAddr::V4(a)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u32::from(n) & mask == u32::from(a) & mask
             }
             (IpAddr::V6(n), IpAddr::V6(a)) => {
@@ -359,9 +361,7 @@ impl Network {
 /// An IPv4 address mapped into IPv6 (`::ffff:192.0.2.7`) as the IPv4 one.
 fn canonical(addr: IpAddr) -> IpAddr {
     match addr {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map_or(IpAddr::V6(v6), IpAddr::V4),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     }
 }

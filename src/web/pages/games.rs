@@ -576,9 +576,7 @@ pub async fn link_page(
     let (pid, key) = path.into_inner();
     state.limits.player_link(pid, &key, &req, false)?;
     let k = key.clone();
-    let link = state
-        .run(move |c| scoresheets::open_link(c, pid, &k))
-        .await;
+    let link = state.run(move |c| scoresheets::open_link(c, pid, &k)).await;
     let link = state.limits.player_link_answered(pid, &key, link)?;
     let page = LinkPage {
         ctx: Ctx::with_csrf(&req),

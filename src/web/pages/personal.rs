@@ -265,10 +265,7 @@ pub async fn report(
             let done = state
                 .run(move |c| personal::report(c, &k, game, result))
                 .await;
-            state
-                .limits
-                .personal_answered(&key, done)
-                .map(|_| "report")
+            state.limits.personal_answered(&key, done).map(|_| "report")
         }
     };
     answer(&req, &state, key, done, &format!("g{game}")).await

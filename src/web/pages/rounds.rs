@@ -136,7 +136,9 @@ pub async fn set_clock(
         m => m.parse::<i64>().map(Some).map_err(|_| {
             crate::field::FieldError::new(
                 "minutes",
-                crate::field::Problem::NotWholeNumber { text: m.to_string() },
+                crate::field::Problem::NotWholeNumber {
+                    text: m.to_string(),
+                },
             )
         }),
     };

@@ -31,11 +31,9 @@ impl Banner {
             return None;
         }
         let wait = crate::web::publisher::backoff(p.failures);
-        let next_try = p.last_attempt_at.and_then(|at| {
-            chrono::Duration::from_std(wait)
-                .ok()
-                .map(|wait| at + wait)
-        });
+        let next_try = p
+            .last_attempt_at
+            .and_then(|at| chrono::Duration::from_std(wait).ok().map(|wait| at + wait));
         let error = p.last_error.as_deref().unwrap_or("").trim();
         Some(Banner {
             tournament_id: p.tournament_id,
