@@ -262,7 +262,10 @@ const CLUBS: &[&str] = &[
     "Vosloorus MSC",
 ];
 
-const FEDERATION_PEOPLE: &[(&str, &str, Option<(f64, f64, f64)>)] = &[
+/// A person's name, federation id, and imported rating, RD and volatility.
+type Person = (&'static str, &'static str, Option<(f64, f64, f64)>);
+
+const FEDERATION_PEOPLE: &[Person] = &[
     ("Thabo Nkosi", "ZA-1001", Some((1842.0, 62.0, 0.058))),
     ("Lerato Dlamini", "ZA-1002", Some((1790.5, 75.0, 0.06))),
     ("Sipho Mokoena", "ZA-1003", Some((1733.0, 90.0, 0.061))),

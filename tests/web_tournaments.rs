@@ -504,6 +504,10 @@ fn an_error_page_keeps_the_signed_in_account_and_speaks_plainly() {
     }
 }
 
+/// A form's post: the path, the fields, the anchor it returns to and the
+/// field that takes the focus.
+type Case<'a> = (String, Vec<(&'a str, &'a str)>, &'a str, String);
+
 /// The ids of the elements that take the focus when the page opens.
 fn focused(html: &str) -> Vec<String> {
     html.match_indices('<')
@@ -543,7 +547,7 @@ fn every_form_of_the_tournament_page_returns_to_itself_with_its_error_focused() 
         let fid = attr_values(&page, "data-forbidden")[0].clone();
 
         // (path posted, fields, the anchor it returns to, the field focused)
-        let cases: Vec<(String, Vec<(&str, &str)>, &str, String)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 format!("{base}/byes"),
                 vec![("player", &p1), ("round", "abc"), ("points", "half")],
