@@ -36,6 +36,8 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
             ("role", "referee".into()),
             ("password", "newref-pass".into()),
         ]),
+        "/admin/federation" => s(&[("url", "")]),
+        "/people/pull" => s(&[]),
         "/t" => s(&[("name", "Northern Cape Open"), ("rounds", "5")]),
         "/t/{tid:\\d+}/edit" => s(&[("name", "Renamed Open"), ("rounds", "6")]),
         "/t/{tid:\\d+}/referees" => Some(vec![]), // user_id filled in by the caller
@@ -538,7 +540,10 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     client.post(&path, &pairs)
                 };
                 let expect_ok = allowed(route.access, who);
-                let ok = (200..400).contains(&reply.status);
+                // No federation's server answers in this test: a pull let
+                // through the access check fails there, as 502.
+                let ok = (200..400).contains(&reply.status)
+                    || (route.path == "/people/pull" && reply.status == 502);
                 let expected_refusal = if who == Who::Anonymous { 401 } else { 403 };
                 assert!(
                     if expect_ok {

@@ -481,12 +481,19 @@ pub async fn send_now(
     form: web::Form<SendNowForm>,
 ) -> Result<HttpResponse, AppError> {
     let tid = r.tournament.id;
-    state
-        .write(Some(r.user.id), move |w| {
-            crate::db::publications::send_now(w, tid)
-        })
-        .await?;
     let back = crate::web::views::publication::back_to(tid, &form.back);
+    // A page left open after publishing stopped: nothing to send.
+    let publishing = state
+        .run(move |c| crate::db::publications::find(c, tid))
+        .await?
+        .is_some_and(|p| p.active);
+    if publishing {
+        state
+            .write(Some(r.user.id), move |w| {
+                crate::db::publications::send_now(w, tid)
+            })
+            .await?;
+    }
     Ok(see_other(&back))
 }
 
