@@ -311,3 +311,18 @@
   }
   listen();
 })();
+
+// A form that comes back with a problem posts to its own place on the page
+// (`action="...#section"`), and the browser, going to that place, skips
+// `autofocus` and leaves the focus on the page: the field at fault takes
+// it here once the page has loaded and scrolled (which also brings the
+// field into view).
+(function () {
+  "use strict";
+  function focus() {
+    var first = document.querySelector("main [autofocus]");
+    if (first && document.activeElement !== first) first.focus();
+  }
+  if (document.readyState === "complete") setTimeout(focus, 0);
+  else window.addEventListener("load", function () { setTimeout(focus, 0); });
+})();
