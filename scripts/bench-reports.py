@@ -15,10 +15,13 @@ pause, as browsers do (`Accept-Encoding: br, gzip`).
 Prints the latencies of the reports, of the players' own pages and of the
 public pages (median, p99, slowest), and checks what was stored.
 
-    bench-reports.py KRAAL_BINARY [PLAYERS] [READERS] [DATABASE_URL]
+    bench-reports.py KRAAL_BINARY [PLAYERS] [READERS] [DATABASE_URL] [--games N] [--one-address]
 
 DATABASE_URL defaults to a new SQLite file; give an empty PostgreSQL
-database's URL to measure that backend.
+database's URL to measure that backend. `--games 6` plays 6-game pairings
+(each player reports all six; every tenth player first sends a slip on
+game 1 and then corrects it); `--one-address` sends every phone from
+127.0.0.1, as a venue's Wi-Fi or reverse proxy does.
 """
 import http.client
 import json
@@ -31,18 +34,28 @@ import time
 
 import served
 
-binary = sys.argv[1]
-players = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-readers = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+args = sys.argv[1:]
+one_address = "--one-address" in args
+if one_address:
+    args.remove("--one-address")
+games_per_pairing = 2
+if "--games" in args:
+    k = args.index("--games")
+    games_per_pairing = int(args[k + 1])
+    del args[k:k + 2]
+binary = args[0]
+players = int(args[1]) if len(args) > 1 else 200
+readers = int(args[2]) if len(args) > 2 else 4
 tmp = tempfile.mkdtemp()
-url = sys.argv[4] if len(sys.argv) > 4 else f"sqlite://{tmp}/kraal.db"
+url = args[3] if len(args) > 3 else f"sqlite://{tmp}/kraal.db"
 token = served.prepare(binary, url, admin="director")
 server, port = served.start(binary, url)
 call = served.api(token)
 
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
 _, t = call(c, "POST", "/api/v1/tournaments",
-            {"name": "Free State Open", "rules": "official", "rounds": 7, "games_per_pairing": 2})
+            {"name": "Free State Open", "rules": "official", "rounds": 7,
+             "games_per_pairing": games_per_pairing})
 tid = t["id"]
 for i in range(players):
     st, _ = call(c, "POST", f"/api/v1/tournaments/{tid}/players",
@@ -54,16 +67,21 @@ _, links = call(c, "GET", f"/api/v1/tournaments/{tid}/rounds/1/links")
 key = {l["player"]: l["url"].rsplit("/", 1)[1] for l in links["links"]}
 tables = [p for p in r1["pairings"] if p["second_id"] is not None]
 
-# What each player reports: game 1 won by its starter, game 2 drawn; every
-# twentieth table disagrees on game 2.
+# What each player reports: game 1 won by its starter, game 2 drawn, any
+# further game won by its starter; every twentieth table disagrees on game
+# 2. With more than two games, every tenth player slips on game 1 first
+# (0-1) and corrects it at once.
 jobs = []
 for k, p in enumerate(tables):
-    g1, g2 = p["games"][0]["id"], p["games"][1]["id"]
+    ids = [g["id"] for g in p["games"]]
     for who in (p["first_id"], p["second_id"]):
         second = "1/2-1/2"
         if k % 20 == 0 and who == p["second_id"]:
             second = "0-1"
-        jobs.append((random.uniform(0, 60), who, [(g1, "1-0"), (g2, second)]))
+        sent = [(ids[0], "1-0"), (ids[1], second)] + [(g, "1-0") for g in ids[2:]]
+        if len(ids) > 2 and who % 10 == 0:
+            sent.insert(0, (ids[0], "0-1"))
+        jobs.append((random.uniform(0, 60), who, sent))
 jobs.sort()
 
 # The players' own pages of a quiet event, one at a time, for comparison.
@@ -76,15 +94,16 @@ for who in list(key)[:20]:
     quiet.append(time.monotonic() - start)
     q.close()
 
-reports, own_pages, errors = [], [], []
+reports, own_pages, errors, refused_reports = [], [], [], []
 lock = threading.Lock()
 
 
 def phone(job_list, index):
     for at, who, games in job_list:
         time.sleep(max(0, at - (time.monotonic() - t0)))
-        # Each phone has its own address (127.0.0.2 onwards).
-        addr = f"127.0.{1 + who // 250}.{2 + who % 250}"
+        # Each phone has its own address (127.0.0.2 onwards), or all share
+        # the venue's one.
+        addr = "127.0.0.1" if one_address else f"127.0.{1 + who // 250}.{2 + who % 250}"
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(addr, 0))
         for game, result in games:
             start = time.monotonic()
@@ -97,6 +116,7 @@ def phone(job_list, index):
                 reports.append(time.monotonic() - start)
                 if r.status != 200:
                     errors.append(("report", r.status))
+                    refused_reports.append(r.status)
         start = time.monotonic()
         conn.request("GET", f"/player/{key[who]}", headers={"Accept-Encoding": "br, gzip"})
         r = conn.getresponse()
@@ -157,8 +177,10 @@ until.set()
 for th in read_threads:
     th.join()
 
-print(f"{players} players, {len(tables)} tables: {len(reports)} reports in {elapsed:.1f} s, "
-      f"{readers} readers without pause")
+print(f"{players} players, {len(tables)} tables of {games_per_pairing} games"
+      f"{', one address' if one_address else ''}: {len(reports)} reports in {elapsed:.1f} s, "
+      f"{readers} readers without pause; reports refused: {len(refused_reports)} "
+      f"({refused_reports.count(429)} with 429)")
 summary("own pages, quiet event", quiet)
 summary("reports", reports)
 summary("own pages", own_pages)

@@ -54,6 +54,7 @@ named_values! {
         Date => "date", "set the day of";
         PublishTo => "publish to", "publish to";
         StopPublishing => "stop publishing", "stop publishing";
+        SendNow => "send now", "send now to the federation's server";
         Archive => "archive", "withdraw from public view";
         Unarchive => "unarchive", "return to public view";
         Delete => "delete", "delete";

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 pub mod kept_apart;
+pub mod refused_chars;
 
 /// Why a change to the field is refused, in values; `wording::roster`
 /// says it to the referee.
@@ -30,11 +31,14 @@ pub use crate::field::{FieldError, Problem};
 /// import: a control character (a NUL byte, a bell, an escape, a line
 /// break) cannot be stored by every database and shows as nothing on a
 /// page, and a bidirectional override or a zero-width character
-/// ([`INVISIBLE`]) makes a name read differently from what is stored (a
+/// ([`is_invisible`]) makes a name read differently from what is stored (a
 /// U+202E turns "Thabo" around), so both are refused, naming the field and
 /// the character. Check the text as sent, before spaces are tidied.
 pub fn check_printable(field: &'static str, value: &str) -> Result<(), FieldError> {
-    if let Some(c) = value.chars().find(|c| c.is_control()) {
+    if let Some(c) = value
+        .chars()
+        .find(|c| in_table(refused_chars::CONTROL_OR_BREAK, *c))
+    {
         return Err(FieldError::new(
             field,
             Problem::ControlCharacter { code: c as u32 },
@@ -49,20 +53,29 @@ pub fn check_printable(field: &'static str, value: &str) -> Result<(), FieldErro
     }
 }
 
-/// The invisible characters text fields refuse: zero-width spaces, joiners
-/// and marks (U+200B-200F), the bidirectional embeddings and overrides
-/// (U+202A-202E) and isolates (U+2066-2069), the word joiner (U+2060) and
-/// the byte-order mark (U+FEFF).
-pub const INVISIBLE: &[std::ops::RangeInclusive<char>] = &[
-    '\u{200B}'..='\u{200F}',
-    '\u{202A}'..='\u{202E}',
-    '\u{2060}'..='\u{2060}',
-    '\u{2066}'..='\u{2069}',
-    '\u{FEFF}'..='\u{FEFF}',
-];
+/// Whether a character is one of those text fields refuse as invisible:
+/// General_Category Cf (format characters: the soft hyphen, zero-width
+/// joiners, the bidirectional marks, embeddings, overrides and isolates,
+/// the tags), Bidi_Control, and Default_Ignorable_Code_Point (the Hangul
+/// fillers, the variation selectors, the Mongolian vowel separator), by the
+/// Unicode version of [`refused_chars::UNICODE_VERSION`].
+pub fn is_invisible(c: char) -> bool {
+    in_table(refused_chars::INVISIBLE, c)
+}
 
-fn is_invisible(c: char) -> bool {
-    INVISIBLE.iter().any(|r| r.contains(&c))
+fn in_table(table: &[(u32, u32)], c: char) -> bool {
+    let c = c as u32;
+    table
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 /// A player's details, checked.
@@ -376,6 +389,46 @@ mod tests {
             "Thabo  Mokoena",
         ] {
             assert_eq!(check_printable("name", ok), Ok(()), "{ok}");
+        }
+    }
+
+    /// Every code point, U+0000 to U+10FFFF, through the rule, against the
+    /// rule stated in the `regex` crate's own Unicode classes: a control
+    /// or a line or paragraph separator is refused as a control character,
+    /// a format character, a bidirectional control or a default-ignorable
+    /// code point as invisible, and everything else is text.
+    #[test]
+    fn every_code_point_follows_the_unicode_properties() {
+        let control = regex::Regex::new(r"^[\p{Cc}\p{Zl}\p{Zp}]$").unwrap();
+        let invisible =
+            regex::Regex::new(r"^[\p{Cf}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]$")
+                .unwrap();
+        let mut buf = [0u8; 4];
+        let mut refused = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let text: &str = c.encode_utf8(&mut buf);
+            let want = if control.is_match(text) {
+                Err(Problem::ControlCharacter { code: c as u32 })
+            } else if invisible.is_match(text) {
+                Err(Problem::InvisibleCharacter { code: c as u32 })
+            } else {
+                Ok(())
+            };
+            let got = check_printable("name", text).map_err(|e| e.problem);
+            assert_eq!(got, want, "U+{:04X}", c as u32);
+            refused += usize::from(got.is_err());
+        }
+        assert!(refused > 4000, "{refused}");
+        // The ones named when the list was short.
+        for code in [
+            0x2028, 0x2029, 0x061C, 0x00AD, 0x2061, 0x2064, 0x206A, 0x206F, 0xFFF9, 0xFFFB,
+            0xE0000, 0xE0041, 0xE007F, 0x180E, 0x3164,
+        ] {
+            let c = char::from_u32(code).unwrap();
+            assert!(
+                check_printable("name", &format!("Lerato{c}Khumalo")).is_err(),
+                "U+{code:04X}"
+            );
         }
     }
 }

@@ -68,7 +68,8 @@
         });
         var said = document.getElementById("live-updated");
         if (said && updated.length) {
-          said.textContent = "Updated from elsewhere at " + new Date().toLocaleTimeString() + ": " +
+          said.textContent = "Updated from elsewhere at " +
+            new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }) + ": " +
             updated.map(function (id) { return "table " + id.replace(/^t/, ""); }).join(", ") + ".";
         }
         shown = Number(fresh.getAttribute("data-revision"));
@@ -196,7 +197,7 @@
 // Round clocks (OGR 8): count down from data-ends-at against the server's
 // time (read once from a response's Date header), turning amber five
 // minutes and red one minute before the end. Times marked data-utc are
-// shown in the reader's zone. The clock form sends the browser's offset
+// shown in the reader's zone, on the 24-hour clock as every page shows times. The clock form sends the browser's offset
 // from UTC with a bare time of day.
 (function () {
   "use strict";
@@ -205,7 +206,7 @@
   });
   Array.prototype.forEach.call(document.querySelectorAll("time[data-utc]"), function (t) {
     var at = new Date(t.getAttribute("datetime"));
-    if (!isNaN(at)) t.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    if (!isNaN(at)) t.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   });
   var skew = 0;
   if (window.fetch && document.querySelector("[data-clock]")) {
@@ -309,4 +310,19 @@
     };
   }
   listen();
+})();
+
+// A form that comes back with a problem posts to its own place on the page
+// (`action="...#section"`), and the browser, going to that place, skips
+// `autofocus` and leaves the focus on the page: the field at fault takes
+// it here once the page has loaded and scrolled (which also brings the
+// field into view).
+(function () {
+  "use strict";
+  function focus() {
+    var first = document.querySelector("main [autofocus]");
+    if (first && document.activeElement !== first) first.focus();
+  }
+  if (document.readyState === "complete") setTimeout(focus, 0);
+  else window.addEventListener("load", function () { setTimeout(focus, 0); });
 })();

@@ -674,3 +674,157 @@ async fn a_browser_profile_is_deleted_after_its_test() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
+
+/// The words of `main`'s table cells that the page shows broken over two
+/// lines (each word's boxes on more than one line).
+async fn words_broken(b: &fantoccini::Client) -> Vec<String> {
+    let broken = b
+        .execute(
+            r#"const bad = [];
+for (const cell of document.querySelectorAll('main td, main th')) {
+  const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walk.nextNode())) {
+    // Words for screen readers only sit in a one-pixel box.
+    if (node.parentElement.closest('.visually-hidden')) continue;
+    // Nor are the words of a closed <details> shown.
+    if (!node.parentElement.checkVisibility()) continue;
+    // A line may end after a hyphen (Mahlangu-/Khumalo): the parts are
+    // the words.
+    const word = /[^\s\-\u2010]+/g;
+    let m;
+    while ((m = word.exec(node.data))) {
+      const r = document.createRange();
+      r.setStart(node, m.index);
+      r.setEnd(node, m.index + m[0].length);
+      const tops = new Set(Array.from(r.getClientRects()).filter(x => x.width > 0).map(x => Math.round(x.top)));
+      if (tops.size > 1) bad.push(m[0]);
+    }
+  }
+}
+return bad;"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(broken).unwrap()
+}
+
+/// Names wrap between words at a desk's 1280 px and a phone's 360 px, on
+/// the tournament page, a round, the standings and the crosstable: no
+/// "Mahlang/u".
+#[tokio::test(flavor = "current_thread")]
+async fn names_wrap_between_words_never_inside_one() {
+    let app = common::TestApp::start("sqlite");
+    let referee = app.user("nomsa", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let names = [
+        ("Sibusiso Mahlangu", "Tembisa Morabaraba Club"),
+        ("Nokuthula Mokoena", "Mamelodi Stones"),
+        ("Bonginkosi Ntshangase", "Soweto Morabaraba Society"),
+        ("Thandiwe Mahlangu-Khumalo", "KwaThema Cows Club"),
+        ("Lwazi Mthembu", "Orlando Community Hall"),
+        ("Nomvula Dlamini", "Ga-Rankuwa Morabaraba Club"),
+        ("Mpho Mokoena", "Tembisa Morabaraba Club"),
+        ("Khanyisile Ndlovu", "Mamelodi Stones"),
+    ];
+    let entries: Vec<serde_json::Value> = names
+        .iter()
+        .enumerate()
+        .map(
+            |(i, (n, c))| serde_json::json!({"name": n, "club": c, "rating": 1900 - 25 * i as i64}),
+        )
+        .collect();
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        serde_json::json!({"name": "Ekurhuleni Open", "rules": "official", "rounds": 5}),
+        &entries,
+    );
+    for game in common::pair(&mut api, tid)
+        .iter()
+        .flat_map(|p| p["games"].as_array().unwrap().clone())
+    {
+        common::put(&mut api, &game, "1-0");
+    }
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    fill_sign_in(&b, "nomsa").await;
+    for (width, height) in [(1280, 900), (360, 800)] {
+        b.set_window_size(width, height).await.unwrap();
+        for page in ["", "/rounds/1", "/standings", "/crosstable"] {
+            navigate(&b, Go::To(&format!("{}/t/{tid}{page}", app.base))).await;
+            let broken = words_broken(&b).await;
+            assert!(broken.is_empty(), "{width} px, /t/{tid}{page}: {broken:?}");
+        }
+    }
+    b.close().await.unwrap();
+}
+
+/// The results desk says when a colleague's entry arrived on the 24-hour
+/// clock, as every other time the pages show (not "12:27:05 AM").
+#[tokio::test(flavor = "current_thread")]
+async fn the_desk_says_the_time_on_the_24_hour_clock() {
+    let app = common::TestApp::start("sqlite");
+    let referee = app.user("nomsa", Role::Referee);
+    let mut api = app.script_for(&referee);
+    let (tid, _) = common::api_tournament(
+        &mut api,
+        serde_json::json!({"name": "Polokwane Open", "rules": "official", "rounds": 3}),
+        &[
+            serde_json::json!({"name": "Tshepo Maluleke"}),
+            serde_json::json!({"name": "Rendani Mudau"}),
+            serde_json::json!({"name": "Ntsako Baloyi"}),
+            serde_json::json!({"name": "Mulalo Netshiongolwe"}),
+        ],
+    );
+    let pairings = common::pair(&mut api, tid);
+    let Some((b, _driver)) = browser().await else {
+        return;
+    };
+    navigate(&b, Go::To(&format!("{}/login", app.base))).await;
+    fill_sign_in(&b, "nomsa").await;
+    navigate(
+        &b,
+        Go::To(&format!("{}/t/{tid}/rounds/1/results", app.base)),
+    )
+    .await;
+    // Give the page's stream a moment to connect, then a colleague enters
+    // a result elsewhere.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut said = String::new();
+    let mut sent = false;
+    while std::time::Instant::now() < deadline {
+        if !sent {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            common::put(&mut api, &pairings[0]["games"][0], "1-0");
+            sent = true;
+        }
+        said = b
+            .find(Locator::Id("live-updated"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if !said.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let at = said
+        .strip_prefix("Updated from elsewhere at ")
+        .unwrap_or_else(|| panic!("{said:?}"));
+    let time: String = at.chars().take(8).collect();
+    let bytes = time.as_bytes();
+    assert!(
+        bytes.len() == 8
+            && bytes[2] == b':'
+            && bytes[5] == b':'
+            && time.chars().filter(char::is_ascii_digit).count() == 6
+            && at[8..].starts_with(':'),
+        "{said:?}"
+    );
+    b.close().await.unwrap();
+}

@@ -948,6 +948,12 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
                 ],
             )
         });
+        w.step(
+            "POST",
+            "/t/{tid:\\d+}/publication/send-now",
+            Some(tid),
+            || page.post(&format!("{t}/publication/send-now"), &[("back", &t)]),
+        );
         w.step("POST", "/t/{tid:\\d+}/publication/stop", Some(tid), || {
             page.post(&format!("{t}/publication/stop"), &[])
         });

@@ -964,3 +964,371 @@ fn the_desk_confirms_a_result_both_players_reported_with_one_button() {
         assert_eq!(r.status, 409);
     }
 }
+
+/// Eighty players of the Gauteng Closed, every name a real one's shape.
+fn eighty_players() -> Vec<Value> {
+    let first = [
+        "Thabo", "Lerato", "Sipho", "Naledi", "Zanele", "Bongani", "Palesa", "Kagiso", "Refilwe",
+        "Tumelo",
+    ];
+    let last = [
+        "Nkosi", "Dlamini", "Mokoena", "Khumalo", "Mahlangu", "Zulu", "Molefe", "Sithole",
+    ];
+    let clubs = ["Soweto MSC", "Tembisa Morabaraba Club", "Mamelodi Stones"];
+    (0..80)
+        .map(|i| {
+            json!({
+                "name": format!("{} {}", first[i % 10], last[i / 10]),
+                "club": clubs[i % 3],
+                "rating": 2100 - 10 * i as i64,
+            })
+        })
+        .collect()
+}
+
+/// A venue whose phones all come through one address (its Wi-Fi): eighty
+/// players of six-game pairings each open their page, report their six
+/// games (the first of each table slipping on three and correcting them)
+/// and give their word on the next round, 680 writes in all, more than the
+/// address could once send in a minute; none is refused and every game is
+/// stored.
+#[test]
+fn a_venue_behind_one_address_reports_every_game_of_six_game_pairings() {
+    for app in TestApp::all() {
+        let referee = app.user("palesa", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let (tid, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Gauteng Closed", "rules": "official", "rounds": 5, "games_per_pairing": 6}),
+            &eighty_players(),
+        );
+        let pairings = common::pair(&mut api, tid);
+        let all = links(&mut api, tid, 1);
+        let mut phone = app.client();
+        let mut writes = 0;
+        let send = |phone: &mut Client, key: &str, game: i64, result: &str| {
+            let r = phone.send_json(
+                "POST",
+                &format!("/api/v1/player/{key}/results"),
+                json!({"game": game, "result": result}),
+            );
+            assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+        };
+        for p in &pairings {
+            let (a, b) = (
+                p["first_id"].as_i64().unwrap(),
+                p["second_id"].as_i64().unwrap(),
+            );
+            let (ka, kb) = (key_for(&all, a), key_for(&all, b));
+            for key in [&ka, &kb] {
+                let r = phone.get(&format!("/api/v1/player/{key}"));
+                assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+            }
+            let games: Vec<i64> = p["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_i64().unwrap())
+                .collect();
+            assert_eq!(games.len(), 6);
+            for (k, g) in games.iter().enumerate() {
+                if k < 3 {
+                    send(&mut phone, &ka, *g, "0-1");
+                    writes += 1;
+                }
+                send(&mut phone, &ka, *g, "1-0");
+                send(&mut phone, &kb, *g, "1-0");
+                writes += 2;
+            }
+            for key in [&ka, &kb] {
+                let r = phone.send_json(
+                    "POST",
+                    &format!("/api/v1/player/{key}/next-round"),
+                    json!({"play": true}),
+                );
+                assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+                writes += 1;
+            }
+        }
+        assert_eq!(writes, 680);
+        let round = api
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        let games: Vec<Value> = round["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|p| p["games"].as_array().unwrap().clone())
+            .collect();
+        assert_eq!(games.len(), 240);
+        assert!(
+            games
+                .iter()
+                .all(|g| g["result"] == "1-0" && g["reported"] == true && g["disputed"] == false),
+            "[{}]",
+            app.backend
+        );
+    }
+}
+
+/// Sixty made-up keys sharing a real key's first sixteen digits are each
+/// refused as unknown, and hold the real key up not at all.
+#[test]
+fn wrong_keys_sharing_a_real_keys_first_digits_do_not_lock_it_out() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, _, g1) = table_one(&pairings);
+        let key = key_for(&all, first);
+        let mut guesser = app.client();
+        for i in 0..61 {
+            let wrong = format!("{}{:0width$x}", &key[..16], i, width = key.len() - 16);
+            assert_ne!(wrong, key);
+            let r = guesser.get(&format!("/api/v1/player/{wrong}"));
+            assert_eq!(r.status, 404, "[{}] guess {i}: {}", app.backend, r.body);
+            let r = guesser.send_json(
+                "POST",
+                &format!("/api/v1/player/{wrong}/results"),
+                json!({"game": g1["id"], "result": "1-0"}),
+            );
+            assert_eq!(r.status, 404, "[{}] guess {i}: {}", app.backend, r.body);
+        }
+        let r = app.client().get(&format!("/api/v1/player/{key}"));
+        assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+        let r = report(&app, &key, g1["id"].as_i64().unwrap(), "1-0");
+        assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+    }
+}
+
+/// Made-up keys sent until the address is refused; how many were taken.
+fn guess_until_refused(base: &str, header: Option<(&str, &str)>) -> (usize, u16) {
+    let agent = ureq::AgentBuilder::new().build();
+    for i in 0..700 {
+        let mut r = agent.post(&format!("{base}/api/v1/player/{i:032x}/results"));
+        if let Some((name, value)) = header {
+            r = r.set(name, value);
+        }
+        match r.send_json(json!({"game": 1, "result": "1-0"})) {
+            Err(ureq::Error::Status(404, _)) => continue,
+            Err(ureq::Error::Status(code, _)) => return (i, code),
+            other => panic!("{other:?}"),
+        }
+    }
+    (700, 404)
+}
+
+fn made_up_key_status(base: &str, header: Option<(&str, &str)>) -> u16 {
+    let mut r = ureq::post(&format!("{base}/api/v1/player/{:032x}/results", 999_999));
+    if let Some((name, value)) = header {
+        r = r.set(name, value);
+    }
+    match r.send_json(json!({"game": 1, "result": "1-0"})) {
+        Ok(r) => r.status(),
+        Err(ureq::Error::Status(code, _)) => code,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Behind a proxy the admin listed, the address the proxy names is the
+/// one counted (`X-Forwarded-For`, `Forwarded`): a guesser is refused, the
+/// venue's other phones are not. From anyone else the headers count for
+/// nothing.
+#[test]
+fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/proxy.db", dir.path().display());
+    let served = common::Served::start(&url, |c| {
+        c.args(["--trusted-proxy", "10.20.30.40"])
+            .args(["--trusted-proxy", "192.0.2.0/24,127.0.0.0/8"]);
+    });
+    let guesser = ("X-Forwarded-For", "198.51.100.7, 127.0.0.1");
+    let (tries, status) = guess_until_refused(&served.base, Some(guesser));
+    assert_eq!(status, 429);
+    assert!(tries <= 600, "{tries}");
+    // The same client named in `Forwarded` is the same client ...
+    assert_eq!(
+        made_up_key_status(
+            &served.base,
+            Some(("Forwarded", "for=198.51.100.7;proto=https"))
+        ),
+        429
+    );
+    // ... while the phone beside it, and the proxy's own address, are not.
+    assert_eq!(
+        made_up_key_status(&served.base, Some(("X-Forwarded-For", "198.51.100.8"))),
+        404
+    );
+    assert_eq!(
+        made_up_key_status(
+            &served.base,
+            Some(("Forwarded", "for=\"[2001:db8::5]:4711\""))
+        ),
+        404
+    );
+    drop(served);
+
+    // Without the proxy listed, the header names no one: the connection's
+    // address is refused whatever it claims.
+    let url = format!("sqlite://{}/direct.db", dir.path().display());
+    let served = common::Served::start(&url, |_| {});
+    let (tries, status) = guess_until_refused(&served.base, Some(guesser));
+    assert_eq!((status, tries <= 600), (429, true), "{tries}");
+    assert_eq!(
+        made_up_key_status(&served.base, Some(("X-Forwarded-For", "198.51.100.8"))),
+        429
+    );
+}
+
+/// A clock the form cannot take comes back to the round page with what was
+/// typed, the field at fault named and focused, not to an error page.
+#[test]
+fn the_round_clock_form_comes_back_filled_with_the_field_named() {
+    for app in TestApp::all() {
+        let (tid, _, _) = event(&app, json!({}));
+        let admin = app.user("thandiwe", Role::Admin);
+        let mut web = app.client_as(&admin);
+        let round = format!("/t/{tid}/rounds/1");
+        assert!(common::has_attr(
+            &web.get(&round).body,
+            "action",
+            &format!("{round}/clock#clock-form")
+        ));
+        for (starts_at, minutes, field, id) in [
+            ("noon", "90", "starts_at", "clock-start"),
+            ("09:30", "abc", "minutes", "clock-minutes"),
+            ("09:30", "0", "minutes", "clock-minutes"),
+        ] {
+            let r = web.post(
+                &format!("{round}/clock"),
+                &[
+                    ("starts_at", starts_at),
+                    ("minutes", minutes),
+                    ("offset", ""),
+                ],
+            );
+            assert_eq!(
+                r.status, 422,
+                "[{}] {starts_at} {minutes}: {}",
+                app.backend, r.body
+            );
+            assert!(
+                common::field_error(&r.body, field).is_some(),
+                "[{}] {}",
+                app.backend,
+                r.body
+            );
+            let start = common::tag_with(&r.body, "id", "clock-start");
+            assert!(common::has_attr(start[0], "value", starts_at), "{start:?}");
+            let mins = common::tag_with(&r.body, "id", "clock-minutes");
+            assert!(common::has_attr(mins[0], "value", minutes), "{mins:?}");
+            let focused = common::tag_with(&r.body, "id", id);
+            assert!(focused[0].contains(" autofocus"), "{focused:?}");
+            assert!(common::has_attr(focused[0], "aria-invalid", "true"));
+        }
+        // Nothing was set.
+        let api_round = app
+            .script_for(&admin)
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .json();
+        assert!(
+            api_round["clock"].is_null(),
+            "[{}] {api_round}",
+            app.backend
+        );
+    }
+}
+
+/// A game id that is not a number is a 422 naming `game`, not a parse
+/// error of the whole body.
+#[test]
+fn a_report_with_a_game_that_is_not_a_number_is_refused_naming_game() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, _, g1) = table_one(&pairings);
+        let key = key_for(&all, first);
+        for game in [json!("seven"), json!(1.5), json!(null), json!([1])] {
+            let r = app.client().send_json(
+                "POST",
+                &format!("/api/v1/player/{key}/results"),
+                json!({"game": game, "result": "1-0"}),
+            );
+            assert_eq!(
+                (r.status, r.json()["field"].as_str()),
+                (422, Some("game")),
+                "[{}] {game}: {}",
+                app.backend,
+                r.body
+            );
+        }
+        let r = report(&app, &key, g1["id"].as_i64().unwrap(), "1-0");
+        assert_eq!(r.status, 200, "[{}] {}", app.backend, r.body);
+    }
+}
+
+/// The referee's round page of a draft says to publish before results, the
+/// crosstable tells a missing result ("?") from a round not played ("–"),
+/// and the venue display names a disputed table in words.
+#[test]
+fn a_draft_a_missing_result_and_a_dispute_each_say_what_they_are() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        // Table one disputed: each player reports a win.
+        let (first, second, g1) = table_one(&pairings);
+        let id = g1["id"].as_i64().unwrap();
+        assert_eq!(report(&app, &key_for(&all, first), id, "1-0").status, 200);
+        assert_eq!(report(&app, &key_for(&all, second), id, "0-1").status, 200);
+        let display = app.client().get(&format!("/t/{tid}/display")).body;
+        assert_eq!(
+            common::attr_values(&display, "data-disputed-word"),
+            [pairings[0]["table"].to_string()],
+            "[{}] {display}",
+            app.backend
+        );
+        // Table two has its results (each starter won: level), table three
+        // none yet; a player entered
+        // now played no round 1.
+        for g in pairings[1]["games"].as_array().unwrap() {
+            common::put(&mut api, g, "1-0");
+        }
+        api.create(
+            &format!("/api/v1/tournaments/{tid}/players"),
+            json!({"name": "Mandla Ngcobo", "club": "Soweto MSC"}),
+        );
+        let cross = app.client().get(&format!("/t/{tid}/crosstable")).body;
+        let mut marks = common::attr_values(&cross, "data-mark");
+        marks.sort();
+        assert_eq!(
+            marks,
+            ["?", "?", "?", "?", "½", "½", "–"],
+            "[{}] {cross}",
+            app.backend
+        );
+        // Round 2 paired as a draft from the page: no way into results yet.
+        let admin = app.user("desk", Role::Admin);
+        let mut desk = app.client_as(&admin);
+        for g in pairings
+            .iter()
+            .flat_map(|p| p["games"].as_array().unwrap().clone())
+        {
+            common::put(&mut api, &g, "1-0");
+        }
+        let r = desk.post(&format!("/t/{tid}/rounds"), &[]);
+        assert_eq!(r.status, 303, "[{}] {}", app.backend, r.body);
+        let round = desk.get(&format!("/t/{tid}/rounds/2")).body;
+        assert_eq!(
+            common::attr_values(&round, "data-results-after"),
+            ["publish"],
+            "[{}] {round}",
+            app.backend
+        );
+        assert!(common::attr_values(&round, "data-results-link").is_empty());
+        let round1 = desk.get(&format!("/t/{tid}/rounds/1")).body;
+        assert!(
+            common::has_attr(&round1, "data-results-link", "enter"),
+            "[{}]",
+            app.backend
+        );
+    }
+}

@@ -88,6 +88,13 @@ fn a_published_event_is_a_read_only_copy_replaced_in_place_by_newer_revisions() 
         assert_eq!(copy["origin"]["server"], "Bloemfontein City Hall");
         let page = target.client().get(&format!("/t/{tid}")).body;
         assert!(page.contains("Published from"), "{page}");
+        // When the copy was last updated, not the venue's revision number.
+        let updated = common::attr_values(&page, "data-updated-at");
+        assert_eq!(updated.len(), 1, "{page}");
+        let at = chrono::NaiveDateTime::parse_from_str(&updated[0], "%Y-%m-%dT%H:%M:%SZ").unwrap();
+        let age = chrono::Utc::now().naive_utc() - at;
+        assert!(age < chrono::Duration::minutes(5), "{at}");
+        assert!(!page.contains("revision"), "{page}");
 
         // The same revision again, and an older one: nothing changes.
         let before = kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap();

@@ -12,7 +12,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Client, Served, TestApp};
+use common::{attr_values, has_attr, Client, Served, TestApp};
 use kraal::db::users::Role;
 use serde_json::{json, Value};
 
@@ -776,4 +776,101 @@ fn the_target_is_a_base_address_and_a_private_one_waits_for_the_admin() {
     });
     assert!(said.is_some(), "{}", publication(&mut api, tid));
     assert_eq!(reached.load(Ordering::SeqCst), 0, "nothing was sent");
+}
+/// While sends fail, the tournament, round and results pages carry a
+/// banner: where to, what was said (one full stop), when the next try is,
+/// and "Send now", which starts the wait again from nothing.
+#[test]
+fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
+    for app in TestApp::all() {
+        let referee = app.user("thandi", Role::Referee);
+        let mut api = app.script_for(&referee);
+        let (tid, _) = common::api_tournament(
+            &mut api,
+            json!({"name": "Upington Open", "rules": "official", "rounds": 3}),
+            &[
+                json!({"name": "Zanele Mahlangu"}),
+                json!({"name": "Kagiso Mokoena"}),
+            ],
+        );
+        common::pair(&mut api, tid);
+        let mut desk = app.client_as(&referee);
+        let r = desk.post(
+            &format!("/t/{tid}/publication"),
+            &[
+                ("to", "https://federation.example"),
+                ("token", "wrong-token"),
+            ],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        let pages = [
+            format!("/t/{tid}"),
+            format!("/t/{tid}/rounds/1"),
+            format!("/t/{tid}/rounds/1/results"),
+        ];
+        for page in &pages {
+            let body = desk.get(page).body;
+            assert!(
+                attr_values(&body, "data-publication-banner").is_empty(),
+                "{page}"
+            );
+        }
+        // The target refused the token twice in a row.
+        let id = kraal::db::publications::find(&mut app.conn(), tid as i32)
+            .unwrap()
+            .unwrap()
+            .id;
+        for _ in 0..2 {
+            kraal::db::publications::failed(
+                &mut app.conn(),
+                id,
+                "the target refused the token (401): Wrong token.",
+            )
+            .unwrap();
+        }
+        let before = chrono::Utc::now().naive_utc();
+        for page in &pages {
+            let body = desk.get(page).body;
+            assert_eq!(
+                attr_values(&body, "data-publication-banner"),
+                ["failing"],
+                "[{}] {page}",
+                app.backend
+            );
+            // The next try: the last one plus the sender's wait after two
+            // failures (2 s), in the future.
+            let next = attr_values(&body, "data-next-try")[0].clone();
+            let next = chrono::NaiveDateTime::parse_from_str(&next, "%Y-%m-%dT%H:%M:%SZ").unwrap();
+            assert!(next > before - chrono::Duration::seconds(1), "{next}");
+            assert!(next <= before + chrono::Duration::seconds(3), "{next}");
+            assert!(body.contains("Wrong token. Kraal"), "{body}");
+            assert!(!body.contains("Wrong token.."), "{body}");
+            assert!(has_attr(
+                &body,
+                "action",
+                &format!("/t/{tid}/publication/send-now")
+            ));
+        }
+        // "Send now" from the round page: the wait starts again and the
+        // page it was pressed on comes back.
+        let r = desk.post(
+            &format!("/t/{tid}/publication/send-now"),
+            &[("back", &format!("/t/{tid}/rounds/1"))],
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        assert_eq!(r.headers["location"], format!("/t/{tid}/rounds/1"));
+        let p = kraal::db::publications::find(&mut app.conn(), tid as i32)
+            .unwrap()
+            .unwrap();
+        assert_eq!((p.failures, p.last_attempt_at), (0, None));
+        let audit = desk.get(&format!("/t/{tid}/audit")).body.to_lowercase();
+        assert!(audit.contains("send now"), "{audit}");
+        // Elsewhere than its own pages, "back" goes to the tournament.
+        kraal::db::publications::failed(&mut app.conn(), id, "cannot reach it").unwrap();
+        let r = desk.post(
+            &format!("/t/{tid}/publication/send-now"),
+            &[("back", "https://elsewhere.example/t/1")],
+        );
+        assert_eq!(r.headers["location"], format!("/t/{tid}"));
+    }
 }

@@ -126,6 +126,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
             ("token", "a-token-issued-there"),
         ]),
         "/t/{tid:\\d+}/publication/stop" => s(&[]),
+        "/t/{tid:\\d+}/publication/send-now" => s(&[("back", "/t/1")]),
         "/t/{tid:\\d+}/archive" => s(&[("archived", "yes")]),
         "/t/{tid:\\d+}/delete" => s(&[("confirm", "yes")]),
         "/api/v1/tournaments/{tid:\\d+}/publication" => s(&[

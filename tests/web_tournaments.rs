@@ -242,7 +242,13 @@ fn a_csv_import_is_all_or_nothing_and_names_every_bad_line() {
                     Palesa Nkosi,Bloemfontein MC,1620,Ayanda Nkosi\n\
                     Themba Zulu,Bloemfontein MC,1600,\n\
                     Ayanda Nkosi,Welkom MC,1580,\n";
-        assert_eq!(a.post(&url, &[("csv", good)]).status, 303);
+        // The page says what the import added.
+        let done = a.post(&url, &[("csv", good)]);
+        assert_eq!(done.status, 200, "{}", done.body);
+        assert_eq!(attr_values(&done.body, "data-imported"), ["3"]);
+        assert!(done
+            .body
+            .contains("Palesa Nkosi, Themba Zulu, Ayanda Nkosi"));
         let players = kraal::db::players::list(&mut app.conn(), t.id).unwrap();
         assert_eq!(
             players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
@@ -268,7 +274,7 @@ fn a_csv_import_is_all_or_nothing_and_names_every_bad_line() {
         assert_eq!(
             a.post(&format!("/t/{}/import", copy.id), &[("csv", &csv.body)])
                 .status,
-            303
+            200
         );
         let again = app
             .client()
@@ -495,5 +501,108 @@ fn an_error_page_keeps_the_signed_in_account_and_speaks_plainly() {
         assert_eq!(anonymous.status, 404);
         assert!(anonymous.body.contains(r#"href="/login""#));
         assert!(!has_attr(&anonymous.body, "action", "/logout"));
+    }
+}
+
+/// A form's post: the path, the fields, the anchor it returns to and the
+/// field that takes the focus.
+type Case<'a> = (String, Vec<(&'a str, &'a str)>, &'a str, String);
+
+/// The ids of the elements that take the focus when the page opens.
+fn focused(html: &str) -> Vec<String> {
+    html.match_indices('<')
+        .map(|(i, _)| &html[i..i + html[i..].find('>').unwrap_or(0) + 1])
+        .filter(|tag| tag.contains(" autofocus"))
+        .flat_map(|tag| attr_values(tag, "id"))
+        .collect()
+}
+
+/// Each of the tournament page's smaller forms (a bye, a relative, a pair
+/// kept apart, a waiver, the publication) posts to its own place on the
+/// page, so a refused value comes back where it was typed, with the focus
+/// on the field in error, as "Add a player" does.
+#[test]
+fn every_form_of_the_tournament_page_returns_to_itself_with_its_error_focused() {
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Tshwane Winter Open");
+        let mut a = app.client_as(&admin);
+        let base = format!("/t/{}", t.id);
+        for (name, club) in [
+            ("Zanele Mahlangu", "Mamelodi Stones"),
+            ("Bongani Zulu", "Soweto MSC"),
+            ("Refilwe Dube", "Tembisa Morabaraba Club"),
+        ] {
+            let r = a.post(
+                &format!("{base}/players"),
+                &[("name", name), ("club", club)],
+            );
+            assert_eq!(r.status, 303, "[{}] {}", app.backend, r.body);
+        }
+        let players = kraal::db::players::list(&mut app.conn(), t.id).unwrap();
+        let (p1, p2) = (players[0].id.to_string(), players[1].id.to_string());
+        let r = a.post(&format!("{base}/forbidden"), &[("a", &p1), ("b", &p2)]);
+        assert_eq!(r.status, 303, "[{}] {}", app.backend, r.body);
+        let page = a.get(&base).body;
+        let fid = attr_values(&page, "data-forbidden")[0].clone();
+
+        // (path posted, fields, the anchor it returns to, the field focused)
+        let cases: Vec<Case> = vec![
+            (
+                format!("{base}/byes"),
+                vec![("player", &p1), ("round", "abc"), ("points", "half")],
+                "ask-bye",
+                "bye_round".into(),
+            ),
+            (
+                format!("{base}/players"),
+                vec![("name", ""), ("club", "Soweto MSC")],
+                "add-player",
+                "name".into(),
+            ),
+            (
+                format!("{base}/publication"),
+                vec![("to", "not an address"), ("token", "")],
+                "publication",
+                "to".into(),
+            ),
+            (
+                format!("{base}/relations"),
+                vec![("a", &p1), ("b", &p1)],
+                "relatives",
+                "b".into(),
+            ),
+            (
+                format!("{base}/forbidden"),
+                vec![("a", &p1), ("b", &p2), ("from_round", "last")],
+                "kept-apart",
+                "forbidden_from_round".into(),
+            ),
+            (
+                format!("{base}/forbidden/{fid}/waive"),
+                vec![("reason", "")],
+                "kept-apart",
+                format!("reason-{fid}"),
+            ),
+        ];
+        for (path, fields, anchor, field) in cases {
+            let page = a.get(&base).body;
+            let action = format!("{path}#{anchor}");
+            assert!(
+                has_attr(&page, "action", &action),
+                "[{}] no form posts to {action}",
+                app.backend
+            );
+            let r = a.post(&path, &fields);
+            assert_eq!(r.status, 422, "[{}] {path}: {}", app.backend, r.body);
+            assert!(
+                attr_values(&r.body, "id").iter().any(|id| id == anchor),
+                "[{}] {anchor} is on the page",
+                app.backend
+            );
+            assert_eq!(focused(&r.body), vec![field], "[{}] {path}", app.backend);
+            // The form is still there, posting to the same place.
+            assert!(has_attr(&r.body, "action", &action), "[{}]", app.backend);
+        }
     }
 }

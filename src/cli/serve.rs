@@ -55,8 +55,23 @@ pub struct ServeArgs {
     /// This server's own address, for the link back from a published copy.
     #[arg(long, env = "KRAAL_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// A reverse proxy whose `Forwarded` or `X-Forwarded-For` names the
+    /// client (an address or a network, `10.0.0.0/8`); may be given
+    /// several times or comma-separated. Requests from any other address
+    /// are counted by their own address, whatever they claim.
+    #[arg(
+        long = "trusted-proxy",
+        env = "KRAAL_TRUSTED_PROXY",
+        value_delimiter = ',',
+        value_parser = trusted_proxy
+    )]
+    pub trusted_proxy: Vec<web::limit::Network>,
     #[command(flatten)]
     pub outbound: OutboundArgs,
+}
+
+fn trusted_proxy(text: &str) -> Result<web::limit::Network, String> {
+    web::limit::Network::parse(text)
 }
 
 /// Where this server's own requests may go (pulling the federation's list).
@@ -135,6 +150,7 @@ pub fn serve(args: ServeArgs) -> i32 {
     let mut state = web::AppState::new(pool, args.secure_cookies);
     state.outbound = args.outbound.policy();
     state.federation_url = args.outbound.federation_url.clone();
+    state.limits = web::limit::Limiter::trusting(args.trusted_proxy.clone());
     state.ratings = std::sync::Arc::new(crate::director::ratings::Ratings::new(
         crate::rating::Settings {
             tau: args.rating_tau,

@@ -30,6 +30,9 @@ pub struct Publication {
     pub last_error: Option<String>,
     /// Failed sends in a row since the last success.
     pub failures: i32,
+    /// When the sender last tried the target (none since a referee's
+    /// "Send now"): with `failures`, when it tries next.
+    pub last_attempt_at: Option<NaiveDateTime>,
 }
 
 pub fn find(conn: &mut DbConnection, tid: i32) -> Result<Option<Publication>, DbError> {
@@ -147,6 +150,7 @@ pub fn acknowledged(
         publications::last_success_at.eq(Some(now())),
         publications::last_error.eq(None::<String>),
         publications::failures.eq(0),
+        publications::last_attempt_at.eq(Some(now())),
     ))
     .execute(conn)?;
     Ok(())
@@ -159,7 +163,29 @@ pub fn failed(conn: &mut DbConnection, id: i32, error: &str) -> Result<(), DbErr
         .set((
             publications::last_error.eq(Some(error)),
             publications::failures.eq(publications::failures + 1),
+            publications::last_attempt_at.eq(Some(now())),
         ))
         .execute(conn)?;
+    Ok(())
+}
+
+/// A referee's "Send now": the failures in a row and the last try are
+/// cleared, so the sender's wait starts again from its shortest and the
+/// next try is due at once. The error stays until a send succeeds.
+pub fn send_now(w: &mut Write, tid: i32) -> Result<(), DbError> {
+    let Some(p) = find(w.conn(), tid)?.filter(|p| p.active) else {
+        return Err(DbError::NotFound("publication"));
+    };
+    diesel::update(publications::table.find(p.id))
+        .set((
+            publications::failures.eq(0),
+            publications::last_attempt_at.eq(None::<NaiveDateTime>),
+        ))
+        .execute(w.conn())?;
+    w.record(
+        Change::new(Some(tid), Action::SendNow, Entity::Tournament, Some(tid))
+            .old(p.failures.to_string())
+            .new_value(p.target),
+    );
     Ok(())
 }

@@ -160,6 +160,7 @@ diesel::table! {
         last_success_at -> Nullable<Timestamp>,
         last_error -> Nullable<Text>,
         failures -> Integer,
+        last_attempt_at -> Nullable<Timestamp>,
     }
 }
 

@@ -104,22 +104,82 @@ pub(crate) fn import_header(
     Ok((index, errors))
 }
 
-/// The data rows of an import with their line numbers in the file (the
-/// header is line 1), blank rows left out; a row the reader cannot take is
+/// The data rows of an import (`text`, as given to [`import_reader`])
+/// with their line numbers in the file (the header is line 1), blank rows left out; a row the reader cannot take is
 /// a problem in `errors`, and the rows after it are still read.
 pub(crate) fn import_rows(
     reader: &mut csv::Reader<&[u8]>,
+    text: &str,
     errors: &mut Vec<players::ImportError>,
 ) -> Vec<(u64, csv::StringRecord)> {
+    // The reader's offsets are in the text it was given: without the mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = Lines::new(text.as_bytes());
     let mut rows = Vec::new();
-    for record in reader.records() {
-        match record {
-            Ok(r) if r.iter().all(|f| f.is_empty()) => {}
-            Ok(r) => rows.push((r.position().map(|p| p.line()).unwrap_or(0), r)),
-            Err(e) => errors.push(unreadable(&e)),
+    let mut records = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut records) {
+            Ok(false) => break,
+            Ok(true) if records.iter().all(|f| f.is_empty()) => {}
+            Ok(true) => {
+                let line = records.position().map_or(0, |p| lines.at(p.byte()));
+                rows.push((line, records.clone()));
+            }
+            Err(e) => {
+                let mut problem = unreadable(&e);
+                if let Some(p) = e.position() {
+                    problem.line = lines.at(p.byte());
+                }
+                errors.push(problem);
+            }
         }
     }
     rows
+}
+
+/// Line numbers by byte offset in a text whose lines end in `\n`, `\r\n`
+/// (a browser's text area sends these) or a lone `\r`, each counted once:
+/// the CSV reader's own count takes `\r\n` as two.
+struct Lines<'t> {
+    text: &'t [u8],
+    /// The last offset asked for and its line (rows are read in order).
+    at: usize,
+    line: u64,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t [u8]) -> Lines<'t> {
+        Lines {
+            text,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// The line of the byte at `offset`, counting on from the last one.
+    fn at(&mut self, offset: u64) -> u64 {
+        let mut offset = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.text.len());
+        // A record's offset is where the reader began looking for it: the
+        // blank lines it skipped come first.
+        while matches!(self.text.get(offset), Some(b'\r' | b'\n')) {
+            offset += 1;
+        }
+        if offset < self.at {
+            self.at = 0;
+            self.line = 1;
+        }
+        for i in self.at..offset {
+            match self.text[i] {
+                b'\n' => self.line += 1,
+                b'\r' if self.text.get(i + 1) != Some(&b'\n') => self.line += 1,
+                _ => {}
+            }
+        }
+        self.at = offset;
+        self.line
+    }
 }
 
 /// A row's cell under the column `col` (empty when the file has no such
@@ -152,6 +212,30 @@ pub(crate) fn unreadable(e: &csv::Error) -> players::ImportError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rows_line_is_the_same_whatever_ends_the_lines() {
+        for end in ["\n", "\r\n", "\r"] {
+            let text = [
+                "name,club",
+                "Thabo Nkosi,Soweto MSC",
+                "",
+                "Lerato Dlamini,\"Tembisa",
+                "MC\"",
+                "Sipho Mokoena,Kagiso,extra",
+                "Naledi Khumalo,",
+            ]
+            .join(end);
+            let mut reader = import_reader(&text);
+            let _ = reader.headers();
+            let mut errors = Vec::new();
+            let rows = import_rows(&mut reader, &text, &mut errors);
+            let lines: Vec<u64> = rows.iter().map(|(l, _)| *l).collect();
+            assert_eq!(lines, vec![2, 4, 7], "{end:?}");
+            assert_eq!(errors.len(), 1, "{end:?}");
+            assert_eq!(errors[0].line, 6, "{end:?}");
+        }
+    }
 
     #[test]
     fn formulas_are_written_as_text_and_read_back_unchanged() {

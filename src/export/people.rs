@@ -97,7 +97,7 @@ pub fn read(text: &str, this_year: i32) -> Result<Vec<PersonFields>, Vec<ImportE
     }
     let mut people = Vec::new();
     let mut seen: HashMap<String, u64> = HashMap::new();
-    for (line, record) in super::import_rows(&mut reader, &mut errors) {
+    for (line, record) in super::import_rows(&mut reader, text, &mut errors) {
         let get = |col: &str| super::field(&index, &record, col);
         let text = PersonText {
             name: get("name"),

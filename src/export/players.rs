@@ -75,7 +75,7 @@ pub fn read(text: &str) -> Result<ImportPlan, Vec<ImportError>> {
     let mut players = Vec::new();
     let mut rows: Vec<(u64, String, Option<usize>)> = Vec::new();
     let mut wanted: Vec<(u64, usize, String)> = Vec::new();
-    for (line, record) in super::import_rows(&mut reader, &mut errors) {
+    for (line, record) in super::import_rows(&mut reader, text, &mut errors) {
         let get = |col: &str| super::field(&index, &record, col);
         let row = rows.len();
         for name in get("relatives")

@@ -51,7 +51,7 @@ pub fn read(text: &str) -> Result<TeamImport, Vec<ImportError>> {
     let mut boards: Vec<Vec<(u64, usize, usize)>> = Vec::new();
     let mut first_line: Vec<u64> = Vec::new();
     let mut seen_names: HashMap<String, u64> = HashMap::new();
-    for (line, record) in super::import_rows(&mut reader, &mut errors) {
+    for (line, record) in super::import_rows(&mut reader, text, &mut errors) {
         let get = |col: &str| super::field(&index, &record, col);
         let team = match crate::roster::team_fields(get("team"), "") {
             Ok((team, _)) => team,

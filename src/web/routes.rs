@@ -133,6 +133,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/referees/{uid:\\d+}/remove"       Admin    => tournaments::unassign_referee;
     get  "/t/{tid:\\d+}/audit"                            Referee  => tournaments::audit_page;
     post "/t/{tid:\\d+}/publication"                      Referee  => tournaments::publish_to;
+    post "/t/{tid:\\d+}/publication/send-now"             Referee  => tournaments::send_now;
     post "/t/{tid:\\d+}/publication/stop"                 Referee  => tournaments::stop_publishing;
     post "/t/{tid:\\d+}/archive"                          Referee  => tournaments::archive;
     post "/t/{tid:\\d+}/delete"                           Admin    => tournaments::delete;

@@ -60,7 +60,7 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
         Problem::Missing => write!(f, "choose one"),
         Problem::TooLong { max } => write!(f, "the {label} is longer than {max} characters"),
         Problem::ControlCharacter { code } => {
-            write!(f, "the {label} holds a control character (U+{code:04X})")
+            write!(f, "the {label} holds a control character or line break (U+{code:04X})")
         }
         Problem::InvisibleCharacter { code } => write!(
             f,

@@ -84,7 +84,9 @@ pub async fn get_own(
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
     state.limits.personal(&key, &req, false)?;
-    let own = state.run(move |c| personal::open(c, &key)).await?;
+    let k = key.clone();
+    let own = state.run(move |c| personal::open(c, &k)).await;
+    let own = state.limits.personal_answered(&key, own)?;
     Ok(HttpResponse::Ok().json(OwnJson::from(OwnView::of(&own))))
 }
 
@@ -92,8 +94,26 @@ pub async fn get_own(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReportBody {
-    game: i32,
+    /// The game's id: read by hand, so that a value that is not one is a
+    /// 422 naming `game`, not a parse error of the whole body.
+    game: serde_json::Value,
     result: String,
+}
+
+/// A game id as sent: a whole number (a string of digits is taken too).
+fn game_id(value: &serde_json::Value) -> Result<i32, ApiError> {
+    let id = match value {
+        serde_json::Value::Number(n) => n.as_i64().and_then(|v| i32::try_from(v).ok()),
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    id.ok_or_else(|| {
+        let text = match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        invalid("game", Problem::NotWholeNumber { text })
+    })
 }
 
 /// `POST /api/v1/player/{key}/results`: a player reports one of their
@@ -107,11 +127,13 @@ pub async fn post_report(
     let key = key.into_inner();
     state.limits.personal(&key, &req, true)?;
     let b: ReportBody = body(&bytes)?;
+    let game = game_id(&b.game)?;
     let result = crate::reports::read(&b.result).map_err(|p| invalid("result", p))?;
-    let game = b.game;
+    let k = key.clone();
     let done = state
-        .run(move |c| personal::report(c, &key, game, result))
-        .await?;
+        .run(move |c| personal::report(c, &k, game, result))
+        .await;
+    let done = state.limits.personal_answered(&key, done)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "game": done.game.id,
         "round": done.round,
@@ -160,9 +182,11 @@ pub async fn post_next_round(
     state.limits.personal(&key, &req, true)?;
     let b: NextRoundBody = body(&bytes)?;
     let word = read_word(b.play, b.bye.as_deref()).map_err(|p| invalid("bye", p))?;
+    let k = key.clone();
     let done = state
-        .run(move |c| personal::next_round_word(c, &key, word))
-        .await?;
+        .run(move |c| personal::next_round_word(c, &k, word))
+        .await;
+    let done = state.limits.personal_answered(&key, done)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "round": done.round,
         "play": done.word == NextRound::Play,

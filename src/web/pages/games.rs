@@ -574,11 +574,10 @@ pub async fn link_page(
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
-    state.limits.player_link(pid, &req, false)?;
+    state.limits.player_link(pid, &key, &req, false)?;
     let k = key.clone();
-    let link = state
-        .run(move |c| scoresheets::open_link(c, pid, &k))
-        .await?;
+    let link = state.run(move |c| scoresheets::open_link(c, pid, &k)).await;
+    let link = state.limits.player_link_answered(pid, &key, link)?;
     let page = LinkPage {
         ctx: Ctx::with_csrf(&req),
         action: format!("/p/{pid}/{key}"),
@@ -609,7 +608,7 @@ pub async fn link_submit(
     form: web::Form<LinkForm>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
-    state.limits.player_link(pid, &req, true)?;
+    state.limits.player_link(pid, &key, &req, true)?;
     let LinkForm { game, side, text } = form.into_inner();
     let gid: i32 = game.trim().parse().unwrap_or(0);
     let outcome = match RecordSide::parse(&side) {
@@ -619,9 +618,10 @@ pub async fn link_submit(
         )),
         Some(s) => {
             let (k, t) = (key.clone(), text.clone());
-            state
+            let sent = state
                 .run(move |c| scoresheets::submit_by_link(c, pid, &k, gid, s, &t))
-                .await
+                .await;
+            state.limits.player_link_answered(pid, &key, sent)
         }
     };
     match outcome {

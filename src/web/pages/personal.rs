@@ -167,7 +167,8 @@ async fn me_page(
     problem: Option<String>,
 ) -> Result<MePage, AppError> {
     let k = key.clone();
-    let own = state.run(move |c| personal::open(c, &k)).await?;
+    let own = state.run(move |c| personal::open(c, &k)).await;
+    let own = state.limits.personal_answered(&key, own)?;
     let me = OwnView::of(&own);
     let pairing = own.data.rounds.iter().rev().find_map(|r| {
         own.data.pairings_of(r).into_iter().find(|p| {
@@ -261,10 +262,10 @@ pub async fn report(
         ))),
         Ok(result) => {
             let k = key.clone();
-            state
+            let done = state
                 .run(move |c| personal::report(c, &k, game, result))
-                .await
-                .map(|_| "report")
+                .await;
+            state.limits.personal_answered(&key, done).map(|_| "report")
         }
     };
     answer(&req, &state, key, done, &format!("g{game}")).await
@@ -295,10 +296,10 @@ pub async fn next_round(
     let done = match word {
         Ok(word) => {
             let k = key.clone();
-            state
+            let done = state
                 .run(move |c| personal::next_round_word(c, &k, word))
-                .await
-                .map(|_| "next")
+                .await;
+            state.limits.personal_answered(&key, done).map(|_| "next")
         }
         Err(e) => Err(e),
     };

@@ -344,8 +344,9 @@ pub struct ImportPage {
     t: Tournament,
     csv: String,
     problems: Vec<players_csv::ImportError>,
-    /// Players just imported, when the import has warnings to show.
+    /// Players just imported: how many and their names.
     imported: Option<usize>,
+    added: Vec<String>,
     warnings: Vec<String>,
 }
 
@@ -356,6 +357,7 @@ pub async fn import_form(r: Referee, ctx: Ctx) -> ImportPage {
         csv: String::new(),
         problems: Vec::new(),
         imported: None,
+        added: Vec::new(),
         warnings: Vec::new(),
     }
 }
@@ -443,9 +445,7 @@ pub async fn import(
                     unknown.join(", ")
                 ));
             }
-            if warnings.is_empty() {
-                return Ok(see_other(&format!("/t/{tid}#players")));
-            }
+            // The page says what was added, and what is worth a second look.
             render(
                 &ImportPage {
                     ctx,
@@ -453,6 +453,7 @@ pub async fn import(
                     csv: String::new(),
                     problems: Vec::new(),
                     imported: Some(count),
+                    added: listed.iter().map(|p| p.name.clone()).collect(),
                     warnings,
                 },
                 StatusCode::OK,
@@ -465,6 +466,7 @@ pub async fn import(
                 csv,
                 problems,
                 imported: None,
+                added: Vec::new(),
                 warnings: Vec::new(),
             },
             FORM_ERROR,
@@ -565,7 +567,7 @@ pub async fn request_bye(
             })
             .await
         {
-            Ok(()) => return Ok(see_other(&format!("/t/{tid}#players"))),
+            Ok(()) => return Ok(see_other(&format!("/t/{tid}#byes"))),
             Err(AppError::Conflict(m)) => errors.add("bye_round", m),
             Err(AppError::NotFound(_)) => {
                 errors.add("bye_player", "choose a player of this tournament")

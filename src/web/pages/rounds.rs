@@ -123,34 +123,83 @@ pub struct ClockForm {
 /// `POST /t/{tid}/rounds/{n}/clock`: starts (or sets) the round clock.
 pub async fn set_clock(
     r: Referee,
+    ctx: Ctx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
+    let form = form.into_inner();
     let minutes = match form.minutes.trim() {
-        "" => None,
-        m => Some(m.parse::<i64>().map_err(|_| {
-            AppError::invalid("minutes", format!("'{m}' is not a whole number of minutes"))
-        })?),
+        "" => Ok(None),
+        m => m.parse::<i64>().map(Some).map_err(|_| {
+            crate::field::FieldError::new(
+                "minutes",
+                crate::field::Problem::NotWholeNumber {
+                    text: m.to_string(),
+                },
+            )
+        }),
     };
     // Without the page's script the offset is empty: a time of day is UTC.
     let offset: i32 = form.offset.trim().parse().unwrap_or(0);
     let now = chrono::Utc::now().naive_utc();
-    let clock = crate::clock::read_in_zone(
-        &form.starts_at,
-        offset,
-        minutes,
-        r.tournament.clock_limit().minutes,
-        now,
-    )
-    .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
-    state
-        .write(Some(r.user.id), move |w| {
-            rounds::set_clock(w, tid, n, clock)
-        })
-        .await?;
-    Ok(see_other(&format!("/t/{tid}/rounds/{n}#clock")))
+    let clock = minutes.and_then(|minutes| {
+        crate::clock::read_in_zone(
+            &form.starts_at,
+            offset,
+            minutes,
+            r.tournament.clock_limit().minutes,
+            now,
+        )
+    });
+    let (field, message) = match clock {
+        Ok(clock) => {
+            let written = state
+                .write(Some(r.user.id), move |w| {
+                    rounds::set_clock(w, tid, n, clock)
+                })
+                .await;
+            match written {
+                Ok(_) => return Ok(see_other(&format!("/t/{tid}/rounds/{n}#clock"))),
+                Err(AppError::Invalid { field, message }) => (field, message),
+                // Anything but a refused value (the round gone, the
+                // database) is the error it is.
+                Err(other) => return Err(other),
+            }
+        }
+        Err(e) => (e.field.to_string(), e.to_string()),
+    };
+    // The round page again, with what was typed and the field named.
+    let data = load_data(&state, tid).await?;
+    let url = absolute_url(&req, &format!("/t/{tid}/rounds/{n}"));
+    let flags = match data.round(n, true) {
+        Ok(round) if round.is_published() => flag_words(&state, &data, &round).await?,
+        _ => HashMap::new(),
+    };
+    let mut page = round_page(ctx, data, n, true, flags, String::new(), url)?;
+    let field = match field.as_str() {
+        "minutes" => "clock-minutes",
+        _ => "clock-start",
+    };
+    page.clock = ClockTyped {
+        starts_at: form.starts_at,
+        minutes: form.minutes,
+        field,
+        message,
+    };
+    render(&page, crate::web::layout::FORM_ERROR)
+}
+
+/// The clock form as typed, when it comes back with a problem: the field
+/// at fault (`clock-start` or `clock-minutes`) and what is wrong.
+#[derive(Debug, Default)]
+pub struct ClockTyped {
+    starts_at: String,
+    minutes: String,
+    field: &'static str,
+    message: String,
 }
 
 /// The question asked before an action on round `n` (`action`, the last
@@ -245,6 +294,10 @@ pub struct RoundPage {
     undo_blocker: Option<String>,
     /// Whether its results can be cleared (the last round, with results).
     can_clear: bool,
+    /// The clock form as typed, when it comes back with a problem.
+    clock: ClockTyped,
+    /// The banner while the publication is failing (referees only).
+    banner: Option<crate::web::views::publication::Banner>,
 }
 
 impl RoundPage {
@@ -330,7 +383,16 @@ pub async fn show(
         Ok(round) if can_edit && round.is_published() => flag_words(&state, &data, &round).await?,
         _ => HashMap::new(),
     };
-    let page = round_page(ctx, data, n, can_edit, flags, q, url)?;
+    let revision = data.tournament.revision;
+    let mut page = round_page(ctx, data, n, can_edit, flags, q, url)?;
+    page.banner = crate::web::views::publication::failing(
+        &state,
+        tid,
+        revision,
+        can_edit,
+        format!("/t/{tid}/rounds/{n}"),
+    )
+    .await?;
     render(&page, StatusCode::OK)
 }
 
@@ -376,6 +438,8 @@ fn round_page(
         round,
         can_edit,
         updated: crate::web::layout::updated_now(),
+        clock: ClockTyped::default(),
+        banner: None,
     })
 }
 
@@ -557,6 +621,8 @@ pub struct ResultsPage {
     ruled: Vec<crate::conflict::RulingStands>,
     /// The flags of games with records, in words.
     flags: HashMap<i32, (bool, String, String)>,
+    /// The banner while the publication is failing.
+    banner: Option<crate::web::views::publication::Banner>,
 }
 
 impl ResultsPage {
@@ -580,6 +646,7 @@ impl ResultsPage {
             notice: None,
             ruled: Vec::new(),
             flags: HashMap::new(),
+            banner: None,
         }
     }
     fn flag(&self, game: &i32) -> Option<&String> {
@@ -769,8 +836,17 @@ pub async fn results_form(
     let data = load_round(&state, tid, n).await?;
     let round = data.round(n, true)?;
     let flags = flag_words(&state, &data, &round).await?;
+    let revision = data.tournament.revision;
     let mut page = ResultsPage::new(ctx, data, round, missing_only(&query));
     page.flags = flags;
+    page.banner = crate::web::views::publication::failing(
+        &state,
+        tid,
+        revision,
+        true,
+        format!("/t/{tid}/rounds/{n}/results"),
+    )
+    .await?;
     page.saved = query.get("saved").and_then(|v| v.parse().ok()).unwrap_or(0);
     render(&page, StatusCode::OK)
 }

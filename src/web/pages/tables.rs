@@ -65,6 +65,22 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
     let entrants: HashMap<u32, crate::standings::Entrant> =
         data.entrants().into_iter().map(|e| (e.id, e)).collect();
     let rank = |id: &u32| rank_of.get(id).map(|r| r.to_string()).unwrap_or_default();
+    // Who sits opposite whom in each published round: a pairing whose
+    // result is still missing is told apart from a round not played.
+    let seats: Vec<HashMap<i32, &crate::db::rounds::Pairing>> = if data.is_team_event() {
+        Vec::new()
+    } else {
+        data.published().iter().map(|r| data.seats_of(r)).collect()
+    };
+    let pending_against = |player: u32, round: usize| -> Option<u32> {
+        let p = seats.get(round)?.get(&(player as i32))?;
+        let other = if p.first_player_id == Some(player as i32) {
+            p.second_player_id
+        } else {
+            p.first_player_id
+        }?;
+        u32::try_from(other).ok()
+    };
     standings
         .iter()
         .enumerate()
@@ -72,7 +88,8 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
             let cells = entrants[&s.id]
                 .rounds
                 .iter()
-                .map(|o| {
+                .enumerate()
+                .map(|(round, o)| {
                     let cell = |opponent: String, mark: &str, score: String| Cell {
                         opponent,
                         mark: mark.to_string(),
@@ -102,7 +119,10 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
                         Outcome::AllocatedBye | Outcome::RequestedBye { .. } => {
                             cell(String::new(), "bye", show_points(scoring.round_score(o)))
                         }
-                        Outcome::Absent => cell(String::new(), "–", String::new()),
+                        Outcome::Absent => match pending_against(s.id, round) {
+                            Some(opponent) => cell(rank(&opponent), "?", String::new()),
+                            None => cell(String::new(), "–", String::new()),
+                        },
                     }
                 })
                 .collect();

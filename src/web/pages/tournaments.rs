@@ -465,6 +465,38 @@ pub async fn publish_to(
     }
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SendNowForm {
+    /// The page the button was pressed on.
+    pub back: String,
+}
+
+/// `POST /t/{tid}/publication/send-now`: the publication's wait between
+/// tries starts again from nothing, so the sender tries at once; back to
+/// the page the button was on.
+pub async fn send_now(
+    r: Referee,
+    state: web::Data<AppState>,
+    form: web::Form<SendNowForm>,
+) -> Result<HttpResponse, AppError> {
+    let tid = r.tournament.id;
+    let back = crate::web::views::publication::back_to(tid, &form.back);
+    // A page left open after publishing stopped: nothing to send.
+    let publishing = state
+        .run(move |c| crate::db::publications::find(c, tid))
+        .await?
+        .is_some_and(|p| p.active);
+    if publishing {
+        state
+            .write(Some(r.user.id), move |w| {
+                crate::db::publications::send_now(w, tid)
+            })
+            .await?;
+    }
+    Ok(see_other(&back))
+}
+
 /// `POST /t/{tid}/publication/stop`
 pub async fn stop_publishing(
     r: Referee,

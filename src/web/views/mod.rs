@@ -4,6 +4,7 @@
 //! another page.
 
 pub mod personal;
+pub mod publication;
 pub mod round;
 pub mod team;
 pub mod tournament;

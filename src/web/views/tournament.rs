@@ -32,6 +32,27 @@ pub fn error_key(field: &str) -> String {
     format!("forbidden_{field}")
 }
 
+/// The fields of the page's forms in the order they stand on it (a waiver's
+/// reason takes the focus by itself: only one waiver form errs at a time).
+const FOCUS_ORDER: &[&str] = &[
+    "bye_player",
+    "bye_round",
+    "person",
+    "name",
+    "club",
+    "rating",
+    "seed",
+    "federation_id",
+    "to",
+    "token",
+    "a",
+    "b",
+    "forbidden_a",
+    "forbidden_b",
+    "forbidden_from_round",
+    "forbidden_to_round",
+];
+
 /// The page's error key for the waiver reason of one kept-apart pair.
 pub fn waiver_key(id: i32) -> String {
     format!("waiver_{id}")
@@ -81,6 +102,8 @@ pub struct TournamentPage {
     pub publication: Option<crate::db::publications::Publication>,
     /// Byes asked for rounds still to pair, with the player's name.
     pub byes: Vec<(crate::db::rounds::RequestedBye, String)>,
+    /// The banner while the publication is failing (referees only).
+    pub banner: Option<super::publication::Banner>,
 }
 
 impl TournamentPage {
@@ -108,6 +131,17 @@ impl TournamentPage {
     }
 
     /// `current`, `pending`, `failing` or `off`.
+    /// What the target or the network last said, without a closing full
+    /// stop (the sentence around it has its own).
+    fn publication_error(&self) -> String {
+        self.publication
+            .as_ref()
+            .and_then(|p| p.last_error.as_deref())
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches(['.', ' '])
+            .to_string()
+    }
     fn publication_state(&self) -> &'static str {
         crate::web::api::publication::state_of(self.publication.as_ref(), self.t.revision)
     }
@@ -139,6 +173,14 @@ impl TournamentPage {
     /// Why the waiver of kept-apart pair `id` was refused, if it was.
     fn waiver_error(&self, id: i32) -> Option<&str> {
         self.errors.get(&waiver_key(id))
+    }
+    /// Whether `field` is the first field in error in the page's order:
+    /// the one that takes the focus when a form comes back with errors.
+    fn focus(&self, field: &str) -> bool {
+        FOCUS_ORDER
+            .iter()
+            .find(|f| self.errors.has(f))
+            .is_some_and(|f| *f == field)
     }
     fn forbidden_error(&self, field: &str) -> Option<&str> {
         self.errors.get(&error_key(field))
@@ -244,6 +286,10 @@ pub async fn load_page(
         ),
         (_, Err(e)) => e.to_string(),
     };
+    let banner = publication
+        .as_ref()
+        .filter(|_| can_edit)
+        .and_then(|p| super::publication::Banner::of(p, t.revision));
     Ok(TournamentPage {
         rounds_label,
         rounds,
@@ -260,6 +306,7 @@ pub async fn load_page(
         can_edit,
         new_player,
         errors,
+        banner,
         published,
         publication,
         byes,

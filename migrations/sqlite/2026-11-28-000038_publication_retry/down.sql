@@ -1,0 +1,1 @@
+ALTER TABLE publications DROP COLUMN last_attempt_at;
