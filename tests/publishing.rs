@@ -874,3 +874,52 @@ fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
         assert_eq!(r.headers["location"], format!("/t/{tid}"));
     }
 }
+
+/// The sender's wait is read from the publication's row: a publication
+/// that failed six times in a row waits half a minute, and "Send now"
+/// has the venue's sender try again at its next look.
+#[test]
+fn send_now_has_the_sender_try_again_at_once() {
+    let app = TestApp::start("sqlite");
+    let referee = app.user("thandi", Role::Referee);
+    let mut api = app.script_for(&referee);
+    // A federation's server that is off: nobody listens on its port.
+    let down = format!("http://127.0.0.1:{}", free_port());
+    let tid = published_to(&mut api, "Kuruman Open", &down, "secret-token-9");
+    let id = kraal::db::publications::find(&mut app.conn(), tid as i32)
+        .unwrap()
+        .unwrap()
+        .id;
+    for _ in 0..6 {
+        kraal::db::publications::failed(&mut app.conn(), id, "the server did not answer").unwrap();
+    }
+    let last_try = || {
+        kraal::db::publications::find(&mut app.conn(), tid as i32)
+            .unwrap()
+            .unwrap()
+    };
+    let _venue = Served::start(&app.database_url, |c| {
+        c.arg("--publish-allow-private");
+    });
+    // The sender looks five times a second; within two seconds it has
+    // looked often enough to show it waits.
+    let early = within(Duration::from_secs(2), || last_try().failures != 6);
+    assert!(
+        early.is_none(),
+        "the sender waits out the backoff: {:?}",
+        last_try()
+    );
+    let mut desk = app.client_as(&referee);
+    let r = desk.post(&format!("/t/{tid}/publication/send-now"), &[]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    // Send now cleared the failures; any now counted are new tries.
+    let tried = within(Duration::from_secs(10), || {
+        let p = last_try();
+        (1..6).contains(&p.failures) && p.last_attempt_at.is_some()
+    });
+    assert!(
+        tried.is_some(),
+        "sent again after Send now: {:?}",
+        last_try()
+    );
+}

@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::db::{event, publications, Pool};
 use crate::outbound::Policy;
@@ -80,11 +80,24 @@ impl std::fmt::Display for NotSent {
 }
 
 /// What the look and the workers share: the targets a worker is busy
-/// with, and when each failing publication may be tried again.
+/// with. When a failing publication may be tried again is read from its
+/// row ([`waiting`]), so that a referee's "Send now", which clears the
+/// failures, is taken at the next look.
 #[derive(Default)]
 struct Shared {
     busy: HashSet<String>,
-    next_try: HashMap<i32, Instant>,
+}
+
+/// Whether `p` failed last and its wait ([`backoff`] after its failures
+/// in a row, counted from its last try) is not over yet.
+fn waiting(p: &publications::Publication, now: chrono::NaiveDateTime) -> bool {
+    match (p.failures, p.last_attempt_at) {
+        (f, Some(at)) if f > 0 => {
+            let wait = chrono::Duration::from_std(backoff(f)).unwrap_or(chrono::Duration::MAX);
+            now < at + wait
+        }
+        _ => false,
+    }
 }
 
 /// Starts the sender on a thread of its own; `policy` says where its
@@ -119,11 +132,10 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
         let mut by_target: HashMap<String, Vec<publications::Publication>> = HashMap::new();
         {
             let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            let now = Instant::now();
-            s.next_try.retain(|_, t| now < *t);
+            let now = crate::db::now();
             for (p, _) in due {
                 let key = worker_of(&p.target);
-                if s.busy.contains(&key) || s.next_try.contains_key(&p.id) {
+                if s.busy.contains(&key) || waiting(&p, now) {
                     continue;
                 }
                 by_target.entry(key).or_default().push(p);
@@ -141,7 +153,7 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
                     let shared = shared.clone();
                     move || {
                         for p in publications {
-                            send_and_store(&pool, &venue, policy, &shared, &p);
+                            send_and_store(&pool, &venue, policy, &p);
                         }
                         let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
                         s.busy.remove(&key);
@@ -157,19 +169,8 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
 }
 
 /// Sends `p`'s event and stores what came of it.
-fn send_and_store(
-    pool: &Pool,
-    venue: &Venue,
-    policy: Policy,
-    shared: &Mutex<Shared>,
-    p: &publications::Publication,
-) {
+fn send_and_store(pool: &Pool, venue: &Venue, policy: Policy, p: &publications::Publication) {
     let outcome = send(pool, venue, policy, p);
-    if outcome.is_err() {
-        let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
-        s.next_try
-            .insert(p.id, Instant::now() + backoff(p.failures + 1));
-    }
     let stored = pool
         .get()
         .map_err(crate::db::DbError::from)
