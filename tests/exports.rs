@@ -72,7 +72,14 @@ fn names_that_look_like_formulas_are_exported_as_text_and_imported_back() {
         let copy = common::tournament(&app, &admin, "Formula Open, again");
         let csv_text = a.get(&urls[0]).body;
         let reply = a.post(&format!("/t/{}/import", copy.id), &[("csv", &csv_text)]);
-        assert_eq!(reply.status, 303, "{}", reply.body);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert!(
+            reply
+                .body
+                .contains(&format!("data-imported=\"{}\"", HOSTILE.len())),
+            "the import says what it added: {}",
+            reply.body
+        );
         let mut names: Vec<String> = kraal::db::players::list(&mut app.conn(), copy.id)
             .unwrap()
             .into_iter()

@@ -253,7 +253,7 @@ fn a_control_character_in_a_text_field_is_refused_by_name_on_both_backends() {
         );
         assert_eq!(reply.status, 422, "[{}] {}", app.backend, reply.body);
         assert!(
-            reply.body.contains("control character (U+0000)"),
+            reply.body.contains("data-error-field=\"name\"") && reply.body.contains("(U+0000)"),
             "{}",
             reply.body
         );
