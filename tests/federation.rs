@@ -334,16 +334,7 @@ fn one_federation(backend: &'static str) {
         "2026-10-10",
         |i, j| if (i + j) % 2 == 0 { Some(j < i) } else { None },
     );
-    let laptop = federation_db.user("venue-soweto", Role::Referee);
-    kraal::db::users::allow_publishing(&mut federation_db.conn(), laptop.id, true).unwrap();
-    let publish_token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut federation_db.conn(),
-        laptop.id,
-        "venue",
-        &kraal::accounts::token_digest(&publish_token),
-    )
-    .unwrap();
+    let publish_token = common::publisher_token(&federation_db, "venue-soweto");
     let federation = Served::start(&federation_db.database_url, |_| {});
 
     // The venue: its registry pulled from the federation's list.
@@ -688,16 +679,7 @@ fn venue_event_without_registry(players: &[(&str, &str)]) -> Value {
 /// The federation's server and a token of an account allowed to publish.
 fn federation_with_publisher(backend: &'static str) -> (TestApp, String) {
     let federation = TestApp::start(backend);
-    let laptop = federation.user("venue-soweto", Role::Referee);
-    kraal::db::users::allow_publishing(&mut federation.conn(), laptop.id, true).unwrap();
-    let token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut federation.conn(),
-        laptop.id,
-        "venue",
-        &kraal::accounts::token_digest(&token),
-    )
-    .unwrap();
+    let token = common::publisher_token(&federation, "venue-soweto");
     (federation, token)
 }
 

@@ -114,16 +114,7 @@ struct Setup {
 
 fn setup(target_backend: &'static str) -> Setup {
     let target_db = TestApp::start(target_backend);
-    let laptop = target_db.user("venue-laptop", Role::Referee);
-    kraal::db::users::allow_publishing(&mut target_db.conn(), laptop.id, true).unwrap();
-    let token = kraal::accounts::new_token();
-    kraal::db::auth::create_token(
-        &mut target_db.conn(),
-        laptop.id,
-        "venue",
-        &kraal::accounts::token_digest(&token),
-    )
-    .unwrap();
+    let token = common::publisher_token(&target_db, "venue-laptop");
     let venue_db = TestApp::start("sqlite");
     let referee = venue_db.user("palesa", Role::Referee);
     let mut venue_api = venue_db.script_for(&referee);

@@ -850,3 +850,20 @@ pub fn read_event_until(
     }
     false
 }
+
+/// An account of `app` named `name` that may publish events there (as
+/// `kraal user publisher NAME` allows one), and its API token: what a
+/// venue is given to publish to this server.
+pub fn publisher_token(app: &TestApp, name: &str) -> String {
+    let account = app.user(name, Role::Referee);
+    kraal::db::users::allow_publishing(&mut app.conn(), account.id, true).unwrap();
+    let token = kraal::accounts::new_token();
+    kraal::db::auth::create_token(
+        &mut app.conn(),
+        account.id,
+        "venue",
+        &kraal::accounts::token_digest(&token),
+    )
+    .unwrap();
+    token
+}
