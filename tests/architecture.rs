@@ -430,6 +430,15 @@ fn pages_never_import_pages() {
 }
 
 #[test]
+fn pages_never_import_the_api() {
+    forbid(
+        "a page or a view imports the API (what both need lives in crate::director or web/views)",
+        &["web/pages", "web/views"],
+        &["crate::web::api"],
+    );
+}
+
+#[test]
 fn the_api_never_imports_pages() {
     forbid(
         "the API imports pages",
@@ -481,4 +490,94 @@ fn grouped_imports_and_relative_paths_are_resolved() {
         "crate::db"
     ));
     assert!(!under(&["crate".into(), "dbx".into()], "crate::db"));
+}
+
+#[test]
+fn the_web_reaches_the_data_through_the_director_only() {
+    forbid(
+        "the web names the database layer (a step belongs in crate::director)",
+        &["web"],
+        &["crate::db"],
+    );
+}
+
+/// Every `pub use` of `crate::db` in the director, with its line, whose
+/// name is not a type or a constant: handing out a database function
+/// would open a second door beside the director's own functions.
+fn functions_handed_out(file: &Path) -> Vec<String> {
+    fn leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                leaves(&p.tree, prefix, out);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => {
+                let mut full = prefix.clone();
+                full.push(n.ident.to_string());
+                out.push((full, n.span().start().line));
+            }
+            syn::UseTree::Rename(r) => {
+                let mut full = prefix.clone();
+                full.push(r.ident.to_string());
+                out.push((full, r.span().start().line));
+            }
+            syn::UseTree::Glob(g) => {
+                let mut full = prefix.clone();
+                full.push("*".into());
+                out.push((full, g.star_token.span.start().line));
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    leaves(t, prefix, out);
+                }
+            }
+        }
+    }
+    let text = std::fs::read_to_string(file).unwrap();
+    let syntax = syn::parse_file(&text).unwrap();
+    let mut out = Vec::new();
+    for item in &syntax.items {
+        if let syn::Item::Use(u) = item {
+            if matches!(u.vis, syn::Visibility::Inherited) {
+                continue;
+            }
+            let mut found = Vec::new();
+            leaves(&u.tree, &mut Vec::new(), &mut found);
+            for (path, line) in found {
+                let from_db = path.len() > 1 && path[0] == "crate" && path[1] == "db";
+                let typed = path
+                    .last()
+                    .and_then(|n| n.chars().next())
+                    .is_some_and(char::is_uppercase);
+                if from_db && !typed {
+                    out.push(format!("{}:{line}: {}", file.display(), path.join("::")));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_director_hands_out_types_never_database_functions() {
+    let found: Vec<String> = files(&["director"])
+        .iter()
+        .flat_map(|f| functions_handed_out(f))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the director re-exports a database function:\n{}",
+        found.join("\n")
+    );
+    // The rule can fail: a re-exported function is caught.
+    let probe = std::env::temp_dir().join(format!("kraal-door-{}.rs", std::process::id()));
+    std::fs::write(&probe, "pub use crate::db::players::{create, Player};\n").unwrap();
+    let caught = functions_handed_out(&probe);
+    std::fs::remove_file(&probe).unwrap();
+    assert_eq!(caught.len(), 1, "{caught:?}");
+    assert!(
+        caught[0].ends_with("crate::db::players::create"),
+        "{caught:?}"
+    );
 }

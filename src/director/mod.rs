@@ -8,19 +8,29 @@
 pub mod audit;
 mod bracket;
 pub mod commit;
+pub mod forbidden;
 pub mod health;
+pub mod links;
 mod load;
+pub mod model;
 pub mod pair;
+pub mod people;
 pub mod personal;
+pub mod players;
+pub mod publications;
+pub mod published;
 mod ranking;
 pub mod ratings;
 pub mod registry;
 pub mod results;
+pub mod rounds;
 pub mod scoresheets;
 pub mod seasons;
 pub mod settings;
 pub mod swap;
 pub mod teams;
+pub mod tournaments;
+pub mod users;
 
 pub use commit::commit;
 pub use load::{load, load_round};
@@ -320,4 +330,14 @@ impl TournamentData {
     pub fn published(&self) -> Vec<&Round> {
         self.rounds.iter().filter(|r| r.is_published()).collect()
     }
+}
+
+/// The time as the database stores it (UTC, without zone).
+pub fn now() -> chrono::NaiveDateTime {
+    crate::db::now()
+}
+
+/// Whether the database answers (`/healthz`).
+pub fn ping(conn: &mut crate::db::DbConnection) -> Result<(), crate::db::DbError> {
+    crate::db::ping(conn)
 }

@@ -4,6 +4,8 @@
 //! their places (the points of a place go to whoever took it) but are not
 //! in the table, which is of the registry's people.
 
+use crate::db::audit::Write;
+use crate::season::SeasonFields;
 use std::collections::HashMap;
 
 use crate::db::people::{self, Person};
@@ -77,4 +79,37 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
 pub fn not_counted(conn: &mut DbConnection, s: &Season) -> Result<Vec<i32>, DbError> {
     let ids: Vec<i32> = s.events.iter().map(|e| e.0).collect();
     crate::db::tournaments::not_rated_among(conn, &ids)
+}
+
+// The steps the pages and the API take through the director.
+/// Stores a season; every event must be an individual tournament here,
+/// and the name no other season's.
+pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
+    crate::db::seasons::create(w, f)
+}
+
+/// Deletes season `id` (its events stay; only their grouping goes); the
+/// change records what the season was.
+pub fn delete(w: &mut Write, id: i32) -> Result<Season, DbError> {
+    crate::db::seasons::delete(w, id)
+}
+
+pub fn find(conn: &mut DbConnection, id: i32) -> Result<Season, DbError> {
+    crate::db::seasons::find(conn, id)
+}
+
+/// Changes season `id` to `f`, its events replaced by `f`'s in their
+/// order; the change records the season before and after.
+pub fn update(w: &mut Write, id: i32, f: &SeasonFields) -> Result<Season, DbError> {
+    crate::db::seasons::update(w, id, f)
+}
+
+/// Every season, newest first: (id, name).
+pub fn list(conn: &mut DbConnection) -> Result<Vec<(i32, String)>, DbError> {
+    crate::db::seasons::list(conn)
+}
+
+/// Every season with its events, newest first.
+pub fn all(conn: &mut DbConnection) -> Result<Vec<Season>, DbError> {
+    crate::db::seasons::all(conn)
 }

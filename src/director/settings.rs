@@ -4,6 +4,7 @@
 //! checks it against the stored rounds in the same transaction as the
 //! write, so two referees saving at once cannot slip a change past it.
 
+use crate::db::audit::Write;
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
@@ -36,3 +37,15 @@ pub fn update(
         tournaments::update(w, tid, fields)
     })
 }
+
+// The steps the pages and the API take through the director.
+pub fn get(conn: &mut DbConnection, key: &str) -> Result<Option<String>, DbError> {
+    crate::db::settings::get(conn, key)
+}
+
+/// Stores `value` under `key` (`None` removes it), recording the change:
+/// an admin's setting, not a secret (secrets are never set this way).
+pub fn set(w: &mut Write, key: &str, value: Option<&str>) -> Result<(), DbError> {
+    crate::db::settings::set(w, key, value)
+}
+pub use crate::db::settings::FEDERATION_URL;

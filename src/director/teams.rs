@@ -9,12 +9,15 @@
 //! pairing. Match `k` of a round plays on tables `4k-3` to `4k`, one
 //! table per board, which is what the results desk's quick entry reads.
 
+use crate::db::audit::Write;
+use crate::db::teams::NewTeam;
 use crate::rounds::{NotReady, Refused};
 use std::collections::HashMap;
 
 use crate::change::{Action, Change, Entity};
 use crate::db::rounds::{Pairing, PlannedMatch, Round};
-use crate::db::teams::{self, Actor, Member, Team, BOARDS};
+pub use crate::db::teams::BOARDS;
+use crate::db::teams::{self, Actor, Member, Team};
 use crate::db::{self, DbConnection, DbError};
 use crate::pairing::explain::Explanation;
 use crate::pairing::teams::{self as core, Lineup, TeamMatch, TeamScoring, TeamSwissInput};
@@ -634,4 +637,22 @@ pub fn import(
 pub struct ImportRefused {
     pub line: Option<u64>,
     pub error: DbError,
+}
+
+// The steps the pages and the API take through the director.
+/// The team a captain's link opens; `None` for a link that is not (or no
+/// longer) any team's. Only the secret's digest is stored.
+pub fn by_captain_token(conn: &mut DbConnection, token: &str) -> Result<Option<Team>, DbError> {
+    crate::db::teams::by_captain_token(conn, token)
+}
+
+/// Enters a team with its roster and substitutes and a fresh captain link.
+pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
+    crate::db::teams::create(w, tid, t)
+}
+
+/// Gives a team a new captain's link and returns its secret, which is
+/// not stored (only its digest is): the old link stops working at once.
+pub fn renew_captain_link(w: &mut Write, tid: i32, id: i32) -> Result<String, DbError> {
+    crate::db::teams::renew_captain_link(w, tid, id)
 }

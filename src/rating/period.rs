@@ -37,6 +37,30 @@ pub enum PeriodError {
 }
 
 impl Period {
+    /// The month a reader asked for in `field` (`YYYY-MM`), `until` when
+    /// none was asked; a month after `until` is refused, nothing being
+    /// rated there yet.
+    pub fn asked(
+        field: &'static str,
+        asked: Option<&str>,
+        until: Period,
+    ) -> Result<Period, crate::field::FieldError> {
+        use crate::field::{FieldError, Problem};
+        let Some(text) = asked.map(str::trim).filter(|t| !t.is_empty()) else {
+            return Ok(until);
+        };
+        let period = text
+            .parse::<Period>()
+            .map_err(|_| FieldError::new(field, Problem::NotAMonth { text: text.into() }))?;
+        if period > until {
+            return Err(FieldError::new(
+                field,
+                Problem::FutureMonth { text: text.into() },
+            ));
+        }
+        Ok(period)
+    }
+
     /// The years a period may be written with: four digits, and none
     /// before organised rated play could have begun.
     pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=9999;

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::{AppError, AppState};
-use crate::db::users::User;
+use crate::director::model::User;
 
 #[derive(Default)]
 pub struct Archived {
@@ -33,7 +33,11 @@ impl Archived {
                 return Ok(ids.clone());
             }
         }
-        let ids = Arc::new(state.run(crate::db::tournaments::archived_ids).await?);
+        let ids = Arc::new(
+            state
+                .run(crate::director::tournaments::archived_ids)
+                .await?,
+        );
         *self.kept() = Some((Instant::now(), ids.clone()));
         Ok(ids)
     }
@@ -74,7 +78,7 @@ pub async fn may_see(state: &AppState, user: Option<&User>, tid: i32) -> Result<
         Some(u) => {
             let uid = u.id;
             state
-                .run(move |c| crate::db::tournaments::is_referee(c, tid, uid))
+                .run(move |c| crate::director::tournaments::is_referee(c, tid, uid))
                 .await
         }
     }
@@ -113,7 +117,7 @@ pub async fn visible<T: Send + 'static>(
         Some(u) => {
             let uid = u.id;
             state
-                .run(move |c| crate::db::tournaments::refereed_by(c, uid))
+                .run(move |c| crate::director::tournaments::refereed_by(c, uid))
                 .await?
         }
     };

@@ -21,9 +21,10 @@ use futures_util::StreamExt;
 use super::error::AppError;
 use super::AppState;
 use crate::accounts;
-use crate::db::tournaments::Tournament;
-use crate::db::users::User;
-use crate::db::{auth as db_auth, tournaments};
+use crate::director::model::Tournament;
+use crate::director::model::User;
+
+use crate::director::{tournaments, users};
 
 pub const SESSION_COOKIE: &str = "kraal_session";
 pub const CSRF_COOKIE: &str = "kraal_csrf";
@@ -178,7 +179,7 @@ async fn admit(
             })?
             .to_string();
         let digest = accounts::token_digest(&token);
-        let user = state.run(move |c| db_auth::token_user(c, &digest)).await?;
+        let user = state.run(move |c| users::token_user(c, &digest)).await?;
         match user {
             Some(u) => {
                 caller.user = Some(u);
@@ -189,9 +190,7 @@ async fn admit(
     } else {
         if let Some(session) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) {
             let digest = accounts::token_digest(&session);
-            caller.user = state
-                .run(move |c| db_auth::session_user(c, &digest))
-                .await?;
+            caller.user = state.run(move |c| users::session_user(c, &digest)).await?;
         }
         caller.csrf = req
             .cookie(CSRF_COOKIE)
@@ -373,7 +372,7 @@ pub async fn refereed_tournament(
             Ok((
                 tournaments::find(c, tid)?,
                 tournaments::is_referee(c, tid, uid)?,
-                crate::db::published::of_tournament(c, tid)?,
+                crate::director::published::of_tournament(c, tid)?,
             ))
         })
         .await?;
@@ -407,7 +406,7 @@ pub async fn can_edit(
     state
         .run(move |c| {
             // A published copy is read-only for everyone here.
-            if crate::db::published::of_tournament(c, tid)?.is_some() {
+            if crate::director::published::of_tournament(c, tid)?.is_some() {
                 return Ok(false);
             }
             Ok(admin || tournaments::is_referee(c, tid, uid)?)

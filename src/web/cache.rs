@@ -470,7 +470,7 @@ pub async fn public_page<F>(
 where
     F: FnOnce(crate::director::TournamentData) -> Result<String, super::AppError> + Send + 'static,
 {
-    use crate::db::tournaments;
+    use crate::director::tournaments;
     let building = if signed_in {
         None
     } else {

@@ -5,7 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
-use crate::db::DbError;
+use crate::director::model::DbError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {

@@ -12,7 +12,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse};
 
 use super::auth;
 use super::error::AppError;
-use crate::db::users::User;
+use crate::director::model::User;
 use crate::roster::FieldError;
 
 /// What every page needs for its header: who is signed in, and the CSRF
@@ -104,7 +104,7 @@ impl From<Vec<FieldError>> for FormErrors {
 #[template(path = "confirm.html")]
 pub struct ConfirmPage {
     pub ctx: Ctx,
-    pub t: crate::db::tournaments::Tournament,
+    pub t: crate::director::model::Tournament,
     pub question: String,
     pub consequences: Vec<String>,
     pub action: String,
@@ -171,7 +171,7 @@ pub fn download(
 }
 
 /// The date a printed sheet of a round carries: the day it was published.
-pub fn sheet_date(round: &crate::db::rounds::Round) -> String {
+pub fn sheet_date(round: &crate::director::model::Round) -> String {
     round
         .published_at
         .unwrap_or(round.created_at)

@@ -19,7 +19,7 @@ use actix_web::HttpResponse;
 use tokio::sync::broadcast;
 
 use super::{AppError, AppState};
-use crate::db::Pool;
+use crate::director::model::Pool;
 
 /// What the watcher tells open pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,8 +155,8 @@ impl Live {
             idle_since = None;
             let read = pool
                 .get()
-                .map_err(crate::db::DbError::from)
-                .and_then(|mut c| crate::db::tournaments::revisions(&mut c, &ids));
+                .map_err(crate::director::model::DbError::from)
+                .and_then(|mut c| crate::director::tournaments::revisions(&mut c, &ids));
             match read {
                 Ok(list) => {
                     let mut w = self.watched();

@@ -21,7 +21,9 @@ use std::net::TcpListener;
 
 use actix_web::{middleware, web, App, HttpServer};
 
-use crate::db::{DbConnection, DbError, Pool};
+use crate::director::model::DbConnection;
+use crate::director::model::DbError;
+use crate::director::model::Pool;
 pub use cache::{Cached, PageCache};
 pub use error::{ApiError, AppError};
 
@@ -111,7 +113,7 @@ impl AppState {
     pub async fn write<T, F>(&self, by: Option<i32>, f: F) -> Result<T, AppError>
     where
         T: Send + 'static,
-        F: Fn(&mut crate::db::audit::Write) -> Result<T, DbError> + Send + 'static,
+        F: Fn(&mut crate::director::model::Write) -> Result<T, DbError> + Send + 'static,
     {
         self.run(move |c| crate::director::commit(c, by, &f)).await
     }
@@ -171,7 +173,7 @@ pub async fn openapi() -> actix_web::HttpResponse {
 
 /// `GET /healthz`: 200 when the database answers, 503 when it does not.
 pub async fn healthz(state: web::Data<AppState>) -> actix_web::HttpResponse {
-    match state.run(crate::db::ping).await {
+    match state.run(crate::director::ping).await {
         Ok(()) => actix_web::HttpResponse::Ok().json(serde_json::json!({"status": "ok"})),
         Err(e) => actix_web::HttpResponse::ServiceUnavailable()
             .json(serde_json::json!({"status": "unavailable", "error": e.to_string()})),

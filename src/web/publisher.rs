@@ -20,7 +20,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::db::{event, publications, Pool};
+use crate::director::model::Pool;
+use crate::director::publications;
 use crate::outbound::Policy;
 use crate::remote::Failure;
 
@@ -90,7 +91,7 @@ struct Shared {
 
 /// Whether `p` failed last and its wait ([`backoff`] after its failures
 /// in a row, counted from its last try) is not over yet.
-fn waiting(p: &publications::Publication, now: chrono::NaiveDateTime) -> bool {
+fn waiting(p: &crate::director::model::Publication, now: chrono::NaiveDateTime) -> bool {
     match (p.failures, p.last_attempt_at) {
         (f, Some(at)) if f > 0 => {
             let wait = chrono::Duration::from_std(backoff(f)).unwrap_or(chrono::Duration::MAX);
@@ -116,7 +117,7 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
     let venue = Arc::new(venue);
     loop {
         std::thread::sleep(LOOK_EVERY);
-        let due = match pool.get().map_err(crate::db::DbError::from) {
+        let due = match pool.get().map_err(crate::director::model::DbError::from) {
             Ok(mut conn) => publications::due(&mut conn),
             Err(e) => Err(e),
         };
@@ -129,10 +130,11 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
         };
         // The publications due now, by target, for the targets no worker
         // is busy with.
-        let mut by_target: HashMap<String, Vec<publications::Publication>> = HashMap::new();
+        let mut by_target: HashMap<String, Vec<crate::director::model::Publication>> =
+            HashMap::new();
         {
             let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            let now = crate::db::now();
+            let now = crate::director::now();
             for (p, _) in due {
                 let key = worker_of(&p.target);
                 if s.busy.contains(&key) || waiting(&p, now) {
@@ -169,11 +171,16 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
 }
 
 /// Sends `p`'s event and stores what came of it.
-fn send_and_store(pool: &Pool, venue: &Venue, policy: Policy, p: &publications::Publication) {
+fn send_and_store(
+    pool: &Pool,
+    venue: &Venue,
+    policy: Policy,
+    p: &crate::director::model::Publication,
+) {
     let outcome = send(pool, venue, policy, p);
     let stored = pool
         .get()
-        .map_err(crate::db::DbError::from)
+        .map_err(crate::director::model::DbError::from)
         .and_then(|mut conn| match &outcome {
             Ok(revision) => publications::acknowledged(&mut conn, p.id, &p.target, *revision),
             Err(error) => {
@@ -192,11 +199,12 @@ fn send(
     pool: &Pool,
     venue: &Venue,
     policy: Policy,
-    p: &publications::Publication,
+    p: &crate::director::model::Publication,
 ) -> Result<i32, NotSent> {
     let file = {
         let mut conn = pool.get().map_err(|e| NotSent::Event(e.to_string()))?;
-        event::export(&mut conn, p.tournament_id).map_err(|e| NotSent::Event(e.to_string()))?
+        crate::director::published::export(&mut conn, p.tournament_id)
+            .map_err(|e| NotSent::Event(e.to_string()))?
     };
     let revision = file.tournament.revision;
     let link = venue

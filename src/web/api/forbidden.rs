@@ -3,7 +3,8 @@
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use crate::db::forbidden::{self, Forbidden, NewForbidden};
+use crate::director::forbidden;
+use crate::director::model::{Forbidden, NewForbidden};
 use crate::web::error::ApiError;
 use crate::web::AppState;
 

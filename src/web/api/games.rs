@@ -3,7 +3,7 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use crate::db::rounds;
+use crate::director::rounds;
 use crate::director::{self, scoresheets};
 use crate::results::{GameResult, ResultEdit};
 use crate::tournament::{RecordSide, RulingKind};
@@ -86,7 +86,7 @@ pub async fn put_game(
     let starter = match game.starter_player_id {
         Some(id) => {
             state
-                .run(move |c| crate::db::players::find(c, tid, id))
+                .run(move |c| crate::director::players::find(c, tid, id))
                 .await?
                 .name
         }

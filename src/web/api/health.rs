@@ -12,12 +12,12 @@ use super::ApiUser;
 
 /// The data's health as JSON, each line with the ids it is fixed through.
 pub fn json_of(h: &DataHealth) -> Value {
-    let entries = |list: &[crate::db::health::EventEntries]| {
+    let entries = |list: &[crate::director::model::EventEntries]| {
         list.iter()
             .map(|e| json!({"tournament": e.tournament_id, "name": e.tournament, "entries": e.names}))
             .collect::<Vec<_>>()
     };
-    let person = |p: &crate::db::people::Person| json!({"person": p.id, "name": p.name, "federation_id": p.federation_id, "born": p.born});
+    let person = |p: &crate::director::model::Person| json!({"person": p.id, "name": p.name, "federation_id": p.federation_id, "born": p.born});
     json!({
         "clean": h.is_clean(),
         "without_federation_id": entries(&h.without_federation_id),

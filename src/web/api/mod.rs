@@ -51,8 +51,8 @@ use actix_web::HttpRequest;
 use super::auth;
 use super::error::{ApiError, AppError};
 use super::AppState;
-use crate::db::tournaments::Tournament;
-use crate::db::users::User;
+use crate::director::model::Tournament;
+use crate::director::model::User;
 
 /// The signed-in caller of an API route; comes first among a handler's
 /// arguments so that an anonymous call is refused before its body is read.

@@ -1,18 +1,18 @@
 //! The registry of people, merges and the rating list.
 
 use actix_web::{web, HttpResponse};
-use chrono::Datelike;
 use serde::{Deserialize, Serialize};
 
-use crate::db::people::{self, LeftEntry, Merge, Person};
-use crate::director::ratings::Book;
-use crate::field::{FieldError, Problem};
-use crate::rating::{Period, Rating};
+use crate::director::model::{LeftEntry, Merge, Person};
+use crate::director::people;
+use crate::field::FieldError;
+use crate::rating::Rating;
 use crate::registry::{PersonFields, PersonText};
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
 use super::{invalid, ApiUser};
+use crate::web::views::{period_of, rating_book as book, this_year};
 
 /// An imported rating as the API takes and gives it.
 #[derive(Debug, Default, Deserialize, Serialize)]
@@ -89,10 +89,6 @@ impl From<&Person> for PersonJson {
     }
 }
 
-pub fn this_year() -> i32 {
-    chrono::Utc::now().year()
-}
-
 /// `POST /api/v1/people`
 pub async fn create_person(
     ApiUser(user): ApiUser,
@@ -131,14 +127,6 @@ struct RatedPeriod {
     rd: f64,
     volatility: f64,
     games: u32,
-}
-
-/// The ratings and the book they come from.
-pub async fn book(state: &AppState) -> Result<std::sync::Arc<Book>, AppError> {
-    let ratings = state.ratings.clone();
-    state
-        .run(move |c| ratings.book(c, chrono::Utc::now().date_naive()))
-        .await
 }
 
 /// `GET /api/v1/people/{id}`
@@ -246,26 +234,6 @@ pub async fn undo_merge(
 #[serde(deny_unknown_fields)]
 pub struct PeriodQuery {
     period: Option<String>,
-}
-
-/// The month asked for (`YYYY-MM`), the current one by default; a month
-/// after the current one is refused, nothing being rated there yet.
-pub fn period_of(asked: Option<&str>, until: Period) -> Result<Period, AppError> {
-    let Some(text) = asked.map(str::trim).filter(|t| !t.is_empty()) else {
-        return Ok(until);
-    };
-    let refused = |problem| {
-        AppError::from(crate::db::DbError::Invalid(FieldError::new(
-            "period", problem,
-        )))
-    };
-    let period = text
-        .parse::<Period>()
-        .map_err(|_| refused(Problem::NotAMonth { text: text.into() }))?;
-    if period > until {
-        return Err(refused(Problem::FutureMonth { text: text.into() }));
-    }
-    Ok(period)
 }
 
 /// `GET /api/v1/ratings?period=YYYY-MM`: everyone rated after that month's

@@ -28,7 +28,7 @@ pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiE
 }
 
 fn invalid(field: &'static str, problem: Problem) -> ApiError {
-    ApiError(AppError::from(crate::db::DbError::Invalid(
+    ApiError(AppError::from(crate::director::model::DbError::Invalid(
         FieldError::new(field, problem),
     )))
 }
@@ -220,7 +220,9 @@ pub async fn renew_link(
     let (tid, pid) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
     let key = state
-        .write(Some(user.id), move |w| crate::db::links::renew(w, tid, pid))
+        .write(Some(user.id), move |w| {
+            crate::director::links::renew(w, tid, pid)
+        })
         .await?;
     let url = crate::web::layout::absolute_url(&req, &format!("/player/{key}"));
     Ok(HttpResponse::Ok().json(serde_json::json!({ "player": pid, "url": url })))
@@ -237,7 +239,7 @@ pub async fn revoke_link(
     let tid = refereed(&state, &user, tid).await?.id;
     state
         .write(Some(user.id), move |w| {
-            crate::db::links::revoke(w, tid, pid)
+            crate::director::links::revoke(w, tid, pid)
         })
         .await?;
     Ok(HttpResponse::NoContent().finish())
@@ -254,7 +256,7 @@ pub async fn cancel_bye(
     let tid = refereed(&state, &user, tid).await?.id;
     state
         .write(Some(user.id), move |w| {
-            crate::db::rounds::cancel_bye(w, tid, pid, n, false)
+            crate::director::rounds::cancel_bye(w, tid, pid, n, false)
         })
         .await?;
     Ok(HttpResponse::NoContent().finish())
@@ -290,10 +292,10 @@ pub async fn put_clock(
         t.clock_limit().minutes,
         now,
     )
-    .map_err(|e| ApiError(AppError::from(crate::db::DbError::Invalid(e))))?;
+    .map_err(|e| ApiError(AppError::from(crate::director::model::DbError::Invalid(e))))?;
     let round = state
         .write(Some(user.id), move |w| {
-            crate::db::rounds::set_clock(w, t.id, n, c)
+            crate::director::rounds::set_clock(w, t.id, n, c)
         })
         .await?;
     Ok(HttpResponse::Ok().json(serde_json::json!({

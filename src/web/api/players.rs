@@ -3,7 +3,7 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use crate::db::players;
+use crate::director::players;
 use crate::roster::PlayerFields;
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
@@ -56,9 +56,12 @@ pub async fn add_player(
                 ("federation_id", body.federation_id.is_some()),
             ];
             if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
-                return Err(ApiError(AppError::from(crate::db::DbError::Invalid(
-                    crate::field::FieldError::new(field, crate::field::Problem::FromPerson),
-                ))));
+                return Err(ApiError(AppError::from(
+                    crate::director::model::DbError::Invalid(crate::field::FieldError::new(
+                        field,
+                        crate::field::Problem::FromPerson,
+                    )),
+                )));
             }
             let seed = NewPlayer {
                 name: "-".into(),
@@ -68,7 +71,9 @@ pub async fn add_player(
             .fields()
             .map_err(invalid)?
             .seed;
-            let current = super::people::book(&state).await?.current(person);
+            let current = crate::web::views::rating_book(&state)
+                .await?
+                .current(person);
             state
                 .write(Some(user.id), move |w| {
                     crate::director::registry::enter(w, tid, person, current, seed)

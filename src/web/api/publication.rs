@@ -3,8 +3,8 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use crate::db::publications::{self, Publication};
-use crate::field::{FieldError, Problem};
+use crate::director::model::Publication;
+use crate::director::publications;
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
@@ -19,23 +19,12 @@ pub struct PublicationBody {
     token: String,
 }
 
-/// Where a publication stands, as the page and the API say it.
-pub fn state_of(p: Option<&Publication>, revision: i32) -> &'static str {
-    match p {
-        None => "off",
-        Some(p) if !p.active => "off",
-        Some(p) if p.published_revision == Some(revision) => "current",
-        Some(p) if p.failures > 0 => "failing",
-        Some(_) => "pending",
-    }
-}
-
 fn json_of(p: Option<&Publication>, revision: i32, unrated: &[&str]) -> serde_json::Value {
     serde_json::json!({
         "entries_without_federation_id": unrated,
         "to": p.map(|p| p.target.clone()),
         "origin": p.map(|p| p.origin_id.clone()),
-        "state": state_of(p, revision),
+        "state": publications::state_of(p, revision),
         "revision": revision,
         "published_revision": p.and_then(|p| p.published_revision),
         "last_success_at": p.and_then(|p| p.last_success_at),
@@ -43,31 +32,13 @@ fn json_of(p: Option<&Publication>, revision: i32, unrated: &[&str]) -> serde_js
     })
 }
 
-/// The target's address and the token, checked: the address
-/// `http(s)://host[:port][/base]` as every server this one talks to
-/// (`remote::check_address`: no query, fragment or user name, so that the
-/// path the sender appends is the path asked for), the token a line of
-/// printable text.
-pub fn check(to: &str, token: &str) -> Result<(String, String), FieldError> {
-    let to = crate::remote::check_address("to", to)?;
-    let token = token.trim().to_string();
-    if token.is_empty() {
-        return Err(FieldError::new("token", Problem::Empty));
-    }
-    if token.len() > 200 {
-        return Err(FieldError::new("token", Problem::TooLong { max: 200 }));
-    }
-    crate::roster::check_printable("token", &token)?;
-    Ok((to, token))
-}
-
 async fn answer(state: &AppState, tid: i32) -> Result<HttpResponse, ApiError> {
     let (p, revision, players) = state
         .run(move |c| {
             Ok((
                 publications::find(c, tid)?,
-                crate::db::tournaments::revision(c, tid)?,
-                crate::db::players::list(c, tid)?,
+                crate::director::tournaments::revision(c, tid)?,
+                crate::director::players::list(c, tid)?,
             ))
         })
         .await?;
@@ -93,8 +64,8 @@ pub async fn put_publication(
     body: web::Json<PublicationBody>,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
-    let (to, token) =
-        check(&body.to, &body.token).map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
+    let (to, token) = publications::check(&body.to, &body.token)
+        .map_err(|e| AppError::from(crate::director::model::DbError::Invalid(e)))?;
     state
         .write(Some(user.id), move |w| {
             publications::set(w, tid, &to, &token)

@@ -8,8 +8,9 @@ use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::db::event::{EventFile, MAX_FILE_BYTES};
-use crate::db::published::{self, Received, Sent};
+use crate::director::model::{EventFile, MAX_FILE_BYTES};
+use crate::director::model::{Received, Sent};
+use crate::director::published;
 use crate::field::{FieldError, Problem};
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
@@ -153,7 +154,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
     }
     let server = body.server.trim().to_string();
     crate::roster::check_printable("server", &server)
-        .map_err(|e| AppError::from(crate::db::DbError::Invalid(e)))?;
+        .map_err(|e| AppError::from(crate::director::model::DbError::Invalid(e)))?;
     if server.is_empty() {
         return Err(refused("server", Problem::Empty));
     }
@@ -167,7 +168,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
         return Err(refused("link", Problem::NotALink { text: link }));
     }
     // The event file is checked as `kraal import event` checks it.
-    let file = crate::db::event::parse(body.event.get()).map_err(AppError::from)?;
+    let file = crate::director::published::parse(body.event.get()).map_err(AppError::from)?;
     let sent = Sent {
         origin,
         revision: body.revision,
@@ -178,7 +179,9 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
 }
 
 fn refused(field: &'static str, problem: Problem) -> AppError {
-    AppError::from(crate::db::DbError::Invalid(FieldError::new(field, problem)))
+    AppError::from(crate::director::model::DbError::Invalid(FieldError::new(
+        field, problem,
+    )))
 }
 
 /// `PUT /api/v1/published/{origin}`: stores the venue's event as a
@@ -224,7 +227,7 @@ pub async fn receive(
     };
     // Who the entries are here: by federation id, linked to a person this
     // registry had or added to it; the rest are not rated here.
-    let names = |f: fn(&crate::db::event::Imported) -> &Vec<String>| {
+    let names = |f: fn(&crate::director::model::Imported) -> &Vec<String>| {
         people.as_ref().map(f).cloned().unwrap_or_default()
     };
     Ok(HttpResponse::Ok().json(serde_json::json!({

@@ -3,7 +3,7 @@
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
-use crate::db::rounds::Round;
+use crate::director::model::Round;
 use crate::director::{self, pair::Then, TournamentData};
 use crate::web::error::{ApiError, AppError};
 use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
@@ -223,9 +223,9 @@ impl RoundDateBody {
             .as_deref()
             .map(|text| {
                 crate::rounds::parse_day(text).map_err(|problem| {
-                    AppError::from(crate::db::DbError::Invalid(crate::field::FieldError::new(
-                        "date", problem,
-                    )))
+                    AppError::from(crate::director::model::DbError::Invalid(
+                        crate::field::FieldError::new("date", problem),
+                    ))
                 })
             })
             .transpose()
@@ -280,13 +280,16 @@ pub async fn patch_round(
     let (tid, n) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
     let Some(date) = RoundDateBody::read(&body)?.date()? else {
-        return Err(ApiError(AppError::from(crate::db::DbError::Invalid(
-            crate::field::FieldError::new("date", crate::field::Problem::Empty),
-        ))));
+        return Err(ApiError(AppError::from(
+            crate::director::model::DbError::Invalid(crate::field::FieldError::new(
+                "date",
+                crate::field::Problem::Empty,
+            )),
+        )));
     };
     state
         .write(Some(user.id), move |w| {
-            crate::db::rounds::set_date(w, tid, n, date)
+            crate::director::rounds::set_date(w, tid, n, date)
         })
         .await?;
     let data = load_data(&state, tid).await?;

@@ -3,7 +3,8 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use crate::db::seasons::{self, Season};
+use crate::director::model::Season;
+use crate::director::seasons;
 use crate::director::seasons::Line;
 use crate::season::SeasonFields;
 use crate::web::error::ApiError;

@@ -42,7 +42,7 @@ pub async fn add_team(
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
     let b = body.into_inner();
-    let new = crate::db::teams::NewTeam {
+    let new = crate::director::model::NewTeam {
         name: b.name,
         club: b.club,
         members: b.members.clone(),
@@ -51,7 +51,7 @@ pub async fn add_team(
     let tid = t.id;
     let team = state
         .write(Some(user.id), move |w| {
-            crate::db::teams::create(w, tid, &new)
+            crate::director::teams::create(w, tid, &new)
         })
         .await?;
     Ok(HttpResponse::Created().json(TeamJson {
@@ -110,7 +110,7 @@ pub async fn put_lineup(
                 team,
                 &wanted,
                 None,
-                crate::db::teams::Actor::Referee(&user),
+                crate::director::model::Actor::Referee(&user),
             )
         })
         .await?;

@@ -3,7 +3,8 @@
 use actix_web::{web, HttpResponse};
 use serde::{Deserialize, Serialize};
 
-use crate::db::tournaments::{self, Tournament};
+use crate::director::model::Tournament;
+use crate::director::tournaments;
 use crate::director::{self};
 use crate::tournament::{Confirmation, Ranking, RawTournament, RuleSet, System, Tiebreaks};
 use crate::web::error::{ApiError, AppError};
@@ -245,9 +246,12 @@ pub async fn patch_tournament(
     let t = refereed(&state, &user, path.into_inner()).await?;
     let mut body = body.into_inner();
     if let Some(id) = body.id.take().filter(|id| *id != t.id) {
-        return Err(ApiError(AppError::from(crate::db::DbError::Invalid(
-            crate::field::FieldError::new("id", crate::field::Problem::NoSuch { id }),
-        ))));
+        return Err(ApiError(AppError::from(
+            crate::director::model::DbError::Invalid(crate::field::FieldError::new(
+                "id",
+                crate::field::Problem::NoSuch { id },
+            )),
+        )));
     }
     let archived = body.archived.take();
     let fields = body.over(&t).check().map_err(invalid)?;
@@ -310,8 +314,8 @@ pub async fn list_tournaments(
     let (list, published) = state
         .run(|c| {
             Ok((
-                crate::db::tournaments::list(c)?,
-                crate::db::published::all(c)?,
+                crate::director::tournaments::list(c)?,
+                crate::director::published::all(c)?,
             ))
         })
         .await?;

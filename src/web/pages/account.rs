@@ -9,9 +9,10 @@ use chrono::Duration;
 use serde::Deserialize;
 
 use crate::accounts;
-use crate::db;
-use crate::db::auth::{self as db_auth, Admission, ApiToken};
-use crate::db::users::{self, User};
+
+use crate::director::model::User;
+use crate::director::model::{Admission, ApiToken};
+use crate::director::users;
 use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
@@ -166,10 +167,10 @@ pub async fn login(
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let name = form.name.trim().to_string();
-    let since = db::now() - Duration::minutes(THROTTLE_MINUTES);
+    let since = crate::director::now() - Duration::minutes(THROTTLE_MINUTES);
     let lookup = name.clone();
     // Every attempt is admitted and written down before its password is
-    // checked (`db_auth::admit_sign_in`): of any number of simultaneous
+    // checked (`users::admit_sign_in`): of any number of simultaneous
     // wrong attempts, at most MAX_FAILURES are checked, on every process.
     // A success clears the record.
     if users::check_name(&name).is_err() {
@@ -186,12 +187,12 @@ pub async fn login(
         let lookup = lookup.clone();
         let (admission, user) = state
             .run(move |c| {
-                let admission = db_auth::admit_sign_in(c, &lookup, since, MAX_FAILURES)?;
+                let admission = users::admit_sign_in(c, &lookup, since, MAX_FAILURES)?;
                 match admission {
                     Admission::Admitted(_) => Ok((admission, users::find_by_name(c, &lookup)?)),
                     Admission::Busy => Ok((admission, None)),
                     Admission::Locked => {
-                        db_auth::record_login_failure(c, &lookup)?;
+                        users::record_login_failure(c, &lookup)?;
                         Ok((admission, None))
                     }
                 }
@@ -218,12 +219,12 @@ pub async fn login(
         .then_some(user)
         .flatten();
     let Some(user) = verified else {
-        state.run(move |c| db_auth::sign_in_failed(c, id)).await?;
+        state.run(move |c| users::sign_in_failed(c, id)).await?;
         return wrong_sign_in(&req, name, &form.next);
     };
     let uname = user.name.clone();
     state
-        .run(move |c| db_auth::sign_in_succeeded(c, &uname, id))
+        .run(move |c| users::sign_in_succeeded(c, &uname, id))
         .await?;
     let old = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string());
     start_session(&state, &user, old, &safe_next(&form.next)).await
@@ -243,9 +244,9 @@ async fn start_session(
     state
         .run(move |c| {
             if let Some(old) = &old {
-                db_auth::delete_session(c, &accounts::token_digest(old))?;
+                users::delete_session(c, &accounts::token_digest(old))?;
             }
-            db_auth::create_session(c, uid, &digest)
+            users::create_session(c, uid, &digest)
         })
         .await?;
     let mut res = see_other(to);
@@ -270,7 +271,7 @@ pub async fn logout(
 ) -> Result<HttpResponse, AppError> {
     if let Some(session) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) {
         state
-            .run(move |c| db_auth::delete_session(c, &accounts::token_digest(&session)))
+            .run(move |c| users::delete_session(c, &accounts::token_digest(&session)))
             .await?;
     }
     let mut res = see_other("/");
@@ -303,7 +304,7 @@ async fn account_page(
         .as_ref()
         .map(|u| u.id)
         .ok_or(AppError::Unauthorized)?;
-    let tokens = state.run(move |c| db_auth::tokens_of(c, uid)).await?;
+    let tokens = state.run(move |c| users::tokens_of(c, uid)).await?;
     Ok(AccountPage {
         ctx,
         tokens,
@@ -352,7 +353,7 @@ pub async fn create_token(
     let digest = accounts::token_digest(&token);
     let uid = who.0.id;
     state
-        .run(move |c| db_auth::create_token(c, uid, &label, &digest))
+        .run(move |c| users::create_token(c, uid, &label, &digest))
         .await?;
     let page = account_page(&state, ctx, token, FormErrors::default(), "").await?;
     // The token is shown this once: no cache may keep the page.
@@ -370,10 +371,7 @@ pub async fn revoke_token(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let (uid, id) = (who.0.id, path.into_inner());
-    if state
-        .run(move |c| db_auth::revoke_token(c, uid, id))
-        .await?
-    {
+    if state.run(move |c| users::revoke_token(c, uid, id)).await? {
         Ok(see_other("/account"))
     } else {
         Err(AppError::not_found("token"))
@@ -421,7 +419,7 @@ pub async fn change_password(
         .map(|c| accounts::token_digest(c.value()));
     state
         .run(move |c| {
-            crate::db::auth::set_password_ending_others(c, user.id, &hash, keep.as_deref())
+            crate::director::users::set_password_ending_others(c, user.id, &hash, keep.as_deref())
         })
         .await?;
     let page = account_page(

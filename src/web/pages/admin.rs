@@ -8,7 +8,8 @@ use askama_web::WebTemplate;
 use serde::Deserialize;
 
 use crate::accounts;
-use crate::db::users::{self, Role, User};
+use crate::director::model::{Role, User};
+use crate::director::users;
 use crate::web::auth::Admin;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
@@ -42,7 +43,7 @@ async fn users_page_with(
         .run(|c| {
             Ok((
                 users::list(c)?,
-                crate::db::settings::get(c, crate::db::settings::FEDERATION_URL)?
+                crate::director::settings::get(c, crate::director::settings::FEDERATION_URL)?
                     .unwrap_or_default(),
             ))
         })
@@ -158,7 +159,11 @@ pub async fn set_federation(
         Ok(url) => {
             state
                 .write(Some(admin.0.id), move |w| {
-                    crate::db::settings::set(w, crate::db::settings::FEDERATION_URL, url.as_deref())
+                    crate::director::settings::set(
+                        w,
+                        crate::director::settings::FEDERATION_URL,
+                        url.as_deref(),
+                    )
                 })
                 .await?;
             Ok(see_other("/admin/users#federation"))

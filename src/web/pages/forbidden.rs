@@ -4,7 +4,8 @@
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-use crate::db::forbidden::{self, NewForbidden};
+use crate::director::forbidden;
+use crate::director::model::NewForbidden;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};

@@ -10,8 +10,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::db::rounds::Round;
-use crate::db::tournaments::Tournament;
+use crate::director::model::Round;
+use crate::director::model::Tournament;
 use crate::director::scoresheets::{self, Flags, GameRecords, LinkPairing, RecordView};
 use crate::results::GameResult;
 use crate::rules::board::{Junction, LINES};
@@ -543,10 +543,10 @@ impl LinkPage {
     fn who(&self, id: &Option<i32>) -> String {
         self.link.name(*id)
     }
-    fn dark(&self, g: &crate::db::rounds::Game) -> String {
+    fn dark(&self, g: &crate::director::model::Game) -> String {
         self.link.name(g.starter_player_id)
     }
-    fn light(&self, g: &crate::db::rounds::Game) -> String {
+    fn light(&self, g: &crate::director::model::Game) -> String {
         let p = &self.link.pairing;
         self.link.name(if g.starter_player_id == p.first_player_id {
             p.second_player_id
@@ -554,7 +554,7 @@ impl LinkPage {
             p.first_player_id
         })
     }
-    fn sheets_of(&self, gid: &i32) -> Vec<&crate::db::scoresheets::Sheet> {
+    fn sheets_of(&self, gid: &i32) -> Vec<&crate::director::model::Sheet> {
         self.link
             .sheets
             .iter()

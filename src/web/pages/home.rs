@@ -4,7 +4,8 @@ use actix_web::web;
 use askama::Template;
 use askama_web::WebTemplate;
 
-use crate::db::tournaments::{self, Tournament};
+use crate::director::model::Tournament;
+use crate::director::tournaments;
 use crate::web::error::AppError;
 use crate::web::layout::Ctx;
 use crate::web::AppState;
@@ -19,7 +20,7 @@ pub struct HomePage {
 
 pub async fn home(ctx: Ctx, state: web::Data<AppState>) -> Result<HomePage, AppError> {
     let (tournaments, users) = state
-        .run(|c| Ok((tournaments::list(c)?, crate::db::users::count(c)?)))
+        .run(|c| Ok((tournaments::list(c)?, crate::director::users::count(c)?)))
         .await?;
     // Archived tournaments only for their referees and the admins, marked.
     let tournaments = crate::web::archive::visible(&state, ctx.user.as_ref(), tournaments, |t| {

@@ -8,14 +8,15 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use crate::db::people::{self, Entry, Merge, Person};
+use crate::director::model::{Entry, Merge, Person};
+use crate::director::people;
 use crate::director::ratings::Book;
 use crate::rating::{Period, Rating};
 use crate::registry::{PersonFields, PersonText};
-use crate::web::api::people::{book, period_of, this_year};
 use crate::web::auth::SignedIn;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
+use crate::web::views::{period_of, rating_book as book, this_year};
 use crate::web::AppState;
 
 /// A rating as the pages show it: whole points, `?` while provisional.
@@ -616,18 +617,23 @@ pub struct MergeForm {
 }
 
 /// The person a merge form names, by number (`12`, `#12`) or federation id.
-fn merge_target(conn: &mut crate::db::DbConnection, into: &str) -> Result<i32, crate::db::DbError> {
+fn merge_target(
+    conn: &mut crate::director::model::DbConnection,
+    into: &str,
+) -> Result<i32, crate::director::model::DbError> {
     match into.trim_start_matches('#').parse::<i32>() {
         Ok(n) => Ok(n),
         Err(_) => match people::by_federation_id(conn, into)? {
             Some(p) => Ok(p.id),
-            None => Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
-                "into",
-                crate::field::Problem::Unknown {
-                    text: into.to_string(),
-                    choices: &["a person's number", "a federation id"],
-                },
-            ))),
+            None => Err(crate::director::model::DbError::Invalid(
+                crate::field::FieldError::new(
+                    "into",
+                    crate::field::Problem::Unknown {
+                        text: into.to_string(),
+                        choices: &["a person's number", "a federation id"],
+                    },
+                ),
+            )),
         },
     }
 }
@@ -675,15 +681,16 @@ pub async fn merge(
         let asked = state
             .run(move |c| {
                 let target = merge_target(c, &into)?;
-                let side = |c: &mut crate::db::DbConnection, p: i32, field: &'static str| {
-                    let person = if field == "into" {
-                        people::named(c, field, p)?
-                    } else {
-                        people::find(c, p)?
+                let side =
+                    |c: &mut crate::director::model::DbConnection, p: i32, field: &'static str| {
+                        let person = if field == "into" {
+                            people::named(c, field, p)?
+                        } else {
+                            people::find(c, p)?
+                        };
+                        let entries = people::entries(c, p)?;
+                        Ok::<_, crate::director::model::DbError>(MergeSide { person, entries })
                     };
-                    let entries = people::entries(c, p)?;
-                    Ok::<_, crate::db::DbError>(MergeSide { person, entries })
-                };
                 let from = side(c, id, "person")?;
                 let into = side(c, target, "into")?;
                 crate::registry::check_merge(
@@ -700,12 +707,14 @@ pub async fn merge(
                         .iter()
                         .any(|o| o.tournament_id == e.tournament_id)
                 }) {
-                    return Err(crate::db::DbError::Invalid(crate::field::FieldError::new(
-                        "into",
-                        crate::field::Problem::BothEntered {
-                            tournament: both.tournament.clone(),
-                        },
-                    )));
+                    return Err(crate::director::model::DbError::Invalid(
+                        crate::field::FieldError::new(
+                            "into",
+                            crate::field::Problem::BothEntered {
+                                tournament: both.tournament.clone(),
+                            },
+                        ),
+                    ));
                 }
                 Ok((from, into))
             })

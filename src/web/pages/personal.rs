@@ -13,7 +13,7 @@ use askama_web::WebTemplate;
 use serde::Deserialize;
 
 use crate::clock::Tone;
-use crate::db::tournaments::Tournament;
+use crate::director::model::Tournament;
 use crate::director::personal::{self, NextRound};
 use crate::results::GameResult;
 use crate::tournament::{ByeKind, Confirmation};
@@ -257,7 +257,7 @@ pub async fn report(
     state.limits.personal(&key, &req, true)?;
     let game: i32 = form.game.trim().parse().unwrap_or(0);
     let done = match crate::reports::read(&form.result) {
-        Err(p) => Err(AppError::from(crate::db::DbError::Invalid(
+        Err(p) => Err(AppError::from(crate::director::model::DbError::Invalid(
             crate::field::FieldError::new("result", p),
         ))),
         Ok(result) => {
@@ -387,9 +387,9 @@ async fn change_link(
     state
         .write(Some(r.user.id), move |w| {
             if renew {
-                crate::db::links::renew(w, tid, pid).map(|_| ())
+                crate::director::links::renew(w, tid, pid).map(|_| ())
             } else {
-                crate::db::links::revoke(w, tid, pid)
+                crate::director::links::revoke(w, tid, pid)
             }
         })
         .await?;
@@ -407,7 +407,7 @@ pub async fn cancel_bye(
     let (tid, pid, n) = path.into_inner();
     state
         .write(Some(r.user.id), move |w| {
-            crate::db::rounds::cancel_bye(w, tid, pid, n, false)
+            crate::director::rounds::cancel_bye(w, tid, pid, n, false)
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}#byes")))

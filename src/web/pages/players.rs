@@ -6,8 +6,9 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use crate::db::players;
-use crate::db::tournaments::{self, Tournament};
+use crate::director::model::Tournament;
+use crate::director::players;
+use crate::director::tournaments;
 use crate::export::players as players_csv;
 use crate::roster::PlayerFields;
 use crate::web::auth::Referee;
@@ -86,8 +87,8 @@ async fn add_person(
     let person = state
         .run(move |c| {
             Ok(match asked.trim_start_matches('#').parse::<i32>() {
-                Ok(id) => crate::db::people::find(c, id).ok(),
-                Err(_) => crate::db::people::by_federation_id(c, &asked)?,
+                Ok(id) => crate::director::people::find(c, id).ok(),
+                Err(_) => crate::director::people::by_federation_id(c, &asked)?,
             })
         })
         .await?;
@@ -104,7 +105,7 @@ async fn add_person(
     if !errors.is_empty() {
         return render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR);
     }
-    let current = crate::web::api::people::book(&state)
+    let current = crate::web::views::rating_book(&state)
         .await?
         .current(person.id);
     let id = person.id;
@@ -144,7 +145,12 @@ pub async fn edit_form(
 ) -> Result<PlayerForm, AppError> {
     let (tid, pid) = path.into_inner();
     let (p, key) = state
-        .run(move |c| Ok((players::find(c, tid, pid)?, crate::db::links::key(c, pid)?)))
+        .run(move |c| {
+            Ok((
+                players::find(c, tid, pid)?,
+                crate::director::links::key(c, pid)?,
+            ))
+        })
         .await?;
     let link = key.map(|k| {
         let url = crate::web::layout::absolute_url(&req, &format!("/player/{k}"));
@@ -207,7 +213,7 @@ pub async fn withdraw(
             .run(move |c| {
                 Ok((
                     players::find(c, tid, pid)?,
-                    crate::db::rounds::list(c, tid)?.len(),
+                    crate::director::rounds::list(c, tid)?.len(),
                 ))
             })
             .await?;
@@ -265,7 +271,7 @@ pub async fn refresh(
     let person = state
         .run(move |c| Ok(players::find(c, tid, pid)?.person_id))
         .await?;
-    let book = crate::web::api::people::book(&state).await?;
+    let book = crate::web::views::rating_book(&state).await?;
     let current = person.and_then(|p| book.current(p));
     state
         .write(Some(r.user.id), move |w| {
@@ -397,11 +403,11 @@ pub async fn import(
             let people = state
                 .run(move |c| {
                     fids.iter()
-                        .map(|f| crate::db::people::by_federation_id(c, f))
+                        .map(|f| crate::director::people::by_federation_id(c, f))
                         .collect::<Result<Vec<_>, _>>()
                 })
                 .await?;
-            let book = crate::web::api::people::book(&state).await?;
+            let book = crate::web::views::rating_book(&state).await?;
             for (p, person) in plan.players.iter_mut().zip(people) {
                 if p.rating.is_none() {
                     let current = person
@@ -421,7 +427,7 @@ pub async fn import(
             // event is published; one without is rated nowhere.
             // A server that keeps no registry is not told about it (its
             // publication form lists the entries without an id).
-            let registry = state.run(crate::db::people::count).await? > 0;
+            let registry = state.run(crate::director::people::count).await? > 0;
             let without: Vec<&str> = listed
                 .iter()
                 .filter(|p| p.federation_id.is_empty())
@@ -563,7 +569,7 @@ pub async fn request_bye(
         match state
             .write(Some(r.user.id), move |w| {
                 players::find(w.conn(), tid, player)?;
-                crate::db::rounds::request_bye(w, tid, player, round, half, false)
+                crate::director::rounds::request_bye(w, tid, player, round, half, false)
             })
             .await
         {

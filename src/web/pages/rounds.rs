@@ -8,7 +8,8 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 
-use crate::db::rounds::{self, Round};
+use crate::director::model::Round;
+use crate::director::rounds;
 use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
@@ -96,9 +97,9 @@ pub async fn set_date(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let day = crate::rounds::parse_day(&form.date).map_err(|problem| {
-        AppError::from(crate::db::DbError::Invalid(crate::field::FieldError::new(
-            "date", problem,
-        )))
+        AppError::from(crate::director::model::DbError::Invalid(
+            crate::field::FieldError::new("date", problem),
+        ))
     })?;
     state
         .write(Some(r.user.id), move |w| rounds::set_date(w, tid, n, day))
@@ -207,7 +208,7 @@ pub struct ClockTyped {
 /// question, and the one that keeps the round as it is.
 fn round_question(
     ctx: Ctx,
-    t: crate::db::tournaments::Tournament,
+    t: crate::director::model::Tournament,
     n: i32,
     action: &str,
     [button, keep]: [String; 2],
@@ -269,7 +270,7 @@ pub async fn undo(
 #[template(path = "round.html")]
 pub struct RoundPage {
     ctx: Ctx,
-    t: crate::db::tournaments::Tournament,
+    t: crate::director::model::Tournament,
     round: Round,
     rounds: Vec<i32>,
     pairings: Vec<PairingView>,
@@ -490,7 +491,7 @@ pub async fn clear_results(
 #[template(path = "slips.html")]
 pub struct SlipsPage {
     ctx: Ctx,
-    t: crate::db::tournaments::Tournament,
+    t: crate::director::model::Tournament,
     round: Round,
     /// The tables with two players (a bye needs no slip).
     pairings: Vec<PairingView>,
@@ -603,7 +604,7 @@ enum Quick {
 #[template(path = "results.html")]
 pub struct ResultsPage {
     ctx: Ctx,
-    t: crate::db::tournaments::Tournament,
+    t: crate::director::model::Tournament,
     round: Round,
     /// The pairings shown: all of them, or those with missing results.
     pairings: Vec<PairingView>,
@@ -1133,7 +1134,7 @@ pub async fn save_results(
 #[template(path = "standings.html")]
 pub struct StandingsPage {
     ctx: Ctx,
-    t: crate::db::tournaments::Tournament,
+    t: crate::director::model::Tournament,
     /// Active players, ranked.
     rows: Vec<Standing>,
     /// Withdrawn players, listed after, unranked.
@@ -1340,7 +1341,7 @@ pub async fn swap(
 #[template(path = "swap.html")]
 pub struct SwapPage {
     ctx: Ctx,
-    t: crate::db::tournaments::Tournament,
+    t: crate::director::model::Tournament,
     round: Round,
     a: i32,
     b: i32,

@@ -5,9 +5,11 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 
-use crate::db::seasons::{self, Season};
-use crate::db::tournaments::{self, Tournament};
+use crate::director::model::Season;
+use crate::director::model::Tournament;
+use crate::director::seasons;
 use crate::director::seasons::Line;
+use crate::director::tournaments;
 use crate::export::seasons::points as shown_points;
 use crate::season::SeasonFields;
 use crate::web::auth::SignedIn;

@@ -7,8 +7,8 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 
-use crate::db::players::Player;
-use crate::db::tournaments::Tournament;
+use crate::director::model::Player;
+use crate::director::model::Tournament;
 use crate::director::TournamentData;
 use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
@@ -67,7 +67,7 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
     let rank = |id: &u32| rank_of.get(id).map(|r| r.to_string()).unwrap_or_default();
     // Who sits opposite whom in each published round: a pairing whose
     // result is still missing is told apart from a round not played.
-    let seats: Vec<HashMap<i32, &crate::db::rounds::Pairing>> = if data.is_team_event() {
+    let seats: Vec<HashMap<i32, &crate::director::model::Pairing>> = if data.is_team_event() {
         Vec::new()
     } else {
         data.published().iter().map(|r| data.seats_of(r)).collect()
@@ -310,7 +310,7 @@ fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, A
     let standings = data.standings();
     let me = standings.iter().find(|s| s.id == pid as u32);
     let mut rounds = Vec::new();
-    let sits = |p: &crate::db::rounds::Pairing| {
+    let sits = |p: &crate::director::model::Pairing| {
         p.first_player_id == Some(pid) || p.second_player_id == Some(pid)
     };
     for r in data.published() {

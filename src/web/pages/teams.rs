@@ -8,10 +8,11 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::db::rounds::Round;
-use crate::db::teams::{self, Actor, NewTeam, Team};
-use crate::db::tournaments::Tournament;
-use crate::db::DbError;
+use crate::director::model::DbError;
+use crate::director::model::Round;
+use crate::director::model::Tournament;
+use crate::director::model::{Actor, NewTeam, Team};
+use crate::director::teams;
 use crate::director::teams::{set_lineup, start_match};
 use crate::director::TournamentData;
 use crate::export::players::ImportError;
@@ -639,7 +640,7 @@ pub async fn lineup_form(
 
 /// Who sends a line-up form: a referee, or a captain by the link's secret.
 enum Sender {
-    Referee(crate::db::users::User),
+    Referee(crate::director::model::User),
     Captain(String),
 }
 

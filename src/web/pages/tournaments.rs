@@ -7,8 +7,9 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use crate::db::tournaments::{self, Tournament};
-use crate::db::users;
+use crate::director::model::Tournament;
+use crate::director::tournaments;
+use crate::director::users;
 use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::web::error::AppError;
@@ -447,11 +448,11 @@ pub async fn publish_to(
     form: web::Form<PublicationForm>,
 ) -> Result<HttpResponse, AppError> {
     let tid = r.tournament.id;
-    match crate::web::api::publication::check(&form.to, &form.token) {
+    match crate::director::publications::check(&form.to, &form.token) {
         Ok((to, token)) => {
             state
                 .write(Some(r.user.id), move |w| {
-                    crate::db::publications::set(w, tid, &to, &token)
+                    crate::director::publications::set(w, tid, &to, &token)
                 })
                 .await?;
             Ok(see_other(&format!("/t/{tid}#publication")))
@@ -484,13 +485,13 @@ pub async fn send_now(
     let back = crate::web::views::publication::back_to(tid, &form.back);
     // A page left open after publishing stopped: nothing to send.
     let publishing = state
-        .run(move |c| crate::db::publications::find(c, tid))
+        .run(move |c| crate::director::publications::find(c, tid))
         .await?
         .is_some_and(|p| p.active);
     if publishing {
         state
             .write(Some(r.user.id), move |w| {
-                crate::db::publications::send_now(w, tid)
+                crate::director::publications::send_now(w, tid)
             })
             .await?;
     }
@@ -505,7 +506,7 @@ pub async fn stop_publishing(
     let tid = r.tournament.id;
     state
         .write(Some(r.user.id), move |w| {
-            crate::db::publications::stop(w, tid)
+            crate::director::publications::stop(w, tid)
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}#publication")))
@@ -529,7 +530,7 @@ pub async fn archive(
         "yes" => true,
         "no" => false,
         other => {
-            return Err(AppError::from(crate::db::DbError::Invalid(
+            return Err(AppError::from(crate::director::model::DbError::Invalid(
                 crate::field::FieldError::new(
                     "archived",
                     crate::field::Problem::NotYesNo {
@@ -565,7 +566,7 @@ pub async fn delete(
                 Ok((
                     tournaments::find(c, tid)?,
                     tournaments::rounds_paired(c, tid)?,
-                    crate::db::published::of_tournament(c, tid)?.is_some(),
+                    crate::director::published::of_tournament(c, tid)?.is_some(),
                 ))
             })
             .await?;

@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use serde::Serialize;
 
 use crate::clock::{RoundClock, Tone};
-use crate::db::rounds::Round;
+use crate::director::model::Round;
 use crate::director::personal::{NextRound, Own};
 use crate::director::TournamentData;
 use crate::reports::{self, Closed, GameNow};
@@ -143,7 +143,7 @@ impl OwnView {
         let pid = own.player.id;
         let standings = data.standings();
         let me = standings.iter().find(|s| s.id == pid as u32);
-        let sits = |p: &crate::db::rounds::Pairing| {
+        let sits = |p: &crate::director::model::Pairing| {
             p.first_player_id == Some(pid) || p.second_player_id == Some(pid)
         };
         let mut lines = Vec::new();
@@ -223,7 +223,7 @@ impl OwnView {
     }
 }
 
-fn current_of(r: &crate::db::rounds::Round, p: &PairingView, first: bool) -> Current {
+fn current_of(r: &crate::director::model::Round, p: &PairingView, first: bool) -> Current {
     let games = p
         .games
         .iter()
@@ -337,7 +337,9 @@ pub async fn round_links(
         }
     }
     let ids: Vec<i32> = seated.iter().map(|(id, _)| *id).collect();
-    let keys = state.run(move |c| crate::db::links::keys(c, &ids)).await?;
+    let keys = state
+        .run(move |c| crate::director::links::keys(c, &ids))
+        .await?;
     let names = data.player_names();
     Ok(seated
         .iter()

@@ -5,7 +5,7 @@
 
 use chrono::NaiveDateTime;
 
-use crate::db::publications::Publication;
+use crate::director::model::Publication;
 use crate::web::error::AppError;
 use crate::web::AppState;
 
@@ -27,7 +27,7 @@ impl Banner {
     /// The banner for `p` of a tournament at `revision`: only while its
     /// sends fail.
     pub fn of(p: &Publication, revision: i32) -> Option<Banner> {
-        if crate::web::api::publication::state_of(Some(p), revision) != "failing" {
+        if crate::director::publications::state_of(Some(p), revision) != "failing" {
             return None;
         }
         let wait = crate::web::publisher::backoff(p.failures);
@@ -39,7 +39,7 @@ impl Banner {
             tournament_id: p.tournament_id,
             target: p.target.clone(),
             error: error.trim_end_matches(['.', ' ']).to_string(),
-            next_try: next_try.filter(|t| *t > crate::db::now()),
+            next_try: next_try.filter(|t| *t > crate::director::now()),
             back: format!("/t/{}", p.tournament_id),
         })
     }
@@ -73,7 +73,7 @@ pub async fn failing(
         return Ok(None);
     }
     let p = state
-        .run(move |c| crate::db::publications::find(c, tid))
+        .run(move |c| crate::director::publications::find(c, tid))
         .await?;
     Ok(p.and_then(|p| Banner::of(&p, revision))
         .map(|b| Banner { back, ..b }))

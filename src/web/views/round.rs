@@ -6,7 +6,7 @@
 use actix_web::HttpRequest;
 use serde::Serialize;
 
-use crate::db::rounds::{Game, Pairing, Round};
+use crate::director::model::{Game, Pairing, Round};
 use crate::director::{scoresheets, TournamentData};
 use crate::pairing::explain::Explanation;
 use crate::reports::Reports;
@@ -112,7 +112,7 @@ pub fn pairing_views_of(
     };
     let knockout = data.tournament.system == crate::tournament::System::Knockout;
     let name_of = data.name_of();
-    let mut reported: std::collections::HashMap<i32, Vec<&crate::db::reports::Report>> =
+    let mut reported: std::collections::HashMap<i32, Vec<&crate::director::model::Report>> =
         std::collections::HashMap::new();
     for r in &data.reports {
         reported.entry(r.game_id).or_default().push(r);

@@ -1,6 +1,6 @@
 //! A team match as the round page, the match cards and the API read it.
 
-use crate::db::rounds::Round;
+use crate::director::model::Round;
 use crate::director::TournamentData;
 use crate::standings::show_points;
 

@@ -6,10 +6,14 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use crate::db::forbidden::{self, Forbidden};
-use crate::db::players::{self, Player, Relation};
-use crate::db::tournaments::{self, Tournament};
-use crate::db::users::{self, User};
+use crate::director::forbidden;
+use crate::director::model::Forbidden;
+use crate::director::model::Tournament;
+use crate::director::model::User;
+use crate::director::model::{Player, Relation};
+use crate::director::players;
+use crate::director::tournaments;
+use crate::director::users;
 use crate::tournament::System;
 use crate::web::error::AppError;
 use crate::web::layout::{Ctx, FormErrors};
@@ -90,18 +94,18 @@ pub struct TournamentPage {
     pub new_player: PlayerRaw,
     pub errors: FormErrors,
     /// Rounds paired so far; drafts are shown to referees only.
-    pub rounds: Vec<crate::db::rounds::Round>,
+    pub rounds: Vec<crate::director::model::Round>,
     /// Where each of those rounds stands.
     pub states: Vec<crate::director::RoundState>,
     pub next: crate::director::NextStep,
     /// How many rounds the event plays, or what decides them.
     pub rounds_label: String,
     /// Set when this is a copy a venue publishes here.
-    pub published: Option<crate::db::published::Published>,
+    pub published: Option<crate::director::model::Published>,
     /// Where this event is published to (referees only).
-    pub publication: Option<crate::db::publications::Publication>,
+    pub publication: Option<crate::director::model::Publication>,
     /// Byes asked for rounds still to pair, with the player's name.
-    pub byes: Vec<(crate::db::rounds::RequestedBye, String)>,
+    pub byes: Vec<(crate::director::model::RequestedBye, String)>,
     /// The banner while the publication is failing (referees only).
     pub banner: Option<super::publication::Banner>,
 }
@@ -143,7 +147,7 @@ impl TournamentPage {
             .to_string()
     }
     fn publication_state(&self) -> &'static str {
-        crate::web::api::publication::state_of(self.publication.as_ref(), self.t.revision)
+        crate::director::publications::state_of(self.publication.as_ref(), self.t.revision)
     }
 }
 
@@ -239,9 +243,9 @@ pub async fn load_page(
                 all,
                 assigned,
                 crate::director::load(c, id)?,
-                crate::db::published::of_tournament(c, id)?,
+                crate::director::published::of_tournament(c, id)?,
                 if may_edit {
-                    crate::db::publications::find(c, id)?
+                    crate::director::publications::find(c, id)?
                 } else {
                     None
                 },

@@ -1,0 +1,27 @@
+//! Players' personal links: issued, renewed, revoked.
+//!
+//! Each function is the one way in for its step, for the pages and the API
+//! alike.
+
+use crate::db::audit::Write;
+use crate::db::{DbConnection, DbError};
+
+/// The keys of these players' links, in their order (`None`: revoked).
+pub fn keys(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<Option<String>>, DbError> {
+    crate::db::links::keys(conn, ids)
+}
+
+/// The key of `player`'s link, or `None` while it is revoked.
+pub fn key(conn: &mut DbConnection, player: i32) -> Result<Option<String>, DbError> {
+    crate::db::links::key(conn, player)
+}
+
+/// Gives `player` a new link; the old one stops working.
+pub fn renew(w: &mut Write, tournament: i32, player: i32) -> Result<String, DbError> {
+    crate::db::links::renew(w, tournament, player)
+}
+
+/// Revokes `player`'s link: no key opens it until it is renewed.
+pub fn revoke(w: &mut Write, tournament: i32, player: i32) -> Result<(), DbError> {
+    crate::db::links::revoke(w, tournament, player)
+}
