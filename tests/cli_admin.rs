@@ -42,16 +42,43 @@ fn scripted_installs_add_users_and_tokens() {
     for backend in common::backends() {
         let app = common::TestApp::start(backend);
         let url = app.database_url.clone();
+        let account_changes = || kraal::db::audit::count(&mut app.conn(), None).unwrap();
+        let before = account_changes();
         let (code, out, err) = kraal(&["user", "add", "zanele", "--admin", "--database", &url])
             .stdin("zanele-pass\n")
             .run();
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("created admin zanele"));
+        assert_eq!(
+            account_changes(),
+            before + 1,
+            "[{backend}] an account made from the command line is recorded like one made on the page"
+        );
         let (code, _, err) = kraal(&["user", "add", "zanele", "--referee", "--database", &url])
             .stdin("another-pass\n")
             .run();
         assert_eq!(code, 1);
         assert!(err.contains("already exists"), "{err}");
+        assert_eq!(
+            account_changes(),
+            before + 1,
+            "a refused account records nothing"
+        );
+        for (args, recorded) in [
+            (vec!["user", "publisher", "zanele"], 2),
+            (vec!["user", "publisher", "zanele"], 2),
+            (vec!["user", "publisher", "zanele", "--revoke"], 3),
+        ] {
+            let mut args = args.clone();
+            args.extend(["--database", &url]);
+            let (code, _, err) = kraal(&args).run();
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(
+                account_changes(),
+                before + recorded,
+                "[{backend}] {args:?}: the right to publish is recorded when it changes"
+            );
+        }
         let (code, _, err) = kraal(&["user", "add", "bheki", "--referee", "--database", &url])
             .stdin("short\n")
             .run();

@@ -243,7 +243,9 @@ pub fn user_add(args: UserAddArgs) -> i32 {
         let pool = args.db.open()?;
         let mut conn = pool.get()?;
         let hash = accounts::hash_password(password).map_err(DbError::Setup)?;
-        users::create(&mut conn, &name, role, &hash)
+        crate::director::commit(&mut conn, None, |w| {
+            crate::director::users::create(w, &name, role, &hash)
+        })
     })();
     match result {
         Ok(u) => {
@@ -275,8 +277,9 @@ pub fn user_publisher(args: PublisherArgs) -> i32 {
         let pool = args.db.open()?;
         let mut conn = pool.get()?;
         let user = users::find_by_name(&mut conn, &args.name)?.ok_or(DbError::NotFound("user"))?;
-        users::allow_publishing(&mut conn, user.id, !args.revoke)?;
-        Ok(user)
+        crate::director::commit(&mut conn, None, |w| {
+            crate::director::users::allow_publishing(w, user.id, !args.revoke)
+        })
     })();
     match result {
         Ok(u) if args.revoke => {

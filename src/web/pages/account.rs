@@ -93,7 +93,7 @@ pub async fn setup(
     };
     let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
     let admin = state
-        .run(move |c| users::create_first_admin(c, &name, &hash))
+        .write(None, move |w| users::create_first_admin(w, &name, &hash))
         .await?;
     start_session(&state, &admin, None, "/").await
 }

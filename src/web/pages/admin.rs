@@ -1,6 +1,5 @@
 //! Accounts, for admins: list them and create referees (or more admins).
 
-use crate::change::{Action, Change, Entity};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -109,14 +108,7 @@ pub async fn create_user(
         let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
         let by = admin.0.id;
         let created = state
-            .write(Some(by), move |w| {
-                let u = users::create(w.conn(), &name, role, &hash)?;
-                w.record(
-                    Change::new(None, Action::Create, Entity::User, Some(u.id))
-                        .new_value(format!("{} ({})", u.name, u.role)),
-                );
-                Ok(u)
-            })
+            .write(Some(by), move |w| users::create(w, &name, role, &hash))
             .await;
         match created {
             Ok(_) => return Ok(see_other("/admin/users")),
