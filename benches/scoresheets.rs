@@ -58,7 +58,10 @@ fn game_page(c: &mut Criterion) {
         .expect("a database");
     let mut conn = pool.get().expect("a connection");
     let hash = kraal::accounts::hash_password("bench-password").expect("hash");
-    let admin = db::users::create(&mut conn, "bench", Role::Admin, &hash).expect("admin");
+    let admin = kraal::director::commit(&mut conn, None, |w| {
+        db::users::create(w, "bench", Role::Admin, &hash)
+    })
+    .expect("admin");
     let fields = RawTournament {
         name: "Replay Open".into(),
         rules: "official".into(),

@@ -24,7 +24,10 @@ fn main() {
         .unwrap_or_else(|e| panic!("cannot create {path}: {e}"));
     let mut conn = pool.get().expect("a connection");
     let hash = kraal::accounts::hash_password("bench-password").expect("hash");
-    let admin = db::users::create(&mut conn, "bench", Role::Admin, &hash).expect("admin");
+    let admin = kraal::director::commit(&mut conn, None, |w| {
+        db::users::create(w, "bench", Role::Admin, &hash)
+    })
+    .expect("admin");
     let fields = RawTournament {
         name: "National Open (load test)".into(),
         rules: "official".into(),

@@ -28,7 +28,10 @@ fn main() {
     // the backend's own (the app's connection serves both backends).
     let mut raw = diesel::SqliteConnection::establish(&path).expect("the file");
     let hash = kraal::accounts::hash_password("bench-password").expect("hash");
-    let admin = db::users::create(&mut conn, "bench", Role::Admin, &hash).expect("admin");
+    let admin = kraal::director::commit(&mut conn, None, |w| {
+        db::users::create(w, "bench", Role::Admin, &hash)
+    })
+    .expect("admin");
     let now = db::now();
     let mut seed: u64 = 2026;
     let mut next = move || {

@@ -581,3 +581,139 @@ fn the_director_hands_out_types_never_database_functions() {
         "{caught:?}"
     );
 }
+
+/// The database functions that write without the commit's `Write` handle,
+/// deliberately: docs/architecture.md ("Writes that are not an event's
+/// change") gives each its reason, and the test below checks the two lists
+/// agree.
+const WRITES_WITHOUT_A_CHANGE: &[&str] = &[
+    "auth::create_session",
+    "auth::delete_session",
+    "auth::create_token",
+    "auth::revoke_token",
+    "auth::token_user",
+    "auth::admit_sign_in",
+    "auth::record_login_failure",
+    "auth::sign_in_failed",
+    "auth::sign_in_succeeded",
+    "auth::set_password_ending_others",
+    "publications::acknowledged",
+    "publications::failed",
+    "settings::get_or_insert",
+    "db::backup_into",
+    "db::ping",
+];
+
+/// Whether a function body writes rows: an `insert_into`, `update`,
+/// `delete` or `sql_query` of diesel's, or an `.execute(..)`.
+#[derive(Default)]
+struct Writes(bool);
+
+impl<'ast> Visit<'ast> for Writes {
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if let syn::Expr::Path(p) = &*call.func {
+            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            let diesel = p.path.segments.first().is_some_and(|s| s.ident == "diesel");
+            if diesel
+                && matches!(
+                    last.as_deref(),
+                    Some("insert_into" | "update" | "delete" | "sql_query")
+                )
+            {
+                self.0 = true;
+            }
+        }
+        visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        if call.method == "execute" {
+            self.0 = true;
+        }
+        visit::visit_expr_method_call(self, call);
+    }
+}
+
+/// `module::function` of every public function of `src/db` that writes
+/// without taking the commit's `Write`.
+fn writes_without_the_commit(files: &[PathBuf]) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let syntax = syn::parse_file(&text).unwrap();
+        let module = match file.strip_prefix(src()) {
+            Ok(_) => module_of(file).last().cloned().unwrap_or_default(),
+            Err(_) => "probe".to_string(),
+        };
+        for item in &syntax.items {
+            let syn::Item::Fn(f) = item else { continue };
+            if !matches!(f.vis, syn::Visibility::Public(_)) {
+                continue;
+            }
+            let mut writes = Writes::default();
+            writes.visit_block(&f.block);
+            let takes_write = f.sig.inputs.iter().any(|arg| {
+                let syn::FnArg::Typed(t) = arg else {
+                    return false;
+                };
+                is_write(&t.ty)
+            });
+            if writes.0 && !takes_write {
+                out.push(format!("{module}::{}", f.sig.ident));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether a parameter's type is the commit's handle (`&mut Write`).
+fn is_write(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_write(&r.elem),
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Write"),
+        _ => false,
+    }
+}
+
+#[test]
+fn every_database_write_takes_the_commit_or_is_listed_with_its_reason() {
+    let mut found = writes_without_the_commit(&files(&["db"]));
+    let mut listed: Vec<String> = WRITES_WITHOUT_A_CHANGE
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    listed.sort();
+    found.retain(|f| !listed.contains(f));
+    assert!(
+        found.is_empty(),
+        "these db functions write without the commit's Write (take `w: &mut Write` and record a change, \
+         or list them in WRITES_WITHOUT_A_CHANGE and docs/architecture.md with the reason):\n{}",
+        found.join("\n")
+    );
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
+    for entry in WRITES_WITHOUT_A_CHANGE {
+        let name = entry.rsplit("::").next().unwrap();
+        assert!(
+            doc.contains(&format!("`{name}`")) || doc.contains(&format!("`{entry}`")),
+            "docs/architecture.md does not give the reason for {entry}"
+        );
+    }
+    // The rule can fail: a public function that writes through a bare
+    // connection is caught.
+    let probe = std::env::temp_dir().join(format!("kraal-write-{}.rs", std::process::id()));
+    std::fs::write(
+        &probe,
+        "pub fn sneak(conn: &mut DbConnection) -> Result<(), DbError> {\n    \
+         diesel::delete(games::table).execute(conn)?;\n    Ok(())\n}\n\
+         pub fn fine(w: &mut Write) -> Result<(), DbError> {\n    \
+         diesel::delete(games::table).execute(w.conn())?;\n    Ok(())\n}\n",
+    )
+    .unwrap();
+    let caught = writes_without_the_commit(std::slice::from_ref(&probe));
+    std::fs::remove_file(&probe).unwrap();
+    assert_eq!(caught.len(), 1, "{caught:?}");
+    assert!(caught[0].ends_with("::sneak"), "{caught:?}");
+}

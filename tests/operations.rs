@@ -308,7 +308,10 @@ fn sigterm_lets_a_write_under_way_finish_and_store_it() {
             .unwrap();
         let mut conn = pool.get().unwrap();
         let hash = kraal::accounts::hash_password(common::PASSWORD).unwrap();
-        let admin = kraal::db::users::create(&mut conn, "thandi", Role::Admin, &hash).unwrap();
+        let admin = kraal::director::commit(&mut conn, None, |w| {
+            kraal::db::users::create(w, "thandi", Role::Admin, &hash)
+        })
+        .unwrap();
         let token = kraal::accounts::new_token();
         kraal::db::auth::create_token(
             &mut conn,

@@ -64,7 +64,10 @@ fn a_published_event_is_a_read_only_copy_replaced_in_place_by_newer_revisions() 
         let venue = TestApp::start("sqlite");
         let (vid, mut venue_api) = venue_event(&venue);
         let publisher = target.user("venue-laptop", Role::Referee);
-        kraal::db::users::allow_publishing(&mut target.conn(), publisher.id, true).unwrap();
+        kraal::director::commit(&mut target.conn(), None, |w| {
+            kraal::db::users::allow_publishing(w, publisher.id, true)
+        })
+        .unwrap();
         let mut push = target.script_for(&publisher);
         let origin = "fs-open-2026-7f3a9c";
 
@@ -190,7 +193,10 @@ fn publishing_is_refused_without_the_right_for_another_accounts_origin_and_for_a
         let first = target.user("venue-one", Role::Referee);
         let second = target.user("venue-two", Role::Referee);
         for u in [&first, &second] {
-            kraal::db::users::allow_publishing(&mut target.conn(), u.id, true).unwrap();
+            kraal::director::commit(&mut target.conn(), None, |w| {
+                kraal::db::users::allow_publishing(w, u.id, true)
+            })
+            .unwrap();
         }
         let r = publish(
             &mut target.script_for(&first),
@@ -321,7 +327,10 @@ fn sends_of_one_origin_that_cross_answer_200_and_leave_the_newest_revision() {
         let (vid, _) = venue_event(&venue);
         let (event, _) = sent(&venue, vid);
         let publisher = target.user("venue-laptop", Role::Referee);
-        kraal::db::users::allow_publishing(&mut target.conn(), publisher.id, true).unwrap();
+        kraal::director::commit(&mut target.conn(), None, |w| {
+            kraal::db::users::allow_publishing(w, publisher.id, true)
+        })
+        .unwrap();
         let token = kraal::accounts::new_token();
         kraal::db::auth::create_token(
             &mut target.conn(),
@@ -443,7 +452,10 @@ fn a_large_publication_beyond_two_at_once_is_told_to_come_back() {
         let (vid, _) = venue_event(&venue);
         let (event, revision) = sent(&venue, vid);
         let publisher = target.user("venue-laptop", Role::Referee);
-        kraal::db::users::allow_publishing(&mut target.conn(), publisher.id, true).unwrap();
+        kraal::director::commit(&mut target.conn(), None, |w| {
+            kraal::db::users::allow_publishing(w, publisher.id, true)
+        })
+        .unwrap();
         let token = kraal::accounts::new_token();
         kraal::db::auth::create_token(
             &mut target.conn(),

@@ -65,8 +65,10 @@ fn crowd_signs_in() -> Crowd {
         // would take the test's time, not the server's.
         let hash = kraal::accounts::hash_password(common::PASSWORD).unwrap();
         for i in 0..100 {
-            kraal::db::users::create(&mut conn, &format!("referee{i}"), Role::Referee, &hash)
-                .unwrap();
+            kraal::director::commit(&mut conn, None, |w| {
+                kraal::db::users::create(w, &format!("referee{i}"), Role::Referee, &hash)
+            })
+            .unwrap();
         }
     }
     let server = common::Served::start(&url, |_| {});

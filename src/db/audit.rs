@@ -38,7 +38,7 @@ pub struct Write<'c> {
 impl<'c> Write<'c> {
     /// Starts recording on `conn`, which must be inside a transaction.
     /// Only `director::commit` calls this (`tests/architecture.rs` checks).
-    pub fn begin(conn: &'c mut DbConnection, by: Option<i32>) -> Write<'c> {
+    pub(crate) fn begin(conn: &'c mut DbConnection, by: Option<i32>) -> Write<'c> {
         Write {
             conn,
             by,

@@ -27,7 +27,7 @@ fn key_of(secret: &str, player: i32, version: i32) -> String {
 }
 
 /// Gives `player` a link: the next version, and its digest stored.
-pub fn issue(conn: &mut DbConnection, player: i32) -> Result<(), DbError> {
+pub(super) fn issue(conn: &mut DbConnection, player: i32) -> Result<(), DbError> {
     let secret = secret(conn)?;
     let version: i32 = players::table
         .find(player)

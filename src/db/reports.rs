@@ -3,8 +3,11 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::audit::Write;
+use super::rounds::GameContext;
 use super::schema::{games, pairings, reports};
 use super::{now, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 use crate::results::GameResult;
 
 /// One player's word on one game, from the starter's side.
@@ -49,13 +52,27 @@ pub fn of_round(conn: &mut DbConnection, round_id: i32) -> Result<Vec<Report>, D
         .load(conn)?)
 }
 
-/// Stores `player`'s report of `game`, replacing the one they made before.
+/// Stores `player`'s report of the game of `ctx`, replacing the one they
+/// made before, and records it.
 pub fn put(
-    conn: &mut DbConnection,
-    game: i32,
+    w: &mut Write,
+    ctx: &GameContext,
     player: i32,
     result: GameResult,
 ) -> Result<(), DbError> {
+    let game = ctx.game.id;
+    w.record(
+        Change::new(
+            Some(ctx.round.tournament_id),
+            Action::Report,
+            Entity::Game,
+            Some(game),
+        )
+        .in_round(ctx.round.number)
+        .players([player])
+        .new_value(result.as_str()),
+    );
+    let conn = w.conn();
     diesel::delete(
         reports::table
             .filter(reports::game_id.eq(game))

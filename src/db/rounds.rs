@@ -721,7 +721,8 @@ pub struct GameContext {
 /// The pairing's row is held first, then the game's: the order of every
 /// write that holds both (a line-up change holds its board's pairing, then
 /// changes its games), so two writes never wait on each other in a circle.
-pub fn hold_game(conn: &mut DbConnection, game_id: i32) -> Result<(), DbError> {
+pub fn hold_game(w: &mut Write, game_id: i32) -> Result<(), DbError> {
+    let conn = w.conn();
     let pairing: Option<i32> = games::table
         .find(game_id)
         .select(games::pairing_id)

@@ -239,7 +239,7 @@ pub fn renew_captain_link(w: &mut Write, tid: i32, id: i32) -> Result<String, Db
 /// (marked `plain:` by their migration) become digests, so that they keep
 /// working and the database no longer holds them. Run at every start;
 /// nothing to do once done.
-pub fn digest_plain_captain_links(conn: &mut DbConnection) -> Result<usize, DbError> {
+pub(super) fn digest_plain_captain_links(conn: &mut DbConnection) -> Result<usize, DbError> {
     let plain: Vec<(i32, Option<String>)> = teams::table
         .filter(teams::captain_digest.like("plain:%"))
         .select((teams::id, teams::captain_digest))

@@ -3,8 +3,10 @@
 use diesel::prelude::*;
 use serde::Serialize;
 
+use super::audit::Write;
 use super::schema::users;
 use super::{classify, found, now, DbConnection, DbError};
+use crate::change::{Action, Change, Entity};
 use crate::conflict::{Conflict, Taken};
 
 named_values! {
@@ -54,7 +56,18 @@ pub fn check_name(name: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
-pub fn create(
+/// Makes an account and records it (by whoever makes it: an admin on the
+/// Users page, nobody from the command line or at first setup).
+pub fn create(w: &mut Write, name: &str, role: Role, password_hash: &str) -> Result<User, DbError> {
+    let u = insert(w.conn(), name, role, password_hash)?;
+    w.record(
+        Change::new(None, Action::Create, Entity::User, Some(u.id))
+            .new_value(format!("{} ({})", u.name, u.role)),
+    );
+    Ok(u)
+}
+
+fn insert(
     conn: &mut DbConnection,
     name: &str,
     role: Role,
@@ -79,13 +92,21 @@ pub fn create(
     find_by_name(conn, name)?.ok_or(DbError::NotFound("user"))
 }
 
-/// Lets account `id` publish events here from a venue, or no longer. An
-/// account's right, not an event's change: the command line sets it.
-pub fn allow_publishing(conn: &mut DbConnection, id: i32, may: bool) -> Result<(), DbError> {
+/// Lets account `id` publish events here from a venue, or no longer (the
+/// command line sets it), recorded when it changes.
+pub fn allow_publishing(w: &mut Write, id: i32, may: bool) -> Result<User, DbError> {
+    let before = find(w.conn(), id)?;
     diesel::update(users::table.find(id))
         .set(users::may_publish.eq(may))
-        .execute(conn)?;
-    Ok(())
+        .execute(w.conn())?;
+    if before.may_publish != may {
+        w.record(
+            Change::new(None, Action::Edit, Entity::User, Some(id))
+                .old(serde_json::json!({ "may_publish": before.may_publish }).to_string())
+                .new_value(serde_json::json!({ "may_publish": may }).to_string()),
+        );
+    }
+    find(w.conn(), id)
 }
 
 pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
@@ -115,7 +136,11 @@ pub fn count(conn: &mut DbConnection) -> Result<i64, DbError> {
     Ok(users::table.count().get_result(conn)?)
 }
 
-pub fn set_password(conn: &mut DbConnection, id: i32, password_hash: &str) -> Result<(), DbError> {
+pub(super) fn set_password(
+    conn: &mut DbConnection,
+    id: i32,
+    password_hash: &str,
+) -> Result<(), DbError> {
     diesel::update(users::table.find(id))
         .set(users::password_hash.eq(password_hash))
         .execute(conn)?;
@@ -125,16 +150,10 @@ pub fn set_password(conn: &mut DbConnection, id: i32, password_hash: &str) -> Re
 /// Creates the first admin of a new installation, once: the `setup`
 /// settings key is the lock, so two people setting up at the same moment
 /// cannot both become admin.
-pub fn create_first_admin(
-    conn: &mut DbConnection,
-    name: &str,
-    hash: &str,
-) -> Result<User, DbError> {
-    conn.transaction(|c| {
-        let marker = super::settings::get_or_insert(c, "setup", || name.to_string())?;
-        if marker != name || count(c)? > 0 {
-            return Err(DbError::Conflict(Conflict::AlreadySetUp));
-        }
-        create(c, name, Role::Admin, hash)
-    })
+pub fn create_first_admin(w: &mut Write, name: &str, hash: &str) -> Result<User, DbError> {
+    let marker = super::settings::get_or_insert(w.conn(), "setup", || name.to_string())?;
+    if marker != name || count(w.conn())? > 0 {
+        return Err(DbError::Conflict(Conflict::AlreadySetUp));
+    }
+    create(w, name, Role::Admin, hash)
 }

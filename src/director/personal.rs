@@ -116,7 +116,7 @@ fn report_in(
     game_id: i32,
     result: GameResult,
 ) -> Result<Reported, DbError> {
-    rounds::hold_game(w.conn(), game_id)?;
+    rounds::hold_game(w, game_id)?;
     let not_yours = || DbError::Refused(Refused::NotYourGame { game: game_id });
     let ctx = rounds::game_context(w.conn(), game_id).map_err(|_| not_yours())?;
     let first = ctx.pairing.first_player_id == Some(h.player);
@@ -167,19 +167,8 @@ fn report_in(
         }
         None => {}
     }
-    stored::put(w.conn(), game_id, h.player, result)?;
+    stored::put(w, &ctx, h.player, result)?;
     two.set(first, result);
-    w.record(
-        crate::change::Change::new(
-            Some(h.tournament),
-            crate::change::Action::Report,
-            crate::change::Entity::Game,
-            Some(game_id),
-        )
-        .in_round(ctx.round.number)
-        .players([h.player])
-        .new_value(result.as_str()),
-    );
     let t = tournaments::find(w.conn(), h.tournament)?;
     let outcome = reports::outcome(t.confirmation, two);
     let mut game = ctx.game.clone();

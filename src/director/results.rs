@@ -107,8 +107,8 @@ pub fn save_in(
     let knockout = t.system == System::Knockout;
     let mut rounds_touched: Vec<Round> = Vec::new();
     for edit in edits {
+        rounds::hold_game(w, edit.game)?;
         let conn = w.conn();
-        rounds::hold_game(conn, edit.game)?;
         let ctx = rounds::game_context(conn, edit.game)?;
         if ctx.round.tournament_id != tournament_id {
             return Err(DbError::NotFound("game"));

@@ -3,7 +3,6 @@
 //! Each function is the one way in for its step, for the pages and the API
 //! alike.
 
-use crate::change::{Action, Change, Entity};
 use crate::db::audit::Write;
 use crate::db::auth::{Admission, ApiToken};
 use crate::db::users::{Role, User};
@@ -111,38 +110,20 @@ pub fn check_name(name: &str) -> Result<String, String> {
 /// Makes an account, recorded as a change by whoever makes it (an admin on
 /// the Users page, nobody from the command line), like every other write.
 pub fn create(w: &mut Write, name: &str, role: Role, password_hash: &str) -> Result<User, DbError> {
-    let u = crate::db::users::create(w.conn(), name, role, password_hash)?;
-    w.record(made(&u));
-    Ok(u)
+    crate::db::users::create(w, name, role, password_hash)
 }
 
 /// The first admin of a new installation, once: the `setup` settings key
 /// is the lock, so two people setting up at the same moment cannot both
 /// become admin. Recorded like any account made.
 pub fn create_first_admin(w: &mut Write, name: &str, hash: &str) -> Result<User, DbError> {
-    let u = crate::db::users::create_first_admin(w.conn(), name, hash)?;
-    w.record(made(&u));
-    Ok(u)
+    crate::db::users::create_first_admin(w, name, hash)
 }
 
 /// Gives account `id` the right to publish events here from a venue, or
 /// takes it back: the command line's `kraal user publisher`, recorded.
 pub fn allow_publishing(w: &mut Write, id: i32, may: bool) -> Result<User, DbError> {
-    let before = crate::db::users::find(w.conn(), id)?;
-    crate::db::users::allow_publishing(w.conn(), id, may)?;
-    if before.may_publish != may {
-        w.record(
-            Change::new(None, Action::Edit, Entity::User, Some(id))
-                .old(serde_json::json!({ "may_publish": before.may_publish }).to_string())
-                .new_value(serde_json::json!({ "may_publish": may }).to_string()),
-        );
-    }
-    crate::db::users::find(w.conn(), id)
-}
-
-fn made(u: &User) -> Change {
-    Change::new(None, Action::Create, Entity::User, Some(u.id))
-        .new_value(format!("{} ({})", u.name, u.role))
+    crate::db::users::allow_publishing(w, id, may)
 }
 
 pub fn find_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<User>, DbError> {

@@ -200,7 +200,10 @@ impl TestApp {
     /// Creates an account directly (fast: the sign-in itself is tested elsewhere).
     pub fn user(&self, name: &str, role: Role) -> User {
         let hash = kraal::accounts::hash_password(PASSWORD).unwrap();
-        db::users::create(&mut self.conn(), name, role, &hash).unwrap()
+        kraal::director::commit(&mut self.conn(), None, |w| {
+            db::users::create(w, name, role, &hash)
+        })
+        .unwrap()
     }
 
     /// A browser-like client already signed in as `user`.
@@ -856,7 +859,10 @@ pub fn read_event_until(
 /// venue is given to publish to this server.
 pub fn publisher_token(app: &TestApp, name: &str) -> String {
     let account = app.user(name, Role::Referee);
-    kraal::db::users::allow_publishing(&mut app.conn(), account.id, true).unwrap();
+    kraal::director::commit(&mut app.conn(), None, |w| {
+        kraal::db::users::allow_publishing(w, account.id, true)
+    })
+    .unwrap();
     let token = kraal::accounts::new_token();
     kraal::db::auth::create_token(
         &mut app.conn(),
