@@ -5,12 +5,7 @@
 
 use crate::db::audit::Write;
 use crate::db::forbidden::{Forbidden, NewForbidden};
-use crate::db::{DbConnection, DbError};
-
-/// Every kept-apart pair of a tournament, in the order they were added.
-pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Forbidden>, DbError> {
-    crate::db::forbidden::list(conn, tournament_id)
-}
+use crate::db::DbError;
 
 /// Keeps two players of the tournament apart in the rounds asked for.
 pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbidden, DbError> {

@@ -11,11 +11,6 @@ pub fn keys(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<Option<String>>,
     crate::db::links::keys(conn, ids)
 }
 
-/// The key of `player`'s link, or `None` while it is revoked.
-pub fn key(conn: &mut DbConnection, player: i32) -> Result<Option<String>, DbError> {
-    crate::db::links::key(conn, player)
-}
-
 /// Gives `player` a new link; the old one stops working.
 pub fn renew(w: &mut Write, tournament: i32, player: i32) -> Result<String, DbError> {
     crate::db::links::renew(w, tournament, player)

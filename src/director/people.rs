@@ -71,8 +71,3 @@ pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Pe
 pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
     crate::db::people::record(c, id)
 }
-
-/// How many people the registry holds (merged ones included).
-pub fn count(conn: &mut DbConnection) -> Result<i64, DbError> {
-    crate::db::people::count(conn)
-}

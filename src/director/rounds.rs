@@ -63,10 +63,6 @@ pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbErro
     crate::db::rounds::undo(w, tournament_id, number)
 }
 
-pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Round>, DbError> {
-    crate::db::rounds::list(conn, tournament_id)
-}
-
 /// Cancels the bye `player_id` asked for in round `round`, before that
 /// round is paired. A player (`by_player`) may cancel only a bye they
 /// asked for themselves; the referee cancels any.
@@ -80,6 +76,9 @@ pub fn cancel_bye(
     crate::db::rounds::cancel_bye(w, tournament_id, player_id, round, by_player)
 }
 
+/// A bye asked for `player_id` in round `round` (a half-point bye when
+/// `half`), by the player through their link or by the referee for them;
+/// the player must be of this event.
 pub fn request_bye(
     w: &mut Write,
     tournament_id: i32,
@@ -88,5 +87,6 @@ pub fn request_bye(
     half: bool,
     by_player: bool,
 ) -> Result<(), DbError> {
+    crate::db::players::find(w.conn(), tournament_id, player_id)?;
     crate::db::rounds::request_bye(w, tournament_id, player_id, round, half, by_player)
 }

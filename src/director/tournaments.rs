@@ -17,10 +17,6 @@ pub fn is_referee(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<bool
     crate::db::tournaments::is_referee(conn, id, user_id)
 }
 
-pub fn referees(conn: &mut DbConnection, id: i32) -> Result<Vec<User>, DbError> {
-    crate::db::tournaments::referees(conn, id)
-}
-
 /// All tournaments, the most recent first.
 pub fn list(conn: &mut DbConnection) -> Result<Vec<Tournament>, DbError> {
     crate::db::tournaments::list(conn)
@@ -46,12 +42,27 @@ pub fn set_archived(w: &mut Write, id: i32, archived: bool) -> Result<Tournament
     crate::db::tournaments::set_archived(w, id, archived)
 }
 
-pub fn assign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
-    crate::db::tournaments::assign_referee(w, id, referee)
+/// Makes account `user` a referee of event `id` (both must exist).
+pub fn assign_referee(w: &mut Write, id: i32, user: i32) -> Result<(), DbError> {
+    crate::db::tournaments::find(w.conn(), id)?;
+    let referee = crate::db::users::find(w.conn(), user)?;
+    crate::db::tournaments::assign_referee(w, id, &referee)
 }
 
-pub fn unassign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
-    crate::db::tournaments::unassign_referee(w, id, referee)
+/// Account `user` referees event `id` no longer.
+pub fn unassign_referee(w: &mut Write, id: i32, user: i32) -> Result<(), DbError> {
+    let referee = crate::db::users::find(w.conn(), user)?;
+    crate::db::tournaments::unassign_referee(w, id, &referee)
+}
+
+/// What the question before deleting event `id` says: the event, the
+/// rounds paired, and whether it is a venue's published copy.
+pub fn deletion(conn: &mut DbConnection, id: i32) -> Result<(Tournament, i32, bool), DbError> {
+    Ok((
+        crate::db::tournaments::find(conn, id)?,
+        crate::db::tournaments::rounds_paired(conn, id)?,
+        crate::db::published::of_tournament(conn, id)?.is_some(),
+    ))
 }
 
 /// Rounds paired so far (published or draft).
@@ -79,4 +90,61 @@ pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<i32>, DbError> {
 /// The tournaments `user_id` referees.
 pub fn refereed_by(conn: &mut DbConnection, user_id: i32) -> Result<Vec<i32>, DbError> {
     crate::db::tournaments::refereed_by(conn, user_id)
+}
+
+/// What the tournament page reads, in one go: the event and its field,
+/// everything loaded for its rounds, and what only the people who may
+/// change it see (the pairs kept apart, where it is published, the
+/// accounts an admin could assign).
+#[derive(Debug)]
+pub struct Page {
+    pub t: Tournament,
+    pub players: Vec<crate::db::players::Player>,
+    pub relations: Vec<crate::db::players::Relation>,
+    /// Empty unless the viewer may change the event.
+    pub kept_apart: Vec<crate::db::forbidden::Forbidden>,
+    pub referees: Vec<User>,
+    /// Every account, for an admin; empty for anyone else.
+    pub all_users: Vec<User>,
+    /// Whether the viewer referees this event.
+    pub assigned: bool,
+    pub data: super::TournamentData,
+    pub published: Option<crate::db::published::Published>,
+    /// Only for the people who may change the event.
+    pub publication: Option<crate::db::publications::Publication>,
+}
+
+/// The tournament page's read for `viewer` (nobody signed in: `None`).
+pub fn page(conn: &mut DbConnection, id: i32, viewer: Option<&User>) -> Result<Page, DbError> {
+    let t = crate::db::tournaments::find(conn, id)?;
+    let assigned = match viewer {
+        Some(u) => crate::db::tournaments::is_referee(conn, id, u.id)?,
+        None => false,
+    };
+    let admin = viewer.is_some_and(User::is_admin);
+    let may_edit = assigned || admin;
+    Ok(Page {
+        t,
+        players: crate::db::players::list(conn, id)?,
+        relations: crate::db::players::relations_of(conn, id)?,
+        kept_apart: if may_edit {
+            crate::db::forbidden::list(conn, id)?
+        } else {
+            Vec::new()
+        },
+        referees: crate::db::tournaments::referees(conn, id)?,
+        all_users: if admin {
+            crate::db::users::list(conn)?
+        } else {
+            Vec::new()
+        },
+        assigned,
+        data: super::load(conn, id)?,
+        published: crate::db::published::of_tournament(conn, id)?,
+        publication: if may_edit {
+            crate::db::publications::find(conn, id)?
+        } else {
+            None
+        },
+    })
 }

@@ -98,10 +98,6 @@ pub fn list(conn: &mut DbConnection) -> Result<Vec<User>, DbError> {
     crate::db::users::list(conn)
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
-    crate::db::users::find(conn, id)
-}
-
 /// Checks an account name: what people type at a venue, nothing that needs escaping.
 pub fn check_name(name: &str) -> Result<String, String> {
     crate::db::users::check_name(name)

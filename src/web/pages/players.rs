@@ -84,14 +84,7 @@ async fn add_person(
         },
     };
     let asked = raw.person.trim().to_string();
-    let person = state
-        .run(move |c| {
-            Ok(match asked.trim_start_matches('#').parse::<i32>() {
-                Ok(id) => crate::director::people::find(c, id).ok(),
-                Err(_) => crate::director::people::by_federation_id(c, &asked)?,
-            })
-        })
-        .await?;
+    let person = state.run(move |c| players::person_named(c, &asked)).await?;
     let Some(person) = person else {
         errors.add(
             "person",
@@ -144,14 +137,7 @@ pub async fn edit_form(
     path: web::Path<(i32, i32)>,
 ) -> Result<PlayerForm, AppError> {
     let (tid, pid) = path.into_inner();
-    let (p, key) = state
-        .run(move |c| {
-            Ok((
-                players::find(c, tid, pid)?,
-                crate::director::links::key(c, pid)?,
-            ))
-        })
-        .await?;
+    let (p, key) = state.run(move |c| players::edit(c, tid, pid)).await?;
     let link = key.map(|k| {
         let url = crate::web::layout::absolute_url(&req, &format!("/player/{k}"));
         (crate::web::layout::qr_svg(&url), url)
@@ -209,14 +195,7 @@ pub async fn withdraw(
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     if !form.given() {
-        let (p, paired) = state
-            .run(move |c| {
-                Ok((
-                    players::find(c, tid, pid)?,
-                    crate::director::rounds::list(c, tid)?.len(),
-                ))
-            })
-            .await?;
+        let (p, paired) = state.run(move |c| players::withdrawal(c, tid, pid)).await?;
         let next = paired + 1;
         let page = crate::web::layout::ConfirmPage {
             ctx,
@@ -385,49 +364,25 @@ pub async fn import(
     let tid = r.tournament.id;
     match players_csv::read(&csv) {
         Ok(plan) => {
-            let existing = state.run(move |c| players::list(c, tid)).await?;
-            let names: Vec<&str> = existing.iter().map(|p| p.name.as_str()).collect();
-            let mut warnings = plan.warnings.clone();
-            warnings.extend(players_csv::already_entered(&plan, &names));
             let count = plan.players.len();
-            let user = r.user.clone();
-            // A line that names a person of the registry by federation id
-            // and gives no rating takes the person's current rating, as
-            // entering the person does.
-            let mut plan = plan;
-            let fids: Vec<String> = plan
-                .players
-                .iter()
-                .map(|p| p.federation_id.clone())
-                .collect();
-            let people = state
-                .run(move |c| {
-                    fids.iter()
-                        .map(|f| crate::director::people::by_federation_id(c, f))
-                        .collect::<Result<Vec<_>, _>>()
-                })
-                .await?;
             let book = crate::web::views::rating_book(&state).await?;
-            for (p, person) in plan.players.iter_mut().zip(people) {
-                if p.rating.is_none() {
-                    let current = person
-                        .filter(|x| x.merged_into.is_none())
-                        .and_then(|x| book.current(x.id));
-                    p.rating = current.map(|r| r.rating.round() as i32);
-                }
-            }
-            let listed = plan.players.clone();
-            let (_, unmatched) = state
-                .write(Some(user.id), move |w| {
-                    players::import(w, tid, &plan.players, &plan.relatives)
+            let mut warnings = plan.warnings.clone();
+            let done = state
+                .write(Some(r.user.id), move |w| {
+                    players::import_lines(w, tid, plan.players.clone(), &plan.relatives, &book)
                 })
                 .await?;
+            let names: Vec<&str> = done.existing.iter().map(String::as_str).collect();
+            let entered = players_csv::ImportPlan {
+                players: done.listed.clone(),
+                relatives: Vec::new(),
+                warnings: Vec::new(),
+            };
+            warnings.extend(players_csv::already_entered(&entered, &names));
+            let (listed, unmatched, registry) = (done.listed, done.unmatched, done.registry);
             // Entries travel by federation id: one with an id is rated
             // here once the person is in this registry, and wherever the
             // event is published; one without is rated nowhere.
-            // A server that keeps no registry is not told about it (its
-            // publication form lists the entries without an id).
-            let registry = state.run(crate::director::people::count).await? > 0;
             let without: Vec<&str> = listed
                 .iter()
                 .filter(|p| p.federation_id.is_empty())
@@ -486,15 +441,7 @@ pub async fn export_csv(
     path: web::Path<i32>,
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();
-    let (t, list, relations) = state
-        .run(move |c| {
-            Ok((
-                tournaments::find(c, tid)?,
-                players::list(c, tid)?,
-                players::relations_of(c, tid)?,
-            ))
-        })
-        .await?;
+    let (t, list, relations) = state.run(move |c| players::sheet(c, tid)).await?;
     let fields: Vec<PlayerFields> = list.iter().map(|p| p.fields()).collect();
     let rows: Vec<players_csv::Row<'_>> = list
         .iter()
@@ -568,7 +515,6 @@ pub async fn request_bye(
     if let (Some(player), Some(round)) = (player, round) {
         match state
             .write(Some(r.user.id), move |w| {
-                players::find(w.conn(), tid, player)?;
                 crate::director::rounds::request_bye(w, tid, player, round, half, false)
             })
             .await

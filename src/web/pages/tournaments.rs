@@ -9,7 +9,6 @@ use serde::Deserialize;
 
 use crate::director::model::Tournament;
 use crate::director::tournaments;
-use crate::director::users;
 use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::web::error::AppError;
@@ -306,9 +305,7 @@ pub async fn assign_referee(
         .map_err(|_| AppError::invalid("user_id", "choose a referee"))?;
     state
         .write(Some(admin.0.id), move |w| {
-            tournaments::find(w.conn(), tid)?;
-            let referee = users::find(w.conn(), uid)?;
-            tournaments::assign_referee(w, tid, &referee)
+            tournaments::assign_referee(w, tid, uid)
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}")))
@@ -322,8 +319,7 @@ pub async fn unassign_referee(
     let (tid, uid) = path.into_inner();
     state
         .write(Some(admin.0.id), move |w| {
-            let referee = users::find(w.conn(), uid)?;
-            tournaments::unassign_referee(w, tid, &referee)
+            tournaments::unassign_referee(w, tid, uid)
         })
         .await?;
     Ok(see_other(&format!("/t/{tid}")))
@@ -561,15 +557,7 @@ pub async fn delete(
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();
     if !form.given() {
-        let (t, paired, copy) = state
-            .run(move |c| {
-                Ok((
-                    tournaments::find(c, tid)?,
-                    tournaments::rounds_paired(c, tid)?,
-                    crate::director::published::of_tournament(c, tid)?.is_some(),
-                ))
-            })
-            .await?;
+        let (t, paired, copy) = state.run(move |c| tournaments::deletion(c, tid)).await?;
         let page = crate::web::layout::ConfirmPage {
             ctx,
             question: format!("Delete {}?", t.name),

@@ -6,14 +6,10 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 
-use crate::director::forbidden;
 use crate::director::model::Forbidden;
 use crate::director::model::Tournament;
 use crate::director::model::User;
 use crate::director::model::{Player, Relation};
-use crate::director::players;
-use crate::director::tournaments;
-use crate::director::users;
 use crate::tournament::System;
 use crate::web::error::AppError;
 use crate::web::layout::{Ctx, FormErrors};
@@ -206,7 +202,7 @@ pub async fn load_page(
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
     let viewer = ctx.user.clone();
-    let (
+    let crate::director::tournaments::Page {
         t,
         players,
         relations,
@@ -217,40 +213,8 @@ pub async fn load_page(
         data,
         published,
         publication,
-    ) = state
-        .run(move |c| {
-            let t = tournaments::find(c, id)?;
-            let assigned = match &viewer {
-                Some(u) => tournaments::is_referee(c, id, u.id)?,
-                None => false,
-            };
-            let all = if viewer.as_ref().is_some_and(User::is_admin) {
-                users::list(c)?
-            } else {
-                Vec::new()
-            };
-            let may_edit = assigned || viewer.as_ref().is_some_and(User::is_admin);
-            Ok((
-                t,
-                players::list(c, id)?,
-                players::relations_of(c, id)?,
-                if may_edit {
-                    forbidden::list(c, id)?
-                } else {
-                    Vec::new()
-                },
-                tournaments::referees(c, id)?,
-                all,
-                assigned,
-                crate::director::load(c, id)?,
-                crate::director::published::of_tournament(c, id)?,
-                if may_edit {
-                    crate::director::publications::find(c, id)?
-                } else {
-                    None
-                },
-            ))
-        })
+    } = state
+        .run(move |c| crate::director::tournaments::page(c, id, viewer.as_ref()))
         .await?;
     let assignable = all_users
         .into_iter()
