@@ -4,8 +4,8 @@
 //! says the problem to whoever reads it, so a translated page changes the
 //! words, never the checks.
 
-use crate::roster::kept_apart::Rounds;
-use crate::tournament::Tiebreak;
+use crate::roster::kept_apart::span::Rounds;
+use crate::tournament::choices::Tiebreak;
 
 /// A field and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -270,8 +270,8 @@ pub enum Problem {
     /// A ruling "the board's result" where the players' records end
     /// differently.
     RecordsDisagree {
-        dark: crate::results::GameResult,
-        light: crate::results::GameResult,
+        dark: crate::results::game::GameResult,
+        light: crate::results::game::GameResult,
     },
     /// A ruling that sets another result without saying why.
     ReasonRequired,

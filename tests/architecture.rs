@@ -277,10 +277,10 @@ const CORE: &[&str] = &[
     "rules",
     "pairing",
     "standings",
-    "tournament.rs",
+    "tournament",
     "roster",
     "rounds.rs",
-    "results.rs",
+    "results",
     "named.rs",
     "change.rs",
     "field.rs",
@@ -716,4 +716,134 @@ fn every_database_write_takes_the_commit_or_is_listed_with_its_reason() {
     std::fs::remove_file(&probe).unwrap();
     assert_eq!(caught.len(), 1, "{caught:?}");
     assert!(caught[0].ends_with("::sneak"), "{caught:?}");
+}
+
+/// The modules whose own files may lean on each other: an engine's parts
+/// (the rules engine's position and its move generator; the Dutch
+/// system's brackets, criteria and absolute conditions), which are one
+/// algorithm cut into files of a readable size.
+const ONE_ALGORITHM: &[&str] = &["crate::rules", "crate::pairing::swiss"];
+
+/// The files of src/ that import each other in a circle, each circle with
+/// its edges; a parent and its own child are one module, and the files
+/// directly under a module of `ONE_ALGORITHM` may lean on each other.
+fn circles() -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let all = files(&[""]);
+    let modules: Vec<(String, &PathBuf)> =
+        all.iter().map(|f| (module_of(f).join("::"), f)).collect();
+    let mut by_length: Vec<&String> = modules.iter().map(|(m, _)| m).collect();
+    by_length.sort_by_key(|m| std::cmp::Reverse(m.len()));
+    let owner = |path: &str| -> Option<String> {
+        by_length
+            .iter()
+            .find(|m| path == m.as_str() || path.starts_with(&format!("{m}::")))
+            .map(|m| m.to_string())
+    };
+    let related =
+        |a: &str, b: &str| a.starts_with(&format!("{b}::")) || b.starts_with(&format!("{a}::"));
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, file) in &modules {
+        let set = edges.entry(module.clone()).or_default();
+        for named in paths_of(file) {
+            if named.path.first().map(String::as_str) != Some("crate") {
+                continue;
+            }
+            if let Some(o) = owner(&named.path.join("::")) {
+                if &o != module && !related(&o, module) && o != "crate" {
+                    set.insert(o);
+                }
+            }
+        }
+    }
+    // Tarjan's strongly connected components.
+    struct Walk<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<String, usize>,
+        low: BTreeMap<String, usize>,
+        stack: Vec<String>,
+        on: BTreeSet<String>,
+        found: Vec<Vec<String>>,
+    }
+    impl Walk<'_> {
+        fn visit(&mut self, v: &str) {
+            let i = self.index.len();
+            self.index.insert(v.to_string(), i);
+            self.low.insert(v.to_string(), i);
+            self.stack.push(v.to_string());
+            self.on.insert(v.to_string());
+            for w in self.edges.get(v).into_iter().flatten() {
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let l = self.low[v].min(self.low[w]);
+                    self.low.insert(v.to_string(), l);
+                } else if self.on.contains(w) {
+                    let l = self.low[v].min(self.index[w]);
+                    self.low.insert(v.to_string(), l);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on.remove(&w);
+                    let last = w == v;
+                    component.push(w);
+                    if last {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges: &edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !walk.index.contains_key(v) {
+            walk.visit(v);
+        }
+    }
+    let parent = |m: &str| {
+        m.rsplit_once("::")
+            .map(|(p, _)| p.to_string())
+            .unwrap_or_default()
+    };
+    walk.found
+        .into_iter()
+        .filter(|c| {
+            let one = parent(&c[0]);
+            !(c.iter().all(|m| parent(m) == one) && ONE_ALGORITHM.contains(&one.as_str()))
+        })
+        .map(|mut c| {
+            c.sort();
+            let inner: Vec<String> = c
+                .iter()
+                .flat_map(|a| {
+                    edges[a]
+                        .iter()
+                        .filter(|b| c.contains(b))
+                        .map(move |b| format!("  {a} -> {b}"))
+                })
+                .collect();
+            format!("{}\n{}", c.join(", "), inner.join("\n"))
+        })
+        .collect()
+}
+
+#[test]
+fn files_of_different_modules_never_import_each_other_in_a_circle() {
+    let found = circles();
+    assert!(
+        found.is_empty(),
+        "circles between modules:\n{}",
+        found.join("\n")
+    );
 }

@@ -80,7 +80,7 @@ impl<'c> Write<'c> {
             }
         }
         for t in touched {
-            super::tournaments::bump_revision(self.conn, t)?;
+            bump_revision(self.conn, t)?;
         }
         Ok(())
     }
@@ -186,4 +186,14 @@ pub fn count(conn: &mut DbConnection, tournament_id: Option<i32>) -> Result<i64,
         None => q.filter(audit_entries::tournament_id.is_null()),
     };
     Ok(q.get_result(conn)?)
+}
+
+/// Marks the tournament changed; only a write's commit does
+/// ([`Write::finish`]).
+fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+    use super::schema::tournaments;
+    diesel::update(tournaments::table.find(id))
+        .set(tournaments::revision.eq(tournaments::revision + 1))
+        .execute(conn)?;
+    Ok(())
 }

@@ -734,40 +734,6 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
     find_merge(w.conn(), id)
 }
 
-/// Copies the person's fields and rating into their entry again (before
-/// round 1: after it the entry's rating has paired rounds).
-pub fn refresh_entry(
-    w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    fields: &crate::roster::PlayerFields,
-) -> Result<(), DbError> {
-    let before = super::players::find(w.conn(), tournament_id, player_id)?;
-    if before.fields() == *fields {
-        return Ok(());
-    }
-    diesel::update(players::table.find(player_id))
-        .set((
-            players::name.eq(&fields.name),
-            players::club.eq(&fields.club),
-            players::rating.eq(fields.rating),
-            players::federation_id.eq(&fields.federation_id),
-        ))
-        .execute(w.conn())?;
-    let mut c = Change::new(
-        Some(tournament_id),
-        Action::Refresh,
-        Entity::Player,
-        Some(player_id),
-    )
-    .players([player_id]);
-    c.old_value = serde_json::to_string(&before.fields()).ok();
-    c.new_value = serde_json::to_string(fields).ok();
-    c.detail.person = before.person_id;
-    w.record(c);
-    Ok(())
-}
-
 /// Every rated tournament's id and revision: which ones changed since a
 /// read. A tournament that is not rated (a friendly, a test event) has no
 /// games in the ratings.

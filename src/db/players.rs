@@ -315,3 +315,37 @@ pub fn relations_of(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<R
         })
         .collect())
 }
+
+/// Copies the person's fields and rating into their entry again (before
+/// round 1: after it the entry's rating has paired rounds).
+pub fn refresh(
+    w: &mut Write,
+    tournament_id: i32,
+    player_id: i32,
+    fields: &crate::roster::PlayerFields,
+) -> Result<(), DbError> {
+    let before = find(w.conn(), tournament_id, player_id)?;
+    if before.fields() == *fields {
+        return Ok(());
+    }
+    diesel::update(players::table.find(player_id))
+        .set((
+            players::name.eq(&fields.name),
+            players::club.eq(&fields.club),
+            players::rating.eq(fields.rating),
+            players::federation_id.eq(&fields.federation_id),
+        ))
+        .execute(w.conn())?;
+    let mut c = Change::new(
+        Some(tournament_id),
+        Action::Refresh,
+        Entity::Player,
+        Some(player_id),
+    )
+    .players([player_id]);
+    c.old_value = serde_json::to_string(&before.fields()).ok();
+    c.new_value = serde_json::to_string(fields).ok();
+    c.detail.person = before.person_id;
+    w.record(c);
+    Ok(())
+}

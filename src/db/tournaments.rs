@@ -478,15 +478,6 @@ pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
         .map_err(|e| found(e, "tournament"))
 }
 
-/// Marks the tournament changed; only a write's commit does
-/// ([`super::audit::Write::finish`]).
-pub(super) fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
-    diesel::update(tournaments::table.find(id))
-        .set(tournaments::revision.eq(tournaments::revision + 1))
-        .execute(conn)?;
-    Ok(())
-}
-
 /// The revisions of several tournaments in one read (the live pages'
 /// watcher asks for every tournament someone is looking at).
 pub fn revisions(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<(i32, i32)>, DbError> {

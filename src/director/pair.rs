@@ -12,7 +12,7 @@ use crate::db::users::User;
 use crate::db::{tournaments, DbConnection, DbError};
 use crate::pairing::avoidance::Ties;
 use crate::pairing::round_robin::{self, RoundRobinInput};
-use crate::pairing::swiss::{self, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
+use crate::pairing::swiss::{self, RoundEntry, Status, SwissInput, SwissPlayer};
 use crate::pairing::{ForbiddenPair, PlayerId, Waiver};
 use crate::rounds::NotReady;
 use crate::tournament::ByeKind;
@@ -187,7 +187,7 @@ impl TournamentData {
                     .map(|s| {
                         let o = self.outcome_at(p.id, s.get(&p.id).copied());
                         let points = scoring.round_score(&o);
-                        let (kind, opponent) = EntryKind::of(&o);
+                        let (kind, opponent) = o.entry();
                         RoundEntry {
                             kind,
                             opponent,
@@ -351,7 +351,7 @@ impl TournamentData {
                             .iter()
                             .map(|p| {
                                 let o = self.outcome_at(p.id, seats.get(&p.id).copied());
-                                (pid(p.id), EntryKind::of(&o).1)
+                                (pid(p.id), o.entry().1)
                             })
                             .collect()
                     })

@@ -79,7 +79,7 @@ pub fn refresh(
         }));
     }
     let p = people::find(w.conn(), person)?;
-    people::refresh_entry(w, tid, player, &entry_fields(&p, current, entry.seed))?;
+    players::refresh(w, tid, player, &entry_fields(&p, current, entry.seed))?;
     players::find(w.conn(), tid, player)
 }
 

@@ -51,7 +51,7 @@ impl TournamentData {
         // a forfeit win, read from the same outcomes its history is built of.
         let used_bye = |x: i32| {
             earlier.iter().find_map(|r| {
-                let (kind, _) = EntryKind::of(&self.outcome(x, r));
+                let (kind, _) = self.outcome(x, r).entry();
                 kind.uses_bye().then_some((r.number, kind))
             })
         };

@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
+use crate::pairing::swiss::EntryKind;
 use crate::pairing::{PlayerId, Points, POINT};
 use crate::tournament::{ByeValue, Ranking, Tiebreak};
 
@@ -41,6 +42,24 @@ pub enum Outcome {
     RequestedBye { half: bool },
     /// Not in this round (late entry, withdrawn, or no result yet).
     Absent,
+}
+
+impl Outcome {
+    /// The outcome as the pairing engine's history records it (with the
+    /// opponent, if any). The engine keeps its own, coarser kind because its
+    /// history also comes from files (TRF, Kraal JSON) that carry no games,
+    /// only what each round was; this is the one translation, and it lives
+    /// here so that the pairing engine never looks up at the standings.
+    pub fn entry(&self) -> (EntryKind, Option<PlayerId>) {
+        match *self {
+            Outcome::Played { opponent, .. } => (EntryKind::Played, Some(opponent)),
+            Outcome::ForfeitWin { opponent } => (EntryKind::ForfeitWin, Some(opponent)),
+            Outcome::ForfeitLoss { opponent } => (EntryKind::ForfeitLoss, Some(opponent)),
+            Outcome::AllocatedBye => (EntryKind::AllocatedBye, None),
+            Outcome::RequestedBye { .. } => (EntryKind::RequestedBye, None),
+            Outcome::Absent => (EntryKind::Absent, None),
+        }
+    }
 }
 
 /// How the tournament counts points.

@@ -18,6 +18,7 @@ use actix_web::web::{self, Bytes, BytesMut};
 use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use futures_util::StreamExt;
 
+use super::caller::{caller, Caller};
 use super::error::AppError;
 use super::AppState;
 use crate::accounts;
@@ -33,18 +34,6 @@ pub const CSRF_FIELD: &str = "csrf";
 
 /// Largest form body the CSRF check reads; larger browser posts are refused.
 const MAX_FORM_BYTES: usize = 4 * 1024 * 1024;
-
-/// What the guard learned about the caller, kept in the request extensions.
-#[derive(Clone, Debug, Default)]
-pub struct Caller {
-    pub user: Option<User>,
-    /// Signed in through a bearer token rather than a cookie.
-    pub by_token: bool,
-    /// The CSRF token of this browser, if it has one.
-    pub csrf: Option<String>,
-    /// A CSRF token handed out by this response, to be set as a cookie.
-    pub issued_csrf: Option<String>,
-}
 
 /// Runs around every request; see the module documentation. Its own
 /// refusals (a bad `Authorization` header, a revoked token, a form without
@@ -125,11 +114,11 @@ fn seal<B>(res: &mut ServiceResponse<B>, secure: bool) -> Result<(), actix_web::
 
 /// The header of an error page: the signed-in account with its CSRF token
 /// (for the sign-out button), or nobody, without handing out a token.
-fn error_ctx(req: &HttpRequest) -> super::layout::Ctx {
+fn error_ctx(req: &HttpRequest) -> super::ctx::Ctx {
     if caller(req).user.is_some() {
-        super::layout::Ctx::with_csrf(req)
+        super::ctx::Ctx::with_csrf(req)
     } else {
-        super::layout::Ctx::anonymous()
+        super::ctx::Ctx::anonymous()
     }
 }
 
@@ -279,31 +268,6 @@ pub fn security_cookie(name: &'static str, value: String, secure: bool) -> Cooki
         .finish()
 }
 
-/// The caller as the guard found them.
-pub fn caller(req: &HttpRequest) -> Caller {
-    req.extensions()
-        .get::<Caller>()
-        .cloned()
-        .unwrap_or_default()
-}
-
-/// The CSRF token for forms on this page, handing out a new one if needed.
-pub fn csrf_token(req: &HttpRequest) -> String {
-    let mut ext = req.extensions_mut();
-    let caller = ext.get_mut::<Caller>();
-    match caller {
-        Some(c) => {
-            if let Some(t) = c.csrf.clone().or_else(|| c.issued_csrf.clone()) {
-                return t;
-            }
-            let t = accounts::new_token();
-            c.issued_csrf = Some(t.clone());
-            t
-        }
-        None => String::new(),
-    }
-}
-
 /// Any signed-in account.
 pub struct SignedIn(pub User);
 
@@ -396,7 +360,7 @@ pub async fn refereed_tournament(
 /// Whether the caller referees tournament `tid` (or is an admin).
 pub async fn can_edit(
     state: &AppState,
-    ctx: &crate::web::layout::Ctx,
+    ctx: &crate::web::ctx::Ctx,
     tid: i32,
 ) -> Result<bool, AppError> {
     let Some(u) = &ctx.user else {

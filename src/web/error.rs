@@ -96,7 +96,7 @@ impl From<actix_web::error::BlockingError> for AppError {
 #[derive(Template)]
 #[template(path = "error.html")]
 struct ErrorPage<'a> {
-    ctx: super::layout::Ctx,
+    ctx: super::ctx::Ctx,
     status: u16,
     title: &'a str,
     message: String,
@@ -129,7 +129,7 @@ impl ResponseError for AppError {
         if let AppError::Internal(detail) = self {
             tracing::error!("internal error: {detail}");
         }
-        self.page(super::layout::Ctx::anonymous())
+        self.page(super::ctx::Ctx::anonymous())
     }
 }
 
@@ -156,14 +156,14 @@ impl AppError {
     /// in, so that the header shows their name and not "Sign in". The
     /// response hook that knows the caller renders it again with theirs
     /// and the page asked for (`auth::guard`).
-    pub fn page(&self, ctx: super::layout::Ctx) -> HttpResponse {
+    pub fn page(&self, ctx: super::ctx::Ctx) -> HttpResponse {
         self.page_at(ctx, "/")
     }
 
     /// The error as a page for a request of `path`: with a link back to
     /// the tournament the path is about, besides the one to every
     /// tournament.
-    pub fn page_at(&self, ctx: super::layout::Ctx, path: &str) -> HttpResponse {
+    pub fn page_at(&self, ctx: super::ctx::Ctx, path: &str) -> HttpResponse {
         let status = self.status_code();
         let page = ErrorPage {
             ctx,

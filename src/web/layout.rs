@@ -4,62 +4,13 @@
 //! page.
 
 use std::collections::BTreeMap;
-use std::future::{ready, Ready};
 
-use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{FromRequest, HttpRequest, HttpResponse};
+use actix_web::HttpResponse;
 
-use super::auth;
+pub use super::ctx::Ctx;
 use super::error::AppError;
-use crate::director::model::User;
 use crate::roster::FieldError;
-
-/// What every page needs for its header: who is signed in, and the CSRF
-/// token their forms must carry.
-#[derive(Debug, Clone, Default)]
-pub struct Ctx {
-    pub user: Option<User>,
-    pub csrf: String,
-}
-
-impl Ctx {
-    pub fn anonymous() -> Ctx {
-        Ctx::default()
-    }
-
-    /// The context for a page whose forms an anonymous visitor may post
-    /// (sign in, first setup): hands out a CSRF token if there is none yet.
-    pub fn with_csrf(req: &HttpRequest) -> Ctx {
-        Ctx {
-            user: auth::caller(req).user,
-            csrf: auth::csrf_token(req),
-        }
-    }
-
-    pub fn is_admin(&self) -> bool {
-        self.user.as_ref().is_some_and(User::is_admin)
-    }
-
-    pub fn user_name(&self) -> &str {
-        self.user.as_ref().map(|u| u.name.as_str()).unwrap_or("")
-    }
-}
-
-impl FromRequest for Ctx {
-    type Error = AppError;
-    type Future = Ready<Result<Ctx, AppError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let user = auth::caller(req).user;
-        let csrf = if user.is_some() {
-            auth::csrf_token(req)
-        } else {
-            String::new()
-        };
-        ready(Ok(Ctx { user, csrf }))
-    }
-}
 
 /// Messages by field name, shown next to the field they are about.
 #[derive(Debug, Clone, Default)]

@@ -8,6 +8,8 @@ pub mod api;
 pub mod archive;
 pub mod auth;
 pub mod cache;
+pub mod caller;
+pub mod ctx;
 pub mod error;
 pub mod layout;
 pub mod limit;

@@ -42,7 +42,6 @@ use serde::{Deserialize, Serialize};
 use super::avoidance::{Avoidance, Ties};
 use super::explain::Explanation;
 use super::{ForbiddenPair, PairingError, PlayerId, Points, RuleSet, Waiver, POINT};
-use crate::standings::Outcome;
 
 mod absolute;
 mod brackets;
@@ -82,21 +81,6 @@ impl EntryKind {
     /// pairing-allocated bye itself, or a forfeit win, which scored like one.
     pub fn uses_bye(self) -> bool {
         matches!(self, EntryKind::AllocatedBye | EntryKind::ForfeitWin)
-    }
-
-    /// A round's outcome as a player's history records it (with the
-    /// opponent, if any). The engine keeps its own, coarser kind because its
-    /// history also comes from files (TRF, Kraal JSON) that carry no games,
-    /// only what each round was; this is the one translation.
-    pub fn of(o: &Outcome) -> (EntryKind, Option<PlayerId>) {
-        match *o {
-            Outcome::Played { opponent, .. } => (EntryKind::Played, Some(opponent)),
-            Outcome::ForfeitWin { opponent } => (EntryKind::ForfeitWin, Some(opponent)),
-            Outcome::ForfeitLoss { opponent } => (EntryKind::ForfeitLoss, Some(opponent)),
-            Outcome::AllocatedBye => (EntryKind::AllocatedBye, None),
-            Outcome::RequestedBye { .. } => (EntryKind::RequestedBye, None),
-            Outcome::Absent => (EntryKind::Absent, None),
-        }
     }
 }
 

@@ -64,7 +64,7 @@ impl actix_web::FromRequest for ApiUser {
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         std::future::ready(
-            auth::caller(req)
+            crate::web::caller::caller(req)
                 .user
                 .map(ApiUser)
                 .ok_or(ApiError(AppError::Unauthorized)),

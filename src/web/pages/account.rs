@@ -435,7 +435,7 @@ pub async fn change_password(
 
 /// `GET /api/v1/me`: who a token (or session) belongs to.
 pub async fn api_me(req: HttpRequest) -> Result<HttpResponse, crate::web::ApiError> {
-    let user = crate::web::auth::caller(&req)
+    let user = crate::web::caller::caller(&req)
         .user
         .ok_or(crate::web::ApiError(AppError::Unauthorized))?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
