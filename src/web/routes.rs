@@ -8,8 +8,8 @@ use actix_web::{guard, web, Route};
 
 use super::api;
 use super::pages::{
-    account, admin, display, forbidden, games, home, people, personal, players, rounds, seasons,
-    tables, teams, tournaments,
+    account, admin, display, forbidden, games, home, people, personal, players, results, rounds,
+    seasons, standings, tables, teams, tournaments,
 };
 
 /// Who may use a route.
@@ -82,7 +82,7 @@ macro_rules! routes {
 pub static ROUTES: &[RouteSpec] = routes! {
     // The pages players keep open and reload come first: the router tries
     // the routes in this order, and a request matched early skips the rest.
-    get  "/t/{tid:\\d+}/standings"                         Public   => rounds::standings;
+    get  "/t/{tid:\\d+}/standings"                         Public   => standings::standings;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
     stream "/t/{tid:\\d+}/events"                          Public   => super::live::events;
     get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
@@ -175,9 +175,9 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/clock"             Referee  => rounds::set_clock;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/links"             Referee  => personal::cards;
     post "/t/{tid:\\d+}/rounds/{n:\\d+}/swap"              Referee  => rounds::swap;
-    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::results_form;
-    post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => rounds::save_results;
-    get  "/t/{tid:\\d+}/standings.csv"                     Public   => rounds::standings_csv_route;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => results::results_form;
+    post "/t/{tid:\\d+}/rounds/{n:\\d+}/results"           Referee  => results::save_results;
+    get  "/t/{tid:\\d+}/standings.csv"                     Public   => standings::standings_csv_route;
     get  "/t/{tid:\\d+}/crosstable.csv"                    Public   => tables::crosstable_csv;
     get  "/t/{tid:\\d+}/bracket"                           Public   => tables::bracket_page;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}/pairings.csv"      Public   => tables::pairings_csv;

@@ -242,3 +242,21 @@ pub async fn player_link(
         .await?;
     Ok(absolute_url(req, &format!("/p/{pairing_id}/{key}")))
 }
+
+/// The flags of a round's games in words, for its referees: whether any
+/// needs a look, the words, and the kinds ([`crate::crate::director::scoresheets::Flags::kinds`]).
+pub async fn flag_words(
+    state: &AppState,
+    data: &TournamentData,
+    round: &Round,
+) -> Result<std::collections::HashMap<i32, (bool, String, String)>, AppError> {
+    let games = crate::director::scoresheets::round_games(data, round);
+    let tid = data.tournament.id;
+    let flags = state
+        .run(move |c| crate::director::scoresheets::flags_of(c, tid, &games))
+        .await?;
+    Ok(flags
+        .into_iter()
+        .map(|(g, f)| (g, (f.any(), f.lines().join("; "), f.kinds().join(" "))))
+        .collect())
+}
