@@ -10,6 +10,8 @@
 //! its own made-up key (one new address and one new link counted each).
 //! `full N`: N addresses each viewing one page 1,200 times in a minute (the
 //! most an address may: every count full).
+// An example's output is what it prints, and a measurement that cannot
+// read its numbers has nothing to say.
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

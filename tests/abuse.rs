@@ -4,6 +4,8 @@
 //! error pages that forget who is signed in. Each is refused by name, on
 //! both backends, and nothing half-done is stored.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{attr_values, field_error, has_attr, Client, TestApp};

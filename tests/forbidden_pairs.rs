@@ -4,6 +4,8 @@
 //! input is named by field, and a hand swap warns of the ban and of a bye
 //! used up by a forfeit win.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};

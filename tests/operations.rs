@@ -2,6 +2,8 @@
 //! polls, one log line per request (without the secrets of links), and a
 //! clean stop on SIGTERM.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::io::Read;

@@ -3,6 +3,8 @@
 //! games played at events (Glickman's own example, played on the board),
 //! merges and their undo, and bad input refused by field.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};

@@ -5,6 +5,8 @@
 //! races between two reports and between a report and the referee, the
 //! word on the next round, the round clock and the rate limits.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::sync::{Arc, Barrier};

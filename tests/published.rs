@@ -5,6 +5,8 @@
 //! one copy); and the refusals: no publish right, another account's
 //! origin, a bad file, too large a body.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};

@@ -8,6 +8,8 @@
 //! a good one, an address that is not a base, a private address the admin
 //! has not allowed.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};

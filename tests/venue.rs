@@ -2,6 +2,8 @@
 //! the round page's "where do I sit?", standings that say what they are,
 //! crosstable cells, result slips, and the live pages' event stream.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};
