@@ -4,6 +4,8 @@
 //!
 //! Run with `cargo bench --bench rating`. Figures in docs/performance.md.
 
+#![allow(clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use kraal::rating::{self, Game, Period, Rating, Settings, Start};
 use rand::rngs::StdRng;

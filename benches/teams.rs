@@ -8,6 +8,8 @@
 //!
 //! Run with `cargo bench --bench teams`; figures in docs/performance.md.
 
+#![allow(clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use kraal::pairing::teams::{self, Team, TeamMatch, TeamScoring, TeamSwissInput};
 use kraal::pairing::{Points, POINT};

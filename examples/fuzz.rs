@@ -3,6 +3,9 @@
 //! line per target; an input that panics is written to `fuzz-TARGET.bin`
 //! and the run exits with status 1.
 
+// An example's output is what it prints.
+#![allow(clippy::print_stdout)]
+
 #[path = "../tests/fuzz/harness.rs"]
 mod harness;
 

@@ -4,6 +4,9 @@
 //!
 //!     cargo run --release --example load_fixture -- /tmp/kraal-bench.db [PLAYERS]
 
+// An example's output is what it prints.
+#![allow(clippy::print_stdout)]
+
 use kraal::db::users::Role;
 use kraal::db::{self, rounds, Database};
 use kraal::results::{GameResult, ResultEdit};

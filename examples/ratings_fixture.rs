@@ -7,6 +7,9 @@
 //!
 //!     cargo run --release --example ratings_fixture -- /tmp/kraal-ratings.db [PEOPLE] [GAMES]
 
+// An example's output is what it prints.
+#![allow(clippy::print_stdout)]
+
 use chrono::NaiveDate;
 use diesel::prelude::*;
 use kraal::db::schema::{games, pairings, people, players, rounds};

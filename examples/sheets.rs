@@ -6,6 +6,9 @@
 //!     cargo run --release --example sheets -- /tmp/kraal-sheets 10000
 //!     time target/release/kraal check --summary /tmp/kraal-sheets > /dev/null
 
+// An example's output is what it prints.
+#![allow(clippy::print_stdout)]
+
 use kraal::rules::notation::{self, Style};
 use kraal::rules::sample::lasting_game;
 use kraal::rules::PlayRules;

@@ -16,6 +16,9 @@
 //!
 //!     cargo run --release --example swiss_round -- gar 3 200 2
 
+// An example's output is what it prints.
+#![allow(clippy::print_stdout)]
+
 use std::time::Instant;
 
 use kraal::pairing::sim::{self, SimConfig};

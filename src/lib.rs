@@ -4,6 +4,9 @@
 //! returns plain data; it knows nothing of HTTP or SQL. The shell ([`db`],
 //! [`web`], [`export`]) loads, calls the core, stores and renders.
 
+// Unit tests may unwrap: a panic there is the test failing, with its place.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 #[macro_use]
 pub mod named;
 

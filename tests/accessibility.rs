@@ -14,6 +14,8 @@
 //! `~/.cache/kraal-axe`. Without axe-core or chromedriver it says it is
 //! skipped; under CI (`CI` set) either one missing is a failure.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 #[path = "common/browser.rs"]
 mod web_browser;

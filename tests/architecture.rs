@@ -8,6 +8,8 @@
 //! `self::` against the file's own module, `use` trees against their
 //! prefix) and checked against the rules. Comments and strings never count.
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{TokenStream, TokenTree};

@@ -2,6 +2,8 @@
 //! creates a tournament on a phone-sized window. Without chromedriver the
 //! test says it is skipped; under CI (`CI` set) a missing driver is a failure.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 #[path = "common/browser.rs"]
 mod web_browser;

@@ -4,6 +4,8 @@
 //! times; the timed test belongs to the performance run
 //! (docs/performance.md).
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};

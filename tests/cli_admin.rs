@@ -1,6 +1,8 @@
 //! The command line of an installation: accounts, tokens, migrations, and
 //! plain one-line refusals of bad database URLs.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::cli::kraal;

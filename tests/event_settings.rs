@@ -3,6 +3,8 @@
 //! change that would break the event, and a round robin or knock-out plays
 //! the rounds its field gives.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::HashMap;

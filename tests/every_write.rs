@@ -7,6 +7,8 @@
 //! password) change a person's sign-in, not an event, and are left out by
 //! name below.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeSet;

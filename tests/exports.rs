@@ -2,6 +2,8 @@
 //! looks like a formula comes out as text, and the import reads Kraal's own
 //! export back unchanged.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::cli::kraal;

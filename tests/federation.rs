@@ -7,6 +7,8 @@
 //! paper and not from Kraal's rating module, over all the federation's
 //! games, the venue's included, and its season scores the event.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -2,6 +2,8 @@
 //! headers (and keys for scripts), and a TRF whose points other pairing
 //! programs recompute from its round codes to the same total.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::cli::kraal;

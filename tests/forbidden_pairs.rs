@@ -4,6 +4,8 @@
 //! input is named by field, and a hand swap warns of the ban and of a bye
 //! used up by a forfeit win.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};
@@ -361,11 +363,19 @@ fn bad_input_is_named_by_field_on_the_page_and_in_the_api() {
         assert_eq!(no_reason.status, 422);
         assert_eq!(no_reason.json()["field"], "reason");
 
-        // Public visitors see nothing of it.
-        let public = app.client().get(&format!("/t/{other}")).body;
-        assert!(!public.contains("Kept apart") && !public.contains("kept-apart"));
+        // Public visitors see nothing of it: neither the section nor the
+        // pair, both of which the referee's view of the same page shows.
+        let shown = |page: &str| {
+            (
+                common::has_attr(page, "id", "kept-apart"),
+                common::has_attr(page, "data-forbidden", &fid.to_string()),
+            )
+        };
         let referee_view = browser.get(&format!("/t/{other}")).body;
+        assert_eq!(shown(&referee_view), (true, true), "{referee_view}");
         assert!(referee_view.contains("Player 01 – Player 02, all rounds"));
+        let public = app.client().get(&format!("/t/{other}")).body;
+        assert_eq!(shown(&public), (false, false), "{public}");
     }
 }
 

@@ -2,6 +2,8 @@
 //! an installation-wide setting (the secret players' links are made from)
 //! is made once, whoever gets there first, and nobody gets an error.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::TestApp;

@@ -4,6 +4,8 @@
 //! person's rating line bounded by their games, archived and not-rated
 //! events, and an admin's deletion.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use chrono::{Days, Months, NaiveDate, Utc};

@@ -213,6 +213,6 @@ fn engine_keeps_club_mates_apart_on_larger_gar_fields() {
         bent += usize::from(m > 0);
         checked += 1;
     }
-    println!("{checked} fields, {bent} with club-mates paired, more than the fewest on {more:?}");
+    eprintln!("{checked} fields, {bent} with club-mates paired, more than the fewest on {more:?}");
     assert!(more.is_empty(), "more club-mates than needed: {more:?}");
 }

@@ -2,6 +2,8 @@
 //! constraint when no pairing exists, exit status 2 naming line and field on
 //! bad input.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 /// `kraal pair ARGS... FILE` on a file `name` holding `text`.

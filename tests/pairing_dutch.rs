@@ -4,6 +4,8 @@
 //! transposition when S1-S2 is blocked, an exchange when no transposition
 //! works, repeated floats avoided, and the pairing-allocated bye.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::pairing::swiss::{pair_round, EntryKind, RoundEntry, Status, SwissInput, SwissPlayer};
 use kraal::pairing::{ForbiddenPair, RuleSet, POINT};
 

@@ -1,6 +1,8 @@
 //! Tournament files: bad input never panics, and the TRF point system
 //! decides the score brackets.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::pairing::format::{parse_kraal_json, parse_trf};
 use kraal::pairing::swiss::{self, pair_round, scores};
 use kraal::pairing::teams::{pair_swiss, Team, TeamMatch, TeamScoring, TeamSwissInput};

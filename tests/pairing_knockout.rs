@@ -1,6 +1,8 @@
 //! Knock-out: seeded brackets, byes to the top seeds, first-round avoidance,
 //! winners advance, and tiebreak sets while level (OGR 9.4).
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::pairing::avoidance::Ties;
 use kraal::pairing::knockout::{
     bracket, next_round, seed_positions, tiebreak_games_called_for, tiebreak_set, KnockoutInput,

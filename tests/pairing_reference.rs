@@ -3,6 +3,8 @@
 //! the way `kraal pair FILE` reads them (Kraal JSON), parsed with the
 //! engine's own reader, and paired by both; a divergence prints the file.
 
+#![allow(clippy::unwrap_used)]
+
 mod reference;
 
 use reference::cases;
@@ -246,7 +248,7 @@ fn compare(seeds: std::ops::Range<u64>, rounds: usize) -> (usize, Vec<Divergence
 fn report(compared: usize, divergences: &[Divergence]) {
     for d in divergences {
         let input = parse_kraal_json(&d.json).unwrap();
-        println!(
+        eprintln!(
             "seed {} round {}: engine {:?}, handbook {:?}, engine agrees without {:?}\n{}\n",
             d.seed,
             d.round,
@@ -256,13 +258,13 @@ fn report(compared: usize, divergences: &[Divergence]) {
             d.json
         );
         for p in reference::players(&input) {
-            println!(
+            eprintln!(
                 "  {:>2} score {:>3} bye_ok {} unplayed {} f1 {:?} f2 {:?} opp {:?}",
                 p.id, p.score, p.bye_ok, p.unplayed, p.float1, p.float2, p.opponents
             );
         }
     }
-    println!(
+    eprintln!(
         "{} rounds compared, {} agreed, {} diverged",
         compared,
         compared - divergences.len(),

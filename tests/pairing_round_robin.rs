@@ -1,6 +1,8 @@
 //! Round robin: the Berger tables equal the published FIDE C.05 Annex 1
 //! tables, and avoidance moves players, not the table.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::pairing::avoidance::Ties;
 use kraal::pairing::round_robin::{berger_table, schedule, RoundRobinInput};
 use kraal::pairing::{ForbiddenPair, PairingError, RuleSet};

@@ -4,6 +4,8 @@
 //! Without chromedriver the tests say they are skipped; under CI (`CI`
 //! set) a missing driver is a failure.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 #[path = "common/browser.rs"]
 mod web_browser;

@@ -5,12 +5,15 @@
 //! races between two reports and between a report and the referee, the
 //! word on the next round, the round clock and the rate limits.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::sync::{Arc, Barrier};
 
 use common::{Client, TestApp};
 use kraal::db::users::Role;
+use kraal::web::limit::{WRITES_PER_CLIENT, WRITES_PER_KEY};
 use serde_json::{json, Value};
 
 /// A six-player Swiss of the Free State with round 1 published: the id,
@@ -725,16 +728,26 @@ fn player_endpoints_are_rate_limited_per_key() {
     let (first, _, g1) = table_one(&pairings);
     let key = key_for(&all, first);
     let id = g1["id"].as_i64().unwrap();
+    // Twenty reports at once are taken, and one more each three seconds
+    // (a twentieth of the minute); then one is refused.
+    let first = std::time::Instant::now();
     let mut last = None;
-    for _ in 0..25 {
+    let mut taken = 0u128;
+    for _ in 0..60 {
         let r = report(&app, &key, id, "1-0");
         if r.status == 429 {
             last = Some(r);
             break;
         }
         assert_eq!(r.status, 200, "{}", r.body);
+        taken += 1;
     }
-    let refused = last.expect("the 21st report in a minute is refused");
+    let most = WRITES_PER_KEY.most_taken_in(first.elapsed());
+    assert!(
+        (20..=most).contains(&taken),
+        "{taken} taken, at most {most}"
+    );
+    let refused = last.expect("reports through one link are limited");
     let wait: u64 = refused.headers["retry-after"].parse().unwrap();
     assert!((1..=60).contains(&wait));
     assert!(refused.json()["error"]
@@ -1100,9 +1113,12 @@ fn wrong_keys_sharing_a_real_keys_first_digits_do_not_lock_it_out() {
     }
 }
 
-/// Made-up keys sent until the address is refused; how many were taken.
-fn guess_until_refused(base: &str, header: Option<(&str, &str)>) -> (usize, u16) {
+/// Made-up keys sent until the address is refused: how many were taken,
+/// the refusal's status, and the most the address's limit could have taken
+/// in the time the guesses took.
+fn guess_until_refused(base: &str, header: Option<(&str, &str)>) -> (usize, u16, u128) {
     let agent = ureq::AgentBuilder::new().build();
+    let first = std::time::Instant::now();
     for i in 0..700 {
         let mut r = agent.post(&format!("{base}/api/v1/player/{i:032x}/results"));
         if let Some((name, value)) = header {
@@ -1110,11 +1126,13 @@ fn guess_until_refused(base: &str, header: Option<(&str, &str)>) -> (usize, u16)
         }
         match r.send_json(json!({"game": 1, "result": "1-0"})) {
             Err(ureq::Error::Status(404, _)) => continue,
-            Err(ureq::Error::Status(code, _)) => return (i, code),
+            Err(ureq::Error::Status(code, _)) => {
+                return (i, code, WRITES_PER_CLIENT.most_taken_in(first.elapsed()))
+            }
             other => panic!("{other:?}"),
         }
     }
-    (700, 404)
+    (700, 404, WRITES_PER_CLIENT.most_taken_in(first.elapsed()))
 }
 
 fn made_up_key_status(base: &str, header: Option<(&str, &str)>) -> u16 {
@@ -1142,9 +1160,9 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
             .args(["--trusted-proxy", "192.0.2.0/24,127.0.0.0/8"]);
     });
     let guesser = ("X-Forwarded-For", "198.51.100.7, 127.0.0.1");
-    let (tries, status) = guess_until_refused(&served.base, Some(guesser));
+    let (tries, status, most) = guess_until_refused(&served.base, Some(guesser));
     assert_eq!(status, 429);
-    assert!(tries <= 600, "{tries}");
+    assert!(tries as u128 <= most, "{tries} > {most}");
     // The same client named in `Forwarded` is the same client ...
     assert_eq!(
         made_up_key_status(
@@ -1171,8 +1189,12 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
     // address is refused whatever it claims.
     let url = format!("sqlite://{}/direct.db", dir.path().display());
     let served = common::Served::start(&url, |_| {});
-    let (tries, status) = guess_until_refused(&served.base, Some(guesser));
-    assert_eq!((status, tries <= 600), (429, true), "{tries}");
+    let (tries, status, most) = guess_until_refused(&served.base, Some(guesser));
+    assert_eq!(
+        (status, tries as u128 <= most),
+        (429, true),
+        "{tries} > {most}"
+    );
     assert_eq!(
         made_up_key_status(&served.base, Some(("X-Forwarded-For", "198.51.100.8"))),
         429

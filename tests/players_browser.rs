@@ -3,6 +3,8 @@
 //! open all the while, shows the agreed result and the disputed game
 //! without anyone reloading it.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 #[path = "common/browser.rs"]
 mod web_browser;

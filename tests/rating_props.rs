@@ -4,6 +4,8 @@
 //! ratings, and the cached recomputation from a month giving exactly what
 //! rating from scratch gives.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::rating::{rate, rate_from, rate_period, Game, Period, Rating, Settings, Start};
 use proptest::prelude::*;
 

@@ -3,6 +3,8 @@
 //! through above who went out, irregularities that name their ply once,
 //! and the seat finder that finds a name in either order.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};

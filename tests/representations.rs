@@ -3,6 +3,8 @@
 //! for a copy the browser already holds; one change to the tournament
 //! changes every tag and every body at once.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,8 @@
 //! The results desk at a busy venue: two referees share one round's tables
 //! and nothing either of them enters is lost or silently overwritten.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{form_fields, set_field, Client, TestApp};

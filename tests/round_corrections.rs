@@ -2,6 +2,8 @@
 //! can work, a draft that tells players it is not published yet, and a
 //! round robin that cannot be paired saying who blocks it and the way out.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};

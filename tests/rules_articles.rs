@@ -1,5 +1,7 @@
 //! One test per article on small positions built by hand.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::rules::board::{Squares, LINES};
 use kraal::rules::movegen::{count_moves, perft};
 use kraal::rules::{

@@ -2,6 +2,8 @@
 //! where a few placements suffice and cut from replayed games where the
 //! position needs the moving stage.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, Style};
 use kraal::rules::{

@@ -1,6 +1,8 @@
 //! `kraal check` and `kraal perft` as a referee runs them: output and exit
 //! status.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::cli::kraal;

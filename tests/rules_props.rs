@@ -5,6 +5,8 @@
 //! `KRAAL_FUZZ_CASES` sets the number of arbitrary inputs tried (default
 //! 3000); CI runs the default.
 
+#![allow(clippy::unwrap_used)]
+
 use kraal::rules::board::{Squares, ALL};
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, WrittenPly};

@@ -5,6 +5,8 @@
 //! to the file, or the reverse, fails here; the Diesel command line is not
 //! needed to find out.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,6 +3,8 @@
 //! tournament's rule set, compared, replayed on the board, flagged on the
 //! round and results pages, ruled on and exported.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{attr_values, has_attr, tag_with, Client, TestApp};

@@ -4,6 +4,8 @@
 //! served binary stays under 150 MiB meanwhile. In a test binary of its
 //! own: it measures a process.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use kraal::db::users::Role;

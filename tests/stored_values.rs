@@ -4,6 +4,8 @@
 //! constraints already refuse such values; the test switches them off on
 //! SQLite to play a damaged file.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::TestApp;

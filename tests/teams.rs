@@ -3,6 +3,8 @@
 //! out by hand, a team Swiss, line-ups with substitutes under OGR 10.3.1,
 //! and the captains' links.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::{HashMap, HashSet};

@@ -2,6 +2,8 @@
 //! substitute in through the line-up form, enters the boards' scores at the
 //! results desk, and reads the match score and the team standings.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 #[path = "common/browser.rs"]
 mod web_browser;

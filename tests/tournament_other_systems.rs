@@ -1,6 +1,8 @@
 //! Round robin and knock-out tournaments run over HTTP, and concurrent
 //! result entry.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::collections::HashSet;

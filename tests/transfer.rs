@@ -2,6 +2,8 @@
 //! event` move a whole tournament between databases of either backend, and
 //! the TRF export reads back in `kraal pair` to the pairing the app makes.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::cli::kraal;

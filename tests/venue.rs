@@ -2,6 +2,8 @@
 //! the round page's "where do I sit?", standings that say what they are,
 //! crosstable cells, result slips, and the live pages' event stream.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};
@@ -579,10 +581,12 @@ fn forms_show_the_tiebreaks_and_byes_that_apply() {
         let admin = app.user("admin", Role::Admin);
         let mut web = app.client_as(&admin);
         let form = web.get("/t/new").body;
-        assert!(!form.contains("(none)"));
         let tb1 = &form[form.find("id=\"tb1\"").unwrap()..];
         let tb1 = &tb1[..tb1.find("</select>").unwrap()];
         assert!(tb1.contains("value=\"direct_encounter\" selected"), "{tb1}");
+        // The empty choice is there, and not the one chosen.
+        assert!(tb1.contains("<option value=\"\">"), "{tb1}");
+        assert!(!tb1.contains("<option value=\"\" selected"), "{tb1}");
 
         // A round robin's bye is worth nothing unless chosen otherwise.
         let mut api = app.script_for(&admin);

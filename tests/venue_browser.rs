@@ -2,6 +2,8 @@
 //! saved elsewhere without anyone reloading it, and wide tables that fold
 //! to a 360-px phone instead of running off its edge.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 #[path = "common/browser.rs"]
 mod web_browser;

@@ -1,5 +1,7 @@
 //! Setup, sign-in, sign-out, throttling, referees and API tokens, over HTTP.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{attr_values, field_error, has_attr, text_of, TestApp, PASSWORD};

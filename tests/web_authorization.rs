@@ -3,6 +3,8 @@
 //! referee and an admin. The routes come from the app's own table, so a new
 //! route without a sample request here fails this test.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{Client, TestApp};

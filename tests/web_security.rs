@@ -2,6 +2,8 @@
 //! another site, a `next` that cannot go into a header, and refusals that
 //! leave without the security headers.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::TestApp;

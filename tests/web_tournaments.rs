@@ -1,5 +1,7 @@
 //! Tournaments and players through the pages, as a referee uses them.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{attr_values, field_error, has_attr, TestApp};

@@ -1,8 +1,16 @@
 //! Rate limits for what anyone may reach without an account: the players'
 //! record links (one per pairing) and their personal links (one per
-//! player). Each app process counts the requests it served in a sliding
-//! window, by link and by client address; a request over a limit is
-//! answered 429 with `Retry-After`.
+//! player). Each app process counts the requests it served, by link and by
+//! client address, with the generic cell rate algorithm (the `governor`
+//! crate): a limit of `max` a minute takes `max` requests at once and gives
+//! one back each `1/max` of a minute, so a client keeps to `max` a minute
+//! on average and never sends more than `max` at once. A request over a
+//! limit is answered 429 with `Retry-After`, the whole seconds until the
+//! next one would be taken. (The window this replaced refused the
+//! `max + 1`-th request in any minute; GCRA refuses the same burst, but
+//! takes the next request a share of the minute after the first rather
+//! than a whole one, and keeps one `u64` per key instead of up to `max`
+//! instants.)
 //!
 //! A link is counted by the whole of its key (hashed), so made-up keys
 //! sharing a real key's first digits never hold the real one up. A request
@@ -15,21 +23,47 @@
 //! (`--trusted-proxy`), the one the proxy names in `Forwarded` or
 //! `X-Forwarded-For`.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::BuildHasher;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::num::NonZeroU32;
+use std::sync::{Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 use actix_web::HttpRequest;
+use governor::clock::{Clock, MonotonicClock, Reference};
+use governor::middleware::NoOpMiddleware;
+use governor::nanos::Nanos;
+use governor::state::keyed::{HashMapStateStore, ShrinkableKeyedStateStore};
+use governor::state::{InMemoryState, NotKeyed, StateStore};
+use governor::{Quota, RateLimiter};
 
 use super::error::AppError;
 
-/// How many requests a key may make in a window.
+/// How many requests a key may make in a window: `max` at once, then one
+/// more each `window / max` (GCRA: the rate of `max` a window, with a burst
+/// of `max`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limit {
-    pub max: usize,
+    pub max: u32,
     pub window: Duration,
+}
+
+impl Limit {
+    /// The most requests one key can have taken in `elapsed` since its
+    /// first: the burst, and one more for each share of the window gone by.
+    pub fn most_taken_in(self, elapsed: Duration) -> u128 {
+        u128::from(self.max) + elapsed.as_nanos() / (self.window / self.max).as_nanos()
+    }
+
+    /// The limit as governor's quota: a burst of `max`, one request given
+    /// back each `window / max`.
+    fn quota(self) -> Quota {
+        let burst = NonZeroU32::new(self.max).expect("every limit allows at least one request");
+        Quota::with_period(self.window / self.max)
+            .expect("every limit's window is longer than its number of requests in nanoseconds")
+            .allow_burst(burst)
+    }
 }
 
 const MINUTE: Duration = Duration::from_secs(60);
@@ -82,10 +116,172 @@ pub const LOOKS_PER_CLIENT: Limit = Limit {
     window: MINUTE,
 };
 
+/// Keys one count holds at most (see [`Bounded`]).
+const KEYS: usize = 20_000;
+
+/// A count's keys with one GCRA state each (a `u64`: when the key's next
+/// request is due), and no more than [`KEYS`] of them.
+///
+/// Memory stays bounded under a flood of distinct keys (made-up links, or
+/// as many addresses as an IPv6 network has) in two ways. A count forgets
+/// its idle keys (governor's `retain_recent`, then `shrink_to_fit`) once a
+/// window, and at once (at most once a second) when it is full: a key
+/// forgotten that way had its whole allowance back, so forgetting it
+/// changes no answer. And a new key that finds the count full, which only
+/// [`KEYS`] keys heard from within one window can do, is counted in one
+/// state shared by all such keys: the flood is limited as if it were one
+/// client, the keys already counted keep their own state, and the memory
+/// stays that of [`KEYS`] keys (docs/performance.md has the figures).
+struct Bounded<K: Hash + Eq + Clone> {
+    keys: HashMapStateStore<K>,
+    /// The state of the keys that found the count full.
+    shared: InMemoryState,
+}
+
+impl<K: Hash + Eq + Clone> Default for Bounded<K> {
+    fn default() -> Self {
+        Bounded {
+            keys: HashMapStateStore::default(),
+            shared: InMemoryState::default(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone> StateStore for Bounded<K> {
+    type Key = K;
+
+    fn measure_and_replace<T, F, E>(&self, key: &K, f: F) -> Result<T, E>
+    where
+        F: Fn(Option<Nanos>) -> Result<(T, Nanos), E>,
+    {
+        {
+            let mut map = self.keys.lock();
+            if let Some(state) = map.get(key) {
+                return state.measure_and_replace(&NotKeyed::NonKey, f);
+            }
+            if map.len() < KEYS {
+                return map
+                    .entry(key.clone())
+                    .or_default()
+                    .measure_and_replace(&NotKeyed::NonKey, f);
+            }
+        }
+        self.shared.measure_and_replace(&NotKeyed::NonKey, f)
+    }
+}
+
+impl<K: Hash + Eq + Clone> ShrinkableKeyedStateStore<K> for Bounded<K> {
+    fn retain_recent(&self, drop_below: Nanos) {
+        self.keys.retain_recent(drop_below);
+    }
+
+    fn shrink_to_fit(&self) {
+        ShrinkableKeyedStateStore::shrink_to_fit(&self.keys);
+    }
+
+    fn len(&self) -> usize {
+        ShrinkableKeyedStateStore::len(&self.keys)
+    }
+
+    fn is_empty(&self) -> bool {
+        ShrinkableKeyedStateStore::is_empty(&self.keys)
+    }
+}
+
+/// One limit counted by key (a link's hash, a client's address).
+struct Counter<K: Hash + Eq + Clone, C: Clock> {
+    gcra: RateLimiter<K, Bounded<K>, C, NoOpMiddleware<C::Instant>>,
+    window: Duration,
+    /// When the idle keys were last forgotten.
+    swept: Mutex<C::Instant>,
+}
+
+impl<K: Hash + Eq + Clone, C: Clock> Counter<K, C> {
+    fn new(limit: Limit, clock: C) -> Self {
+        let swept = Mutex::new(clock.now());
+        Counter {
+            gcra: RateLimiter::new(limit.quota(), Bounded::default(), clock),
+            window: limit.window,
+            swept,
+        }
+    }
+
+    /// Counts a request of `key`, or says how long until it may be made
+    /// again (a refused request does not count).
+    fn hit(&self, key: &K) -> Result<(), Duration> {
+        self.sweep();
+        self.gcra
+            .check_key(key)
+            .map_err(|refused| refused.wait_time_from(self.gcra.clock().now()))
+    }
+
+    /// Forgets the keys that have their whole allowance back, once a
+    /// window, or once a second while new keys find the count full.
+    fn sweep(&self) {
+        let mut swept = match self.swept.try_lock() {
+            Ok(swept) => swept,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            // Another request is sweeping.
+            Err(TryLockError::WouldBlock) => return,
+        };
+        let now = self.gcra.clock().now();
+        let since = Duration::from(now.duration_since(*swept));
+        if since >= self.window || (since >= Duration::from_secs(1) && self.gcra.len() >= KEYS) {
+            self.gcra.retain_recent();
+            self.gcra.shrink_to_fit();
+            *swept = now;
+        }
+    }
+
+    /// How many keys the count holds.
+    #[cfg(test)]
+    fn keys(&self) -> usize {
+        self.gcra.len()
+    }
+}
+
+/// The two counts of one kind of request: by link, and by client address
+/// while the link is not proven.
+struct Counts<C: Clock> {
+    per_link: Counter<u64, C>,
+    per_client: Counter<Option<IpAddr>, C>,
+}
+
+impl<C: Clock + Clone> Counts<C> {
+    fn new(per_link: Limit, per_client: Limit, clock: &C) -> Self {
+        Counts {
+            per_link: Counter::new(per_link, clock.clone()),
+            per_client: Counter::new(per_client, clock.clone()),
+        }
+    }
+}
+
+/// The kinds of request through a link, each counted apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Record,
+    View,
+    PersonalWrite,
+    PersonalLook,
+}
+
+impl Kind {
+    /// What the refused requests are called.
+    fn what(self) -> &'static str {
+        match self {
+            Kind::Record => "records sent",
+            Kind::PersonalWrite => "reports",
+            Kind::View | Kind::PersonalLook => "requests",
+        }
+    }
+}
+
 /// The recent requests of every key, per process.
-#[derive(Default)]
-pub struct Limiter {
-    hits: Mutex<HashMap<String, VecDeque<Instant>>>,
+pub struct Limiter<C: Clock = MonotonicClock> {
+    record: Counts<C>,
+    view: Counts<C>,
+    personal_write: Counts<C>,
+    personal_look: Counts<C>,
     /// The links that answered as links, by the hash of their key, with
     /// when they last did.
     proven: Mutex<HashMap<u64, Instant>>,
@@ -94,12 +290,13 @@ pub struct Limiter {
     trusted: Vec<Network>,
 }
 
-impl Limiter {
-    /// Keys kept before the idle ones are forgotten.
-    const KEYS: usize = 20_000;
-    /// How long a proven link stays proven without being used.
-    const PROVEN_FOR: Duration = Duration::from_secs(60 * 60);
+impl Default for Limiter {
+    fn default() -> Self {
+        Limiter::with_clock(MonotonicClock)
+    }
+}
 
+impl Limiter {
     /// A limiter that takes the client's address from the proxies `trusted`.
     pub fn trusting(trusted: Vec<Network>) -> Limiter {
         Limiter {
@@ -107,30 +304,34 @@ impl Limiter {
             ..Limiter::default()
         }
     }
+}
 
-    /// Counts a request of `key` at `now`, or says how long until it may
-    /// be made again (a refused request does not count).
-    pub fn hit(&self, key: &str, limit: Limit, now: Instant) -> Result<(), Duration> {
-        let mut map = self.hits.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= Self::KEYS && !map.contains_key(key) {
-            map.retain(|_, q| {
-                q.back()
-                    .is_some_and(|t| now.duration_since(*t) < MINUTE * 10)
-            });
+impl<C: Clock + Clone> Limiter<C> {
+    /// Proven links kept before the stale ones are forgotten.
+    const PROVEN_KEYS: usize = 20_000;
+    /// How long a proven link stays proven without being used.
+    const PROVEN_FOR: Duration = Duration::from_secs(60 * 60);
+
+    /// A limiter whose counts read `clock`.
+    fn with_clock(clock: C) -> Self {
+        Limiter {
+            record: Counts::new(RECORDS_PER_LINK, RECORDS_PER_CLIENT, &clock),
+            view: Counts::new(VIEWS_PER_LINK, VIEWS_PER_CLIENT, &clock),
+            personal_write: Counts::new(WRITES_PER_KEY, WRITES_PER_CLIENT, &clock),
+            personal_look: Counts::new(VIEWS_PER_LINK, LOOKS_PER_CLIENT, &clock),
+            proven: Mutex::default(),
+            hasher: std::collections::hash_map::RandomState::default(),
+            trusted: Vec::new(),
         }
-        let q = map.entry(key.to_string()).or_default();
-        while q
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= limit.window)
-        {
-            q.pop_front();
+    }
+
+    fn counts(&self, kind: Kind) -> &Counts<C> {
+        match kind {
+            Kind::Record => &self.record,
+            Kind::View => &self.view,
+            Kind::PersonalWrite => &self.personal_write,
+            Kind::PersonalLook => &self.personal_look,
         }
-        if q.len() >= limit.max {
-            let oldest = q[q.len() - limit.max];
-            return Err(limit.window.saturating_sub(now.duration_since(oldest)));
-        }
-        q.push_back(now);
-        Ok(())
     }
 
     fn link_hash(&self, link: &str) -> u64 {
@@ -155,7 +356,7 @@ impl Limiter {
                 map.remove(&h);
             }
             _ => {
-                if map.len() >= Self::KEYS && !map.contains_key(&h) {
+                if map.len() >= Self::PROVEN_KEYS && !map.contains_key(&h) {
                     map.retain(|_, t| now.duration_since(*t) < Self::PROVEN_FOR);
                 }
                 map.insert(h, now);
@@ -189,11 +390,16 @@ impl Limiter {
     /// that is not itself a trusted proxy (`Forwarded: for=`, else
     /// `X-Forwarded-For`, read from the right).
     pub fn client(&self, req: &HttpRequest) -> String {
-        let Some(peer) = req.peer_addr().map(|a| a.ip()) else {
-            return "unknown".to_string();
-        };
+        self.client_address(req)
+            .map_or_else(|| "unknown".to_string(), |a| a.to_string())
+    }
+
+    /// The client's address as [`Limiter::client`] reads it; `None` for a
+    /// request that came through no connection.
+    fn client_address(&self, req: &HttpRequest) -> Option<IpAddr> {
+        let peer = req.peer_addr()?.ip();
         if !self.trusts(peer) {
-            return peer.to_string();
+            return Some(peer);
         }
         let named = forwarded_for(req);
         let mut client = peer;
@@ -210,7 +416,7 @@ impl Limiter {
                 None => break,
             }
         }
-        client.to_string()
+        Some(client)
     }
 
     fn trusts(&self, addr: IpAddr) -> bool {
@@ -228,16 +434,7 @@ impl Limiter {
         req: &HttpRequest,
         record: bool,
     ) -> Result<(), AppError> {
-        let kind = if record {
-            Kind::new(
-                "record",
-                RECORDS_PER_LINK,
-                RECORDS_PER_CLIENT,
-                "records sent",
-            )
-        } else {
-            Kind::new("view", VIEWS_PER_LINK, VIEWS_PER_CLIENT, "requests")
-        };
+        let kind = if record { Kind::Record } else { Kind::View };
         self.count(
             kind,
             &format!("link {pairing} {key}"),
@@ -253,19 +450,9 @@ impl Limiter {
     /// request came to to [`Limiter::personal_answered`].
     pub fn personal(&self, key: &str, req: &HttpRequest, write: bool) -> Result<(), AppError> {
         let kind = if write {
-            Kind::new(
-                "personal write",
-                WRITES_PER_KEY,
-                WRITES_PER_CLIENT,
-                "reports",
-            )
+            Kind::PersonalWrite
         } else {
-            Kind::new(
-                "personal look",
-                VIEWS_PER_LINK,
-                LOOKS_PER_CLIENT,
-                "requests",
-            )
+            Kind::PersonalLook
         };
         self.count(kind, &format!("key {key}"), "through this link", req)
     }
@@ -281,29 +468,25 @@ impl Limiter {
         whose_link: &str,
         req: &HttpRequest,
     ) -> Result<(), AppError> {
-        let now = Instant::now();
         let h = self.link_hash(link);
         let refused = |wait: Duration, whose: &str| {
             let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
             AppError::RateLimited {
                 message: format!(
                     "Too many {} {whose} in a minute: wait {secs} s and try again.",
-                    kind.what
+                    kind.what()
                 ),
                 retry_after: secs,
             }
         };
-        if !self.is_proven(h, now) {
-            let client = self.client(req);
-            self.hit(
-                &format!("{} client {client}", kind.name),
-                kind.per_client,
-                now,
-            )
-            .map_err(|w| refused(w, "from this device"))?;
+        let counts = self.counts(kind);
+        if !self.is_proven(h, Instant::now()) {
+            counts
+                .per_client
+                .hit(&self.client_address(req))
+                .map_err(|w| refused(w, "from this device"))?;
         }
-        self.hit(&format!("{} {h:016x}", kind.name), kind.per_link, now)
-            .map_err(|w| refused(w, whose_link))
+        counts.per_link.hit(&h).map_err(|w| refused(w, whose_link))
     }
 }
 
@@ -410,54 +593,115 @@ fn node_address(value: &str) -> Option<IpAddr> {
     host.parse().ok().map(canonical)
 }
 
-/// One kind of request through a link: its name among the counted keys,
-/// its limits per link and per address, and what it is called when refused.
-struct Kind {
-    name: &'static str,
-    per_link: Limit,
-    per_client: Limit,
-    what: &'static str,
-}
-
-impl Kind {
-    fn new(name: &'static str, per_link: Limit, per_client: Limit, what: &'static str) -> Kind {
-        Kind {
-            name,
-            per_link,
-            per_client,
-            what,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use actix_web::test::TestRequest;
+    use governor::clock::FakeRelativeClock;
+
+    const THREE_A_MINUTE: Limit = Limit {
+        max: 3,
+        window: Duration::from_secs(60),
+    };
+
     #[test]
-    fn a_key_over_its_limit_waits_for_its_oldest_request_to_leave_the_window() {
-        let limiter = Limiter::default();
-        let limit = Limit {
-            max: 3,
-            window: Duration::from_secs(60),
-        };
-        let start = Instant::now();
-        for i in 0..3 {
-            assert_eq!(
-                limiter.hit("link 7", limit, start + Duration::from_secs(i * 10)),
-                Ok(())
-            );
+    fn a_key_takes_its_burst_then_one_request_each_share_of_the_window() {
+        let clock = FakeRelativeClock::default();
+        let count = Counter::new(THREE_A_MINUTE, clock.clone());
+        for _ in 0..3 {
+            assert_eq!(count.hit(&7), Ok(()));
         }
-        let wait = limiter
-            .hit("link 7", limit, start + Duration::from_secs(30))
-            .unwrap_err();
-        assert_eq!(wait, Duration::from_secs(30));
+        clock.advance(Duration::from_secs(5));
+        // The fourth waits until one request of the three is given back
+        // (a third of the window after the first).
+        assert_eq!(count.hit(&7), Err(Duration::from_secs(15)));
         // Another key is not held up, and the refused try did not count.
-        assert_eq!(limiter.hit("link 8", limit, start), Ok(()));
-        assert_eq!(
-            limiter.hit("link 7", limit, start + Duration::from_secs(60)),
-            Ok(())
-        );
+        assert_eq!(count.hit(&8), Ok(()));
+        clock.advance(Duration::from_secs(15));
+        assert_eq!(count.hit(&7), Ok(()));
+        assert_eq!(count.hit(&7), Err(Duration::from_secs(20)));
+        // A key left alone for a window has its whole allowance back.
+        clock.advance(Duration::from_secs(60));
+        for _ in 0..3 {
+            assert_eq!(count.hit(&7), Ok(()));
+        }
+        assert!(count.hit(&7).is_err());
+    }
+
+    #[test]
+    fn a_full_count_shares_one_state_among_new_keys_and_forgets_idle_ones() {
+        let clock = FakeRelativeClock::default();
+        let count = Counter::new(THREE_A_MINUTE, clock.clone());
+        for key in 0..KEYS as u64 {
+            assert_eq!(count.hit(&key), Ok(()));
+        }
+        assert_eq!(count.keys(), KEYS);
+        // Keys past the bound share one state: three of them get in ...
+        let flood = KEYS as u64..KEYS as u64 + 10;
+        let taken = flood.clone().filter(|k| count.hit(k).is_ok()).count();
+        assert_eq!(taken, 3);
+        assert_eq!(count.keys(), KEYS);
+        // ... while a key already counted keeps its own.
+        assert_eq!(count.hit(&0), Ok(()));
+        assert_eq!(count.hit(&0), Ok(()));
+        assert!(count.hit(&0).is_err());
+        // Once the idle keys have their allowance back they are forgotten
+        // (a second after the count was found full), and new keys are
+        // counted by themselves again.
+        clock.advance(Duration::from_secs(50));
+        assert_eq!(count.hit(&1), Ok(()));
+        assert_eq!(count.keys(), 2, "only keys 0 and 1 were heard from lately");
+        for _ in 0..3 {
+            assert_eq!(count.hit(&(KEYS as u64 + 1)), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_what_was_refused_and_whole_seconds_to_wait() {
+        let limiter = Limiter::with_clock(FakeRelativeClock::default());
+        let phone = TestRequest::default()
+            .peer_addr("192.0.2.7:50000".parse().unwrap())
+            .to_http_request();
+        for _ in 0..WRITES_PER_KEY.max {
+            limiter.personal("k1", &phone, true).unwrap();
+        }
+        match limiter.personal("k1", &phone, true) {
+            Err(AppError::RateLimited {
+                message,
+                retry_after,
+            }) => {
+                assert_eq!(retry_after, 3);
+                assert_eq!(
+                    message,
+                    "Too many reports through this link in a minute: wait 3 s and try again."
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Made-up keys from one address: the address's limit, and a wait of
+        // a tenth of a second is a second.
+        let guesser = TestRequest::default()
+            .peer_addr("198.51.100.9:50000".parse().unwrap())
+            .to_http_request();
+        let taken = (0..700)
+            .take_while(|i| {
+                limiter
+                    .personal(&format!("guess{i}"), &guesser, true)
+                    .is_ok()
+            })
+            .count();
+        assert_eq!(taken, WRITES_PER_CLIENT.max as usize);
+        match limiter.personal("guess-more", &guesser, true) {
+            Err(AppError::RateLimited {
+                message,
+                retry_after,
+            }) => {
+                assert_eq!(retry_after, 1);
+                assert!(message.contains("reports from this device"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -16,6 +16,8 @@
 //! a typed value, a record's text) or where the words are what the reader
 //! needs (an error that must name its field, line or article, such as
 //! "line 3, column rating" or "Article 12"): say so where it is not plain.
+
+#![allow(clippy::unwrap_used)]
 #![allow(dead_code)]
 
 pub mod cli;

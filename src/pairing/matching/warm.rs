@@ -517,7 +517,11 @@ impl<W: Digits> Blossom<W> {
             let idx = |j: isize| j.rem_euclid(len) as usize;
             let mut p = self.labelend[b].expect("a T-blossom's label");
             let entrychild = self.st.inblossom[p.1];
-            let mut j = childs.iter().position(|&c| c == entrychild).unwrap() as isize;
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("the child a T-blossom was entered by is among its children")
+                as isize;
             let step: isize = if j % 2 == 1 { 1 } else { -1 };
             while idx(j) != 0 {
                 // The matched edge from this T-child to the next S-child.
@@ -577,7 +581,10 @@ impl<W: Digits> Blossom<W> {
         }
         let len = self.st.childs[b].len() as isize;
         let idx = |j: isize| j.rem_euclid(len) as usize;
-        let i = self.st.childs[b].iter().position(|&c| c == t).unwrap();
+        let i = self.st.childs[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("the sub-blossom holding the vertex is among the blossom's children");
         let mut j = i as isize;
         let step: isize = if i % 2 == 1 { 1 } else { -1 };
         while idx(j) != 0 {
