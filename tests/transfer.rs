@@ -79,12 +79,12 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
     })
     .unwrap();
     kraal::director::commit(&mut conn, Some(admin.id), |w| {
-        kraal::db::rounds::request_bye(w, t.id, ids[3], 4, true, false)
+        kraal::db::byes::request_bye(w, t.id, ids[3], 4, true, false)
     })
     .unwrap();
     // A zero-point absence a player asked for through their own link.
     kraal::director::commit(&mut conn, Some(admin.id), |w| {
-        kraal::db::rounds::request_bye(w, t.id, ids[2], 5, false, true)
+        kraal::db::byes::request_bye(w, t.id, ids[2], 5, false, true)
     })
     .unwrap();
     drop(conn);

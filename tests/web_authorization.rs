@@ -413,7 +413,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let path = if route.path.contains("/byes/{n:") {
                     // A player's word on round 2, for the referee to undo.
                     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-                        kraal::db::rounds::request_bye(w, t.id, entry, 2, false, true)
+                        kraal::db::byes::request_bye(w, t.id, entry, 2, false, true)
                     })
                     .unwrap();
                     path.replace("/byes/1", "/byes/2")

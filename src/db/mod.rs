@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod byes;
 pub mod connection;
 pub mod event;
 pub mod forbidden;
@@ -16,6 +17,7 @@ pub mod players;
 pub mod publications;
 pub mod published;
 pub mod reports;
+pub mod round_settings;
 pub mod rounds;
 pub mod schema;
 pub mod scoresheets;

@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use serde::Serialize;
 
 use super::audit::Write;
-use super::schema::{games, pairings, requested_byes, rounds, users};
+use super::schema::{games, pairings, rounds, users};
 use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::{Meanwhile, Taken};
@@ -524,7 +524,7 @@ pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbE
 }
 
 /// The tournament's first and last day.
-fn dates_of(
+pub(super) fn dates_of(
     conn: &mut DbConnection,
     tournament_id: i32,
 ) -> Result<(Option<NaiveDate>, Option<NaiveDate>), DbError> {
@@ -566,59 +566,6 @@ fn day_for(
     Ok(crate::calendar::default_round_day(
         number, starts, ends, previous, today,
     ))
-}
-
-/// Sets the day round `number` is played on; audited with the old day and
-/// the new. The same day again changes nothing and records nothing.
-pub fn set_date(
-    w: &mut Write,
-    tournament_id: i32,
-    number: i32,
-    day: NaiveDate,
-) -> Result<Round, DbError> {
-    let r = find(w.conn(), tournament_id, number)?;
-    if r.played_on == day {
-        return Ok(r);
-    }
-    let (starts, ends) = dates_of(w.conn(), tournament_id)?;
-    crate::calendar::check_round(
-        "date",
-        day,
-        crate::calendar::round_range(starts, ends, now().date()),
-    )
-    .map_err(DbError::Invalid)?;
-    diesel::update(rounds::table.find(r.id))
-        .set(rounds::played_on.eq(day))
-        .execute(w.conn())?;
-    w.record(
-        Change::new(Some(tournament_id), Action::Date, Entity::Round, Some(r.id))
-            .in_round(number)
-            .old(r.played_on.to_string())
-            .new_value(day.to_string()),
-    );
-    find(w.conn(), tournament_id, number)
-}
-
-/// Locks a published round (its players' links take no more records) or
-/// unlocks it again; audited.
-pub fn set_locked(
-    w: &mut Write,
-    tournament_id: i32,
-    number: i32,
-    lock: bool,
-) -> Result<(), DbError> {
-    let conn = w.conn();
-    let r = find(conn, tournament_id, number)?;
-    rule::check_lock(number, r.status)?;
-    if r.locked_at.is_some() == lock {
-        return Ok(());
-    }
-    diesel::update(rounds::table.find(r.id))
-        .set(rounds::locked_at.eq(lock.then(now)))
-        .execute(conn)?;
-    let action = if lock { Action::Lock } else { Action::Unlock };
-    w.record(Change::new(Some(tournament_id), action, Entity::Round, Some(r.id)).in_round(number));
-    Ok(())
 }
 
 /// Deletes the last round so it can be paired again; refused once any of
@@ -879,144 +826,6 @@ pub fn apply_edit(
     game.updated_at = Some(at);
     game.reported = edit.by != EnteredBy::Referee && new.is_some();
     Ok(EditOutcome::Saved(game))
-}
-
-/// A bye a player asked for.
-#[derive(Debug, Clone, Queryable, Selectable, Serialize)]
-#[diesel(table_name = requested_byes)]
-pub struct RequestedBye {
-    pub id: i32,
-    pub tournament_id: i32,
-    pub player_id: i32,
-    pub round: i32,
-    pub half: bool,
-    /// The player asked through their own link (not at the desk).
-    pub by_player: bool,
-}
-
-pub fn requested_byes(
-    conn: &mut DbConnection,
-    tournament_id: i32,
-) -> Result<Vec<RequestedBye>, DbError> {
-    Ok(requested_byes::table
-        .filter(requested_byes::tournament_id.eq(tournament_id))
-        .order((requested_byes::round, requested_byes::player_id))
-        .select(RequestedBye::as_select())
-        .load(conn)?)
-}
-
-pub fn request_bye(
-    w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    round: i32,
-    half: bool,
-    by_player: bool,
-) -> Result<(), DbError> {
-    let conn = w.conn();
-    diesel::insert_into(requested_byes::table)
-        .values((
-            requested_byes::tournament_id.eq(tournament_id),
-            requested_byes::player_id.eq(player_id),
-            requested_byes::round.eq(round),
-            requested_byes::half.eq(half),
-            requested_byes::by_player.eq(by_player),
-        ))
-        .execute(conn)
-        .map_err(|e| classify(e, Taken::Bye { round }))?;
-    let kind = if half { ByeKind::Half } else { ByeKind::Zero };
-    w.record(
-        Change::new(
-            Some(tournament_id),
-            Action::RequestBye,
-            Entity::Player,
-            Some(player_id),
-        )
-        .in_round(round)
-        .players([player_id])
-        .new_value(kind.as_str()),
-    );
-    Ok(())
-}
-
-/// Cancels the bye `player_id` asked for in round `round`, before that
-/// round is paired. A player (`by_player`) may cancel only a bye they
-/// asked for themselves; the referee cancels any.
-pub fn cancel_bye(
-    w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    round: i32,
-    by_player: bool,
-) -> Result<(), DbError> {
-    let conn = w.conn();
-    let bye: RequestedBye = requested_byes::table
-        .filter(requested_byes::tournament_id.eq(tournament_id))
-        .filter(requested_byes::player_id.eq(player_id))
-        .filter(requested_byes::round.eq(round))
-        .select(RequestedBye::as_select())
-        .first(conn)
-        .map_err(|e| found(e, "requested bye"))?;
-    let paired: i64 = rounds::table
-        .filter(rounds::tournament_id.eq(tournament_id))
-        .filter(rounds::number.ge(round))
-        .count()
-        .get_result(conn)?;
-    if paired > 0 {
-        return Err(rule::Refused::RoundPaired { round }.into());
-    }
-    if by_player && !bye.by_player {
-        return Err(rule::Refused::ByeByReferee { round }.into());
-    }
-    diesel::delete(requested_byes::table.find(bye.id)).execute(conn)?;
-    let kind = if bye.half {
-        ByeKind::Half
-    } else {
-        ByeKind::Zero
-    };
-    w.record(
-        Change::new(
-            Some(tournament_id),
-            Action::CancelBye,
-            Entity::Player,
-            Some(player_id),
-        )
-        .in_round(round)
-        .players([player_id])
-        .old(kind.as_str()),
-    );
-    Ok(())
-}
-
-/// Sets round `number`'s clock (OGR 8).
-pub fn set_clock(
-    w: &mut Write,
-    tournament_id: i32,
-    number: i32,
-    clock: crate::clock::RoundClock,
-) -> Result<Round, DbError> {
-    let r = find(w.conn(), tournament_id, number)?;
-    diesel::update(rounds::table.find(r.id))
-        .set((
-            rounds::clock_starts_at.eq(Some(clock.starts_at)),
-            rounds::clock_minutes.eq(Some(clock.minutes)),
-        ))
-        .execute(w.conn())?;
-    let value = |at: Option<NaiveDateTime>, m: Option<i32>| match (at, m) {
-        (Some(at), Some(m)) => Some(format!("{} for {m} min", at.format("%Y-%m-%dT%H:%M:%SZ"))),
-        _ => None,
-    };
-    let mut c = Change::new(
-        Some(tournament_id),
-        Action::Clock,
-        Entity::Round,
-        Some(r.id),
-    )
-    .in_round(number);
-    c.old_value = value(r.clock_starts_at, r.clock_minutes);
-    c.new_value = value(Some(clock.starts_at), Some(clock.minutes));
-    w.record(c);
-    find(w.conn(), tournament_id, number)
 }
 
 /// Exchanges two players of a draft round (their places and the games they

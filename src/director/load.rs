@@ -16,7 +16,7 @@ pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError
         players: players::list(conn, tid)?,
         relations: players::relations_of(conn, tid)?,
         forbidden: forbidden::list(conn, tid)?,
-        byes: rounds::requested_byes(conn, tid)?,
+        byes: crate::db::byes::requested_byes(conn, tid)?,
         rounds,
         pairings,
         games,

@@ -35,9 +35,10 @@ pub mod users;
 pub use commit::commit;
 pub use load::{load, load_round};
 
+use crate::db::byes::RequestedBye;
 use crate::db::forbidden::Forbidden;
 use crate::db::players::{Player, Relation};
-use crate::db::rounds::{Game, Pairing, RequestedBye, Round};
+use crate::db::rounds::{Game, Pairing, Round};
 use crate::db::teams::{LineupEntry, Member, Team};
 use crate::db::tournaments::Tournament;
 use crate::pairing::{PairingError, PlayerId};

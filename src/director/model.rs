@@ -7,6 +7,7 @@
 
 pub use crate::db::audit::Write;
 pub use crate::db::auth::{Admission, ApiToken};
+pub use crate::db::byes::RequestedBye;
 pub use crate::db::event::{EventFile, Imported, MAX_FILE_BYTES};
 pub use crate::db::forbidden::{Forbidden, NewForbidden};
 pub use crate::db::health::EventEntries;
@@ -15,7 +16,7 @@ pub use crate::db::players::{Player, Relation};
 pub use crate::db::publications::Publication;
 pub use crate::db::published::{Published, Received, Sent};
 pub use crate::db::reports::Report;
-pub use crate::db::rounds::{Game, Pairing, RequestedBye, Round};
+pub use crate::db::rounds::{Game, Pairing, Round};
 pub use crate::db::scoresheets::Sheet;
 pub use crate::db::seasons::Season;
 pub use crate::db::teams::{Actor, NewTeam, Team};

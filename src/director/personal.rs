@@ -6,8 +6,9 @@
 //! a copy changes at the venue, never here.
 
 use crate::db::audit::Write;
+use crate::db::byes::{self, RequestedBye};
 use crate::db::players::{self, Player};
-use crate::db::rounds::{self, Game, RequestedBye};
+use crate::db::rounds::{self, Game};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::{links, reports as stored, DbConnection, DbError};
 use crate::reports::{self, Closed, GameNow, Outcome, Reports};
@@ -256,7 +257,7 @@ pub fn next_round_word(
         {
             return Err(Refused::PlayerWithdrawn.into());
         }
-        let mine: Vec<RequestedBye> = rounds::requested_byes(conn, h.tournament)?
+        let mine: Vec<RequestedBye> = byes::requested_byes(conn, h.tournament)?
             .into_iter()
             .filter(|b| b.player_id == h.player)
             .collect();
@@ -278,10 +279,10 @@ pub fn next_round_word(
             }
         }
         if now.is_some() {
-            rounds::cancel_bye(w, h.tournament, h.player, round, true)?;
+            byes::cancel_bye(w, h.tournament, h.player, round, true)?;
         }
         if let Some(half) = wanted_half {
-            rounds::request_bye(w, h.tournament, h.player, round, half, true)?;
+            byes::request_bye(w, h.tournament, h.player, round, half, true)?;
         }
         Ok(NextRoundState { round, word })
     })

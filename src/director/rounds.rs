@@ -16,7 +16,7 @@ pub fn set_date(
     number: i32,
     day: NaiveDate,
 ) -> Result<Round, DbError> {
-    crate::db::rounds::set_date(w, tournament_id, number, day)
+    crate::db::round_settings::set_date(w, tournament_id, number, day)
 }
 
 pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext, DbError> {
@@ -43,7 +43,7 @@ pub fn set_clock(
     number: i32,
     clock: crate::clock::RoundClock,
 ) -> Result<Round, DbError> {
-    crate::db::rounds::set_clock(w, tournament_id, number, clock)
+    crate::db::round_settings::set_clock(w, tournament_id, number, clock)
 }
 
 /// Locks a published round (its players' links take no more records) or
@@ -54,7 +54,7 @@ pub fn set_locked(
     number: i32,
     lock: bool,
 ) -> Result<(), DbError> {
-    crate::db::rounds::set_locked(w, tournament_id, number, lock)
+    crate::db::round_settings::set_locked(w, tournament_id, number, lock)
 }
 
 /// Deletes the last round so it can be paired again; refused once any of
@@ -73,7 +73,7 @@ pub fn cancel_bye(
     round: i32,
     by_player: bool,
 ) -> Result<(), DbError> {
-    crate::db::rounds::cancel_bye(w, tournament_id, player_id, round, by_player)
+    crate::db::byes::cancel_bye(w, tournament_id, player_id, round, by_player)
 }
 
 /// A bye asked for `player_id` in round `round` (a half-point bye when
@@ -88,5 +88,5 @@ pub fn request_bye(
     by_player: bool,
 ) -> Result<(), DbError> {
     crate::db::players::find(w.conn(), tournament_id, player_id)?;
-    crate::db::rounds::request_bye(w, tournament_id, player_id, round, half, by_player)
+    crate::db::byes::request_bye(w, tournament_id, player_id, round, half, by_player)
 }
