@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The server under load as phones call it: Kraal's public standings page of
 # a 1,000-player, 9-round Swiss against nginx serving the same bytes, both
-# measured with wrk in one run, three ways:
+# measured with wrk in one run, four ways:
 #   gzip         Accept-Encoding: gzip (Kraal's copy made when the page was
 #                built; nginx's gzip_static with a `gzip -9` copy)
+#   br           Accept-Encoding: br for Kraal (its brotli copy), gzip for
+#                nginx (Debian's nginx has no brotli_static): what Chrome
+#                gets from each
 #   identity     no Accept-Encoding (nginx: sendfile)
 #   conditional  If-None-Match with the gzip copy's ETag (both answer 304)
 # and prints each ratio (the medians of ROUNDS=3 alternating runs of SECS=5
@@ -36,10 +39,18 @@ conns=${CONNS:-64}
 secs=${SECS:-5}
 rounds=${ROUNDS:-3}
 
+# BIN=/some/dir: a kraal and a load_fixture built before (as bench-saves.sh).
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release --quiet --example load_fixture --bin kraal
-tid=$("$target"/release/examples/load_fixture "$work/kraal.db" "$players" 2>/dev/null)
-"$target"/release/kraal serve --database "$work/kraal.db" --bind 127.0.0.1:$kport >"$work/kraal.log" 2>&1 &
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet --example load_fixture --bin kraal
+  bin="$target/release"
+  fixture="$bin/examples/load_fixture"
+else
+  fixture="$bin/load_fixture"
+fi
+tid=$("$fixture" "$work/kraal.db" "$players" 2>/dev/null)
+"$bin"/kraal serve --database "$work/kraal.db" --bind 127.0.0.1:$kport >"$work/kraal.log" 2>&1 &
 kpid=$!
 trap 'kill $kpid 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$kport/" >/dev/null && break; sleep 0.1; done
@@ -110,9 +121,10 @@ print(f"{rate:.0f} {p99:.1f} {non2xx.group(1) if non2xx else 0}")'
 # of noise on a shared machine then falls on both, or on neither.
 median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 printf '%-12s %12s %9s %12s %9s %7s\n' way kraal_rps k_p99_ms nginx_rps n_p99_ms ratio
-for way in gzip identity conditional; do
+for way in ${WAYS:-gzip br identity conditional}; do
   case $way in
     gzip) kh=(-H 'Accept-Encoding: gzip'); nh=(-H 'Accept-Encoding: gzip') ;;
+    br) kh=(-H 'Accept-Encoding: br'); nh=(-H 'Accept-Encoding: gzip') ;;
     identity) kh=(); nh=() ;;
     conditional) kh=(-H 'Accept-Encoding: gzip' -H "If-None-Match: $ktag"); nh=(-H 'Accept-Encoding: gzip' -H "If-None-Match: $ntag") ;;
   esac
@@ -129,7 +141,7 @@ for way in gzip identity conditional; do
 done
 
 if [ "$sse" -gt 0 ]; then
-  token=$(DATABASE_URL="$work/kraal.db" "$target"/release/kraal token create bench --label bench | tail -n1 | awk '{print $NF}')
+  token=$(DATABASE_URL="$work/kraal.db" "$bin"/kraal token create bench --label bench | tail -n1 | awk '{print $NF}')
   read -r game result < <(curl -sf "http://127.0.0.1:$kport/api/v1/tournaments/$tid/rounds/9" |
     python3 -c 'import json,sys; g=json.load(sys.stdin)["pairings"][0]["games"][0]; print(g["id"], g["result"])')
   new=$([ "$result" = "1-0" ] && echo "0-1" || echo "1-0")
