@@ -163,10 +163,13 @@ fn verify_in_place(password: &[u8], stored: &str) -> bool {
 }
 
 /// Checks a new password against the policy; the message names the problem.
-pub fn check_new_password(password: &str) -> Result<(), String> {
+pub fn check_new_password(password: &str) -> Result<(), crate::field::FieldError> {
     if password.chars().count() < MIN_PASSWORD_LEN {
-        return Err(format!(
-            "the password must have at least {MIN_PASSWORD_LEN} characters"
+        return Err(crate::field::FieldError::new(
+            "password",
+            crate::field::Problem::TooShort {
+                min: MIN_PASSWORD_LEN,
+            },
         ));
     }
     Ok(())

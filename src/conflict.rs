@@ -9,7 +9,9 @@ use crate::pairing::{PairingError, PlayerId};
 use crate::results::GameResult;
 use crate::tournament::RulingKind;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Conflict {
     /// Something a rule allows once exists already.
     Taken(Taken),
@@ -34,6 +36,9 @@ pub enum Conflict {
     },
     /// The game changed since the editor saw it.
     Changed(Meanwhile),
+    /// The entry would change what a referee's ruling set; the API's
+    /// `replace_ruling` confirms it.
+    Ruled(Box<RulingStands>),
     /// A tournament with published rounds is not deleted (its players and
     /// the ratings rest on them); a published copy of a venue's event is.
     PublishedRounds { published: i32 },
@@ -51,7 +56,10 @@ impl Conflict {
 }
 
 /// What a unique rule allows once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Its codes say what is taken (`round_taken`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case", suffix = "_taken")]
 pub enum Taken {
     Relatives {
         a: String,

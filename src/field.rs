@@ -8,7 +8,7 @@ use crate::roster::kept_apart::span::Rounds;
 use crate::tournament::choices::Tiebreak;
 
 /// A field and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct FieldError {
     pub field: &'static str,
     pub problem: Problem,
@@ -25,7 +25,9 @@ impl std::error::Error for FieldError {}
 /// What is wrong with a field's value. Variants carry what the words need
 /// (the text given, the limit, the players by name as the caller knows
 /// them); none carries a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Problem {
     /// Nothing was given where something must be.
     Empty,
@@ -91,6 +93,73 @@ pub enum Problem {
     /// A person, a tournament or an entry that is not there.
     NoSuch {
         id: i32,
+    },
+    /// Two players named for a pair (relatives) where one is not in the
+    /// tournament.
+    NotBothInEvent,
+    /// A player named as their own relative.
+    SelfRelative,
+    /// Nothing chosen from a list (a player, a referee).
+    NotChosen {
+        what: Chosen,
+    },
+    /// A game's result that is not one of the spellings Kraal reads.
+    NotAResult {
+        text: String,
+    },
+    /// Fewer characters than the field needs (a password).
+    TooShort {
+        min: usize,
+    },
+    /// An account name holds only letters, digits, '.', '_', '-' and '@'.
+    AccountNameCharacters,
+    /// A new password typed twice, differently.
+    PasswordsDiffer,
+    /// A password change whose current password is wrong.
+    NotCurrentPassword,
+    /// An API token's label: 1 to 60 characters.
+    TokenLabel,
+    /// A player named by something not a player's number.
+    NotAPlayer {
+        text: String,
+    },
+    /// Nobody in the registry has this number or federation id.
+    NobodyNamed {
+        text: String,
+    },
+    /// A bye asked for a round that is not still to pair.
+    RoundNotToPair {
+        round: i32,
+        next: i32,
+        last: i32,
+    },
+    /// A round that is not a number (a ban's first or last round).
+    NotARoundNumber {
+        text: String,
+    },
+    /// No pairing keeps the pair apart.
+    NotKeptApart,
+    /// Season points that are not a list of numbers.
+    NotANumberList {
+        text: String,
+    },
+    /// No round number given.
+    NoRoundNumber,
+    /// A ply number that is not a whole number.
+    NotAPly {
+        text: String,
+    },
+    /// A record side that is not dark, light or referee.
+    NotASide {
+        text: String,
+    },
+    /// A record that is not UTF-8 text: the bytes at `offset` are not.
+    NotUtf8 {
+        offset: usize,
+    },
+    /// A record's JSON body that could not be read.
+    RecordNotJson {
+        detail: String,
     },
     /// Two people both entered in one tournament cannot be one person.
     BothEntered {
@@ -302,8 +371,29 @@ pub enum Problem {
     },
 }
 
+/// What a list asked to choose from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chosen {
+    Player,
+    Referee,
+    /// The player on a board of a team's line-up.
+    BoardPlayer { board: usize },
+    /// Whose record a referee enters: dark, light or the referee's own.
+    RecordSide,
+    /// A referee's ruling: keep, board or other.
+    Ruling,
+    /// Which player a record sent through a table's link is from.
+    PlayerSide,
+    /// An account's role: admin or referee.
+    Role,
+    FirstPlayer,
+    SecondPlayer,
+}
+
 /// What is wrong with an event file being imported.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FileProblem {
     TooBig {
         mb: usize,

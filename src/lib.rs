@@ -25,6 +25,7 @@ pub mod pairing;
 pub mod rating;
 pub mod registry;
 pub mod remote;
+pub mod refusal;
 pub mod reports;
 pub mod results;
 pub mod roster;

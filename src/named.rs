@@ -15,7 +15,7 @@ fn words(kind: &str) -> String {
 }
 
 /// A name that is not one of a set's values.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
 #[error("'{given}' is not a known {} ({known})", words(kind))]
 pub struct UnknownName {
     /// The type's name (`RuleSet`), said in words in the message.

@@ -11,7 +11,9 @@ use crate::tournament::RoundStatus;
 
 /// Why an action on a round is refused, in values; `wording::rounds`
 /// says it to the referee.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Refused {
     /// Publishing a published round again.
     AlreadyPublished { round: i32 },
@@ -74,12 +76,16 @@ pub enum Refused {
     NoMatch { team: String, round: i32 },
     /// A line-up for a team with the bye.
     TeamBye { team: String, round: i32 },
+    /// A line-up given before any round is published.
+    NoRoundPublished,
     /// A captain changing a line-up once the match's boards started.
     CaptainTooLate { team: String, round: i32 },
 }
 
 /// Why the next round cannot be paired yet, and what would let it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum NotReady {
     /// The last round is still a draft.
     Unpublished { round: i32 },
@@ -108,7 +114,8 @@ pub enum NotReady {
 }
 
 /// What is done to a round's games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OnGames {
     Results,
     Records,

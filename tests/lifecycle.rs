@@ -249,7 +249,7 @@ fn a_round_dated_outside_its_bounds_leaves_the_ratings_and_keeps_its_event_home_
         assert_eq!(r.status, 200, "{}", r.body);
         let refused = kraal::db::event::export(&mut app.conn(), tid as i32).unwrap_err();
         match refused {
-            kraal::db::DbError::Invalid(e) => {
+            kraal::db::DbError::Refused(kraal::refusal::Refusal::Invalid(e)) => {
                 assert_eq!(e.field, "rounds");
                 match e.problem {
                     kraal::field::Problem::RoundDateOutside { round, date, .. } => {

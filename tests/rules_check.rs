@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use kraal::rules::fault::Fault;
+use kraal::wording::{rules as wording, Lang};
 use kraal::rules::check::BoardResult;
 use kraal::rules::notation::{self, Style};
 use kraal::rules::{
@@ -76,9 +78,17 @@ fn placing_on_an_occupied_junction_ogr_3_1_5() {
 fn no_shot_when_one_is_due_ogr_5_4_6() {
     let report = check("1. a1 b2 2. d1 b4 3. g1 c5", PlayRules::OFFICIAL);
     assert_eq!(found(&report), [(5, "OGR 5.4.6")]);
-    assert!(report.irregularities[0]
-        .message
-        .starts_with("ply 5, dark: g1 forms the line A1-D1-G1"));
+    assert_eq!(
+        report.irregularities[0].fault,
+        Fault::ShotMissing {
+            line: "A1-D1-G1".into()
+        }
+    );
+    // The words a referee reads, made from that value.
+    assert!(
+        wording::irregularity(&report.irregularities[0], Lang::English)
+            .starts_with("ply 5, dark: g1 forms the line A1-D1-G1")
+    );
 }
 
 #[test]
@@ -136,7 +146,15 @@ fn written_cow_numbers_are_checked_ogr_6_2() {
         found(&report),
         [(1, "OGR 6.2.1"), (3, "OGR 5.4.7"), (3, "OGR 6.2.4")]
     );
-    let text = &report.irregularities[0].message;
+    assert_eq!(
+        report.irregularities[0].fault,
+        Fault::WrongCowPlaced {
+            cow: 13,
+            already_placed: false,
+            taken_as: 1
+        }
+    );
+    let text = wording::irregularity(&report.irregularities[0], Lang::English);
     assert!(
         text.contains("cow 13 is not a dark cow; it is taken to be cow 1"),
         "{text}"
@@ -205,9 +223,10 @@ fn a_step_along_no_line_ogr_5_4_2() {
     let ply = moves.len() as u32 + 1;
     assert_eq!(report.irregularities[0].ply, ply);
     assert_eq!(report.irregularities[0].article, "OGR 5.4.2 / 3.2.2");
-    assert!(report.irregularities[0]
-        .message
-        .contains("is not a line on the board"));
+    assert!(matches!(
+        report.irregularities[0].fault,
+        Fault::NotALine { .. }
+    ));
 }
 
 #[test]
@@ -342,7 +361,10 @@ fn moves_after_the_end_and_the_claimed_result() {
         let report = check(&text, rules);
         assert_eq!(report.irregularities.len(), 1);
         assert_eq!(report.irregularities[0].ply, moves.len() as u32 + 1);
-        assert!(report.irregularities[0].message.contains("already over"));
+        assert!(matches!(
+            report.irregularities[0].fault,
+            Fault::AfterTheEnd { .. }
+        ));
     }
 }
 

@@ -267,7 +267,7 @@ proptest! {
         let text = parts.concat();
         for rules in RuleSet::ALL.iter().map(|r| r.play()) {
             if let Ok(report) = check_scoresheet(&text, Some(rules.name)) {
-                let _ = report.to_text();
+                let _ = kraal::wording::rules::report_text(&report, kraal::wording::Lang::English);
                 let _ = serde_json::to_string(&report).unwrap();
             }
         }

@@ -204,7 +204,10 @@ fn write_json(
     if single {
         return match &outcomes[0] {
             Outcome::Checked(r) => {
-                serde_json::to_writer_pretty(&mut *out, r)?;
+                serde_json::to_writer_pretty(
+                    &mut *out,
+                    &crate::wording::rules::report_json(r, crate::wording::Lang::English),
+                )?;
                 writeln!(out)
             }
             Outcome::Unreadable(e) => {
@@ -218,7 +221,7 @@ fn write_json(
         .zip(outcomes)
         .map(|((name, _), o)| match o {
             Outcome::Checked(r) => {
-                let mut v = serde_json::to_value(r).unwrap_or_default();
+                let mut v = crate::wording::rules::report_json(r, crate::wording::Lang::English);
                 if let Some(obj) = v.as_object_mut() {
                     obj.insert("file".into(), serde_json::json!(name));
                 }
@@ -242,7 +245,7 @@ fn write_reports(
             writeln!(out, "== {name}")?;
         }
         match o {
-            Outcome::Checked(r) => write!(out, "{}", r.to_text())?,
+            Outcome::Checked(r) => write!(out, "{}", crate::wording::rules::report_text(r, crate::wording::Lang::English))?,
             Outcome::Unreadable(e) => {
                 if single {
                     eprintln!("kraal check: {name}: {e}");

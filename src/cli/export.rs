@@ -2,6 +2,7 @@
 //! the standings CSV, the records file (`/t/ID/games.txt`), the event file
 //! (`/t/ID/event.json`) and the TRF (`/t/ID/export.trf`) the site serves.
 
+use crate::refusal::{Refusal, Thing};
 use std::io::Write;
 
 use super::serve::DatabaseArgs;
@@ -82,7 +83,7 @@ pub fn run(what: ExportWhat) -> i32 {
         let pool = which.db.open()?;
         let mut conn = pool.get()?;
         make(&mut conn, tournament).map_err(|e| match e {
-            DbError::NotFound("tournament") => {
+            DbError::Refused(Refusal::NotFound(Thing::Tournament)) => {
                 DbError::Setup(format!("no tournament with id {tournament}"))
             }
             other => other,

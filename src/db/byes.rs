@@ -86,7 +86,7 @@ pub fn cancel_bye(
         .filter(requested_byes::round.eq(round))
         .select(RequestedBye::as_select())
         .first(conn)
-        .map_err(|e| found(e, "requested bye"))?;
+        .map_err(|e| found(e, crate::refusal::Thing::RequestedBye))?;
     let paired: i64 = rounds::table
         .filter(rounds::tournament_id.eq(tournament_id))
         .filter(rounds::number.ge(round))

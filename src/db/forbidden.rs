@@ -1,6 +1,7 @@
 //! Pairs the referee keeps apart (in every round or a range of rounds), and
 //! the waivers that let such a pair meet after all.
 
+use crate::refusal::Refusal;
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -119,7 +120,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Forb
         .filter(forbidden_pairs::tournament_id.eq(tournament_id))
         .select(columns())
         .first(conn)
-        .map_err(|e| found(e, "kept-apart pair in this tournament"))?;
+        .map_err(|e| found(e, crate::refusal::Thing::KeptApartPair))?;
     let mut names = std::collections::HashMap::new();
     for p in [row.1, row.2] {
         names.insert(p, players::find(conn, tournament_id, p)?.name);
@@ -135,7 +136,7 @@ fn player(
 ) -> Result<Option<players::Player>, DbError> {
     match players::find(conn, tournament_id, id) {
         Ok(p) => Ok(Some(p)),
-        Err(DbError::NotFound(_)) => Ok(None),
+        Err(DbError::Refused(Refusal::NotFound(_))) => Ok(None),
         Err(other) => Err(other),
     }
 }

@@ -7,6 +7,7 @@
 //! new key and leaves the old one dead. A key is found by its digest, so a
 //! wrong key costs one indexed look-up whatever it is, right player or not.
 
+use crate::refusal::{Refusal, Thing};
 use diesel::prelude::*;
 
 use super::audit::Write;
@@ -100,7 +101,7 @@ pub fn revoke(w: &mut Write, tournament: i32, player: i32) -> Result<(), DbError
     .set(players::link_digest.eq(None::<String>))
     .execute(w.conn())?;
     if n == 0 {
-        return Err(DbError::NotFound("player"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::Player)));
     }
     w.record(
         Change::new(
@@ -123,7 +124,7 @@ pub fn renew(w: &mut Write, tournament: i32, player: i32) -> Result<String, DbEr
         .first(w.conn())
         .optional()?;
     if found.is_none() {
-        return Err(DbError::NotFound("player"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::Player)));
     }
     issue(w.conn(), player)?;
     w.record(
@@ -135,5 +136,5 @@ pub fn renew(w: &mut Write, tournament: i32, player: i32) -> Result<String, DbEr
         )
         .players([player]),
     );
-    key(w.conn(), player)?.ok_or(DbError::NotFound("player link"))
+    key(w.conn(), player)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)))
 }

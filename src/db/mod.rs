@@ -37,38 +37,14 @@ pub enum DbError {
     /// The URL or the server could not be used; the text names the problem.
     #[error("{0}")]
     Setup(String),
-    /// The requested row does not exist; names what was looked for.
-    #[error("no such {0}")]
-    NotFound(&'static str),
-    /// Round `n` exists as a draft, which only its referees see.
-    #[error("round {0} is not published yet")]
-    Unpublished(i32),
-    /// A value refused by a rule of the data, naming the field at fault
-    /// as forms and the API call it (worded by `wording::field`).
-    #[error("{0}")]
-    Invalid(crate::field::FieldError),
     /// A stored value that is not one Kraal knows (a hand-edited or damaged
     /// database): named with its row, never read as some default.
     #[error("{row} holds a value that cannot be read: {message}")]
     Unreadable { row: String, message: String },
-    /// A uniqueness or concurrency conflict the user can act on, as a
-    /// value (`wording::conflict`).
-    #[error("{0}")]
-    Conflict(crate::conflict::Conflict),
-    /// An action the round's state refuses, as a value the shell words
-    /// (`wording::rounds`).
-    #[error("{0}")]
-    Refused(crate::rounds::Refused),
-    /// The next round cannot be paired yet, and why (`wording::rounds`).
-    #[error("{0}")]
-    NotReady(crate::rounds::NotReady),
-    /// A change to the field its state refuses (`wording::roster`).
-    #[error("{0}")]
-    RosterRefused(crate::roster::Refused),
-    /// A setting the event's progress no longer lets change, naming it as
-    /// forms and the API call it.
-    #[error("{0}")]
-    Locked(crate::tournament::Lock),
+    /// A refusal of the use case, as a value (`crate::refusal`): the
+    /// request was understood and the answer is no.
+    #[error("{0:?}")]
+    Refused(crate::refusal::Refusal),
     /// Any other database failure.
     #[error("database error: {0}")]
     Query(#[from] diesel::result::Error),
@@ -77,25 +53,27 @@ pub enum DbError {
     Pool(#[from] diesel::r2d2::PoolError),
 }
 
-impl From<crate::field::FieldError> for DbError {
-    fn from(e: crate::field::FieldError) -> DbError {
-        DbError::Invalid(e)
-    }
+/// Every refusal is the database layer's answer too: a use case passes
+/// it on with `?`.
+macro_rules! refusals {
+    ($($t:ty),+) => {$(
+        impl From<$t> for DbError {
+            fn from(r: $t) -> DbError {
+                DbError::Refused(r.into())
+            }
+        }
+    )+};
 }
 
-impl From<crate::roster::Refused> for DbError {
-    fn from(e: crate::roster::Refused) -> DbError {
-        DbError::RosterRefused(e)
-    }
-}
-
-/// A round action the round's state refuses is a conflict the referee
-/// resolves (publish first, undo the later round, clear the results).
-impl From<crate::rounds::Refused> for DbError {
-    fn from(e: crate::rounds::Refused) -> DbError {
-        DbError::Refused(e)
-    }
-}
+refusals!(
+    crate::refusal::Refusal,
+    crate::field::FieldError,
+    crate::conflict::Conflict,
+    crate::rounds::Refused,
+    crate::rounds::NotReady,
+    crate::roster::Refused,
+    crate::tournament::Lock
+);
 
 impl DbError {
     /// SQLite refused the work because another writer holds the database
@@ -221,18 +199,24 @@ impl<T> From<Stored<T>> for Option<T> {
 
 /// Turns "no row" into [`DbError::NotFound`] naming `thing`, so the page
 /// or API says what is missing without each caller translating it.
-pub(crate) fn found(err: diesel::result::Error, thing: &'static str) -> DbError {
+pub(crate) fn found(err: diesel::result::Error, thing: crate::refusal::Thing) -> DbError {
     match err {
-        diesel::result::Error::NotFound => DbError::NotFound(thing),
+        diesel::result::Error::NotFound => {
+            DbError::Refused(crate::refusal::Refusal::NotFound(thing))
+        }
         other => DbError::Query(other),
     }
 }
 
 /// As [`found`], and a stored value that cannot be read names its `row`.
-pub(crate) fn read_row(err: diesel::result::Error, thing: &'static str, row: &str) -> DbError {
+pub(crate) fn read_row(
+    err: diesel::result::Error,
+    thing: crate::refusal::Thing,
+    row: &str,
+) -> DbError {
     match err {
         diesel::result::Error::DeserializationError(e) => DbError::Unreadable {
-            row: format!("{thing} {row}"),
+            row: format!("{} {row}", <&str>::from(thing)),
             message: e.to_string(),
         },
         other => found(other, thing),
@@ -244,9 +228,11 @@ pub(crate) fn read_row(err: diesel::result::Error, thing: &'static str, row: &st
 pub(crate) fn classify(err: diesel::result::Error, taken: crate::conflict::Taken) -> DbError {
     use diesel::result::{DatabaseErrorKind, Error};
     match err {
-        Error::NotFound => DbError::NotFound("record"),
+        Error::NotFound => {
+            DbError::Refused(crate::refusal::Refusal::NotFound(crate::refusal::Thing::Record))
+        }
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-            DbError::Conflict(crate::conflict::Conflict::Taken(taken))
+            DbError::from(crate::conflict::Conflict::Taken(taken))
         }
         other => DbError::Query(other),
     }

@@ -1,6 +1,7 @@
 //! The registry of people across events, their entries, their merges, and
 //! the games their ratings come from.
 
+use crate::refusal::Refusal;
 use std::collections::HashMap;
 
 use chrono::{NaiveDate, NaiveDateTime};
@@ -74,11 +75,11 @@ impl Person {
 pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
     if let Some(id) = &f.federation_id {
         if let Some(other) = by_federation_id(w.conn(), id)? {
-            return Err(DbError::Conflict(crate::conflict::Conflict::Taken(
+            return Err(DbError::Refused(Refusal::Conflict(crate::conflict::Conflict::Taken(
                 Taken::FederationId {
                     id: other.federation_id.unwrap_or_default(),
                 },
-            )));
+            ))));
         }
     }
     let start = f.start;
@@ -239,16 +240,16 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
         .find(id)
         .select(Person::as_select())
         .first(conn)
-        .map_err(|e| found(e, "person"))
+        .map_err(|e| found(e, crate::refusal::Thing::Person))
 }
 
 /// The person a field of a request names: missing is that field's error.
 pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Person, DbError> {
     match find(conn, id) {
-        Err(DbError::NotFound(_)) => Err(DbError::Invalid(FieldError::new(
+        Err(DbError::Refused(Refusal::NotFound(_))) => Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             field,
             Problem::NoSuch { id },
-        ))),
+        )))),
         other => other,
     }
 }
@@ -589,10 +590,10 @@ pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merged, DbError> {
         .first(w.conn())
         .optional()?;
     if let Some(tournament) = both {
-        return Err(DbError::Invalid(FieldError::new(
+        return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             "into",
             Problem::BothEntered { tournament },
-        )));
+        ))));
     }
     diesel::update(players::table.filter(players::id.eq_any(&moved)))
         .set(players::person_id.eq(into))
@@ -651,7 +652,7 @@ pub fn find_merge(conn: &mut DbConnection, id: i32) -> Result<Merge, DbError> {
         .find(id)
         .select(Merge::as_select())
         .first(conn)
-        .map_err(|e| found(e, "merge"))
+        .map_err(|e| found(e, crate::refusal::Thing::Merge))
 }
 
 /// Merges of (or into) a person, newest first.
@@ -675,10 +676,10 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
     // its answer now.
     let m = find_merge(w.conn(), id)?;
     if m.undone_at.is_some() {
-        return Err(DbError::Invalid(FieldError::new(
+        return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             "merge",
             Problem::AlreadyUndone { id },
-        )));
+        ))));
     }
     let later: Option<i32> = merges::table
         .filter(merges::id.gt(id))
@@ -692,10 +693,10 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
         .first(w.conn())
         .optional()?;
     if let Some(later) = later {
-        return Err(DbError::Invalid(FieldError::new(
+        return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             "merge",
             Problem::UndoLaterFirst { id, later },
-        )));
+        ))));
     }
     let moved: Vec<i32> = serde_json::from_str(&m.entries).map_err(|e| DbError::Unreadable {
         row: format!("merge {id}"),

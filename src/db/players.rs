@@ -1,5 +1,6 @@
 //! Players, their first-degree relatives, withdrawals and CSV imports.
 
+use crate::refusal::{Refusal, Thing};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -227,7 +228,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Play
         .filter(players::tournament_id.eq(tournament_id))
         .select(Player::as_select())
         .first(conn)
-        .map_err(|e| found(e, "player in this tournament"))
+        .map_err(|e| found(e, crate::refusal::Thing::PlayerInTournament))
 }
 
 /// Players in entry order (the order late entries get their numbers in).
@@ -278,7 +279,7 @@ pub fn remove_relation(w: &mut Write, tournament_id: i32, id: i32) -> Result<(),
     let rel = relations_of(conn, tournament_id)?
         .into_iter()
         .find(|r| r.id == id)
-        .ok_or(DbError::NotFound("relation in this tournament"))?;
+        .ok_or(DbError::Refused(Refusal::NotFound(Thing::Relation)))?;
     diesel::delete(relations::table.find(id)).execute(conn)?;
     w.record(
         Change::new(

@@ -4,6 +4,7 @@
 //! needs it as it is) and goes nowhere else: not in a change, a log line,
 //! an answer or the event file.
 
+use crate::refusal::{Refusal, Thing};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -92,7 +93,7 @@ pub fn set(w: &mut Write, tid: i32, target: &str, token: &str) -> Result<Publica
             .old(known.map(|p| p.target).unwrap_or_default())
             .new_value(target),
     );
-    find(w.conn(), tid)?.ok_or(DbError::NotFound("publication"))
+    find(w.conn(), tid)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::Publication)))
 }
 
 /// Stops publishing tournament `tid` (the settings stay, for a restart).
@@ -174,7 +175,7 @@ pub fn failed(conn: &mut DbConnection, id: i32, error: &str) -> Result<(), DbErr
 /// next try is due at once. The error stays until a send succeeds.
 pub fn send_now(w: &mut Write, tid: i32) -> Result<(), DbError> {
     let Some(p) = find(w.conn(), tid)?.filter(|p| p.active) else {
-        return Err(DbError::NotFound("publication"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::Publication)));
     };
     diesel::update(publications::table.find(p.id))
         .set((

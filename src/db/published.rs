@@ -2,6 +2,7 @@
 //! date here, each a read-only tournament under the origin id the venue
 //! gave it (docs/publishing.md).
 
+use crate::refusal::Refusal;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -83,9 +84,9 @@ pub fn receive(
         .optional()?;
     let imported = match &known {
         Some(p) if p.published_by.is_some_and(|u| u != by.id) => {
-            return Err(DbError::Conflict(Conflict::Taken(Taken::Origin {
+            return Err(DbError::Refused(Refusal::Conflict(Conflict::Taken(Taken::Origin {
                 origin: sent.origin.clone(),
-            })));
+            }))));
         }
         Some(p) if p.revision >= sent.revision => {
             return Ok(Received::Unchanged {

@@ -28,7 +28,7 @@ pub fn set_date(
         day,
         crate::calendar::round_range(starts, ends, now().date()),
     )
-    .map_err(DbError::Invalid)?;
+    .map_err(DbError::from)?;
     diesel::update(rounds::table.find(r.id))
         .set(rounds::played_on.eq(day))
         .execute(w.conn())?;

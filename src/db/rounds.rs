@@ -443,7 +443,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, number: i32) -> Result<
         .filter(rounds::number.eq(number))
         .select(Round::as_select())
         .first(conn)
-        .map_err(|e| found(e, "round"))
+        .map_err(|e| found(e, crate::refusal::Thing::Round))
 }
 
 pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Round>, DbError> {
@@ -462,7 +462,7 @@ pub type Everything = (Vec<Round>, Vec<Pairing>, Vec<Game>);
 pub fn everything(conn: &mut DbConnection, tournament_id: i32) -> Result<Everything, DbError> {
     let of = format!("of tournament {tournament_id}");
     let rs = list(conn, tournament_id).map_err(|e| match e {
-        DbError::Query(e) => read_row(e, "a round", &of),
+        DbError::Query(e) => read_row(e, crate::refusal::Thing::Round, &of),
         other => other,
     })?;
     let ps: Vec<Pairing> = pairings::table
@@ -533,7 +533,7 @@ pub(super) fn dates_of(
         .find(tournament_id)
         .select((tournaments::starts_on, tournaments::ends_on))
         .first(conn)
-        .map_err(|e| found(e, "tournament"))
+        .map_err(|e| found(e, crate::refusal::Thing::Tournament))
 }
 
 /// The day new round `number` is played on: the day given, checked
@@ -553,7 +553,7 @@ fn day_for(
             day,
             crate::calendar::round_range(starts, ends, today),
         )
-        .map_err(DbError::Invalid)?;
+        .map_err(DbError::from)?;
         return Ok(day);
     }
     let previous: Option<NaiveDate> = rounds::table
@@ -693,7 +693,7 @@ pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext
         .filter(games::id.eq(game_id))
         .select((Game::as_select(), Pairing::as_select(), Round::as_select()))
         .first(conn)
-        .map_err(|e| found(e, "game"))?;
+        .map_err(|e| found(e, crate::refusal::Thing::Game))?;
     Ok(GameContext {
         game,
         pairing,
@@ -898,7 +898,7 @@ pub fn pairing_context(
         .filter(pairings::id.eq(pairing_id))
         .select((Pairing::as_select(), Round::as_select()))
         .first(conn)
-        .map_err(|e| found(e, "pairing"))?;
+        .map_err(|e| found(e, crate::refusal::Thing::Pairing))?;
     let gs = games::table
         .filter(games::pairing_id.eq(pairing_id))
         .order(games::number)

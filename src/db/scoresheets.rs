@@ -147,7 +147,7 @@ pub fn submit(w: &mut Write, new: NewSheet<'_>) -> Result<Sheet, DbError> {
         .find(id)
         .select(Sheet::as_select())
         .first(conn)
-        .map_err(|e| super::read_row(e, "record", &id.to_string()))
+        .map_err(|e| super::read_row(e, crate::refusal::Thing::Record, &id.to_string()))
 }
 
 /// Every record of a game, current and superseded, oldest first.
@@ -158,7 +158,7 @@ pub fn of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<SheetBy>, Db
         .order((scoresheets::submitted_at, scoresheets::id))
         .select((Sheet::as_select(), users::name.nullable()))
         .load(conn)
-        .map_err(|e| super::read_row(e, "record", &format!("of game {game_id}")))?;
+        .map_err(|e| super::read_row(e, crate::refusal::Thing::Record, &format!("of game {game_id}")))?;
     Ok(rows
         .into_iter()
         .map(|(sheet, by)| SheetBy { sheet, by })
@@ -177,7 +177,7 @@ pub fn current_of_tournament(
         .order((scoresheets::game_id, scoresheets::side))
         .select(Sheet::as_select())
         .load(conn)
-        .map_err(|e| super::read_row(e, "record", &format!("of tournament {tournament_id}")))
+        .map_err(|e| super::read_row(e, crate::refusal::Thing::Record, &format!("of tournament {tournament_id}")))
 }
 
 /// A referee's ruling on a game.
@@ -262,7 +262,7 @@ pub fn rulings_of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<Ruli
         .order((rulings::ruled_at, rulings::id))
         .select((Ruling::as_select(), users::name.nullable()))
         .load(conn)
-        .map_err(|e| super::read_row(e, "ruling", &format!("of game {game_id}")))?;
+        .map_err(|e| super::read_row(e, crate::refusal::Thing::Ruling, &format!("of game {game_id}")))?;
     Ok(rows
         .into_iter()
         .map(|(ruling, by)| RulingBy { ruling, by })
@@ -280,5 +280,5 @@ pub fn rulings_of_tournament(
         .order((rulings::ruled_at, rulings::id))
         .select(Ruling::as_select())
         .load(conn)
-        .map_err(|e| super::read_row(e, "ruling", &format!("of tournament {tournament_id}")))
+        .map_err(|e| super::read_row(e, crate::refusal::Thing::Ruling, &format!("of tournament {tournament_id}")))
 }

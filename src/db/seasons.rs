@@ -1,5 +1,6 @@
 //! Seasons: events grouped, with a weight each, for a table by place.
 
+use crate::refusal::Refusal;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -34,16 +35,16 @@ fn check_events(w: &mut Write, f: &SeasonFields) -> Result<(), DbError> {
             .optional()?;
         match system.map(|s| s.parse::<System>()) {
             None => {
-                return Err(DbError::Invalid(FieldError::new(
+                return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
                     "events",
                     Problem::NoSuch { id: tid },
-                )))
+                ))))
             }
             Some(Ok(s)) if s.is_team() => {
-                return Err(DbError::Invalid(FieldError::new(
+                return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
                     "events",
                     Problem::TeamEvent { id: tid },
-                )))
+                ))))
             }
             Some(_) => {}
         }
@@ -67,9 +68,9 @@ fn check_name(w: &mut Write, name: &str, except: Option<i32>) -> Result<(), DbEr
 }
 
 fn name_taken(name: &str) -> DbError {
-    DbError::Conflict(Conflict::Taken(Taken::SeasonName {
+    DbError::Refused(Refusal::Conflict(Conflict::Taken(Taken::SeasonName {
         name: name.to_string(),
-    }))
+    })))
 }
 
 fn insert_events(w: &mut Write, id: i32, f: &SeasonFields) -> Result<(), DbError> {
@@ -190,7 +191,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Season, DbError> {
                 seasons::created_at,
             ))
             .first(conn)
-            .map_err(|e| found(e, "season"))?;
+            .map_err(|e| found(e, crate::refusal::Thing::Season))?;
     let points: Vec<f64> = serde_json::from_str(&points).map_err(|e| DbError::Unreadable {
         row: format!("season {id}"),
         message: e.to_string(),

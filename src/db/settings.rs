@@ -1,6 +1,7 @@
 //! Installation-wide settings kept in the database, so that several app
 //! processes behind one load balancer agree on them.
 
+use crate::refusal::{Refusal, Thing};
 use diesel::prelude::*;
 
 use super::audit::Write;
@@ -67,5 +68,5 @@ pub fn get_or_insert(
         .bind::<diesel::sql_types::Text, _>(&value)
         .execute(c)?,
     };
-    get(conn, key)?.ok_or(DbError::NotFound("setting"))
+    get(conn, key)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::Setting)))
 }

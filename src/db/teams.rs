@@ -204,7 +204,7 @@ pub fn find(conn: &mut DbConnection, tid: i32, id: i32) -> Result<Team, DbError>
         .filter(teams::id.eq(id))
         .select(Team::as_select())
         .first(conn)
-        .map_err(|e| found(e, "team"))
+        .map_err(|e| found(e, crate::refusal::Thing::Team))
 }
 
 /// The team a captain's link opens; `None` for a link that is not (or no

@@ -1,5 +1,6 @@
 //! Tournaments and the referees assigned to them.
 
+use crate::refusal::{Refusal, Thing};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -204,7 +205,7 @@ fn check_dates(f: &TournamentFields, old: Option<&TournamentFields>) -> Result<(
         .into_iter()
         .next()
     {
-        Some(e) => Err(DbError::Invalid(e)),
+        Some(e) => Err(DbError::Refused(Refusal::Invalid(e))),
         None => Ok(()),
     }
 }
@@ -241,7 +242,7 @@ fn keeps_rounds_inside(
             };
             let mut e = calendar::export_refused(round, date, after);
             e.field = field;
-            Err(DbError::Invalid(e))
+            Err(DbError::Refused(Refusal::Invalid(e)))
         }
         None => Ok(()),
     }
@@ -310,11 +311,11 @@ pub fn delete(w: &mut Write, id: i32) -> Result<(), DbError> {
         .count()
         .get_result(w.conn())?;
     if copy == 0 && published_rounds > 0 {
-        return Err(DbError::Conflict(
+        return Err(DbError::Refused(Refusal::Conflict(
             crate::conflict::Conflict::PublishedRounds {
                 published: published_rounds as i32,
             },
-        ));
+        )));
     }
     // The rounds first: their pairings, games and line-ups name players
     // and teams without a cascade of their own, which PostgreSQL may check
@@ -387,7 +388,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
         .find(id)
         .select(Tournament::as_select())
         .first(conn)
-        .map_err(|e| read_row(e, "tournament", &id.to_string()))
+        .map_err(|e| read_row(e, crate::refusal::Thing::Tournament, &id.to_string()))
 }
 
 /// All tournaments, the most recent first.
@@ -454,7 +455,7 @@ pub fn unassign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), Db
     )
     .execute(conn)?;
     if n == 0 {
-        return Err(DbError::NotFound("referee of this tournament"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::Referee)));
     }
     w.record(
         Change::new(
@@ -475,7 +476,7 @@ pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
         .find(id)
         .select(tournaments::revision)
         .first(conn)
-        .map_err(|e| found(e, "tournament"))
+        .map_err(|e| found(e, crate::refusal::Thing::Tournament))
 }
 
 /// The revisions of several tournaments in one read (the live pages'

@@ -1,5 +1,6 @@
 //! Accounts: admins run the installation, referees run assigned tournaments.
 
+use crate::refusal::{Refusal, Thing};
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -8,6 +9,7 @@ use super::schema::users;
 use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::{Conflict, Taken};
+use crate::field::{FieldError, Problem};
 
 named_values! {
     /// What an account may do.
@@ -39,19 +41,20 @@ impl User {
 }
 
 /// Checks an account name: what people type at a venue, nothing that needs escaping.
-pub fn check_name(name: &str) -> Result<String, String> {
+pub fn check_name(name: &str) -> Result<String, FieldError> {
     let name = name.trim();
+    let refused = |problem| Err(FieldError::new("name", problem));
     if name.is_empty() {
-        return Err("the user name is empty".into());
+        return refused(Problem::Empty);
     }
     if name.chars().count() > 40 {
-        return Err("the user name is longer than 40 characters".into());
+        return refused(Problem::TooLong { max: 40 });
     }
     if !name
         .chars()
         .all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'))
     {
-        return Err("the user name may hold only letters, digits, '.', '_', '-' and '@'".into());
+        return refused(Problem::AccountNameCharacters);
     }
     Ok(name.to_string())
 }
@@ -89,7 +92,7 @@ fn insert(
                 },
             )
         })?;
-    find_by_name(conn, name)?.ok_or(DbError::NotFound("user"))
+    find_by_name(conn, name)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::User)))
 }
 
 /// Lets account `id` publish events here from a venue, or no longer (the
@@ -114,7 +117,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
         .find(id)
         .select(User::as_select())
         .first(conn)
-        .map_err(|e| found(e, "user"))
+        .map_err(|e| found(e, crate::refusal::Thing::User))
 }
 
 pub fn find_by_name(conn: &mut DbConnection, name: &str) -> Result<Option<User>, DbError> {
@@ -153,7 +156,7 @@ pub(super) fn set_password(
 pub fn create_first_admin(w: &mut Write, name: &str, hash: &str) -> Result<User, DbError> {
     let marker = super::settings::get_or_insert(w.conn(), "setup", || name.to_string())?;
     if marker != name || count(w.conn())? > 0 {
-        return Err(DbError::Conflict(Conflict::AlreadySetUp));
+        return Err(DbError::Refused(Refusal::Conflict(Conflict::AlreadySetUp)));
     }
     create(w, name, Role::Admin, hash)
 }

@@ -35,6 +35,7 @@ pub mod users;
 pub use commit::commit;
 pub use load::{load, load_round};
 
+use crate::refusal::{Refusal, Thing};
 use crate::db::byes::RequestedBye;
 use crate::db::forbidden::Forbidden;
 use crate::db::players::{Player, Relation};
@@ -285,8 +286,8 @@ impl TournamentData {
     pub fn round(&self, n: i32, drafts: bool) -> Result<Round, crate::db::DbError> {
         match self.rounds.iter().find(|r| r.number == n) {
             Some(r) if drafts || r.is_published() => Ok(r.clone()),
-            Some(_) => Err(crate::db::DbError::Unpublished(n)),
-            None => Err(crate::db::DbError::NotFound("round")),
+            Some(_) => Err(crate::db::DbError::Refused(Refusal::Unpublished { round: n })),
+            None => Err(crate::db::DbError::Refused(Refusal::NotFound(Thing::Round))),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Pairing a round: the use case behind the "Pair round N" button and
 //! `POST /api/v1/tournaments/{id}/rounds`.
 
+use crate::refusal::Refusal;
 use std::collections::HashMap;
 
 use chrono::NaiveDate;
@@ -33,13 +34,13 @@ pub enum Then {
 impl From<DirectorError> for DbError {
     fn from(e: DirectorError) -> DbError {
         match e {
-            DirectorError::NotReady(n) => DbError::NotReady(n),
+            DirectorError::NotReady(n) => DbError::Refused(Refusal::NotReady(n)),
             DirectorError::Settings(e) => DbError::from(e),
-            DirectorError::Pairing(error) => DbError::Conflict(Conflict::NoPairing {
+            DirectorError::Pairing(error) => DbError::Refused(Refusal::Conflict(Conflict::NoPairing {
                 error,
                 names: Default::default(),
                 round_robin: false,
-            }),
+            })),
         }
     }
 }
@@ -82,7 +83,7 @@ pub fn pair_loaded(
     by: &User,
 ) -> Result<Paired, DbError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
-        DirectorError::Pairing(error) => DbError::Conflict(data.no_pairing(error)),
+        DirectorError::Pairing(error) => DbError::Refused(Refusal::Conflict(data.no_pairing(error))),
         other => DbError::from(other),
     })?;
     let t = &data.tournament;

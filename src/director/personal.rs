@@ -5,6 +5,7 @@
 //! and a copy of an event published from a venue are all "no such link":
 //! a copy changes at the venue, never here.
 
+use crate::refusal::{Refusal, Thing};
 use crate::db::audit::Write;
 use crate::db::byes::{self, RequestedBye};
 use crate::db::players::{self, Player};
@@ -26,9 +27,9 @@ pub struct Holder {
 
 /// The player whose live link `key` is.
 pub fn holder(conn: &mut DbConnection, key: &str) -> Result<Holder, DbError> {
-    let (player, tournament) = links::find(conn, key)?.ok_or(DbError::NotFound("player link"))?;
+    let (player, tournament) = links::find(conn, key)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)))?;
     if crate::db::published::of_tournament(conn, tournament)?.is_some() {
-        return Err(DbError::NotFound("player link"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)));
     }
     Ok(Holder { tournament, player })
 }
@@ -72,7 +73,7 @@ pub fn open(conn: &mut DbConnection, key: &str) -> Result<Own, DbError> {
         .iter()
         .find(|p| p.id == h.player)
         .cloned()
-        .ok_or(DbError::NotFound("player link"))?;
+        .ok_or(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)))?;
     let next_round = next_round(&data.tournament, data.rounds.len() as i32);
     Ok(Own {
         data,
@@ -118,7 +119,7 @@ fn report_in(
     result: GameResult,
 ) -> Result<Reported, DbError> {
     rounds::hold_game(w, game_id)?;
-    let not_yours = || DbError::Refused(Refused::NotYourGame { game: game_id });
+    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id }));
     let ctx = rounds::game_context(w.conn(), game_id).map_err(|_| not_yours())?;
     let first = ctx.pairing.first_player_id == Some(h.player);
     let second = ctx.pairing.second_player_id == Some(h.player);

@@ -3,6 +3,7 @@
 //! and current rating, a snapshot the referee may refresh until round 1 is
 //! paired (after it the ratings have ordered the field).
 
+use crate::refusal::Refusal;
 use crate::db::audit::Write;
 use crate::db::people::{self, Person};
 use crate::db::players::{self, Player};
@@ -50,10 +51,10 @@ pub fn enter(
     people::hold(w.conn(), person)?;
     let p = people::named(w.conn(), "person", person)?;
     if let Some(into) = p.merged_into {
-        return Err(DbError::Invalid(FieldError::new(
+        return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             "person",
             Problem::MergedAway { person, into },
-        )));
+        ))));
     }
     players::create_as(w, tid, &entry_fields(&p, current, seed), Some(person))
 }
@@ -67,16 +68,16 @@ pub fn refresh(
 ) -> Result<Player, DbError> {
     let entry = players::find(w.conn(), tid, player)?;
     let Some(person) = entry.person_id else {
-        return Err(DbError::Invalid(FieldError::new(
+        return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             "person",
             Problem::NotLinked,
-        )));
+        ))));
     };
     if rounds_paired(w.conn(), tid)? > 0 {
-        return Err(DbError::Locked(Lock {
+        return Err(DbError::Refused(Refusal::Locked(Lock {
             field: "rating",
             since: LockedSince::Paired,
-        }));
+        })));
     }
     let p = people::find(w.conn(), person)?;
     players::refresh(w, tid, player, &entry_fields(&p, current, entry.seed))?;

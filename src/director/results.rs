@@ -1,6 +1,7 @@
 //! Saving results: the one use case behind the results page, the quick
 //! entry box and `PUT /api/v1/games/{id}`.
 
+use crate::refusal::{Refusal, Thing};
 use crate::rounds::{OnGames, Refused};
 
 use crate::conflict::{Conflict, RulingStands};
@@ -111,7 +112,7 @@ pub fn save_in(
         let conn = w.conn();
         let ctx = rounds::game_context(conn, edit.game)?;
         if ctx.round.tournament_id != tournament_id {
-            return Err(DbError::NotFound("game"));
+            return Err(DbError::Refused(Refusal::NotFound(Thing::Game)));
         }
         if !ctx.round.is_published() {
             return Err(Refused::Draft {

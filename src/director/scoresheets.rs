@@ -7,6 +7,7 @@
 //! text as stored under the rule set stored with it, so a record reads the
 //! same on every page, in the API and in `kraal check --json`.
 
+use crate::refusal::{Refusal, Thing};
 use crate::rounds::{OnGames, Refused};
 use std::collections::HashMap;
 
@@ -72,7 +73,7 @@ fn summary(check: &Result<(Scoresheet, Report), ParseError>) -> String {
             if let Some(b) = r.board_result {
                 s.push_str(&format!(
                     ", board: {}",
-                    crate::rules::check::board_result_words(b)
+                    crate::wording::rules::board_result(b, crate::wording::Lang::English)
                 ));
             }
             s
@@ -171,11 +172,11 @@ pub fn open_link(
 ) -> Result<LinkPairing, DbError> {
     let expected = link_key(conn, pairing_id)?;
     if !crate::accounts::same_secret(key, &expected) {
-        return Err(DbError::NotFound("player link"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)));
     }
     let (pairing, round, games) = rounds::pairing_context(conn, pairing_id)?;
     if !round.is_published() || pairing.second_player_id.is_none() {
-        return Err(DbError::NotFound("player link"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)));
     }
     let tournament = tournaments::find(conn, round.tournament_id)?;
     let names = players::list(conn, tournament.id)?
@@ -213,7 +214,7 @@ pub fn submit_by_link(
 ) -> Result<Submitted, DbError> {
     let link = open_link(conn, pairing_id, key)?;
     if !link.games.iter().any(|g| g.id == game_id) {
-        return Err(DbError::NotFound("game"));
+        return Err(DbError::Refused(Refusal::NotFound(Thing::Game)));
     }
     if side == RecordSide::Referee {
         return Err(FieldError::new("side", Problem::NotAPlayersSide).into());
@@ -622,10 +623,10 @@ pub fn rule(
             // A new ruling replaces the one before it.
             let report = super::results::save_in(w, tid, &[edit], &[game_id])?;
             if let Some(c) = report.conflicts.first() {
-                return Err(DbError::Conflict(Conflict::Changed(c.meanwhile.clone())));
+                return Err(DbError::Refused(Refusal::Conflict(Conflict::Changed(c.meanwhile.clone()))));
             }
             if let Some((_, why)) = report.refused.first() {
-                return Err(DbError::Conflict(why.clone()));
+                return Err(DbError::Refused(Refusal::Conflict(why.clone())));
             }
         }
         sheets::add_ruling(w, tid, game_id, asked.kind, result, reason)

@@ -4,6 +4,7 @@
 //! checks it against the stored rounds in the same transaction as the
 //! write, so two referees saving at once cannot slip a change past it.
 
+use crate::refusal::Refusal;
 use crate::db::audit::Write;
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
@@ -31,7 +32,7 @@ pub fn update(
             .fields()
             .refuse_change(fields, data.progress(), data.field_size())
             .map_err(|refused| match refused {
-                ChangeRefused::Locked(lock) => DbError::Locked(lock),
+                ChangeRefused::Locked(lock) => DbError::Refused(Refusal::Locked(lock)),
                 ChangeRefused::Invalid(e) => DbError::from(e),
             })?;
         tournaments::update(w, tid, fields)

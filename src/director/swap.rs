@@ -1,6 +1,7 @@
 //! Hand swaps: what a referee is told before exchanging two players of a
 //! draft round.
 
+use crate::refusal::Refusal;
 use crate::db::players::Player;
 use crate::db::rounds::{self, Round};
 use crate::db::users::User;
@@ -119,9 +120,9 @@ pub fn swap(
 ) -> Result<Swap, DbError> {
     let data = super::load(conn, tid)?;
     if data.is_team_event() {
-        return Err(DbError::Conflict(
+        return Err(DbError::Refused(Refusal::Conflict(
             crate::conflict::Conflict::SwapInTeamEvent,
-        ));
+        )));
     }
     let round = data.round(n, true)?;
     let broken = data.swap_warnings(&round, a, b);

@@ -9,6 +9,7 @@
 //! pairing. Match `k` of a round plays on tables `4k-3` to `4k`, one
 //! table per board, which is what the results desk's quick entry reads.
 
+use crate::refusal::{Refusal, Thing};
 use crate::db::audit::Write;
 use crate::db::teams::NewTeam;
 use crate::rounds::{NotReady, Refused};
@@ -462,9 +463,9 @@ pub fn set_lineup(
     super::commit(conn, actor.user_id(), |w| {
         let data = super::load(w.conn(), tid)?;
         if !data.is_team_event() {
-            return Err(DbError::NotFound("team"));
+            return Err(DbError::Refused(Refusal::NotFound(Thing::Team)));
         }
-        let team = data.team(team_id).ok_or(DbError::NotFound("team"))?.clone();
+        let team = data.team(team_id).ok_or(DbError::Refused(Refusal::NotFound(Thing::Team)))?.clone();
         let captain = matches!(actor, Actor::Captain { .. });
         let round = data.round(n, !captain)?;
         let m = data
@@ -580,7 +581,7 @@ pub fn start_match(
             .matches_of(&round)
             .into_iter()
             .find(|m| m.id == match_id)
-            .ok_or(DbError::NotFound("match"))?
+            .ok_or(DbError::Refused(Refusal::NotFound(Thing::Match)))?
             .clone();
         let ids: Vec<i32> = data.boards_of(&round, m.id).iter().map(|b| b.id).collect();
         db::rounds::mark_started(w, &ids)?;

@@ -99,7 +99,7 @@ pub fn list(conn: &mut DbConnection) -> Result<Vec<User>, DbError> {
 }
 
 /// Checks an account name: what people type at a venue, nothing that needs escaping.
-pub fn check_name(name: &str) -> Result<String, String> {
+pub fn check_name(name: &str) -> Result<String, crate::field::FieldError> {
     crate::db::users::check_name(name)
 }
 

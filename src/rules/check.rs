@@ -29,13 +29,13 @@
 //! mover's cows not yet placed.
 
 use super::board::{Junction, Side, LINES};
+use super::fault::{Ending, Fault, Twice};
 use super::movegen::status;
 use super::notation::{self, ParseError, Scoresheet, SheetResult, WrittenPly};
 use super::position::{Arrangement, Move, Position, Status, Triplet, WinReason};
 use super::ruleset::{PlayRules, RuleSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// One irregularity found on the scoresheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -49,18 +49,8 @@ pub struct Irregularity {
     pub text: String,
     /// `OGR 5.4.2 / 3.2.2`, or the GAR rule by name.
     pub article: String,
-    /// `ply 31, light: B4-C4 is not a line on the board (OGR 5.4.2 / 3.2.2)`.
-    pub message: String,
-}
-
-impl Irregularity {
-    /// The message without its leading `ply 31, light: `, for a place that
-    /// already names the ply: `B4-C4 is not a line on the board (OGR 5.4.2
-    /// / 3.2.2)`.
-    pub fn detail(&self) -> &str {
-        let lead = format!("ply {}, {}: ", self.ply, self.side);
-        self.message.strip_prefix(&lead).unwrap_or(&self.message)
-    }
+    /// What is irregular, as a value (`crate::wording::rules` says it).
+    pub fault: Fault,
 }
 
 /// The result the final position shows.
@@ -143,8 +133,8 @@ pub struct Report {
     pub irregularities: Vec<Irregularity>,
     /// `dark`, `light`, `draw`, or `None` while the game is not over.
     pub board_result: Option<BoardResult>,
-    /// Why the board shows that result, with its article.
-    pub board_reason: Option<String>,
+    /// Why the board shows that result (its article is the ending's).
+    pub board_reason: Option<Ending>,
     /// `1-0`, `0-1`, `1/2-1/2` as claimed on the sheet.
     pub claimed_result: Option<SheetResult>,
     /// Whether the claimed result is the board's; `None` when the board
@@ -161,85 +151,6 @@ impl Report {
     /// No irregularity, and no disagreement over the result.
     pub fn is_clean(&self) -> bool {
         self.irregularities.is_empty() && self.result_agrees != Some(false)
-    }
-
-    /// The report as a referee reads it.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "Rules: {}", self.rules);
-        for (name, value) in &self.header {
-            if !name.eq_ignore_ascii_case("rules") {
-                let _ = writeln!(out, "{name}: {value}");
-            }
-        }
-        let _ = writeln!(out, "Plies read: {}", self.plies);
-        if self.irregularities.is_empty() {
-            let _ = writeln!(out, "Irregularities: none");
-        } else {
-            let _ = writeln!(out, "Irregularities: {}", self.irregularities.len());
-            for i in &self.irregularities {
-                let _ = writeln!(out, "  {}", i.message);
-            }
-        }
-        if self.triplets.is_empty() {
-            let _ = writeln!(out, "Triplets (OGR 6.2.7): none");
-        } else {
-            let _ = writeln!(out, "Triplets (OGR 6.2.7):");
-            for t in &self.triplets {
-                let kind = t.kind.name();
-                let _ = writeln!(
-                    out,
-                    "  ply {:>3}, {:<5} {:<9} {}",
-                    t.ply, t.side, kind, t.arrangement
-                );
-            }
-        }
-        let p = &self.final_position;
-        let _ = writeln!(out, "Final position, {} to move:", p.to_move);
-        for line in p.diagram.lines() {
-            let _ = writeln!(out, "  {line}");
-        }
-        let list = |cows: &[CowOn]| {
-            cows.iter()
-                .map(|c| format!("{},{}", c.junction, c.cow))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let _ = writeln!(
-            out,
-            "  dark:  {} (in hand {})",
-            list(&p.dark),
-            p.dark_in_hand
-        );
-        let _ = writeln!(
-            out,
-            "  light: {} (in hand {})",
-            list(&p.light),
-            p.light_in_hand
-        );
-        let board = match (self.board_result, &self.board_reason) {
-            (Some(r), Some(why)) => format!("{} ({why})", board_result_words(r)),
-            (Some(r), None) => board_result_words(r).to_string(),
-            (None, _) => "none yet: the game is not over on the board".to_string(),
-        };
-        let _ = writeln!(out, "Board result: {board}");
-        let claimed = self.claimed_result.map_or("none", SheetResult::as_str);
-        let verdict = match self.result_agrees {
-            Some(true) => " (agrees with the board)",
-            Some(false) => " (DISAGREES with the board)",
-            None => "",
-        };
-        let _ = writeln!(out, "Claimed result: {claimed}{verdict}");
-        out
-    }
-}
-
-/// The board's result in words: `dark wins`, `light wins`, `draw`.
-pub fn board_result_words(r: BoardResult) -> &'static str {
-    match r {
-        BoardResult::Dark => "dark wins",
-        BoardResult::Light => "light wins",
-        BoardResult::Draw => "draw",
     }
 }
 
@@ -322,20 +233,15 @@ fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Pos
         let now = status(&replay.pos, rules);
         if now != Status::Ongoing {
             let side = replay.pos.side();
-            let (article, why) = ending(now);
-            replay.report(
-                number,
-                side,
-                ply,
-                &article,
-                format!("the game was already over ({why}); this and any later move do not count"),
-            );
+            if let Some(ending) = ending(now) {
+                replay.report(number, side, ply, ending.article(), Fault::AfterTheEnd { ending });
+            }
             end = Some(now);
             break;
         }
         let mut side = replay.pos.side();
         if let Some(last) = last_mover.filter(|&last| last != side) {
-            if let Some(why) = twice_in_a_row(
+            if let Some(evidence) = twice_in_a_row(
                 &replay.pos,
                 ply,
                 sheet.plies.get(i + 1),
@@ -344,13 +250,7 @@ fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Pos
             ) {
                 side = last;
                 replay.pos.set_side(side);
-                replay.report(
-                    number,
-                    side,
-                    ply,
-                    "OGR 5.4.1",
-                    format!("{side} plays twice in a row: {why}"),
-                );
+                replay.report(number, side, ply, "OGR 5.4.1", Fault::TwiceInARow { evidence });
             }
         }
         replay.ply(number, side, ply);
@@ -360,17 +260,15 @@ fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Pos
         last_mover = Some(side);
     }
     let end = end.unwrap_or_else(|| status(&replay.pos, rules));
-    let (board_result, board_reason) = match end {
-        Status::Ongoing => (None, None),
-        Status::Drawn => (Some(BoardResult::Draw), Some(ending(end).1)),
-        Status::Won { winner, .. } => (
-            Some(match winner {
-                Side::Dark => BoardResult::Dark,
-                Side::Light => BoardResult::Light,
-            }),
-            Some(ending(end).1),
-        ),
+    let board_result = match end {
+        Status::Ongoing => None,
+        Status::Drawn => Some(BoardResult::Draw),
+        Status::Won { winner, .. } => Some(match winner {
+            Side::Dark => BoardResult::Dark,
+            Side::Light => BoardResult::Light,
+        }),
     };
+    let board_reason = ending(end);
     let claimed_result = sheet.claimed_result();
     let result_agrees = match (board_result, claimed_result) {
         (Some(b), Some(c)) => Some(b.agrees_with(c)),
@@ -396,7 +294,7 @@ fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Pos
 }
 
 /// Whether the sheet shows the side that moved last, `last`, moving again
-/// on this ply (OGR 5.4.1), and if so, the words that say how.
+/// on this ply (OGR 5.4.1), and if so, what shows it.
 ///
 /// The evidence is a move number written for that side, a written cow
 /// number of that side on a placement, or a step of one of its cows. A cow
@@ -410,18 +308,16 @@ fn twice_in_a_row(
     next: Option<&WrittenPly>,
     last: Side,
     numbered_by_ply: bool,
-) -> Option<String> {
+) -> Option<Twice> {
     if let Some(marked) = ply.number.filter(|n| n.side == last && !numbered_by_ply) {
-        let dots = if last == Side::Dark { "." } else { "..." };
-        return Some(format!(
-            "move number {}{dots} follows a {last} move",
-            marked.number
-        ));
+        return Some(Twice::Numbered {
+            number: marked.number,
+        });
     }
-    let (evidence, what) = match (ply.from, ply.to.cow) {
-        (Some(from), _) => (pos.owner(from.junction), "moves"),
-        (None, Some(cow)) => (Side::of_cow(cow), "places"),
-        (None, None) => (None, ""),
+    let (evidence, placed) = match (ply.from, ply.to.cow) {
+        (Some(from), _) => (pos.owner(from.junction), false),
+        (None, Some(cow)) => (Side::of_cow(cow), true),
+        (None, None) => (None, false),
     };
     if evidence != Some(last) {
         return None;
@@ -434,36 +330,26 @@ fn twice_in_a_row(
         (None, Some(cow)) => Side::of_cow(cow),
         (None, None) => None,
     });
-    (next_side == Some(last.other())).then(|| {
-        format!(
-            "this ply {what} a {last} cow, and the next ply is {}'s",
-            last.other()
-        )
-    })
+    (next_side == Some(last.other())).then_some(Twice::OwnCow { placed })
 }
 
-/// The article and the words for a finished game.
-fn ending(status: Status) -> (String, String) {
+/// How a finished game ended; `None` while it goes on.
+fn ending(status: Status) -> Option<Ending> {
     match status {
         Status::Won {
             winner,
             reason: WinReason::TwoCows,
-        } => (
-            "OGR 4.2.3".to_string(),
-            format!("{} has only two cows left, OGR 4.2.3", winner.other()),
-        ),
+        } => Some(Ending::TwoCows {
+            loser: winner.other(),
+        }),
         Status::Won {
             winner,
             reason: WinReason::Blocked,
-        } => (
-            "OGR 4.2.2".to_string(),
-            format!("{} has the move but cannot move, OGR 4.2.2", winner.other()),
-        ),
-        Status::Drawn => (
-            "OGR 4.3.2".to_string(),
-            "ten moves each without a shot once a player was down to three, OGR 4.3.2".to_string(),
-        ),
-        Status::Ongoing => (String::new(), String::new()),
+        } => Some(Ending::Blocked {
+            loser: winner.other(),
+        }),
+        Status::Drawn => Some(Ending::TenMoves),
+        Status::Ongoing => None,
     }
 }
 
@@ -485,20 +371,19 @@ impl Replay<'_> {
         side: Side,
         written: &WrittenPly,
         article: &str,
-        sentence: String,
+        fault: Fault,
     ) {
         self.irregularities.push(Irregularity {
             ply,
             side,
             text: self.sheet.text(written).to_string(),
             article: article.to_string(),
-            message: format!("ply {ply}, {side}: {sentence} ({article})"),
+            fault,
         });
     }
 
     /// Replays one ply for `side` (the side to move).
     fn ply(&mut self, number: u32, side: Side, ply: &WrittenPly) {
-        let text = self.sheet.text(ply);
         let to = ply.to.junction;
         let cow = match ply.from {
             None => match self.placement(number, side, ply) {
@@ -508,58 +393,43 @@ impl Replay<'_> {
             Some(from) => {
                 let from = from.junction;
                 let Some(owner) = self.pos.owner(from) else {
-                    self.report(
-                        number,
-                        side,
-                        ply,
-                        "OGR 5.4.2",
-                        format!("{text}: there is no cow on {from} to move"),
-                    );
+                    self.report(number, side, ply, "OGR 5.4.2", Fault::NoCowToMove { from });
                     return self.pos.pass();
                 };
                 if let Some(other) = self.pos.owner(to) {
-                    let article = "OGR 5.4.2 / 3.2.2";
-                    let sentence = format!(
-                        "{text}: {to} is already taken by {} cow {}; a cow moves only to an empty junction",
-                        possessive(other),
-                        self.pos.cow_at(to).unwrap_or(0)
-                    );
-                    self.report(number, side, ply, article, sentence);
+                    let fault = Fault::StepOntoTaken {
+                        to,
+                        owner: other,
+                        cow: self.pos.cow_at(to).unwrap_or(0),
+                    };
+                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", fault);
                     return self.pos.pass();
                 }
                 let cow = self.pos.cow_at(from).unwrap_or(0);
                 if owner != side {
-                    let sentence = format!(
-                        "{text} moves {} cow {cow}, not one of {side}'s own",
-                        possessive(owner)
-                    );
-                    self.report(number, side, ply, "OGR 5.4.5", sentence);
+                    let fault = Fault::OpponentsCow { owner, cow };
+                    self.report(number, side, ply, "OGR 5.4.5", fault);
                 } else if self.pos.in_hand(side) > 0 {
-                    let n = self.pos.in_hand(side);
-                    let sentence = format!(
-                        "{text} moves a cow while {side} still has {n} cow{} to place; cows move only once all are placed",
-                        if n == 1 { "" } else { "s" }
-                    );
-                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", sentence);
+                    let fault = Fault::MovedWhilePlacing {
+                        in_hand: self.pos.in_hand(side),
+                    };
+                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", fault);
                 } else if !self.pos.flies(self.rules, side) && from.neighbours() & to.bit() == 0 {
-                    let sentence = format!("{from}-{to} is not a line on the board");
-                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", sentence);
+                    let fault = Fault::NotALine { from, to };
+                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", fault);
                 } else if self.pos.forbidden_return(side) == Some((from, to))
                     && super::board::completes_line(
                         self.pos.cows(side) & !from.bit() | to.bit(),
                         to,
                     )
                 {
-                    let sentence = format!(
-                        "{text}: the cow broke a line to form a new one on its last move and may not go straight back to {to} to form a line"
-                    );
-                    self.report(number, side, ply, "GAR stage 2: no return", sentence);
+                    let fault = Fault::NoReturn { to };
+                    self.report(number, side, ply, "GAR stage 2: no return", fault);
                 }
                 if let Some(written) = ply.from.and_then(|f| f.cow) {
                     if written != cow {
-                        let sentence =
-                            format!("{text}: the cow on {from} is cow {cow}, not cow {written}");
-                        self.report(number, side, ply, "OGR 6.2.3", sentence);
+                        let fault = Fault::WrongCowMoved { from, cow, written };
+                        self.report(number, side, ply, "OGR 6.2.3", fault);
                     }
                 }
                 cow
@@ -587,33 +457,30 @@ impl Replay<'_> {
     /// Checks a placement and returns the number of the cow placed, or
     /// `None` when nothing can be placed.
     fn placement(&mut self, number: u32, side: Side, ply: &WrittenPly) -> Option<u8> {
-        let text = self.sheet.text(ply);
         let to = ply.to.junction;
         if self.pos.in_hand(side) == 0 {
-            let sentence = format!("{text}: {side} has no cow left to place, and a move needs the junction it starts from");
-            self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", sentence);
+            self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", Fault::NothingToPlace);
             return None;
         }
         if let Some(other) = self.pos.owner(to) {
-            let sentence = format!(
-                "{text}: {to} is already taken by {} cow {}; cows are placed only on empty junctions",
-                possessive(other),
-                self.pos.cow_at(to).unwrap_or(0)
-            );
-            self.report(number, side, ply, "OGR 3.1.5", sentence);
+            let fault = Fault::PlaceOnTaken {
+                to,
+                owner: other,
+                cow: self.pos.cow_at(to).unwrap_or(0),
+            };
+            self.report(number, side, ply, "OGR 3.1.5", fault);
             return None;
         }
         let next = self.pos.next_cow(side).unwrap_or(0);
         match ply.to.cow {
             Some(cow) if Side::of_cow(cow) == Some(side) && !self.pos.is_placed(cow) => Some(cow),
             Some(cow) => {
-                let why = if Side::of_cow(cow) != Some(side) {
-                    format!("cow {cow} is not a {side} cow")
-                } else {
-                    format!("cow {cow} is already placed")
+                let fault = Fault::WrongCowPlaced {
+                    cow,
+                    already_placed: Side::of_cow(cow) == Some(side),
+                    taken_as: next,
                 };
-                let sentence = format!("{text}: {why}; it is taken to be cow {next}");
-                self.report(number, side, ply, "OGR 6.2.1", sentence);
+                self.report(number, side, ply, "OGR 6.2.1", fault);
                 Some(next)
             }
             None => Some(next),
@@ -630,8 +497,6 @@ impl Replay<'_> {
         formed: &super::position::Formed,
         targets: u32,
     ) -> Option<Junction> {
-        let text = self.sheet.text(ply);
-        let them = side.other();
         let due = formed.any_fresh() && targets != 0;
         let Some(written) = ply.shot else {
             if due {
@@ -640,59 +505,48 @@ impl Replay<'_> {
                     .find(|&(_, f)| f)
                     .map(|(a, _)| line_name(a))
                     .unwrap_or_default();
-                let sentence = format!(
-                    "{text} forms the line {line}, so a {them} cow must be shot, but none is"
-                );
-                self.report(number, side, ply, "OGR 5.4.6", sentence);
+                self.report(number, side, ply, "OGR 5.4.6", Fault::ShotMissing { line });
             }
             return None;
         };
         let t = written.junction;
         let owner = self.pos.owner(t);
         if owner.is_none() {
-            let sentence = format!("{text}: there is no cow on {t} to shoot");
-            self.report(number, side, ply, "OGR 5.4.8", sentence);
+            self.report(number, side, ply, "OGR 5.4.8", Fault::NoCowToShoot { at: t });
             return None;
         }
         let victim = self.pos.cow_at(t).unwrap_or(0);
         if !formed.any() {
-            let sentence = format!("{text} forms no line, so no cow may be shot");
-            self.report(number, side, ply, "OGR 5.4.7", sentence);
+            self.report(number, side, ply, "OGR 5.4.7", Fault::ShotWithoutLine);
         } else if !formed.any_fresh() {
             let first = formed.lines().next().map(|(a, _)| a);
-            let name = first.map(|a| a.to_string()).unwrap_or_default();
-            let when = first
-                .and_then(|a| self.shot_at.iter().find(|(s, _)| *s == a))
-                .map(|(_, p)| format!("already shot at ply {p}"))
-                .unwrap_or_else(|| "was barren or paralysed before".to_string());
-            let sentence = format!("{text}: the arrangement {name} {when} and cannot shoot again");
-            self.report(number, side, ply, "OGR 5.4.9 / 3.2.4.1.2", sentence);
+            let fault = Fault::SpentArrangement {
+                arrangement: first.map(|a| a.to_string()).unwrap_or_default(),
+                shot_at: first
+                    .and_then(|a| self.shot_at.iter().find(|(s, _)| *s == a))
+                    .map(|(_, p)| *p),
+            };
+            self.report(number, side, ply, "OGR 5.4.9 / 3.2.4.1.2", fault);
         } else if owner == Some(side) {
-            let sentence = format!("{text} takes {side}'s own cow {victim} on {t}");
-            self.report(number, side, ply, "OGR 5.4.7", sentence);
+            let fault = Fault::OwnCowShot { cow: victim, at: t };
+            self.report(number, side, ply, "OGR 5.4.7", fault);
         } else if targets == 0 {
-            let sentence =
-                format!("{text}: every {them} cow stands in a line, so the new line is barren and no cow may be shot");
-            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8.2", sentence);
+            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8.2", Fault::BarrenLine);
         } else if targets & t.bit() == 0 {
-            let sentence =
-                format!("{text}: cow {victim} on {t} stands in a line and may not be shot while other {them} cows are loose");
-            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8", sentence);
+            let fault = Fault::ProtectedCow { cow: victim, at: t };
+            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8", fault);
         }
         if let Some(w) = written.cow {
             if w != victim {
-                let sentence = format!("{text}: the cow shot on {t} is cow {victim}, not cow {w}");
-                self.report(number, side, ply, "OGR 6.2.4", sentence);
+                let fault = Fault::WrongCowShot {
+                    at: t,
+                    cow: victim,
+                    written: w,
+                };
+                self.report(number, side, ply, "OGR 6.2.4", fault);
             }
         }
         Some(t)
-    }
-}
-
-fn possessive(side: Side) -> &'static str {
-    match side {
-        Side::Dark => "dark's",
-        Side::Light => "light's",
     }
 }
 

@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod check;
+pub mod fault;
 pub mod movegen;
 pub mod notation;
 pub mod position;

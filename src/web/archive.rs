@@ -96,7 +96,7 @@ pub async fn admit(state: &AppState, path: &str, user: Option<&User>) -> Result<
     if may_see(state, user, tid).await? {
         Ok(())
     } else {
-        Err(AppError::not_found("tournament"))
+        Err(AppError::not_found(crate::refusal::Thing::Tournament))
     }
 }
 

@@ -20,6 +20,7 @@ use futures_util::StreamExt;
 
 use super::caller::{caller, Caller};
 use super::error::AppError;
+use crate::refusal::{Forbidden, Refusal, Thing, Unreadable};
 use super::AppState;
 use crate::accounts;
 use crate::director::model::Tournament;
@@ -149,7 +150,7 @@ async fn admit(
     let state = req
         .app_data::<web::Data<AppState>>()
         .cloned()
-        .ok_or_else(|| AppError::Internal("application state missing".into()))?;
+        .ok_or_else(|| AppError::internal("application state missing"))?;
     let mut caller = Caller::default();
 
     let bearer = req
@@ -163,9 +164,7 @@ async fn admit(
             .or_else(|| value.strip_prefix("bearer "))
             .map(str::trim)
             .filter(|t| !t.is_empty())
-            .ok_or_else(|| {
-                AppError::BadRequest("the Authorization header must be 'Bearer TOKEN'".into())
-            })?
+            .ok_or(AppError::from(Unreadable::BadAuthorization))?
             .to_string();
         let digest = accounts::token_digest(&token);
         let user = state.run(move |c| users::token_user(c, &digest)).await?;
@@ -174,7 +173,7 @@ async fn admit(
                 caller.user = Some(u);
                 caller.by_token = true;
             }
-            None => return Err(AppError::Unauthorized),
+            None => return Err(AppError::unauthorized()),
         }
     } else {
         if let Some(session) = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string()) {
@@ -206,12 +205,7 @@ async fn admit(
 /// `csrf` field (or the `X-CSRF-Token` header) with the cookie, then puts the
 /// body back for the handler.
 async fn check_csrf(req: &mut ServiceRequest, cookie: Option<&str>) -> Result<(), AppError> {
-    let expired = || {
-        AppError::Forbidden(
-            "This form has expired or did not come from this site. Go back, reload the page and try again."
-                .into(),
-        )
-    };
+    let expired = || AppError::from(Forbidden::ForeignForm);
     let Some(cookie) = cookie else {
         return Err(expired());
     };
@@ -238,9 +232,13 @@ async fn check_csrf(req: &mut ServiceRequest, cookie: Option<&str>) -> Result<()
     let mut body = BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk =
-            chunk.map_err(|e| AppError::BadRequest(format!("cannot read the request: {e}")))?;
+            chunk.map_err(|e| Unreadable::UnreadableBody {
+                detail: e.to_string(),
+            })?;
         if body.len() + chunk.len() > MAX_FORM_BYTES {
-            return Err(AppError::BadRequest("the form is larger than 4 MB".into()));
+            return Err(AppError::Refused(Refusal::TooLarge {
+                max_bytes: MAX_FORM_BYTES as u64,
+            }));
         }
         body.extend_from_slice(&chunk);
     }
@@ -276,7 +274,7 @@ impl FromRequest for SignedIn {
     type Future = Ready<Result<SignedIn, AppError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller(req).user.map(SignedIn).ok_or(AppError::Unauthorized))
+        ready(caller(req).user.map(SignedIn).ok_or_else(AppError::unauthorized))
     }
 }
 
@@ -289,9 +287,9 @@ impl FromRequest for Admin {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(match caller(req).user {
-            None => Err(AppError::Unauthorized),
+            None => Err(AppError::unauthorized()),
             Some(u) if u.is_admin() => Ok(Admin(u)),
-            Some(_) => Err(AppError::Forbidden("Only an admin may do this.".into())),
+            Some(_) => Err(Forbidden::AdminOnly.into()),
         })
     }
 }
@@ -314,10 +312,10 @@ impl FromRequest for Referee {
             .and_then(|v| v.parse::<i32>().ok());
         let state = req.app_data::<web::Data<AppState>>().cloned();
         Box::pin(async move {
-            let user = user.ok_or(AppError::Unauthorized)?;
-            let tid = tid.ok_or_else(|| AppError::not_found("tournament"))?;
+            let user = user.ok_or_else(AppError::unauthorized)?;
+            let tid = tid.ok_or_else(|| AppError::not_found(Thing::Tournament))?;
             let state =
-                state.ok_or_else(|| AppError::Internal("application state missing".into()))?;
+                state.ok_or_else(|| AppError::internal("application state missing"))?;
             let tournament = refereed_tournament(&state, &user, tid).await?;
             Ok(Referee { user, tournament })
         })
@@ -342,18 +340,19 @@ pub async fn refereed_tournament(
         .await?;
     if let Some(p) = published {
         // A copy of a venue's event changes there, never here.
-        return Err(AppError::Forbidden(format!(
-            "{} is published here from {}: it changes only there.",
-            tournament.name, p.server
-        )));
+        return Err(Forbidden::PublishedCopy {
+            tournament: tournament.name,
+            server: p.server,
+        }
+        .into());
     }
     if user.is_admin() || assigned {
         Ok(tournament)
     } else {
-        Err(AppError::Forbidden(format!(
-            "You are not a referee of {}.",
-            tournament.name
-        )))
+        Err(Forbidden::NotReferee {
+            tournament: tournament.name,
+        }
+        .into())
     }
 }
 

@@ -6,90 +6,129 @@ use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
 use crate::director::model::DbError;
+use crate::field::{FieldError, Problem};
+use crate::refusal::{Forbidden, Kind, Refusal, Thing, TooMany, Unreadable};
+use crate::wording::{self, Lang};
 
-#[derive(Debug, thiserror::Error)]
+/// What a request came to when it did not succeed: a refusal (the
+/// request was understood, and the answer is no, as a value), or a failure
+/// on the server's side, whose detail goes to the log and never to the
+/// client.
+#[derive(Debug)]
 pub enum AppError {
-    #[error("{0}")]
-    BadRequest(String),
-    #[error("Sign in to do this.")]
-    Unauthorized,
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    Conflict(String),
-    /// A conflict with the event's state that one field causes.
-    #[error("{field} cannot change: {message}")]
-    Locked { field: String, message: String },
-    #[error("{message}")]
-    Invalid { field: String, message: String },
-    /// A conflict with what is stored that one field's value causes (a
-    /// name taken): 409, naming the field.
-    #[error("{message}")]
-    ConflictOn { field: String, message: String },
-    #[error("{0}")]
-    TooManyRequests(String),
-    /// Too many requests from one link or one client: try again after
-    /// `retry_after` seconds (sent as `Retry-After`).
-    #[error("{message}")]
-    RateLimited { message: String, retry_after: u64 },
-    /// A body larger than the route takes.
-    #[error("{0}")]
-    TooLarge(String),
-    #[error("Something went wrong on our side; the error has been logged.")]
-    Internal(String),
+    Refused(Refusal),
+    Internal(Logged),
 }
+
+/// A failure's detail, for the log alone.
+#[derive(Debug)]
+pub struct Logged(pub String);
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence(Lang::default()))
+    }
+}
+
+impl std::error::Error for AppError {}
 
 impl AppError {
     pub fn forbidden() -> AppError {
-        AppError::Forbidden("You are not allowed to change this.".into())
+        AppError::Refused(Refusal::Forbidden(Forbidden::NotAllowed))
     }
-    pub fn not_found(what: &str) -> AppError {
-        AppError::NotFound(format!("No such {what}."))
+    pub fn not_found(what: Thing) -> AppError {
+        AppError::Refused(Refusal::NotFound(what))
     }
-    pub fn invalid(field: &str, message: impl Into<String>) -> AppError {
-        AppError::Invalid {
-            field: field.to_string(),
-            message: message.into(),
+    pub fn invalid(field: &'static str, problem: Problem) -> AppError {
+        AppError::Refused(Refusal::Invalid(FieldError::new(field, problem)))
+    }
+    pub fn unauthorized() -> AppError {
+        AppError::Refused(Refusal::Unauthorized)
+    }
+    /// A failure on the server's side; `detail` is logged, never shown.
+    pub fn internal(detail: impl std::fmt::Display) -> AppError {
+        AppError::Internal(Logged(detail.to_string()))
+    }
+
+    /// The refusal, if the request was refused.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            AppError::Refused(r) => Some(r),
+            AppError::Internal(_) => None,
+        }
+    }
+
+    /// Whether this is a refusal of `kind`.
+    pub fn is(&self, kind: Kind) -> bool {
+        self.refusal().is_some_and(|r| r.kind() == kind)
+    }
+
+    /// What a form shows beside itself: the field at fault (`""` when
+    /// none is) and the sentence.
+    pub fn said(&self) -> (&'static str, String) {
+        (self.field().unwrap_or(""), self.sentence(Lang::default()))
+    }
+
+    /// The field at fault, when one is.
+    pub fn field(&self) -> Option<&'static str> {
+        self.refusal().and_then(Refusal::field)
+    }
+
+    /// What the person who meets it reads, in `lang`.
+    pub fn sentence(&self, lang: Lang) -> String {
+        match self {
+            AppError::Refused(r) => wording::refusal::refusal(r, lang),
+            AppError::Internal(_) => wording::refusal::internal(lang).1.to_string(),
+        }
+    }
+
+    /// The stable code an API client switches on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::Refused(r) => r.code(),
+            AppError::Internal(_) => "internal_error",
         }
     }
 }
 
+impl From<Refusal> for AppError {
+    fn from(r: Refusal) -> AppError {
+        AppError::Refused(r)
+    }
+}
+
+/// Each kind of refusal is a refusal of the request.
+macro_rules! refusals {
+    ($($t:ty),+) => {$(
+        impl From<$t> for AppError {
+            fn from(r: $t) -> AppError {
+                AppError::Refused(r.into())
+            }
+        }
+    )+};
+}
+
+refusals!(
+    FieldError,
+    Forbidden,
+    Unreadable,
+    TooMany,
+    crate::conflict::Conflict,
+    crate::rounds::Refused
+);
+
 impl From<DbError> for AppError {
     fn from(e: DbError) -> AppError {
         match e {
-            DbError::NotFound(thing) => AppError::not_found(thing),
-            DbError::Unpublished(n) => AppError::NotFound(format!(
-                "Round {n} is not published yet: its pairings appear here once the referee publishes them."
-            )),
-            DbError::Conflict(c) => match c.field() {
-                Some(field) => AppError::ConflictOn {
-                    field: field.to_string(),
-                    message: c.to_string(),
-                },
-                None => AppError::Conflict(c.to_string()),
-            },
-            // Refusals are values; their words are `crate::wording`'s.
-            DbError::Refused(r @ crate::rounds::Refused::NotYourGame { .. }) => {
-                AppError::Forbidden(r.to_string())
-            }
-            DbError::Refused(r) => AppError::Conflict(r.to_string()),
-            DbError::NotReady(n) => AppError::Conflict(n.to_string()),
-            DbError::RosterRefused(r) => AppError::Conflict(r.to_string()),
-            DbError::Locked(lock) => AppError::Locked {
-                field: lock.field.to_string(),
-                message: crate::wording::field::since(lock.since).to_string(),
-            },
-            DbError::Invalid(e) => AppError::invalid(e.field, e.to_string()),
-            other => AppError::Internal(other.to_string()),
+            DbError::Refused(r) => AppError::Refused(r),
+            other => AppError::internal(other),
         }
     }
 }
 
 impl From<actix_web::error::BlockingError> for AppError {
     fn from(e: actix_web::error::BlockingError) -> AppError {
-        AppError::Internal(e.to_string())
+        AppError::internal(e)
     }
 }
 
@@ -109,46 +148,39 @@ struct ErrorPage<'a> {
 impl ResponseError for AppError {
     fn status_code(&self) -> StatusCode {
         match self {
-            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            AppError::Unauthorized => StatusCode::UNAUTHORIZED,
-            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
-            AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::Conflict(_) | AppError::Locked { .. } | AppError::ConflictOn { .. } => {
-                StatusCode::CONFLICT
-            }
-            AppError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::TooManyRequests(_) | AppError::RateLimited { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
-            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Refused(r) => status_of(r.kind()),
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let AppError::Internal(detail) = self {
+        if let AppError::Internal(Logged(detail)) = self {
             tracing::error!("internal error: {detail}");
         }
         self.page(super::ctx::Ctx::anonymous())
     }
 }
 
+/// The HTTP status of a kind of refusal: the kind alone decides it.
+pub fn status_of(kind: Kind) -> StatusCode {
+    match kind {
+        Kind::Unreadable => StatusCode::BAD_REQUEST,
+        Kind::Unauthorized => StatusCode::UNAUTHORIZED,
+        Kind::Forbidden => StatusCode::FORBIDDEN,
+        Kind::NotFound => StatusCode::NOT_FOUND,
+        Kind::Conflict => StatusCode::CONFLICT,
+        Kind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+        Kind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Kind::TooMany => StatusCode::TOO_MANY_REQUESTS,
+    }
+}
+
 impl AppError {
-    /// A heading in the words of the people who meet the error (HTTP's
-    /// reason phrases, "Unprocessable Entity" and the like, are not).
-    fn title(&self) -> &'static str {
+    /// A heading in the words of the people who meet the error.
+    fn title(&self, lang: Lang) -> &'static str {
         match self {
-            AppError::BadRequest(_) => "That request could not be read",
-            AppError::Unauthorized => "Sign in first",
-            AppError::Forbidden(_) => "Not allowed",
-            AppError::NotFound(_) => "Not found",
-            AppError::Conflict(_) | AppError::Locked { .. } | AppError::ConflictOn { .. } => {
-                "Not possible now"
-            }
-            AppError::Invalid { .. } => "That cannot be done",
-            AppError::TooManyRequests(_) | AppError::RateLimited { .. } => "Too many tries",
-            AppError::TooLarge(_) => "Too large",
-            AppError::Internal(_) => "Something went wrong",
+            AppError::Refused(r) => wording::refusal::heading(r.kind(), lang),
+            AppError::Internal(_) => wording::refusal::internal(lang).0,
         }
     }
 
@@ -164,21 +196,17 @@ impl AppError {
     /// the tournament the path is about, besides the one to every
     /// tournament.
     pub fn page_at(&self, ctx: super::ctx::Ctx, path: &str) -> HttpResponse {
+        let lang = Lang::default();
         let status = self.status_code();
         let page = ErrorPage {
             ctx,
             status: status.as_u16(),
-            title: self.title(),
-            message: self.to_string(),
-            field: match self {
-                AppError::Invalid { field, .. }
-                | AppError::Locked { field, .. }
-                | AppError::ConflictOn { field, .. } => Some(field),
-                _ => None,
-            },
+            title: self.title(lang),
+            message: self.sentence(lang),
+            field: self.field(),
             back: self.back(path),
         };
-        let body = page.render().unwrap_or_else(|_| self.to_string());
+        let body = page.render().unwrap_or_else(|_| self.sentence(lang));
         let mut res = HttpResponse::build(status);
         res.content_type("text/html; charset=utf-8");
         self.retry_after(&mut res);
@@ -191,27 +219,43 @@ impl AppError {
         let rest = path.strip_prefix("/t/")?;
         let (id, below) = rest.split_once('/')?;
         let numeric = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit());
-        let missing = matches!(self, AppError::NotFound(m) if m == "No such tournament.");
+        let missing = matches!(
+            self,
+            AppError::Refused(Refusal::NotFound(Thing::Tournament))
+        );
         (numeric && !below.is_empty() && !missing)
             .then(|| (format!("/t/{id}"), "Back to the tournament"))
     }
 
     fn retry_after(&self, res: &mut actix_web::HttpResponseBuilder) {
-        if let AppError::RateLimited { retry_after, .. } = self {
-            res.insert_header((
-                actix_web::http::header::RETRY_AFTER,
-                retry_after.to_string(),
-            ));
+        if let Some(secs) = self.refusal().and_then(Refusal::retry_after) {
+            res.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
         }
     }
 }
 
-/// The JSON form of an error, for `/api/` routes.
+/// The JSON form of an error, for `/api/` routes: the code a client
+/// switches on (it never changes with the wording or the language), the
+/// sentence for a person, the field at fault and the values the sentence
+/// was made from.
 #[derive(Debug, serde::Serialize)]
 pub struct ApiErrorBody {
+    pub code: &'static str,
     pub error: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
+    pub field: Option<&'static str>,
+    pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ApiErrorBody {
+    pub fn of(e: &AppError, lang: Lang) -> ApiErrorBody {
+        ApiErrorBody {
+            code: e.code(),
+            error: e.sentence(lang),
+            field: e.field(),
+            params: e.refusal().map(Refusal::params).unwrap_or_default(),
+        }
+    }
 }
 
 /// An [`AppError`] answered as JSON.
@@ -224,6 +268,18 @@ impl From<AppError> for ApiError {
         ApiError(e)
     }
 }
+
+macro_rules! api_refusals {
+    ($($t:ty),+) => {$(
+        impl From<$t> for ApiError {
+            fn from(r: $t) -> ApiError {
+                ApiError(r.into())
+            }
+        }
+    )+};
+}
+
+api_refusals!(Refusal, FieldError, Forbidden, Unreadable, TooMany);
 
 impl From<DbError> for ApiError {
     fn from(e: DbError) -> ApiError {
@@ -243,20 +299,11 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let AppError::Internal(detail) = &self.0 {
+        if let AppError::Internal(Logged(detail)) = &self.0 {
             tracing::error!("internal error: {detail}");
         }
-        let field = match &self.0 {
-            AppError::Invalid { field, .. }
-            | AppError::Locked { field, .. }
-            | AppError::ConflictOn { field, .. } => Some(field.clone()),
-            _ => None,
-        };
         let mut res = HttpResponse::build(self.status_code());
         self.0.retry_after(&mut res);
-        res.json(ApiErrorBody {
-            error: self.0.to_string(),
-            field,
-        })
+        res.json(ApiErrorBody::of(&self.0, Lang::default()))
     }
 }

@@ -28,6 +28,14 @@ impl FormErrors {
             .entry(field.to_string())
             .or_insert_with(|| message.into());
     }
+    /// A refused value, beside its field, in words.
+    pub fn refused(&mut self, e: &FieldError) {
+        self.add(e.field, e.to_string());
+    }
+    /// `problem` beside `field`, in words.
+    pub fn problem(&mut self, field: &'static str, problem: crate::field::Problem) {
+        self.refused(&FieldError::new(field, problem));
+    }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -95,7 +103,7 @@ pub fn csv_download(
     tournament: &str,
     what: &str,
 ) -> Result<HttpResponse, AppError> {
-    let bytes = bytes.map_err(|e| AppError::Internal(e.to_string()))?;
+    let bytes = bytes.map_err(|e| AppError::internal(e))?;
     Ok(download(
         "text/csv; charset=utf-8",
         bytes,
@@ -142,7 +150,7 @@ pub fn render<T: askama::Template>(
 ) -> Result<HttpResponse, AppError> {
     let body = page
         .render()
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+        .map_err(|e| AppError::internal(e))?;
     Ok(HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(body))

@@ -39,6 +39,7 @@ use governor::state::{InMemoryState, NotKeyed, StateStore};
 use governor::{Quota, RateLimiter};
 
 use super::error::AppError;
+use crate::refusal::{Counted, Through, TooMany};
 
 /// How many requests a key may make in a window: `max` at once, then one
 /// more each `window / max` (GCRA: the rate of `max` a window, with a burst
@@ -267,11 +268,11 @@ enum Kind {
 
 impl Kind {
     /// What the refused requests are called.
-    fn what(self) -> &'static str {
+    fn what(self) -> Counted {
         match self {
-            Kind::Record => "records sent",
-            Kind::PersonalWrite => "reports",
-            Kind::View | Kind::PersonalLook => "requests",
+            Kind::Record => Counted::Records,
+            Kind::PersonalWrite => Counted::Reports,
+            Kind::View | Kind::PersonalLook => Counted::Requests,
         }
     }
 }
@@ -352,7 +353,7 @@ impl<C: Clock + Clone> Limiter<C> {
         let now = Instant::now();
         let mut map = self.proven.lock().unwrap_or_else(|e| e.into_inner());
         match &outcome {
-            Err(AppError::NotFound(_)) => {
+            Err(e) if e.is(crate::refusal::Kind::NotFound) => {
                 map.remove(&h);
             }
             _ => {
@@ -438,7 +439,7 @@ impl<C: Clock + Clone> Limiter<C> {
         self.count(
             kind,
             &format!("link {pairing} {key}"),
-            "through this table's link",
+            Through::TableLink,
             req,
         )
     }
@@ -454,7 +455,7 @@ impl<C: Clock + Clone> Limiter<C> {
         } else {
             Kind::PersonalLook
         };
-        self.count(kind, &format!("key {key}"), "through this link", req)
+        self.count(kind, &format!("key {key}"), Through::PersonalLink, req)
     }
 
     /// Counts a request of `kind` from the request's address while `link`
@@ -465,26 +466,24 @@ impl<C: Clock + Clone> Limiter<C> {
         &self,
         kind: Kind,
         link: &str,
-        whose_link: &str,
+        whose_link: Through,
         req: &HttpRequest,
     ) -> Result<(), AppError> {
         let h = self.link_hash(link);
-        let refused = |wait: Duration, whose: &str| {
+        let refused = |wait: Duration, through: Through| {
             let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
-            AppError::RateLimited {
-                message: format!(
-                    "Too many {} {whose} in a minute: wait {secs} s and try again.",
-                    kind.what()
-                ),
+            AppError::from(TooMany::Requests {
+                what: kind.what(),
+                through,
                 retry_after: secs,
-            }
+            })
         };
         let counts = self.counts(kind);
         if !self.is_proven(h, Instant::now()) {
             counts
                 .per_client
                 .hit(&self.client_address(req))
-                .map_err(|w| refused(w, "from this device"))?;
+                .map_err(|w| refused(w, Through::Device))?;
         }
         counts.per_link.hit(&h).map_err(|w| refused(w, whose_link))
     }
@@ -597,6 +596,7 @@ fn node_address(value: &str) -> Option<IpAddr> {
 mod tests {
     use super::*;
 
+    use crate::refusal::Refusal;
     use actix_web::test::TestRequest;
     use governor::clock::FakeRelativeClock;
 
@@ -667,14 +667,14 @@ mod tests {
             limiter.personal("k1", &phone, true).unwrap();
         }
         match limiter.personal("k1", &phone, true) {
-            Err(AppError::RateLimited {
-                message,
-                retry_after,
-            }) => {
-                assert_eq!(retry_after, 3);
+            Err(AppError::Refused(Refusal::TooMany(refused))) => {
                 assert_eq!(
-                    message,
-                    "Too many reports through this link in a minute: wait 3 s and try again."
+                    refused,
+                    TooMany::Requests {
+                        what: Counted::Reports,
+                        through: Through::PersonalLink,
+                        retry_after: 3
+                    }
                 );
             }
             other => panic!("{other:?}"),
@@ -693,12 +693,15 @@ mod tests {
             .count();
         assert_eq!(taken, WRITES_PER_CLIENT.max as usize);
         match limiter.personal("guess-more", &guesser, true) {
-            Err(AppError::RateLimited {
-                message,
-                retry_after,
-            }) => {
-                assert_eq!(retry_after, 1);
-                assert!(message.contains("reports from this device"), "{message}");
+            Err(AppError::Refused(Refusal::TooMany(refused))) => {
+                assert_eq!(
+                    refused,
+                    TooMany::Requests {
+                        what: Counted::Reports,
+                        through: Through::Device,
+                        retry_after: 1
+                    }
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -26,6 +26,7 @@ use actix_web::{middleware, web, App, HttpServer};
 use crate::director::model::DbConnection;
 use crate::director::model::DbError;
 use crate::director::model::Pool;
+use crate::refusal::{Thing, Unreadable};
 pub use cache::{Cached, PageCache};
 pub use error::{ApiError, AppError};
 
@@ -201,13 +202,13 @@ pub fn server(
         App::new()
             .app_data(state.clone())
             .app_data(web::FormConfig::default().limit(4 * 1024 * 1024).error_handler(|e, _| {
-                AppError::BadRequest(format!("the form could not be read: {e}")).into()
+                AppError::from(Unreadable::UnreadableForm { detail: e.to_string() }).into()
             }))
             .app_data(web::JsonConfig::default().limit(1024 * 1024).error_handler(|e, _| {
-                ApiError(AppError::BadRequest(format!("the JSON body could not be read: {e}"))).into()
+                ApiError::from(Unreadable::UnreadableJson { detail: e.to_string() }).into()
             }))
             .app_data(web::QueryConfig::default().error_handler(|e, req| {
-                let e = AppError::BadRequest(format!("the address could not be read: {e}"));
+                let e = AppError::from(Unreadable::UnreadableQuery { detail: e.to_string() });
                 if req.path().starts_with("/api/") {
                     ApiError(e).into()
                 } else {
@@ -217,7 +218,7 @@ pub fn server(
             .app_data(web::PathConfig::default().error_handler(|_, req| {
                 // An id too long for a number is a page that does not exist;
                 // the API says so in JSON, as it says everything.
-                let e = AppError::not_found("page");
+                let e = AppError::not_found(Thing::Page);
                 if req.path().starts_with("/api/") {
                     ApiError(e).into()
                 } else {

@@ -37,6 +37,10 @@ impl fmt::Display for Conflict {
                 "Round {round}, table {table}: tiebreak set {set} has results, played because the main games were level, so game {game} stays as it is. Clear the tiebreak games first to correct the main games."
             ),
             Conflict::Changed(m) => m.fmt(f),
+            Conflict::Ruled(r) => write!(
+                f,
+                "{r} Send \"replace_ruling\": true to replace the ruling."
+            ),
             Conflict::PublishedRounds { published } => write!(
                 f,
                 "this tournament has {published} published round(s): it is not deleted (archive it to withdraw it from public view)"

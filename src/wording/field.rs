@@ -221,6 +221,76 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
         ),
         Problem::TeamNameTaken { name } => write!(f, "a team called {name} is already entered"),
         Problem::NotInEvent => write!(f, "{label} is not in this tournament"),
+        Problem::NotBothInEvent => write!(f, "both players must be in this tournament"),
+        Problem::SelfRelative => write!(f, "a player cannot be their own relative"),
+        Problem::NotChosen { what } => match what {
+            crate::field::Chosen::Player => write!(f, "choose a player"),
+            crate::field::Chosen::Referee => write!(f, "choose a referee"),
+            crate::field::Chosen::BoardPlayer { board } => {
+                write!(f, "choose the player on board {board}")
+            }
+            crate::field::Chosen::RecordSide => {
+                write!(f, "choose whose record this is: dark, light or referee")
+            }
+            crate::field::Chosen::FirstPlayer => write!(f, "choose the first player"),
+            crate::field::Chosen::SecondPlayer => write!(f, "choose the second player"),
+            crate::field::Chosen::Role => write!(f, "choose admin or referee"),
+            crate::field::Chosen::Ruling => write!(f, "choose a ruling: keep, board or other"),
+            crate::field::Chosen::PlayerSide => write!(
+                f,
+                "choose who you are: the player with dark or the one with light"
+            ),
+        },
+        Problem::NotAResult { text } => write!(
+            f,
+            "'{text}' is not a result: use 1-0, 0-1, 1/2-1/2, +-, -+, -- or np"
+        ),
+        Problem::TooShort { min } => {
+            write!(f, "the {label} must have at least {min} characters")
+        }
+        Problem::AccountNameCharacters => write!(
+            f,
+            "the {label} may hold only letters, digits, '.', '_', '-' and '@'"
+        ),
+        Problem::PasswordsDiffer => write!(f, "the two passwords differ"),
+        Problem::NotCurrentPassword => write!(f, "this is not your current password"),
+        Problem::TokenLabel => write!(
+            f,
+            "give the token a name of 1 to 60 characters (what script uses it)"
+        ),
+        Problem::NotAPlayer { text } => write!(f, "'{text}' is not a player"),
+        Problem::NobodyNamed { text } => write!(
+            f,
+            "nobody in the registry has number or federation id '{text}'"
+        ),
+        Problem::RoundNotToPair { round, next, last } => write!(
+            f,
+            "round {round} is not a round still to pair ({next} to {last})"
+        ),
+        Problem::NoRoundNumber => write!(f, "give the round number"),
+        Problem::NotARoundNumber { text } => write!(
+            f,
+            "{label} '{text}' is not a round number: give one, or leave it blank"
+        ),
+        Problem::NotKeptApart => write!(f, "the pair could not be kept apart"),
+        Problem::NotANumberList { text } => {
+            write!(f, "'{text}' is not a list of numbers like 25, 18, 15")
+        }
+        Problem::NotAPly { text } => write!(
+            f,
+            "'{text}' is not a ply: give a whole number, 0 for the empty board"
+        ),
+        Problem::NotASide { text } => {
+            write!(f, "'{text}' is not a side: use dark, light or referee")
+        }
+        Problem::NotUtf8 { offset } => write!(
+            f,
+            "The record is not UTF-8 text (the bytes at offset {offset} are not); send it as UTF-8. Nothing was stored."
+        ),
+        Problem::RecordNotJson { detail } => write!(
+            f,
+            "The JSON body could not be read ({detail}); send {{\"text\": \"...\", \"side\": \"dark\"}}."
+        ),
         Problem::UnknownPlayer { id } => {
             write!(f, "player {id} is not a player of this tournament")
         }

@@ -172,6 +172,9 @@ impl fmt::Display for Refused {
                 f,
                 "{team} has the bye in round {round}: there is no line-up to give"
             ),
+            Refused::NoRoundPublished => {
+                f.write_str("No round is published yet: there is no line-up to give.")
+            }
             Refused::CaptainTooLate { team, round } => write!(
                 f,
                 "the boards of {team}'s match in round {round} have started: only the referee can change the line-up now"

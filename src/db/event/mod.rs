@@ -24,6 +24,7 @@
 //! set or a result in its stored spelling, checked on import), and nothing
 //! the app adds to what it shows can change it.
 
+use crate::refusal::{Refusal, Thing};
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDate, NaiveDateTime};
@@ -393,7 +394,7 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .select(TournamentRow::as_select())
             .first(conn)
             .optional()?
-            .ok_or(DbError::NotFound("tournament"))?;
+            .ok_or(DbError::Refused(Refusal::NotFound(Thing::Tournament)))?;
         let players: Vec<PlayerRow> = players::table
             .filter(players::tournament_id.eq(tid))
             .order(players::id)
@@ -443,11 +444,11 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .filter(|r| !days.holds(r.played_on))
             .min_by_key(|r| r.number)
         {
-            return Err(DbError::Invalid(crate::calendar::export_refused(
+            return Err(DbError::Refused(Refusal::Invalid(crate::calendar::export_refused(
                 r.number,
                 r.played_on,
                 days,
-            )));
+            ))));
         }
         let round_ids: Vec<i32> = rounds.iter().map(|r| r.id).collect();
         let pairings: Vec<PairingRow> = pairings::table

@@ -3,7 +3,7 @@
 
 /// The rounds a ban covers. An open end is the first or the last round, so
 /// a ban set before the rounds are fixed follows them when they change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Rounds {
     pub from: Option<i32>,
     pub to: Option<i32>,

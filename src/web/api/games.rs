@@ -7,6 +7,9 @@ use crate::director::rounds;
 use crate::director::{self, scoresheets};
 use crate::results::{GameResult, ResultEdit};
 use crate::tournament::{RecordSide, RulingKind};
+use crate::conflict::Conflict;
+use crate::field::Problem;
+use crate::refusal::{Refusal, Unreadable};
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
@@ -32,7 +35,9 @@ impl ResultBody {
             Some(text) => GameResult::parse(text).map(Some).ok_or_else(|| {
                 AppError::invalid(
                     "result",
-                    format!("'{text}' is not a result: use 1-0, 0-1, 1/2-1/2, +-, -+, -- or np"),
+                    Problem::NotAResult {
+                        text: text.to_string(),
+                    },
                 )
             }),
         }
@@ -66,22 +71,19 @@ pub async fn put_game(
         .run(move |c| director::results::save_replacing(c, tid, &[edit], &replacing, &user))
         .await?;
     if let Some(c) = report.conflicts.pop() {
-        return Err(AppError::Conflict(c.meanwhile.to_string()).into());
+        return Err(AppError::from(Conflict::Changed(c.meanwhile)).into());
     }
     if let Some(r) = report.ruled.pop() {
-        return Err(AppError::Conflict(format!(
-            "{r} Send \"replace_ruling\": true to replace the ruling."
-        ))
-        .into());
+        return Err(AppError::from(Conflict::Ruled(Box::new(r))).into());
     }
     if let Some((_, why)) = report.refused.pop() {
-        return Err(AppError::Conflict(why.to_string()).into());
+        return Err(AppError::from(why).into());
     }
     let game = report
         .saved
         .pop()
         .or(report.unchanged.pop())
-        .ok_or(AppError::Internal("a saved game went missing".into()))?;
+        .ok_or_else(|| AppError::internal("a saved game went missing"))?;
     // The game as the round JSON shows it: the starter by name.
     let starter = match game.starter_player_id {
         Some(id) => {
@@ -124,7 +126,7 @@ struct CheckJson {
     stored_at: String,
     readable: bool,
     #[serde(flatten)]
-    report: Option<crate::rules::Report>,
+    report: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ReadErrorJson>,
 }
@@ -143,7 +145,10 @@ impl CheckJson {
             side,
             stored_at: stamp(at),
             readable: check.is_ok(),
-            report: check.as_ref().ok().cloned(),
+            report: check
+                .as_ref()
+                .ok()
+                .map(|r| crate::wording::rules::report_json(r, crate::wording::Lang::English)),
             error: check.as_ref().err().map(|e| ReadErrorJson {
                 line: e.line,
                 column: e.column,
@@ -175,7 +180,9 @@ async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, A
     let mut body = Vec::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk
-            .map_err(|e| AppError::BadRequest(format!("the request could not be read: {e}")))?;
+            .map_err(|e| Unreadable::UnreadableBody {
+                detail: e.to_string(),
+            })?;
         if body.len() + chunk.len() > limit {
             return Err(too_large());
         }
@@ -185,10 +192,9 @@ async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, A
 }
 
 fn too_large() -> ApiError {
-    ApiError(AppError::TooLarge(format!(
-        "A record may be at most {} bytes (64 KB) of UTF-8 text; nothing was stored.",
-        scoresheets::MAX_BYTES
-    )))
+    ApiError::from(Refusal::TooLarge {
+        max_bytes: scoresheets::MAX_BYTES as u64,
+    })
 }
 
 /// `PUT /api/v1/games/{id}/scoresheet`: stores and checks a record, sent
@@ -220,17 +226,18 @@ pub async fn put_scoresheet(
     let not_utf8 = |e: std::str::Utf8Error| {
         ApiError(AppError::invalid(
             "text",
-            format!(
-                "The record is not UTF-8 text (the bytes at offset {} are not); send it as UTF-8. Nothing was stored.",
-                e.valid_up_to()
-            ),
+            Problem::NotUtf8 {
+                offset: e.valid_up_to(),
+            },
         ))
     };
     let (text, side) = if json {
         let b: RecordBody = serde_json::from_slice(&body).map_err(|e| {
             AppError::invalid(
                 "text",
-                format!("The JSON body could not be read ({e}); send {{\"text\": \"...\", \"side\": \"dark\"}}."),
+                Problem::RecordNotJson {
+                    detail: e.to_string(),
+                },
             )
         })?;
         (b.text, b.side)
@@ -246,7 +253,9 @@ pub async fn put_scoresheet(
         Some(s) => RecordSide::parse(s).ok_or_else(|| {
             AppError::invalid(
                 "side",
-                format!("'{s}' is not a side: use dark, light or referee"),
+                Problem::NotASide {
+                    text: s.to_string(),
+                },
             )
         })?,
     };

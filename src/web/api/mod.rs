@@ -67,7 +67,7 @@ impl actix_web::FromRequest for ApiUser {
             crate::web::caller::caller(req)
                 .user
                 .map(ApiUser)
-                .ok_or(ApiError(AppError::Unauthorized)),
+                .ok_or_else(|| ApiError(AppError::unauthorized())),
         )
     }
 }
@@ -80,7 +80,8 @@ async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament,
 fn invalid(errors: Vec<crate::roster::FieldError>) -> ApiError {
     let first = errors.into_iter().next();
     ApiError(match first {
-        Some(e) => AppError::invalid(e.field, e.to_string()),
-        None => AppError::BadRequest("invalid request".into()),
+        Some(e) => AppError::from(e),
+        // The checks name at least one field when they refuse.
+        None => AppError::internal("a refusal that names no field"),
     })
 }

@@ -149,9 +149,9 @@ pub async fn get_person(
         })
         .collect();
     let mut json = serde_json::to_value(PersonJson::from(&p))
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+        .map_err(|e| AppError::internal(e))?;
     json["ratings"] =
-        serde_json::to_value(ratings).map_err(|e| AppError::Internal(e.to_string()))?;
+        serde_json::to_value(ratings).map_err(|e| AppError::internal(e))?;
     json["current"] = match book.current(id) {
         Some(r) => rated_json(r),
         None => serde_json::Value::Null,

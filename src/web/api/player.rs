@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock;
 use crate::director::personal::{self, NextRound};
-use crate::field::{FieldError, Problem};
+use crate::field::Problem;
 use crate::results::GameResult;
 use crate::web::error::{ApiError, AppError};
 use crate::web::views::personal::round_links;
@@ -21,16 +21,14 @@ use super::{refereed, ApiUser};
 /// Reads a JSON body, naming what could not be read.
 pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| {
-        ApiError(AppError::BadRequest(format!(
-            "the JSON body could not be read: {e}"
-        )))
+        ApiError::from(crate::refusal::Unreadable::UnreadableJson {
+            detail: e.to_string(),
+        })
     })
 }
 
 fn invalid(field: &'static str, problem: Problem) -> ApiError {
-    ApiError(AppError::from(crate::director::model::DbError::Invalid(
-        FieldError::new(field, problem),
-    )))
+    ApiError(AppError::invalid(field, problem))
 }
 
 #[derive(Debug, Serialize)]
@@ -292,7 +290,7 @@ pub async fn put_clock(
         t.clock_limit().minutes,
         now,
     )
-    .map_err(|e| ApiError(AppError::from(crate::director::model::DbError::Invalid(e))))?;
+    .map_err(|e| ApiError(AppError::from(e)))?;
     let round = state
         .write(Some(user.id), move |w| {
             crate::director::rounds::set_clock(w, t.id, n, c)

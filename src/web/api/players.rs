@@ -5,6 +5,8 @@ use serde::Deserialize;
 
 use crate::director::players;
 use crate::roster::PlayerFields;
+use crate::field::Problem;
+use crate::refusal::Kind;
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
@@ -57,7 +59,7 @@ pub async fn add_player(
             ];
             if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
                 return Err(ApiError(AppError::from(
-                    crate::director::model::DbError::Invalid(crate::field::FieldError::new(
+                    crate::director::model::DbError::from(crate::field::FieldError::new(
                         field,
                         crate::field::Problem::FromPerson,
                     )),
@@ -137,12 +139,14 @@ pub async fn add_relation(
     let id = state
         .write(Some(user.id), move |w| players::add_relation(w, tid, a, b))
         .await
-        .map_err(|e| match e {
-            AppError::NotFound(_) => {
-                AppError::invalid("b", "both players must be in this tournament")
+        .map_err(|e| {
+            if e.is(Kind::NotFound) {
+                AppError::invalid("b", Problem::NotBothInEvent)
+            } else if a == b && e.is(Kind::Conflict) {
+                AppError::invalid("b", Problem::SelfRelative)
+            } else {
+                e
             }
-            AppError::Conflict(m) if a == b => AppError::invalid("b", m),
-            other => other,
         })?;
     Ok(HttpResponse::Created().json(RelationJson {
         id,

@@ -65,7 +65,7 @@ pub async fn put_publication(
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
     let (to, token) = publications::check(&body.to, &body.token)
-        .map_err(|e| AppError::from(crate::director::model::DbError::Invalid(e)))?;
+        .map_err(|e| AppError::from(e))?;
     state
         .write(Some(user.id), move |w| {
             publications::set(w, tid, &to, &token)

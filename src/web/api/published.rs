@@ -12,6 +12,7 @@ use crate::director::model::{EventFile, MAX_FILE_BYTES};
 use crate::director::model::{Received, Sent};
 use crate::director::published;
 use crate::field::{FieldError, Problem};
+use crate::refusal::{Forbidden, Refusal, Unreadable};
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
@@ -85,10 +86,9 @@ async fn body_of(
 ) -> Result<(Vec<u8>, Option<Place>), Unread> {
     let limit = MAX_FILE_BYTES + 64 * 1024;
     let too_large = || {
-        Unread::Failed(AppError::TooLarge(format!(
-            "an event file is at most {} MB",
-            MAX_FILE_BYTES / (1024 * 1024)
-        )))
+        Unread::Failed(AppError::Refused(Refusal::TooLarge {
+            max_bytes: MAX_FILE_BYTES as u64,
+        }))
     };
     if announced.is_some_and(|n| n > limit) {
         return Err(too_large());
@@ -100,9 +100,9 @@ async fn body_of(
     let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| {
-            Unread::Failed(AppError::BadRequest(format!(
-                "the body could not be read: {e}"
-            )))
+            Unread::Failed(AppError::from(Unreadable::UnreadableBody {
+                detail: e.to_string(),
+            }))
         })?;
         if bytes.len() + chunk.len() > limit {
             return Err(too_large());
@@ -123,10 +123,15 @@ fn busy() -> HttpResponse {
             LARGE_RETRY_AFTER.to_string(),
         ))
         .json(crate::web::error::ApiErrorBody {
+            code: "server_busy",
             error: format!(
                 "This server is storing {LARGE_AT_ONCE} large events already: send again in {LARGE_RETRY_AFTER} seconds."
             ),
             field: None,
+            params: serde_json::json!({ "retry_after": LARGE_RETRY_AFTER })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
         })
 }
 
@@ -143,7 +148,9 @@ fn announced(request: &HttpRequest) -> Option<usize> {
 /// reads it.
 fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError> {
     let body: PublishBody = serde_json::from_slice(bytes)
-        .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))?;
+        .map_err(|e| Unreadable::UnreadableJson {
+            detail: e.to_string(),
+        })?;
     if body.revision < 1 {
         return Err(refused(
             "revision",
@@ -154,7 +161,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
     }
     let server = body.server.trim().to_string();
     crate::roster::check_printable("server", &server)
-        .map_err(|e| AppError::from(crate::director::model::DbError::Invalid(e)))?;
+        .map_err(|e| AppError::from(e))?;
     if server.is_empty() {
         return Err(refused("server", Problem::Empty));
     }
@@ -179,9 +186,9 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
 }
 
 fn refused(field: &'static str, problem: Problem) -> AppError {
-    AppError::from(crate::director::model::DbError::Invalid(FieldError::new(
+    AppError::from(FieldError::new(
         field, problem,
-    )))
+    ))
 }
 
 /// `PUT /api/v1/published/{origin}`: stores the venue's event as a
@@ -195,9 +202,7 @@ pub async fn receive(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     if !(user.is_admin() || user.may_publish) {
-        return Err(ApiError(AppError::Forbidden(
-            "This account may not publish events here: the server's admin allows an account with `kraal user publisher NAME`.".into(),
-        )));
+        return Err(Forbidden::NoPublishing.into());
     }
     let origin = path.into_inner();
     let (bytes, _place) = match body_of(payload, announced(&request), &state.large_bodies).await {

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::director::model::Round;
 use crate::director::{self, pair::Then, TournamentData};
+use crate::refusal::Unreadable;
 use crate::web::error::{ApiError, AppError};
 use crate::web::views::round::{load_data, pairing_views, GameView, PairingView};
 use crate::web::views::team::{match_views, MatchView};
@@ -215,7 +216,11 @@ impl RoundDateBody {
             return Ok(RoundDateBody::default());
         }
         serde_json::from_slice(bytes)
-            .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))
+            .map_err(|e| {
+                AppError::from(Unreadable::UnreadableJson {
+                    detail: e.to_string(),
+                })
+            })
     }
 
     fn date(&self) -> Result<Option<chrono::NaiveDate>, AppError> {
@@ -223,9 +228,9 @@ impl RoundDateBody {
             .as_deref()
             .map(|text| {
                 crate::rounds::parse_day(text).map_err(|problem| {
-                    AppError::from(crate::director::model::DbError::Invalid(
+                    AppError::from(
                         crate::field::FieldError::new("date", problem),
-                    ))
+                    )
                 })
             })
             .transpose()
@@ -281,7 +286,7 @@ pub async fn patch_round(
     let tid = refereed(&state, &user, tid).await?.id;
     let Some(date) = RoundDateBody::read(&body)?.date()? else {
         return Err(ApiError(AppError::from(
-            crate::director::model::DbError::Invalid(crate::field::FieldError::new(
+            crate::director::model::DbError::from(crate::field::FieldError::new(
                 "date",
                 crate::field::Problem::Empty,
             )),

@@ -247,7 +247,7 @@ pub async fn patch_tournament(
     let mut body = body.into_inner();
     if let Some(id) = body.id.take().filter(|id| *id != t.id) {
         return Err(ApiError(AppError::from(
-            crate::director::model::DbError::Invalid(crate::field::FieldError::new(
+            crate::director::model::DbError::from(crate::field::FieldError::new(
                 "id",
                 crate::field::Problem::NoSuch { id },
             )),

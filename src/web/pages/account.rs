@@ -1,5 +1,6 @@
 //! First setup, signing in and out, and the account page (password, API tokens).
 
+use crate::refusal::{Thing, TooMany};
 use actix_web::cookie::Cookie;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -14,6 +15,7 @@ use crate::director::model::User;
 use crate::director::model::{Admission, ApiToken};
 use crate::director::users;
 use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
+use crate::field::Problem;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
@@ -51,9 +53,7 @@ pub async fn setup_form(
     state: web::Data<AppState>,
 ) -> Result<SetupPage, AppError> {
     if setup_done(&state).await? {
-        return Err(AppError::NotFound(
-            "Kraal is already set up: sign in instead.".into(),
-        ));
+        return Err(AppError::not_found(Thing::Setup));
     }
     Ok(SetupPage {
         ctx: Ctx::with_csrf(&req),
@@ -69,19 +69,17 @@ pub async fn setup(
     form: web::Form<CredentialsForm>,
 ) -> Result<HttpResponse, AppError> {
     if setup_done(&state).await? {
-        return Err(AppError::NotFound(
-            "Kraal is already set up: sign in instead.".into(),
-        ));
+        return Err(AppError::not_found(Thing::Setup));
     }
     let form = form.into_inner();
     let mut errors = FormErrors::default();
     let name = users::check_name(&form.name)
-        .map_err(|m| errors.add("name", m))
+        .map_err(|e| errors.refused(&e))
         .ok();
     if let Err(m) = accounts::check_new_password(&form.password) {
-        errors.add("password", m);
+        errors.refused(&m);
     } else if form.password != form.password2 {
-        errors.add("password2", "the two passwords differ");
+        errors.problem("password2", Problem::PasswordsDiffer);
     }
     let (Some(name), true) = (name, errors.is_empty()) else {
         let page = SetupPage {
@@ -91,7 +89,7 @@ pub async fn setup(
         };
         return render(&page, FORM_ERROR);
     };
-    let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
+    let hash = accounts::hash_password(&form.password).map_err(AppError::internal)?;
     let admin = state
         .write(None, move |w| users::create_first_admin(w, &name, &hash))
         .await?;
@@ -204,9 +202,12 @@ pub async fn login(
                 actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
             }
             Admission::Busy | Admission::Locked => {
-                return Err(AppError::TooManyRequests(format!(
-                    "Too many failed sign-ins for '{name}'. Wait {THROTTLE_MINUTES} minutes and try again, or ask an admin."
-                )));
+                return Err(TooMany::SignInAttempts {
+                    name,
+                    minutes: THROTTLE_MINUTES as u32,
+                    retry_after: THROTTLE_MINUTES as u64 * 60,
+                }
+                .into());
             }
         }
     };
@@ -255,13 +256,13 @@ async fn start_session(
         token,
         state.secure_cookies,
     ))
-    .map_err(|e| AppError::Internal(e.to_string()))?;
+    .map_err(|e| AppError::internal(e))?;
     res.add_cookie(&security_cookie(
         CSRF_COOKIE,
         accounts::new_token(),
         state.secure_cookies,
     ))
-    .map_err(|e| AppError::Internal(e.to_string()))?;
+    .map_err(|e| AppError::internal(e))?;
     Ok(res)
 }
 
@@ -278,7 +279,7 @@ pub async fn logout(
     let mut gone = Cookie::new(SESSION_COOKIE, "");
     gone.set_path("/");
     res.add_removal_cookie(&gone)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+        .map_err(|e| AppError::internal(e))?;
     Ok(res)
 }
 
@@ -303,7 +304,7 @@ async fn account_page(
         .user
         .as_ref()
         .map(|u| u.id)
-        .ok_or(AppError::Unauthorized)?;
+        .ok_or_else(AppError::unauthorized)?;
     let tokens = state.run(move |c| users::tokens_of(c, uid)).await?;
     Ok(AccountPage {
         ctx,
@@ -339,13 +340,10 @@ pub async fn create_token(
     let unprintable = crate::roster::check_printable("label", &label).err();
     if label.is_empty() || label.chars().count() > 60 || unprintable.is_some() {
         let mut errors = FormErrors::default();
-        errors.add(
+        errors.refused(&unprintable.unwrap_or(crate::field::FieldError::new(
             "label",
-            unprintable.map_or_else(
-                || "give the token a name of 1 to 60 characters (what script uses it)".to_string(),
-                |e| e.to_string(),
-            ),
-        );
+            Problem::TokenLabel,
+        )));
         let page = account_page(&state, ctx, String::new(), errors, "").await?;
         return render(&page, FORM_ERROR);
     }
@@ -374,7 +372,7 @@ pub async fn revoke_token(
     if state.run(move |c| users::revoke_token(c, uid, id)).await? {
         Ok(see_other("/account"))
     } else {
-        Err(AppError::not_found("token"))
+        Err(AppError::not_found(Thing::Token))
     }
 }
 
@@ -399,12 +397,12 @@ pub async fn change_password(
     let stored = user.password_hash.clone();
     let current = form.current.clone();
     if !web::block(move || accounts::verify_password(&current, &stored)).await? {
-        errors.add("current", "this is not your current password");
+        errors.problem("current", Problem::NotCurrentPassword);
     }
     if let Err(m) = accounts::check_new_password(&form.password) {
-        errors.add("password", m);
+        errors.refused(&m);
     } else if form.password != form.password2 {
-        errors.add("password2", "the two passwords differ");
+        errors.problem("password2", Problem::PasswordsDiffer);
     }
     if !errors.is_empty() {
         let page = account_page(&state, ctx, String::new(), errors, "").await?;
@@ -413,7 +411,7 @@ pub async fn change_password(
     let password = form.password.clone();
     let hash = web::block(move || accounts::hash_password(&password))
         .await?
-        .map_err(AppError::Internal)?;
+        .map_err(AppError::internal)?;
     let keep = req
         .cookie(SESSION_COOKIE)
         .map(|c| accounts::token_digest(c.value()));
@@ -437,7 +435,7 @@ pub async fn change_password(
 pub async fn api_me(req: HttpRequest) -> Result<HttpResponse, crate::web::ApiError> {
     let user = crate::web::caller::caller(&req)
         .user
-        .ok_or(crate::web::ApiError(AppError::Unauthorized))?;
+        .ok_or_else(|| crate::web::ApiError(AppError::unauthorized()))?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "id": user.id,
         "name": user.name,

@@ -10,6 +10,8 @@ use crate::accounts;
 use crate::director::model::{Role, User};
 use crate::director::users;
 use crate::web::auth::Admin;
+use crate::refusal::Kind;
+use crate::field::{Chosen, Problem};
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
@@ -95,24 +97,29 @@ pub async fn create_user(
     let form = form.into_inner();
     let mut errors = FormErrors::default();
     let name = users::check_name(&form.name)
-        .map_err(|m| errors.add("name", m))
+        .map_err(|e| errors.refused(&e))
         .ok();
     let role = Role::parse(&form.role);
     if role.is_none() {
-        errors.add("role", "choose admin or referee");
+        errors.problem(
+            "role",
+            Problem::NotChosen {
+                what: Chosen::Role,
+            },
+        );
     }
     if let Err(m) = accounts::check_new_password(&form.password) {
-        errors.add("password", m);
+        errors.refused(&m);
     }
     if let (Some(name), Some(role), true) = (name, role, errors.is_empty()) {
-        let hash = accounts::hash_password(&form.password).map_err(AppError::Internal)?;
+        let hash = accounts::hash_password(&form.password).map_err(AppError::internal)?;
         let by = admin.0.id;
         let created = state
             .write(Some(by), move |w| users::create(w, &name, role, &hash))
             .await;
         match created {
             Ok(_) => return Ok(see_other("/admin/users")),
-            Err(AppError::Conflict(m)) => errors.add("name", m),
+            Err(e) if e.is(Kind::Conflict) => errors.add("name", e.said().1),
             Err(e) => return Err(e),
         }
     }

@@ -7,6 +7,8 @@ use serde::Deserialize;
 use crate::director::forbidden;
 use crate::director::model::NewForbidden;
 use crate::web::auth::Referee;
+use crate::field::{Chosen, FieldError, Problem};
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::tournament::{error_key, load_page, waiver_key, ForbiddenRaw};
@@ -15,29 +17,34 @@ use crate::web::AppState;
 impl ForbiddenRaw {
     fn check(&self) -> Result<NewForbidden, FormErrors> {
         let mut errors = FormErrors::default();
-        let mut player = |field: &str, v: &str, label: &str| {
+        let mut refused = |field: &'static str, problem: Problem| {
+            errors.add(&error_key(field), FieldError::new(field, problem).to_string())
+        };
+        let mut player = |field: &'static str, v: &str, what: Chosen| {
             v.trim()
                 .parse::<i32>()
-                .map_err(|_| errors.add(&error_key(field), format!("choose {label}")))
+                .map_err(|_| refused(field, Problem::NotChosen { what }))
                 .ok()
         };
-        let a = player("a", &self.a, "player A");
-        let b = player("b", &self.b, "player B");
-        let mut round = |field: &str, v: &str, label: &str| match v.trim() {
+        let a = player("a", &self.a, Chosen::FirstPlayer);
+        let b = player("b", &self.b, Chosen::SecondPlayer);
+        let mut round = |field: &'static str, v: &str| match v.trim() {
             "" => Some(None),
             t => t
                 .parse::<i32>()
                 .map(Some)
                 .map_err(|_| {
-                    errors.add(
-                        &error_key(field),
-                        format!("{label} '{t}' is not a round number: give one, or leave it blank"),
+                    refused(
+                        field,
+                        Problem::NotARoundNumber {
+                            text: t.to_string(),
+                        },
                     )
                 })
                 .ok(),
         };
-        let from_round = round("from_round", &self.from_round, "from round");
-        let to_round = round("to_round", &self.to_round, "to round");
+        let from_round = round("from_round", &self.from_round);
+        let to_round = round("to_round", &self.to_round);
         match (a, b, from_round, to_round) {
             (Some(a), Some(b), Some(from_round), Some(to_round)) if errors.is_empty() => {
                 Ok(NewForbidden {
@@ -79,17 +86,21 @@ pub async fn add(
             .await
         {
             Ok(_) => return Ok(see_other(&format!("/t/{tid}#kept-apart"))),
-            Err(AppError::Invalid { field, message }) => {
-                let mut e = FormErrors::default();
-                e.add(&error_key(&field), message);
-                e
+            Err(e) if e.is(Kind::Invalid) => {
+                let (field, message) = e.said();
+                let mut errors = FormErrors::default();
+                errors.add(&error_key(field), message);
+                errors
             }
             Err(e) => return Err(e),
         },
         Err(errors) => errors,
     };
     if errors.is_empty() {
-        errors.add(&error_key("b"), "the pair could not be kept apart");
+        errors.add(
+            &error_key("b"),
+            FieldError::new("b", Problem::NotKeptApart).to_string(),
+        );
     }
     page_with_errors(&state, ctx, tid, raw, errors).await
 }
@@ -130,9 +141,9 @@ pub async fn waive(
         .await
     {
         Ok(_) => Ok(see_other(&format!("/t/{tid}#kept-apart"))),
-        Err(AppError::Invalid { message, .. }) => {
+        Err(e) if e.is(Kind::Invalid) => {
             let mut errors = FormErrors::default();
-            errors.add(&waiver_key(fid), message);
+            errors.add(&waiver_key(fid), e.said().1);
             page_with_errors(&state, ctx, tid, Default::default(), errors).await
         }
         Err(e) => Err(e),

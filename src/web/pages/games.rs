@@ -3,6 +3,8 @@
 //! submission and rulings, the players' link, the printable blank
 //! scoresheets and the text export of every record.
 
+use crate::field::{Chosen, Problem};
+use crate::refusal::{Kind, Thing};
 use std::collections::HashMap;
 
 use actix_web::http::StatusCode;
@@ -185,7 +187,7 @@ impl Replay {
             irregular
                 .entry(i.ply)
                 .or_default()
-                .push(i.detail().to_string());
+                .push(crate::wording::rules::detail(i, crate::wording::Lang::English));
         }
         // The side of each ply as the replay played it: the side to move
         // before it (the position after the ply before).
@@ -253,6 +255,16 @@ pub struct GamePage {
 }
 
 impl GamePage {
+    /// An irregularity, for a list that names its ply already.
+    fn detail(&self, i: &crate::rules::Irregularity) -> String {
+        crate::wording::rules::detail(i, crate::wording::Lang::English)
+    }
+
+    /// Why the board shows its result.
+    fn reason(&self, e: &crate::rules::fault::Ending) -> String {
+        crate::wording::rules::ending(*e, crate::wording::Lang::English)
+    }
+
     fn sides(&self) -> &'static [RecordSide] {
         RecordSide::ALL
     }
@@ -329,7 +341,7 @@ pub struct GameQuery {
 async fn records(state: &AppState, tid: i32, gid: i32) -> Result<GameRecords, AppError> {
     let g = state.run(move |c| scoresheets::game(c, gid)).await?;
     if g.tournament.id != tid {
-        return Err(AppError::not_found("game"));
+        return Err(AppError::not_found(Thing::Game));
     }
     Ok(g)
 }
@@ -404,13 +416,15 @@ pub async fn show(
     if !ply.is_empty() && wanted_ply(ply).is_none() {
         return Err(AppError::invalid(
             "ply",
-            format!("'{ply}' is not a ply: give a whole number, 0 for the empty board"),
+            Problem::NotAPly {
+                text: ply.to_string(),
+            },
         ));
     }
     let g = records(&state, tid, gid).await?;
     let can_edit = can_edit(&state, &ctx, tid).await?;
     if !g.round.is_published() && !can_edit {
-        return Err(AppError::not_found("game"));
+        return Err(AppError::not_found(Thing::Game));
     }
     let page = game_page(ctx, g, can_edit, &query, None, String::new(), String::new());
     render(&page, StatusCode::OK)
@@ -437,7 +451,9 @@ pub async fn submit(
     let outcome = match RecordSide::parse(&side) {
         None => Err(AppError::invalid(
             "side",
-            "choose whose record this is: dark, light or referee",
+            Problem::NotChosen {
+                what: Chosen::RecordSide,
+            },
         )),
         Some(s) => {
             let text = text.clone();
@@ -451,7 +467,8 @@ pub async fn submit(
             "/t/{tid}/games/{gid}?record={}&sent=1#records",
             sent.sheet.side.as_str()
         ))),
-        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => {
+        Err(e) if e.is(Kind::Invalid) || e.is(Kind::Conflict) => {
+            let message = e.said().1;
             let g = records(&state, tid, gid).await?;
             let page = game_page(
                 ctx,
@@ -489,7 +506,9 @@ pub async fn rule(
     let asked = match RulingKind::parse(&form.kind) {
         None => Err(AppError::invalid(
             "kind",
-            "choose a ruling: keep, board or other",
+            Problem::NotChosen {
+                what: Chosen::Ruling,
+            },
         )),
         Some(kind) => Ok(scoresheets::RulingAsked {
             kind,
@@ -507,7 +526,8 @@ pub async fn rule(
     };
     match outcome {
         Ok(()) => Ok(see_other(&format!("/t/{tid}/games/{gid}?ruled=1#rulings"))),
-        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => {
+        Err(e) if e.is(Kind::Invalid) || e.is(Kind::Conflict) => {
+            let message = e.said().1;
             let g = records(&state, tid, gid).await?;
             let page = game_page(
                 ctx,
@@ -614,7 +634,9 @@ pub async fn link_submit(
     let outcome = match RecordSide::parse(&side) {
         None => Err(AppError::invalid(
             "side",
-            "choose who you are: the player with dark or the one with light",
+            Problem::NotChosen {
+                what: Chosen::PlayerSide,
+            },
         )),
         Some(s) => {
             let (k, t) = (key.clone(), text.clone());
@@ -626,7 +648,8 @@ pub async fn link_submit(
     };
     match outcome {
         Ok(_) => Ok(see_other(&format!("/p/{pid}/{key}?sent=1#g{gid}"))),
-        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => {
+        Err(e) if e.is(Kind::Invalid) || e.is(Kind::Conflict) => {
+            let message = e.said().1;
             let k = key.clone();
             let link = state
                 .run(move |c| scoresheets::open_link(c, pid, &k))
@@ -720,7 +743,7 @@ pub async fn blank_sheets(
         });
     }
     if sheets.is_empty() && query.table.is_some() {
-        return Err(AppError::not_found("table"));
+        return Err(AppError::not_found(Thing::Table));
     }
     let page = ScoresheetsPage {
         ctx,

@@ -14,6 +14,7 @@ use crate::director::ratings::Book;
 use crate::rating::{Period, Rating};
 use crate::registry::{PersonFields, PersonText};
 use crate::web::auth::SignedIn;
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::{period_of, rating_book as book, this_year};
@@ -229,7 +230,7 @@ pub async fn pull(
         None => Err("No federation server is named: an admin names it on the Users page.".into()),
         Some(url) => web::block(move || crate::outbound::rating_list(policy, &url, this_year()))
             .await
-            .map_err(|e| AppError::Internal(e.to_string()))?
+            .map_err(|e| AppError::internal(e))?
             .map_err(|e| format!("The federation's list was not pulled: {e}")),
     };
     let (said, failed, status) = match fetched {
@@ -301,9 +302,9 @@ pub async fn add(
                 .await;
             match p {
                 Ok(p) => Ok(see_other(&format!("/people/{}", p.id))),
-                Err(AppError::Conflict(message)) => {
+                Err(e) if e.is(Kind::Conflict) => {
                     let mut errors = FormErrors::default();
-                    errors.add("federation_id", message);
+                    errors.add("federation_id", e.said().1);
                     render(
                         &people_page(&state, ctx, String::new(), raw, errors).await?,
                         FORM_ERROR,
@@ -625,7 +626,7 @@ fn merge_target(
         Ok(n) => Ok(n),
         Err(_) => match people::by_federation_id(conn, into)? {
             Some(p) => Ok(p.id),
-            None => Err(crate::director::model::DbError::Invalid(
+            None => Err(crate::director::model::DbError::from(
                 crate::field::FieldError::new(
                     "into",
                     crate::field::Problem::Unknown {
@@ -707,7 +708,7 @@ pub async fn merge(
                         .iter()
                         .any(|o| o.tournament_id == e.tournament_id)
                 }) {
-                    return Err(crate::director::model::DbError::Invalid(
+                    return Err(crate::director::model::DbError::from(
                         crate::field::FieldError::new(
                             "into",
                             crate::field::Problem::BothEntered {
@@ -739,8 +740,8 @@ pub async fn merge(
     };
     match done {
         Ok(into_id) => Ok(see_other(&format!("/people/{into_id}"))),
-        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => render(
-            &person_page_of(&state, ctx, id, Some(message)).await?,
+        Err(e) if e.is(Kind::Invalid) || e.is(Kind::Conflict) => render(
+            &person_page_of(&state, ctx, id, Some(e.said().1)).await?,
             FORM_ERROR,
         ),
         Err(e) => Err(e),
@@ -760,10 +761,10 @@ pub async fn undo_merge(
         .await;
     match done {
         Ok(m) => Ok(see_other(&format!("/people/{}", m.person_id))),
-        Err(AppError::Invalid { message, .. }) => {
+        Err(e) if e.is(Kind::Invalid) => {
             let m = state.run(move |c| people::find_merge(c, id)).await?;
             render(
-                &person_page_of(&state, ctx, m.into_id, Some(message)).await?,
+                &person_page_of(&state, ctx, m.into_id, Some(e.said().1)).await?,
                 FORM_ERROR,
             )
         }

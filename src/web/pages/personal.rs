@@ -18,6 +18,8 @@ use crate::director::personal::{self, NextRound};
 use crate::results::GameResult;
 use crate::tournament::{ByeKind, Confirmation};
 use crate::web::auth::Referee;
+use crate::field::Problem;
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{qr_svg, render, see_other, Ctx};
 use crate::web::views::personal::{
@@ -235,14 +237,11 @@ async fn answer(
         Err(e) => e,
     };
     let status = actix_web::ResponseError::status_code(&e);
-    match e {
-        AppError::Invalid { message, .. }
-        | AppError::Conflict(message)
-        | AppError::Forbidden(message) => render(
-            &me_page(req, state, key, None, Some(message)).await?,
-            status,
-        ),
-        other => Err(other),
+    if e.is(Kind::Invalid) || e.is(Kind::Conflict) || e.is(Kind::Forbidden) {
+        let (_, message) = e.said();
+        render(&me_page(req, state, key, None, Some(message)).await?, status)
+    } else {
+        Err(e)
     }
 }
 
@@ -257,9 +256,9 @@ pub async fn report(
     state.limits.personal(&key, &req, true)?;
     let game: i32 = form.game.trim().parse().unwrap_or(0);
     let done = match crate::reports::read(&form.result) {
-        Err(p) => Err(AppError::from(crate::director::model::DbError::Invalid(
+        Err(p) => Err(AppError::from(
             crate::field::FieldError::new("result", p),
-        ))),
+        )),
         Ok(result) => {
             let k = key.clone();
             let done = state
@@ -290,7 +289,10 @@ pub async fn next_round(
     let word = NextRound::named(&form.word).ok_or_else(|| {
         AppError::invalid(
             "word",
-            format!("'{}' is not a choice: play, zero or half", form.word.trim()),
+            Problem::Unknown {
+                text: form.word.trim().to_string(),
+                choices: &["play", "zero", "half"],
+            },
         )
     });
     let done = match word {

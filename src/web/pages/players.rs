@@ -12,6 +12,8 @@ use crate::director::tournaments;
 use crate::export::players as players_csv;
 use crate::roster::PlayerFields;
 use crate::web::auth::Referee;
+use crate::field::{Chosen, Problem};
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::tournament::{load_page, PlayerRaw};
@@ -86,12 +88,11 @@ async fn add_person(
     let asked = raw.person.trim().to_string();
     let person = state.run(move |c| players::person_named(c, &asked)).await?;
     let Some(person) = person else {
-        errors.add(
+        errors.problem(
             "person",
-            format!(
-                "nobody in the registry has number or federation id '{}'",
-                raw.person.trim()
-            ),
+            Problem::NobodyNamed {
+                text: raw.person.trim().to_string(),
+            },
         );
         return render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR);
     };
@@ -109,8 +110,8 @@ async fn add_person(
         .await;
     match entered {
         Ok(_) => Ok(see_other(&format!("/t/{tid}#players"))),
-        Err(AppError::Invalid { message, .. }) | Err(AppError::Conflict(message)) => {
-            errors.add("person", message);
+        Err(e) if e.is(Kind::Invalid) || e.is(Kind::Conflict) => {
+            errors.add("person", e.said().1);
             render(&load_page(&state, ctx, tid, raw, errors).await?, FORM_ERROR)
         }
         Err(e) => Err(e),
@@ -279,13 +280,27 @@ pub async fn add_relation(
         .a
         .trim()
         .parse::<i32>()
-        .map_err(|_| errors.add("a", "choose the first player"))
+        .map_err(|_| {
+            errors.problem(
+                "a",
+                Problem::NotChosen {
+                    what: Chosen::FirstPlayer,
+                },
+            )
+        })
         .ok();
     let b = form
         .b
         .trim()
         .parse::<i32>()
-        .map_err(|_| errors.add("b", "choose the second player"))
+        .map_err(|_| {
+            errors.problem(
+                "b",
+                Problem::NotChosen {
+                    what: Chosen::SecondPlayer,
+                },
+            )
+        })
         .ok();
     if let (Some(a), Some(b)) = (a, b) {
         match state
@@ -295,10 +310,11 @@ pub async fn add_relation(
             .await
         {
             Ok(_) => return Ok(see_other(&format!("/t/{tid}#relatives"))),
-            Err(AppError::Conflict(m)) => errors.add("b", m),
-            Err(AppError::NotFound(_)) => {
-                errors.add("b", "both players must be in this tournament")
-            }
+            Err(e) if e.is(Kind::Conflict) => errors.add("b", e.said().1),
+            Err(e) if e.is(Kind::NotFound) => errors.add(
+                "b",
+                AppError::invalid("b", Problem::NotBothInEvent).said().1,
+            ),
             Err(e) => return Err(e),
         }
     }
@@ -488,7 +504,14 @@ pub async fn request_bye(
         .player
         .trim()
         .parse::<i32>()
-        .map_err(|_| errors.add("bye_player", "choose a player"))
+        .map_err(|_| {
+            errors.problem(
+                "bye_player",
+                Problem::NotChosen {
+                    what: Chosen::Player,
+                },
+            )
+        })
         .ok();
     let next = state
         .run(move |c| tournaments::rounds_paired(c, tid))
@@ -497,17 +520,18 @@ pub async fn request_bye(
     let round = match form.round.trim().parse::<i32>() {
         Ok(n) if n >= next && n <= r.tournament.last_round() => Some(n),
         Ok(n) => {
-            errors.add(
+            errors.problem(
                 "bye_round",
-                format!(
-                    "round {n} is not a round still to pair ({next} to {})",
-                    r.tournament.last_round()
-                ),
+                Problem::RoundNotToPair {
+                    round: n,
+                    next,
+                    last: r.tournament.last_round(),
+                },
             );
             None
         }
         Err(_) => {
-            errors.add("bye_round", "give the round number");
+            errors.problem("bye_round", Problem::NoRoundNumber);
             None
         }
     };
@@ -520,10 +544,11 @@ pub async fn request_bye(
             .await
         {
             Ok(()) => return Ok(see_other(&format!("/t/{tid}#byes"))),
-            Err(AppError::Conflict(m)) => errors.add("bye_round", m),
-            Err(AppError::NotFound(_)) => {
-                errors.add("bye_player", "choose a player of this tournament")
-            }
+            Err(e) if e.is(Kind::Conflict) => errors.add("bye_round", e.said().1),
+            Err(e) if e.is(Kind::NotFound) => errors.add(
+                "bye_player",
+                AppError::invalid("bye_player", Problem::NotInEvent).said().1,
+            ),
             Err(e) => return Err(e),
         }
     }

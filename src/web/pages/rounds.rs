@@ -14,6 +14,8 @@ use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
 use crate::web::auth::can_edit;
 use crate::web::auth::Referee;
+use crate::field::{Chosen, Problem};
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{absolute_url, qr_svg, render, see_other, Ctx};
 use crate::web::views::round::{
@@ -68,7 +70,9 @@ pub async fn lock(
         other => {
             return Err(AppError::invalid(
                 "lock",
-                format!("'{other}' is neither yes (lock) nor no (unlock)"),
+                Problem::NotYesNo {
+                    text: other.to_string(),
+                },
             ))
         }
     };
@@ -95,9 +99,9 @@ pub async fn set_date(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let day = crate::rounds::parse_day(&form.date).map_err(|problem| {
-        AppError::from(crate::director::model::DbError::Invalid(
+        AppError::from(
             crate::field::FieldError::new("date", problem),
-        ))
+        )
     })?;
     state
         .write(Some(r.user.id), move |w| rounds::set_date(w, tid, n, day))
@@ -162,7 +166,10 @@ pub async fn set_clock(
                 .await;
             match written {
                 Ok(_) => return Ok(see_other(&format!("/t/{tid}/rounds/{n}#clock"))),
-                Err(AppError::Invalid { field, message }) => (field, message),
+                Err(e) if e.is(Kind::Invalid) => {
+                    let (field, message) = e.said();
+                    (field.to_string(), message)
+                }
                 // Anything but a refused value (the round gone, the
                 // database) is the error it is.
                 Err(other) => return Err(other),
@@ -354,7 +361,7 @@ pub async fn show(
         return crate::web::cache::public_page(&state, &req, false, tid, &key, move |data| {
             round_page(ctx, data, n, false, HashMap::new(), q, url)?
                 .render()
-                .map_err(|e| AppError::Internal(e.to_string()))
+                .map_err(|e| AppError::internal(e))
         })
         .await;
     }
@@ -559,10 +566,17 @@ pub async fn swap(
     form: web::Form<SwapForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
-    let parse = |field: &str, v: &str| {
+    let parse = |field: &'static str, v: &str| {
         v.trim()
             .parse::<i32>()
-            .map_err(|_| AppError::invalid(field, "choose a player"))
+            .map_err(|_| {
+                AppError::invalid(
+                    field,
+                    Problem::NotChosen {
+                        what: Chosen::Player,
+                    },
+                )
+            })
     };
     let (a, b) = (parse("a", &form.a)?, parse("b", &form.b)?);
     let confirmed = form.confirm == "yes";

@@ -13,6 +13,8 @@ use crate::director::tournaments;
 use crate::export::seasons::points as shown_points;
 use crate::season::SeasonFields;
 use crate::web::auth::SignedIn;
+use crate::field::Problem;
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{csv_download, render, see_other, Confirm, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
@@ -92,9 +94,11 @@ impl SeasonRaw {
                 match parsed {
                     Ok(p) => Some(p),
                     Err(_) => {
-                        errors.add(
+                        errors.problem(
                             "points",
-                            format!("'{text}' is not a list of numbers like 25, 18, 15"),
+                            Problem::NotANumberList {
+                                text: text.to_string(),
+                            },
                         );
                         None
                     }
@@ -106,7 +110,12 @@ impl SeasonRaw {
             text => match text.parse::<i64>() {
                 Ok(n) => Some(n),
                 Err(_) => {
-                    errors.add("best", format!("'{text}' is not a whole number"));
+                    errors.problem(
+                        "best",
+                        Problem::NotWholeNumber {
+                            text: text.to_string(),
+                        },
+                    );
                     None
                 }
             },
@@ -116,7 +125,12 @@ impl SeasonRaw {
             let w = self.weight_of(id);
             match w.trim().parse::<f64>() {
                 Ok(v) => events.push((*id, Some(v))),
-                Err(_) => errors.add("weight", format!("'{w}' is not a number")),
+                Err(_) => errors.problem(
+                    "weight",
+                    Problem::NotANumber {
+                        text: w.to_string(),
+                    },
+                ),
             }
         }
         if !errors.is_empty() {
@@ -170,21 +184,22 @@ fn individual(tournaments: Vec<Tournament>) -> Vec<Tournament> {
 /// A refusal a form shows beside its field (a value refused, a name
 /// taken), or the error page for anything else.
 fn beside_field(e: AppError) -> Result<FormErrors, AppError> {
-    match e {
-        AppError::Invalid { field, message } | AppError::ConflictOn { field, message } => {
-            let mut errors = FormErrors::default();
-            errors.add(&field, message);
-            Ok(errors)
-        }
-        e => Err(e),
+    if e.is(Kind::Invalid) || e.is(Kind::Conflict) && e.field().is_some() {
+        let (field, message) = e.said();
+        let mut errors = FormErrors::default();
+        errors.add(field, message);
+        Ok(errors)
+    } else {
+        Err(e)
     }
 }
 
 /// The status a form answers with when it shows `e`'s refusal again.
 fn status_of(e: &AppError) -> actix_web::http::StatusCode {
-    match e {
-        AppError::ConflictOn { .. } => actix_web::http::StatusCode::CONFLICT,
-        _ => FORM_ERROR,
+    if e.is(Kind::Conflict) {
+        actix_web::http::StatusCode::CONFLICT
+    } else {
+        FORM_ERROR
     }
 }
 

@@ -8,6 +8,7 @@ use askama_web::WebTemplate;
 
 use crate::director::TournamentData;
 use crate::standings::{show_points, SeparatedBy, Standing};
+use crate::field::Problem;
 use crate::web::error::AppError;
 use crate::web::layout::Ctx;
 use crate::web::views::round::load_data;
@@ -135,7 +136,7 @@ pub async fn standings(
         move |data| {
             StandingsPage::new(ctx, data)
                 .render()
-                .map_err(|e| AppError::Internal(e.to_string()))
+                .map_err(|e| AppError::internal(e))
         },
     )
     .await
@@ -158,10 +159,10 @@ pub async fn standings_csv_route(
         crate::export::standings::Headers::parse(query.headers.trim()).ok_or_else(|| {
             AppError::invalid(
                 "headers",
-                format!(
-                    "\"{}\" is not a header style: leave it out for words, or give \"keys\"",
-                    query.headers
-                ),
+                Problem::Unknown {
+                    text: query.headers.trim().to_string(),
+                    choices: &["keys"],
+                },
             )
         })?;
     let data = load_data(&state, path.into_inner()).await?;

@@ -1,6 +1,7 @@
 //! What players look up: their own page, the crosstable, the knock-out
 //! bracket, and the CSV of pairings and of the crosstable.
 
+use crate::refusal::Thing;
 use std::collections::HashMap;
 
 use actix_web::{web, HttpResponse};
@@ -177,7 +178,7 @@ pub async fn crosstable_page(
                 t: data.tournament,
             }
             .render()
-            .map_err(|e| AppError::Internal(e.to_string()))
+            .map_err(|e| AppError::internal(e))
         },
     )
     .await
@@ -294,7 +295,7 @@ pub async fn player_page(
     public_page(&state, &req, signed_in, tid, &key, move |data| {
         player_view(ctx, data, pid)?
             .render()
-            .map_err(|e| AppError::Internal(e.to_string()))
+            .map_err(|e| AppError::internal(e))
     })
     .await
 }
@@ -306,7 +307,7 @@ fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, A
         .iter()
         .find(|p| p.id == pid)
         .cloned()
-        .ok_or_else(|| AppError::not_found("player in this tournament"))?;
+        .ok_or_else(|| AppError::not_found(Thing::PlayerInTournament))?;
     let standings = data.standings();
     let me = standings.iter().find(|s| s.id == pid as u32);
     let mut rounds = Vec::new();
@@ -389,7 +390,7 @@ pub async fn bracket_page(
                 rounds,
             }
             .render()
-            .map_err(|e| AppError::Internal(e.to_string()))
+            .map_err(|e| AppError::internal(e))
         },
     )
     .await

@@ -3,12 +3,13 @@
 //! link), marking a match's boards started, match cards and the match
 //! results CSV.
 
+use crate::field::{Chosen, Problem};
+use crate::refusal::{Kind, Refusal, Thing};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::director::model::DbError;
 use crate::director::model::Round;
 use crate::director::model::Tournament;
 use crate::director::model::{Actor, NewTeam, Team};
@@ -151,7 +152,12 @@ fn ids(field: &'static str, text: &str) -> Result<Vec<i32>, FormErrors> {
         .map(|s| {
             s.parse::<i32>().map_err(|_| {
                 let mut e = FormErrors::default();
-                e.add(field, format!("'{s}' is not a player"));
+                e.problem(
+                    field,
+                    Problem::NotAPlayer {
+                        text: s.to_string(),
+                    },
+                );
                 e
             })
         })
@@ -190,7 +196,12 @@ pub async fn add(
                 [one] => members.push(*one),
                 _ => {
                     let mut e = FormErrors::default();
-                    e.add(field, format!("choose the player on board {}", k + 1));
+                    e.problem(
+                        field,
+                        Problem::NotChosen {
+                            what: Chosen::BoardPlayer { board: k + 1 },
+                        },
+                    );
                     return Err(e);
                 }
             }
@@ -216,22 +227,19 @@ pub async fn add(
         .await
     {
         Ok(_) => Ok(see_other(&format!("/t/{tid}/teams"))),
-        Err(AppError::Invalid { field, message }) => {
+        Err(e) if e.is(Kind::Invalid) => {
             let mut errors = FormErrors::default();
-            let field = if field == "members" {
-                "b1".into()
-            } else {
-                field
-            };
-            errors.add(&field, message);
+            let (field, message) = e.said();
+            let field = if field == "members" { "b1" } else { field };
+            errors.add(field, message);
             render(
                 &teams_page(&state, ctx, tid, raw, errors).await?,
                 FORM_ERROR,
             )
         }
-        Err(AppError::Conflict(message)) => {
+        Err(e) if e.is(Kind::Conflict) => {
             let mut errors = FormErrors::default();
-            errors.add("name", message);
+            errors.add("name", e.said().1);
             render(
                 &teams_page(&state, ctx, tid, raw, errors).await?,
                 StatusCode::CONFLICT,
@@ -272,12 +280,13 @@ pub async fn import(
             match stored {
                 Ok(teams) => Ok(teams.len()),
                 Err(refused) => {
-                    let (column, message) = match refused.error {
-                        DbError::Invalid(e) if e.field == "name" => ("team", e.to_string()),
-                        DbError::Invalid(e) => (e.field, e.to_string()),
-                        DbError::Conflict(c) => ("team", c.to_string()),
-                        DbError::RosterRefused(r) => ("team", r.to_string()),
-                        other => return Err(other.into()),
+                    let refused_with = AppError::from(refused.error);
+                    let (column, message) = match refused_with.refusal() {
+                        Some(Refusal::Invalid(e)) if e.field != "name" => refused_with.said(),
+                        Some(Refusal::Invalid(_) | Refusal::Conflict(_) | Refusal::Roster(_)) => {
+                            ("team", refused_with.said().1)
+                        }
+                        _ => return Err(refused_with),
                     };
                     Err(vec![ImportError {
                         // A refusal of the whole file (a round already
@@ -365,7 +374,7 @@ async fn team_page(
     let team = team_views(&data)
         .into_iter()
         .find(|t| t.id == team_id)
-        .ok_or_else(|| AppError::not_found("team"))?;
+        .ok_or_else(|| AppError::not_found(Thing::Team))?;
     let names = data.player_names();
     let matches = data
         .rounds
@@ -516,12 +525,12 @@ fn lineup_page(
     let view = team_views(data)
         .into_iter()
         .find(|t| t.id == team.id)
-        .ok_or_else(|| AppError::not_found("team"))?;
+        .ok_or_else(|| AppError::not_found(Thing::Team))?;
     let m = data.match_of(round, team.id).ok_or_else(|| {
-        AppError::Conflict(format!(
-            "{} has no match in round {}",
-            team.name, round.number
-        ))
+        AppError::from(crate::rounds::Refused::NoMatch {
+            team: team.name.clone(),
+            round: round.number,
+        })
     })?;
     let other = if m.first_team_id == Some(team.id) {
         m.second_team_id
@@ -600,14 +609,19 @@ impl LineupForm {
             .collect()
     }
 
-    fn boards(&self) -> Result<Vec<i32>, String> {
-        [&self.b1, &self.b2, &self.b3, &self.b4]
+    fn boards(&self) -> Result<Vec<i32>, AppError> {
+        [("b1", &self.b1), ("b2", &self.b2), ("b3", &self.b3), ("b4", &self.b4)]
             .iter()
             .enumerate()
-            .map(|(k, v)| {
-                v.trim()
-                    .parse::<i32>()
-                    .map_err(|_| format!("choose the player on board {}", k + 1))
+            .map(|(k, (field, v))| {
+                v.trim().parse::<i32>().map_err(|_| {
+                    AppError::invalid(
+                        field,
+                        Problem::NotChosen {
+                            what: Chosen::BoardPlayer { board: k + 1 },
+                        },
+                    )
+                })
             })
             .collect()
     }
@@ -626,7 +640,7 @@ pub async fn lineup_form(
     let team = data
         .team(team_id)
         .cloned()
-        .ok_or_else(|| AppError::not_found("team"))?;
+        .ok_or_else(|| AppError::not_found(Thing::Team))?;
     let page = lineup_page(
         ctx,
         &data,
@@ -675,10 +689,7 @@ async fn save_lineup(
                     set_lineup(c, tid, n, team_id, &boards, seen.as_deref(), actor)
                 })
                 .await
-                .map_err(|e| match e {
-                    AppError::Invalid { message, .. } | AppError::Conflict(message) => message,
-                    other => other.to_string(),
-                })
+
         }
     };
     let data = load_data(state, tid).await?;
@@ -689,13 +700,15 @@ async fn save_lineup(
             page.saved = true;
             render(&page, StatusCode::OK)
         }
-        Err(m) => {
-            let status = if m.contains("10.3.1") || m.contains("have started") {
+        // A refusal of the boards' state (started: OGR 10.3.1) is a
+        // conflict; of the line-up given, the form's own error.
+        Err(e) => {
+            let status = if e.is(Kind::Conflict) {
                 StatusCode::CONFLICT
             } else {
                 FORM_ERROR
             };
-            page.error = m;
+            page.error = e.said().1;
             render(&page, status)
         }
     }
@@ -714,7 +727,7 @@ pub async fn lineup_save(
     let team = data
         .team(team_id)
         .cloned()
-        .ok_or_else(|| AppError::not_found("team"))?;
+        .ok_or_else(|| AppError::not_found(Thing::Team))?;
     save_lineup(
         &state,
         ctx,
@@ -736,11 +749,7 @@ async fn captain_team(
     let team = state
         .run(move |c| teams::by_captain_token(c, &token))
         .await?
-        .ok_or_else(|| {
-            AppError::NotFound(
-                "This captain's link is not valid: it may have been renewed. Ask the referee for the new one.".into(),
-            )
-        })?;
+        .ok_or_else(|| AppError::not_found(Thing::CaptainLink))?;
     let data = load_data(state, team.tournament_id).await?;
     let round = data.published().last().map(|r| (*r).clone());
     Ok((team, data, round))
@@ -800,9 +809,7 @@ pub async fn captain_save(
     let token = path.into_inner();
     let (team, data, round) = captain_team(&state, token.clone()).await?;
     let Some(round) = round else {
-        return Err(AppError::Conflict(
-            "No round is published yet: there is no line-up to give.".into(),
-        ));
+        return Err(crate::rounds::Refused::NoRoundPublished.into());
     };
     save_lineup(
         &state,

@@ -11,6 +11,8 @@ use crate::director::model::Tournament;
 use crate::director::tournaments;
 use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
+use crate::field::{Chosen, Problem};
+use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::tournament::load_page;
@@ -200,10 +202,11 @@ pub async fn create(
             match created {
                 Ok(t) => Ok(see_other(&format!("/t/{}", t.id))),
                 // A date outside its range, refused where it is stored.
-                Err(AppError::Invalid { field, message }) => {
-                    let mut e = FormErrors::default();
-                    e.add(&field, message);
-                    render(&TournamentForm::new(ctx, None, raw, e), FORM_ERROR)
+                Err(e) if e.is(Kind::Invalid) => {
+                    let (field, message) = e.said();
+                    let mut errors = FormErrors::default();
+                    errors.add(field, message);
+                    render(&TournamentForm::new(ctx, None, raw, errors), FORM_ERROR)
                 }
                 Err(other) => Err(other),
             }
@@ -245,15 +248,12 @@ pub async fn update(
                 .await
             {
                 Ok(_) => return Ok(see_other(&format!("/t/{id}"))),
-                Err(AppError::Locked { field, message }) => {
-                    let mut e = FormErrors::default();
-                    e.add(&field, format!("{field} cannot change: {message}"));
-                    (e, StatusCode::CONFLICT)
-                }
-                Err(AppError::Invalid { field, message }) => {
-                    let mut e = FormErrors::default();
-                    e.add(&field, message);
-                    (e, FORM_ERROR)
+                Err(e) if e.is(Kind::Invalid) || e.is(Kind::Conflict) && e.field().is_some() => {
+                    let status = actix_web::ResponseError::status_code(&e);
+                    let (field, message) = e.said();
+                    let mut errors = FormErrors::default();
+                    errors.add(field, message);
+                    (errors, if e.is(Kind::Invalid) { FORM_ERROR } else { status })
                 }
                 Err(other) => return Err(other),
             }
@@ -302,7 +302,14 @@ pub async fn assign_referee(
         .user_id
         .trim()
         .parse()
-        .map_err(|_| AppError::invalid("user_id", "choose a referee"))?;
+        .map_err(|_| {
+            AppError::invalid(
+                "user_id",
+                Problem::NotChosen {
+                    what: Chosen::Referee,
+                },
+            )
+        })?;
     state
         .write(Some(admin.0.id), move |w| {
             tournaments::assign_referee(w, tid, uid)
@@ -526,14 +533,14 @@ pub async fn archive(
         "yes" => true,
         "no" => false,
         other => {
-            return Err(AppError::from(crate::director::model::DbError::Invalid(
+            return Err(AppError::from(
                 crate::field::FieldError::new(
                     "archived",
                     crate::field::Problem::NotYesNo {
                         text: other.to_string(),
                     },
                 ),
-            )))
+            ))
         }
     };
     let tid = r.tournament.id;

@@ -33,5 +33,5 @@ pub fn this_year() -> i32 {
 /// after the current one is refused, nothing being rated there yet.
 pub fn period_of(asked: Option<&str>, until: Period) -> Result<Period, AppError> {
     crate::rating::Period::asked("period", asked, until)
-        .map_err(|e| AppError::from(crate::director::model::DbError::Invalid(e)))
+        .map_err(|e| AppError::from(e))
 }
