@@ -57,42 +57,32 @@ impl Conflict {
 
 /// What a unique rule allows once.
 /// Its codes say what is taken (`round_taken`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case", suffix = "_taken")]
 pub enum Taken {
-    Relatives {
-        a: String,
-        b: String,
-    },
-    Round {
-        number: i32,
-    },
-    Bye {
-        round: i32,
-    },
-    UserName {
-        name: String,
-    },
+    /// The two players are recorded as relatives already.
+    Relatives { a: String, b: String },
+    /// The round is paired already.
+    Round { number: i32 },
+    /// The player has a bye in that round already.
+    Bye { round: i32 },
+    /// Another account has this name.
+    UserName { name: String },
     /// Another record for this side arrived at the same moment.
     RecordSide,
+    /// The account referees the tournament already.
     Referee,
     /// The person is entered in this tournament already.
-    Entry {
-        name: String,
-    },
+    Entry { name: String },
     /// Another person of the registry has this federation id.
-    FederationId {
-        id: String,
-    },
+    FederationId { id: String },
     /// Another account publishes the event with this origin id here.
-    Origin {
-        origin: String,
-    },
+    Origin { origin: String },
     /// Another season has this name.
-    SeasonName {
-        name: String,
-    },
+    SeasonName { name: String },
 }
 
 /// A result edit refused because the game changed since the editor read

@@ -25,7 +25,9 @@ impl std::error::Error for FieldError {}
 /// What is wrong with a field's value. Variants carry what the words need
 /// (the text given, the limit, the players by name as the caller knows
 /// them); none carries a sentence.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Problem {
@@ -33,84 +35,50 @@ pub enum Problem {
     Empty,
     /// Nothing was given and no default applies: choose or type one.
     Missing,
-    TooLong {
-        max: usize,
-    },
+    /// Longer than the field holds.
+    TooLong { max: usize },
     /// A control character (NUL, a line break, an escape).
-    ControlCharacter {
-        code: u32,
-    },
+    ControlCharacter { code: u32 },
     /// A zero-width or bidirectional formatting character, which makes the
     /// text read differently from what is stored.
-    InvisibleCharacter {
-        code: u32,
-    },
-    NotWholeNumber {
-        text: String,
-    },
-    OutOfRange {
-        value: i64,
-        min: i64,
-        max: i64,
-    },
+    InvisibleCharacter { code: u32 },
+    /// A whole number was expected.
+    NotWholeNumber { text: String },
+    /// A number outside its range.
+    OutOfRange { value: i64, min: i64, max: i64 },
     /// A number below 1 where counting starts at 1.
-    BelowOne {
-        value: i64,
-    },
-    NotADate {
-        text: String,
-    },
+    BelowOne { value: i64 },
+    /// A date that does not read as YYYY-MM-DD.
+    NotADate { text: String },
     /// A bye named with `"play": true`.
     ByeWithPlay,
     /// A moment must read as ISO 8601 with its offset.
-    NotATime {
-        text: String,
-    },
+    NotATime { text: String },
     /// A calendar month (a rating period) must read `YYYY-MM`.
-    NotAMonth {
-        text: String,
-    },
+    NotAMonth { text: String },
     /// A decimal number was expected (a rating, an RD).
-    NotANumber {
-        text: String,
-    },
-    DecimalOutOfRange {
-        text: String,
-        min: i64,
-        max: i64,
-    },
+    NotANumber { text: String },
+    /// A decimal number outside its range.
+    DecimalOutOfRange { text: String, min: i64, max: i64 },
     /// A month after the current one: nothing is rated there yet.
-    FutureMonth {
-        text: String,
-    },
+    FutureMonth { text: String },
     /// A person merged into themselves.
     MergeIntoSelf,
     /// A person merged away already, into `into`.
-    MergedAway {
-        person: i32,
-        into: i32,
-    },
+    MergedAway { person: i32, into: i32 },
     /// A person, a tournament or an entry that is not there.
-    NoSuch {
-        id: i32,
-    },
+    NoSuch { id: i32 },
     /// Two players named for a pair (relatives) where one is not in the
     /// tournament.
     NotBothInEvent,
     /// A player named as their own relative.
     SelfRelative,
     /// Nothing chosen from a list (a player, a referee).
-    NotChosen {
-        what: Chosen,
-    },
+    NotChosen { what: Chosen },
     /// A game's result that is not one of the spellings Kraal reads.
-    NotAResult {
-        text: String,
-    },
+    NotAResult { text: String },
     /// Fewer characters than the field needs (a password).
-    TooShort {
-        min: usize,
-    },
+    TooShort { min: usize },
     /// An account name holds only letters, digits, '.', '_', '-' and '@'.
     AccountNameCharacters,
     /// A new password typed twice, differently.
@@ -120,80 +88,45 @@ pub enum Problem {
     /// An API token's label: 1 to 60 characters.
     TokenLabel,
     /// A player named by something not a player's number.
-    NotAPlayer {
-        text: String,
-    },
+    NotAPlayer { text: String },
     /// Nobody in the registry has this number or federation id.
-    NobodyNamed {
-        text: String,
-    },
+    NobodyNamed { text: String },
     /// A bye asked for a round that is not still to pair.
-    RoundNotToPair {
-        round: i32,
-        next: i32,
-        last: i32,
-    },
+    RoundNotToPair { round: i32, next: i32, last: i32 },
     /// A round that is not a number (a ban's first or last round).
-    NotARoundNumber {
-        text: String,
-    },
+    NotARoundNumber { text: String },
     /// No pairing keeps the pair apart.
     NotKeptApart,
     /// Season points that are not a list of numbers.
-    NotANumberList {
-        text: String,
-    },
+    NotANumberList { text: String },
     /// No round number given.
     NoRoundNumber,
     /// A ply number that is not a whole number.
-    NotAPly {
-        text: String,
-    },
+    NotAPly { text: String },
     /// A record side that is not dark, light or referee.
-    NotASide {
-        text: String,
-    },
+    NotASide { text: String },
     /// A record that is not UTF-8 text: the bytes at `offset` are not.
-    NotUtf8 {
-        offset: usize,
-    },
+    NotUtf8 { offset: usize },
     /// A record's JSON body that could not be read.
-    RecordNotJson {
-        detail: String,
-    },
+    RecordNotJson { detail: String },
     /// Two people both entered in one tournament cannot be one person.
-    BothEntered {
-        tournament: String,
-    },
+    BothEntered { tournament: String },
     /// A merge undone already.
-    AlreadyUndone {
-        id: i32,
-    },
+    AlreadyUndone { id: i32 },
     /// A merge a later one rests on: that one is undone first.
-    UndoLaterFirst {
-        id: i32,
-        later: i32,
-    },
+    UndoLaterFirst { id: i32, later: i32 },
     /// Given with a person of the registry, whose value the entry takes.
     FromPerson,
     /// The entry is nobody of the registry.
     NotLinked,
     /// An address that is not an `http://` or `https://` one.
-    NotALink {
-        text: String,
-    },
+    NotALink { text: String },
     /// A list longer than its limit.
-    TooMany {
-        max: usize,
-    },
+    TooMany { max: usize },
     /// The same tournament twice in one list.
-    Twice {
-        id: i32,
-    },
+    Twice { id: i32 },
     /// A season counts individual events only.
-    TeamEvent {
-        id: i32,
-    },
+    TeamEvent { id: i32 },
     /// A season without a single event.
     NoEvent,
     /// The last day is before the first.
@@ -222,19 +155,14 @@ pub enum Problem {
         text: String,
         choices: &'static [&'static str],
     },
-    NotYesNo {
-        text: String,
-    },
-    UnknownTiebreak {
-        text: String,
-    },
-    TiebreakTwice {
-        text: String,
-    },
+    /// Neither yes nor no.
+    NotYesNo { text: String },
+    /// A tiebreak Kraal does not know.
+    UnknownTiebreak { text: String },
+    /// A tiebreak listed twice.
+    TiebreakTwice { text: String },
     /// A team tiebreak asked of an individual event.
-    TeamTiebreak {
-        tiebreak: Tiebreak,
-    },
+    TeamTiebreak { tiebreak: Tiebreak },
     /// Cycles asked of a system that plays none.
     CyclesNotPlayed,
     /// A knock-out's rounds follow its field.
@@ -251,6 +179,7 @@ pub enum Problem {
         cycle: i32,
         max_cycles: i32,
     },
+    /// Cycles and rounds that give different numbers of rounds.
     CyclesDisagree {
         cycles: i32,
         entrants: usize,
@@ -258,23 +187,13 @@ pub enum Problem {
         given: i32,
     },
     /// The first pairing fixed the rounds at `rounds`.
-    RoundsFixed {
-        rounds: i32,
-    },
+    RoundsFixed { rounds: i32 },
     /// Fewer rounds than are paired already.
-    FewerThanPaired {
-        paired: i32,
-    },
+    FewerThanPaired { paired: i32 },
     /// A round outside the event's rounds.
-    RoundOutside {
-        round: i32,
-        rounds: i32,
-    },
+    RoundOutside { round: i32, rounds: i32 },
     /// A range whose last round comes before its first.
-    RoundsReversed {
-        from: i32,
-        to: i32,
-    },
+    RoundsReversed { from: i32, to: i32 },
     /// A line-up names a player the team cannot field (OGR 10.2).
     NotOnRoster {
         board: usize,
@@ -282,36 +201,21 @@ pub enum Problem {
         team: String,
     },
     /// A player on two boards of one match (OGR 10.4).
-    TwoBoards {
-        player: String,
-    },
+    TwoBoards { player: String },
     /// A team or a line-up of other than four players (OGR 10.1).
-    NotFourPlayers {
-        given: usize,
-    },
+    NotFourPlayers { given: usize },
     /// A team name another team of the event has.
-    TeamNameTaken {
-        name: String,
-    },
+    TeamNameTaken { name: String },
     /// A player named who is not in the event.
     NotInEvent,
     /// A player id that is no player of the event.
-    UnknownPlayer {
-        id: i32,
-    },
+    UnknownPlayer { id: i32 },
     /// A player listed twice in one team.
-    ListedTwice {
-        name: String,
-    },
+    ListedTwice { name: String },
     /// A player who plays for another team already.
-    InOtherTeam {
-        name: String,
-        team: String,
-    },
+    InOtherTeam { name: String, team: String },
     /// The same player named twice where two are wanted.
-    SamePlayer {
-        name: String,
-    },
+    SamePlayer { name: String },
     /// A kept-apart pair that already holds over some of these rounds.
     AlreadyKeptApart {
         a: String,
@@ -322,16 +226,11 @@ pub enum Problem {
     /// A waiver with no reason: players must be able to read why.
     NoReason,
     /// A move record longer than a game can take.
-    RecordTooLong {
-        bytes: usize,
-        max: usize,
-    },
+    RecordTooLong { bytes: usize, max: usize },
     /// A move record with no moves.
     RecordEmpty,
     /// A NUL character on line `line` of a move record.
-    RecordNul {
-        line: usize,
-    },
+    RecordNul { line: usize },
     /// A ruling that keeps a result the game does not have.
     NothingToKeep,
     /// A ruling "the board's result" where no record ends on the board.
@@ -345,19 +244,11 @@ pub enum Problem {
     /// A ruling that sets another result without saying why.
     ReasonRequired,
     /// A pairing's score that is not one (`2-0`, `1½-½`).
-    NotAScore {
-        text: String,
-    },
+    NotAScore { text: String },
     /// A pairing's score whose sides do not add up to its games.
-    ScoreNotGames {
-        text: String,
-        games: u32,
-    },
+    ScoreNotGames { text: String, games: u32 },
     /// A game's records are full: at most `max_kb` are kept.
-    RecordsFull {
-        held_kb: usize,
-        max_kb: usize,
-    },
+    RecordsFull { held_kb: usize, max_kb: usize },
     /// A player sent the referee's copy of a record.
     NotAPlayersSide,
     /// A ruling that sets a result names none.
@@ -378,7 +269,9 @@ pub enum Chosen {
     Player,
     Referee,
     /// The player on a board of a team's line-up.
-    BoardPlayer { board: usize },
+    BoardPlayer {
+        board: usize,
+    },
     /// Whose record a referee enters: dark, light or the referee's own.
     RecordSide,
     /// A referee's ruling: keep, board or other.

@@ -125,9 +125,13 @@ pub enum Thing {
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Unreadable {
+    /// A body that is not the JSON asked for (unknown fields, wrong types).
     UnreadableJson { detail: String },
+    /// A form body that could not be read.
     UnreadableForm { detail: String },
+    /// A query string that could not be read.
     UnreadableQuery { detail: String },
+    /// A path segment that could not be read.
     UnreadablePath { detail: String },
     /// The body could not be received.
     UnreadableBody { detail: String },
@@ -144,6 +148,7 @@ pub enum Unreadable {
 pub enum Forbidden {
     /// The caller has no right to change this.
     NotAllowed,
+    /// Only an admin may do this.
     AdminOnly,
     /// Signed in, but not a referee of `tournament`.
     NotReferee { tournament: String },
@@ -398,7 +403,9 @@ mod tests {
         let codes = all_codes();
         for c in &codes {
             assert!(
-                !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
+                !c.is_empty()
+                    && c.chars()
+                        .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
                 "{c}"
             );
         }
@@ -425,13 +432,19 @@ mod tests {
 
         let r = Refusal::NotFound(Thing::Tournament);
         assert_eq!((r.code(), r.kind()), ("not_found", Kind::NotFound));
-        assert_eq!(r.params(), object(serde_json::json!({ "what": "tournament" })));
+        assert_eq!(
+            r.params(),
+            object(serde_json::json!({ "what": "tournament" }))
+        );
 
         let r = Refusal::Round(RoundRefused::NotYourGame { game: 12 });
         assert_eq!((r.code(), r.kind()), ("not_your_game", Kind::Forbidden));
         assert_eq!(r.params(), object(serde_json::json!({ "game": 12 })));
 
-        let r = Refusal::NotReady(NotReady::MissingResults { round: 2, missing: 3 });
+        let r = Refusal::NotReady(NotReady::MissingResults {
+            round: 2,
+            missing: 3,
+        });
         assert_eq!(r.code(), "missing_results");
         assert_eq!(
             r.params(),
@@ -448,7 +461,30 @@ mod tests {
         assert_eq!((r.code(), r.retry_after()), ("too_many_requests", Some(3)));
         assert_eq!(
             r.params(),
-            object(serde_json::json!({ "what": "reports", "through": "personal_link", "retry_after": 3 }))
+            object(
+                serde_json::json!({ "what": "reports", "through": "personal_link", "retry_after": 3 })
+            )
+        );
+    }
+
+    #[test]
+    fn the_api_document_lists_every_code_and_no_other() {
+        let doc = include_str!("../docs/api.md");
+        let start = doc
+            .find("| code | status | params | when |")
+            .expect("docs/api.md has the table of codes");
+        let listed: Vec<&str> = doc[start..]
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+            .collect();
+        let codes = all_codes();
+        let missing: Vec<_> = codes.iter().filter(|c| !listed.contains(c)).collect();
+        let unknown: Vec<_> = listed.iter().filter(|c| !codes.contains(c)).collect();
+        assert!(
+            missing.is_empty() && unknown.is_empty(),
+            "docs/api.md misses {missing:?} and lists codes that do not exist: {unknown:?}"
         );
     }
 }

@@ -68,7 +68,7 @@ fn a_stored_setting_kraal_does_not_know_is_named_not_defaulted() {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains(&format!("a round of tournament {}", t.id))
+            err.contains(&format!("round of tournament {}", t.id))
                 && err.contains("'finished' is not a known round status (draft, published)"),
             "{err}"
         );

@@ -80,7 +80,7 @@ fn every_refusal_carries_the_security_headers() {
         (
             "an over-size form",
             signed_in.post(&format!("/t/{}/edit", t.id), &[("name", &big)]),
-            400,
+            413,
         ),
         (
             "a page that does not exist",

@@ -35,18 +35,21 @@ impl Forbidden {
         Rounds::new(self.from_round, self.to_round)
     }
 
-    /// The rounds the ban covers, as a referee reads them.
-    pub fn rounds_label(&self) -> String {
-        crate::wording::field::rounds(self.rounds())
-    }
-
     /// Whether the ban covers round `n`.
     pub fn covers(&self, n: i32) -> bool {
         self.rounds().covers(n)
     }
 
     fn summary(&self) -> String {
-        format!("{} – {}, {}", self.a_name, self.b_name, self.rounds_label())
+        // The audit's record of the ban: its rounds as numbers, from
+        // round 1 when it has no first, to `…` (the last) when no last.
+        let to = self.to_round.map_or("…".to_string(), |n| n.to_string());
+        format!(
+            "{} – {}, rounds {}-{to}",
+            self.a_name,
+            self.b_name,
+            self.from_round.unwrap_or(1)
+        )
     }
 }
 

@@ -43,7 +43,7 @@ pub enum DbError {
     Unreadable { row: String, message: String },
     /// A refusal of the use case, as a value (`crate::refusal`): the
     /// request was understood and the answer is no.
-    #[error("{0:?}")]
+    #[error("{0}")]
     Refused(crate::refusal::Refusal),
     /// Any other database failure.
     #[error("database error: {0}")]
@@ -228,9 +228,9 @@ pub(crate) fn read_row(
 pub(crate) fn classify(err: diesel::result::Error, taken: crate::conflict::Taken) -> DbError {
     use diesel::result::{DatabaseErrorKind, Error};
     match err {
-        Error::NotFound => {
-            DbError::Refused(crate::refusal::Refusal::NotFound(crate::refusal::Thing::Record))
-        }
+        Error::NotFound => DbError::Refused(crate::refusal::Refusal::NotFound(
+            crate::refusal::Thing::Record,
+        )),
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
             DbError::from(crate::conflict::Conflict::Taken(taken))
         }

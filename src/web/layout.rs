@@ -103,7 +103,7 @@ pub fn csv_download(
     tournament: &str,
     what: &str,
 ) -> Result<HttpResponse, AppError> {
-    let bytes = bytes.map_err(|e| AppError::internal(e))?;
+    let bytes = bytes.map_err(AppError::internal)?;
     Ok(download(
         "text/csv; charset=utf-8",
         bytes,
@@ -148,9 +148,7 @@ pub fn render<T: askama::Template>(
     page: &T,
     status: actix_web::http::StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let body = page
-        .render()
-        .map_err(|e| AppError::internal(e))?;
+    let body = page.render().map_err(AppError::internal)?;
     Ok(HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(body))

@@ -26,7 +26,7 @@ use actix_web::{middleware, web, App, HttpServer};
 use crate::director::model::DbConnection;
 use crate::director::model::DbError;
 use crate::director::model::Pool;
-use crate::refusal::{Thing, Unreadable};
+use crate::refusal::{Refusal, Thing, Unreadable};
 pub use cache::{Cached, PageCache};
 pub use error::{ApiError, AppError};
 
@@ -202,10 +202,22 @@ pub fn server(
         App::new()
             .app_data(state.clone())
             .app_data(web::FormConfig::default().limit(4 * 1024 * 1024).error_handler(|e, _| {
-                AppError::from(Unreadable::UnreadableForm { detail: e.to_string() }).into()
+                match e {
+                    // A body past the limit is too large, not unreadable.
+                    actix_web::error::UrlencodedError::Overflow { limit, .. } => {
+                        AppError::Refused(Refusal::TooLarge { max_bytes: limit as u64 }).into()
+                    }
+                    e => AppError::from(Unreadable::UnreadableForm { detail: e.to_string() }).into(),
+                }
             }))
             .app_data(web::JsonConfig::default().limit(1024 * 1024).error_handler(|e, _| {
-                ApiError::from(Unreadable::UnreadableJson { detail: e.to_string() }).into()
+                match e {
+                    actix_web::error::JsonPayloadError::OverflowKnownLength { limit, .. }
+                    | actix_web::error::JsonPayloadError::Overflow { limit } => {
+                        ApiError::from(Refusal::TooLarge { max_bytes: limit as u64 }).into()
+                    }
+                    e => ApiError::from(Unreadable::UnreadableJson { detail: e.to_string() }).into(),
+                }
             }))
             .app_data(web::QueryConfig::default().error_handler(|e, req| {
                 let e = AppError::from(Unreadable::UnreadableQuery { detail: e.to_string() });

@@ -42,6 +42,13 @@ pub fn internal(lang: Lang) -> (&'static str, &'static str) {
     }
 }
 
+/// The refusal in English, as the command line and the logs say it.
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&english(self))
+    }
+}
+
 fn english(r: &Refusal) -> String {
     match r {
         Refusal::Invalid(e) => e.to_string(),

@@ -14,8 +14,8 @@ use crate::accounts;
 use crate::director::model::User;
 use crate::director::model::{Admission, ApiToken};
 use crate::director::users;
-use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::field::Problem;
+use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
@@ -256,13 +256,13 @@ async fn start_session(
         token,
         state.secure_cookies,
     ))
-    .map_err(|e| AppError::internal(e))?;
+    .map_err(AppError::internal)?;
     res.add_cookie(&security_cookie(
         CSRF_COOKIE,
         accounts::new_token(),
         state.secure_cookies,
     ))
-    .map_err(|e| AppError::internal(e))?;
+    .map_err(AppError::internal)?;
     Ok(res)
 }
 
@@ -278,8 +278,7 @@ pub async fn logout(
     let mut res = see_other("/");
     let mut gone = Cookie::new(SESSION_COOKIE, "");
     gone.set_path("/");
-    res.add_removal_cookie(&gone)
-        .map_err(|e| AppError::internal(e))?;
+    res.add_removal_cookie(&gone).map_err(AppError::internal)?;
     Ok(res)
 }
 
@@ -340,10 +339,9 @@ pub async fn create_token(
     let unprintable = crate::roster::check_printable("label", &label).err();
     if label.is_empty() || label.chars().count() > 60 || unprintable.is_some() {
         let mut errors = FormErrors::default();
-        errors.refused(&unprintable.unwrap_or(crate::field::FieldError::new(
-            "label",
-            Problem::TokenLabel,
-        )));
+        errors.refused(
+            &unprintable.unwrap_or(crate::field::FieldError::new("label", Problem::TokenLabel)),
+        );
         let page = account_page(&state, ctx, String::new(), errors, "").await?;
         return render(&page, FORM_ERROR);
     }

@@ -97,7 +97,7 @@ pub async fn show(
         move |data| {
             DisplayPage::of(ctx, data)
                 .render()
-                .map_err(|e| AppError::internal(e))
+                .map_err(AppError::internal)
         },
     )
     .await

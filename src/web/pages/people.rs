@@ -12,9 +12,9 @@ use crate::director::model::{Entry, Merge, Person};
 use crate::director::people;
 use crate::director::ratings::Book;
 use crate::rating::{Period, Rating};
+use crate::refusal::Kind;
 use crate::registry::{PersonFields, PersonText};
 use crate::web::auth::SignedIn;
-use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::{period_of, rating_book as book, this_year};
@@ -230,7 +230,7 @@ pub async fn pull(
         None => Err("No federation server is named: an admin names it on the Users page.".into()),
         Some(url) => web::block(move || crate::outbound::rating_list(policy, &url, this_year()))
             .await
-            .map_err(|e| AppError::internal(e))?
+            .map_err(AppError::internal)?
             .map_err(|e| format!("The federation's list was not pulled: {e}")),
     };
     let (said, failed, status) = match fetched {

@@ -178,7 +178,7 @@ pub async fn crosstable_page(
                 t: data.tournament,
             }
             .render()
-            .map_err(|e| AppError::internal(e))
+            .map_err(AppError::internal)
         },
     )
     .await
@@ -295,7 +295,7 @@ pub async fn player_page(
     public_page(&state, &req, signed_in, tid, &key, move |data| {
         player_view(ctx, data, pid)?
             .render()
-            .map_err(|e| AppError::internal(e))
+            .map_err(AppError::internal)
     })
     .await
 }
@@ -390,7 +390,7 @@ pub async fn bracket_page(
                 rounds,
             }
             .render()
-            .map_err(|e| AppError::internal(e))
+            .map_err(AppError::internal)
         },
     )
     .await
