@@ -443,43 +443,12 @@ impl RawTournament {
     }
 
     /// Checks every field; empty optional fields take the rule set's defaults.
+    /// The errors keep one order, the first of which the event file's
+    /// import names.
     pub fn check(&self) -> Result<TournamentFields, Vec<FieldError>> {
         let mut errors = Vec::new();
-        let name = self.name.split_whitespace().collect::<Vec<_>>().join(" ");
-        if name.is_empty() {
-            errors.push(FieldError::new("name", Problem::Empty));
-        } else if name.chars().count() > 120 {
-            errors.push(FieldError::new("name", Problem::TooLong { max: 120 }));
-        }
-        errors.extend(crate::roster::check_printable("name", &self.name).err());
-        let venue = self.venue.trim().to_string();
-        errors.extend(crate::roster::check_printable("venue", &venue).err());
-        if venue.chars().count() > 120 {
-            errors.push(FieldError::new("venue", Problem::TooLong { max: 120 }));
-        }
-        let mut date = |field: &'static str, text: &str| {
-            let text = text.trim();
-            if text.is_empty() {
-                return None;
-            }
-            NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .map_err(|_| {
-                    errors.push(FieldError::new(
-                        field,
-                        Problem::NotADate {
-                            text: text.to_string(),
-                        },
-                    ))
-                })
-                .ok()
-        };
-        let starts_on = date("starts_on", &self.starts_on);
-        let ends_on = date("ends_on", &self.ends_on);
-        if let (Some(s), Some(e)) = (starts_on, ends_on) {
-            if e < s {
-                errors.push(FieldError::new("ends_on", Problem::EndsBeforeStart));
-            }
-        }
+        let (name, venue) = self.name_and_venue(&mut errors);
+        let (starts_on, ends_on) = self.dates(&mut errors);
         let pick = |field: &'static str,
                     text: &str,
                     default: Option<&str>|
@@ -504,106 +473,17 @@ impl RawTournament {
             pick("bye_value", &self.bye_value, Some(bye_default.as_str())).and_then(|t| {
                 ByeValue::parse(&t).ok_or_else(|| unknown("bye_value", t, ByeValue::NAMES))
             });
-        let games = match (self.games_per_pairing.trim(), &rules) {
-            ("", Ok(r)) => Ok(r.default_games_per_pairing()),
-            ("", Err(_)) => Ok(2),
-            ("2", _) => Ok(2),
-            ("6", _) => Ok(6),
-            (t, _) => Err(FieldError::new(
-                "games_per_pairing",
-                Problem::NotOneOf {
-                    text: t.to_string(),
-                    choices: &["2", "6"],
-                },
-            )),
-        };
-        let follows_field = system.as_ref().is_ok_and(|s| s.rounds_follow_field());
-        let rounds = match self.rounds.trim().parse::<i32>() {
-            Ok(n) if (1..=MAX_ROUNDS).contains(&n) => Ok(Some(n)),
-            Ok(n) => Err(FieldError::new(
-                "rounds",
-                Problem::OutOfRange {
-                    value: n.into(),
-                    min: 1,
-                    max: MAX_ROUNDS.into(),
-                },
-            )),
-            Err(_) if self.rounds.trim().is_empty() && follows_field => Ok(None),
-            Err(_) if self.rounds.trim().is_empty() => {
-                Err(FieldError::new("rounds", Problem::Missing))
-            }
-            Err(_) => Err(FieldError::new(
-                "rounds",
-                Problem::NotWholeNumber {
-                    text: self.rounds.trim().to_string(),
-                },
-            )),
-        };
-        let cycles = match self.cycles.trim() {
-            "" | "1" => 1,
-            "2" if system.as_ref().is_ok_and(|s| s.plays_cycles()) => 2,
-            "2" => {
-                errors.push(FieldError::new("cycles", Problem::CyclesNotPlayed));
-                1
-            }
-            other => {
-                errors.push(FieldError::new(
-                    "cycles",
-                    Problem::NotOneOf {
-                        text: other.to_string(),
-                        choices: &["1", "2"],
-                    },
-                ));
-                1
-            }
-        };
-        let knockout = matches!(system, Ok(System::Knockout));
-        let teams = system.as_ref().is_ok_and(|s| s.is_team());
-        let team_default = team_tiebreaks(*ranking.as_ref().unwrap_or(&Ranking::GamePoints));
-        let tiebreaks = match parse_tiebreaks(&self.tiebreaks) {
-            // A knock-out is decided by tiebreak sets: no standings tiebreaks.
-            Ok(_) if knockout => Ok(Vec::new()),
-            Ok(list) if list.is_empty() && teams => Ok(team_default),
-            Ok(list) if list.is_empty() => Ok(DEFAULT_TIEBREAKS.to_vec()),
-            Ok(list) if !teams => match list.iter().find(|t| t.teams_only()) {
-                Some(&t) => Err(FieldError::new(
-                    "tiebreaks",
-                    Problem::TeamTiebreak { tiebreak: t },
-                )),
-                None => Ok(list),
-            },
-            // OGR 10.6: head-to-head comes first between teams level on points.
-            Ok(list) => Ok(std::iter::once(Tiebreak::DirectEncounter)
-                .chain(list.into_iter().filter(|t| *t != Tiebreak::DirectEncounter))
-                .collect()),
-            Err(p) => Err(FieldError::new("tiebreaks", p)),
-        };
-        let mut yes_no =
-            |field: &'static str, text: &str| match text.trim().to_ascii_lowercase().as_str() {
-                "" | "no" | "false" | "off" | "0" => false,
-                "yes" | "true" | "on" | "1" => true,
-                other => {
-                    errors.push(FieldError::new(
-                        field,
-                        Problem::NotYesNo {
-                            text: other.to_string(),
-                        },
-                    ));
-                    false
-                }
-            };
-        let records_public = yes_no("records_public", &self.records_public);
-        let records_required = yes_no("records_required", &self.records_required);
-        let clocks = yes_no("clocks", &self.clocks);
-        let half_point_bye = yes_no("half_point_bye", &self.half_point_bye);
-        let rated = self.rated.trim().is_empty() || yes_no("rated", &self.rated);
-        let confirmation = match self.confirmation.trim() {
-            "" => Confirmation::Players,
-            t => Confirmation::parse(t).unwrap_or_else(|| {
-                errors.push(unknown("confirmation", t.to_string(), Confirmation::NAMES));
-                Confirmation::Players
-            }),
-        };
+        let games = self.games_asked(&rules);
+        let rounds = self.rounds_asked(system.as_ref().is_ok_and(|s| s.rounds_follow_field()));
+        let cycles =
+            self.cycles_asked(system.as_ref().is_ok_and(|s| s.plays_cycles()), &mut errors);
+        let tiebreaks = self.tiebreaks_asked(&system, &ranking);
+        let records_public = yes_no(&mut errors, "records_public", &self.records_public);
+        let records_required = yes_no(&mut errors, "records_required", &self.records_required);
+        let clocks = yes_no(&mut errors, "clocks", &self.clocks);
+        let half_point_bye = yes_no(&mut errors, "half_point_bye", &self.half_point_bye);
+        let rated = self.rated.trim().is_empty() || yes_no(&mut errors, "rated", &self.rated);
+        let confirmation = self.confirmation_asked(&mut errors);
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
@@ -646,6 +526,180 @@ impl RawTournament {
                 rated,
             }),
             _ => Err(errors),
+        }
+    }
+
+    /// The name, its spaces folded, and the venue, trimmed: each printable
+    /// and at most 120 characters, the name not empty.
+    fn name_and_venue(&self, errors: &mut Vec<FieldError>) -> (String, String) {
+        let name = self.name.split_whitespace().collect::<Vec<_>>().join(" ");
+        if name.is_empty() {
+            errors.push(FieldError::new("name", Problem::Empty));
+        } else if name.chars().count() > 120 {
+            errors.push(FieldError::new("name", Problem::TooLong { max: 120 }));
+        }
+        errors.extend(crate::roster::check_printable("name", &self.name).err());
+        let venue = self.venue.trim().to_string();
+        errors.extend(crate::roster::check_printable("venue", &venue).err());
+        if venue.chars().count() > 120 {
+            errors.push(FieldError::new("venue", Problem::TooLong { max: 120 }));
+        }
+        (name, venue)
+    }
+
+    /// The first and the last day, each none or a date like 2026-12-05,
+    /// the last not before the first.
+    fn dates(&self, errors: &mut Vec<FieldError>) -> (Option<NaiveDate>, Option<NaiveDate>) {
+        let mut date = |field: &'static str, text: &str| {
+            let text = text.trim();
+            if text.is_empty() {
+                return None;
+            }
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .map_err(|_| {
+                    errors.push(FieldError::new(
+                        field,
+                        Problem::NotADate {
+                            text: text.to_string(),
+                        },
+                    ))
+                })
+                .ok()
+        };
+        let starts_on = date("starts_on", &self.starts_on);
+        let ends_on = date("ends_on", &self.ends_on);
+        if let (Some(s), Some(e)) = (starts_on, ends_on) {
+            if e < s {
+                errors.push(FieldError::new("ends_on", Problem::EndsBeforeStart));
+            }
+        }
+        (starts_on, ends_on)
+    }
+
+    /// The games of a pairing, 2 or 6: where none is given, the rule set's
+    /// (2 if the rule set is not known either).
+    fn games_asked(&self, rules: &Result<RuleSet, FieldError>) -> Result<i32, FieldError> {
+        match (self.games_per_pairing.trim(), rules) {
+            ("", Ok(r)) => Ok(r.default_games_per_pairing()),
+            ("", Err(_)) => Ok(2),
+            ("2", _) => Ok(2),
+            ("6", _) => Ok(6),
+            (t, _) => Err(FieldError::new(
+                "games_per_pairing",
+                Problem::NotOneOf {
+                    text: t.to_string(),
+                    choices: &["2", "6"],
+                },
+            )),
+        }
+    }
+
+    /// The rounds, 1 to `MAX_ROUNDS`, or none yet where the system's field
+    /// decides them (`follows_field`) and none is given.
+    fn rounds_asked(&self, follows_field: bool) -> Result<Option<i32>, FieldError> {
+        match self.rounds.trim().parse::<i32>() {
+            Ok(n) if (1..=MAX_ROUNDS).contains(&n) => Ok(Some(n)),
+            Ok(n) => Err(FieldError::new(
+                "rounds",
+                Problem::OutOfRange {
+                    value: n.into(),
+                    min: 1,
+                    max: MAX_ROUNDS.into(),
+                },
+            )),
+            Err(_) if self.rounds.trim().is_empty() && follows_field => Ok(None),
+            Err(_) if self.rounds.trim().is_empty() => {
+                Err(FieldError::new("rounds", Problem::Missing))
+            }
+            Err(_) => Err(FieldError::new(
+                "rounds",
+                Problem::NotWholeNumber {
+                    text: self.rounds.trim().to_string(),
+                },
+            )),
+        }
+    }
+
+    /// The cycles, 1 or 2 where the system plays cycles; a refused one
+    /// counts as 1 beside its error.
+    fn cycles_asked(&self, plays_cycles: bool, errors: &mut Vec<FieldError>) -> i32 {
+        match self.cycles.trim() {
+            "" | "1" => 1,
+            "2" if plays_cycles => 2,
+            "2" => {
+                errors.push(FieldError::new("cycles", Problem::CyclesNotPlayed));
+                1
+            }
+            other => {
+                errors.push(FieldError::new(
+                    "cycles",
+                    Problem::NotOneOf {
+                        text: other.to_string(),
+                        choices: &["1", "2"],
+                    },
+                ));
+                1
+            }
+        }
+    }
+
+    /// The tiebreaks in order: none for a knock-out, the usual ones where
+    /// none is given, team tiebreaks for teams only, and head-to-head first
+    /// between teams.
+    fn tiebreaks_asked(
+        &self,
+        system: &Result<System, FieldError>,
+        ranking: &Result<Ranking, FieldError>,
+    ) -> Result<Vec<Tiebreak>, FieldError> {
+        let knockout = matches!(system, Ok(System::Knockout));
+        let teams = system.as_ref().is_ok_and(|s| s.is_team());
+        let team_default = team_tiebreaks(*ranking.as_ref().unwrap_or(&Ranking::GamePoints));
+        match parse_tiebreaks(&self.tiebreaks) {
+            // A knock-out is decided by tiebreak sets: no standings tiebreaks.
+            Ok(_) if knockout => Ok(Vec::new()),
+            Ok(list) if list.is_empty() && teams => Ok(team_default),
+            Ok(list) if list.is_empty() => Ok(DEFAULT_TIEBREAKS.to_vec()),
+            Ok(list) if !teams => match list.iter().find(|t| t.teams_only()) {
+                Some(&t) => Err(FieldError::new(
+                    "tiebreaks",
+                    Problem::TeamTiebreak { tiebreak: t },
+                )),
+                None => Ok(list),
+            },
+            // OGR 10.6: head-to-head comes first between teams level on points.
+            Ok(list) => Ok(std::iter::once(Tiebreak::DirectEncounter)
+                .chain(list.into_iter().filter(|t| *t != Tiebreak::DirectEncounter))
+                .collect()),
+            Err(p) => Err(FieldError::new("tiebreaks", p)),
+        }
+    }
+
+    /// Who confirms the players' reports: the players where none is given.
+    fn confirmation_asked(&self, errors: &mut Vec<FieldError>) -> Confirmation {
+        match self.confirmation.trim() {
+            "" => Confirmation::Players,
+            t => Confirmation::parse(t).unwrap_or_else(|| {
+                errors.push(unknown("confirmation", t.to_string(), Confirmation::NAMES));
+                Confirmation::Players
+            }),
+        }
+    }
+}
+
+/// A switch of the form: yes or no in any of their usual spellings, none
+/// meaning no; another word is an error and counts as no.
+fn yes_no(errors: &mut Vec<FieldError>, field: &'static str, text: &str) -> bool {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "no" | "false" | "off" | "0" => false,
+        "yes" | "true" | "on" | "1" => true,
+        other => {
+            errors.push(FieldError::new(
+                field,
+                Problem::NotYesNo {
+                    text: other.to_string(),
+                },
+            ));
+            false
         }
     }
 }

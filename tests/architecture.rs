@@ -851,3 +851,226 @@ fn files_of_different_modules_never_import_each_other_in_a_circle() {
         found.join("\n")
     );
 }
+
+/// The most lines a function may take, from its `fn` to its closing brace:
+/// past that a reader loses the thread, and the parts want names.
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// The most lines a source file may take: past that a module holds more
+/// than one subject, and each wants a file of its own.
+const MAX_FILE_LINES: usize = 1000;
+
+/// The comment that lets a function run longer: a `match` that words one
+/// case per line (an error's or a refusal's sentence for each variant)
+/// reads best whole, and cutting it in parts would only scatter the cases.
+const ONE_CASE_PER_LINE: &str = "one case per line";
+
+/// The functions of one file over `MAX_FUNCTION_LINES`, each as
+/// `file:line name length`.
+struct LongFunctions<'a> {
+    file: &'a str,
+    lines: Vec<&'a str>,
+    /// The type or trait whose `impl` or definition is being read.
+    owner: Vec<String>,
+    found: Vec<String>,
+}
+
+impl LongFunctions<'_> {
+    /// Records `sig` if its function is too long and not a marked match.
+    fn check(&mut self, attrs: &[syn::Attribute], sig: &syn::Signature, block: &syn::Block) {
+        let start = sig.fn_token.span.start().line;
+        let end = block.brace_token.span.close().start().line;
+        let length = end + 1 - start;
+        if length <= MAX_FUNCTION_LINES || (self.marked(attrs, start) && one_match(block)) {
+            return;
+        }
+        let name = match self.owner.last() {
+            Some(owner) => format!("{owner}::{}", sig.ident),
+            None => sig.ident.to_string(),
+        };
+        self.found
+            .push(format!("{}:{start} {name} {length}", self.file));
+    }
+
+    /// Whether a comment directly above the function (among its doc
+    /// comments and attributes, or right above them) carries the marker.
+    fn marked(&self, attrs: &[syn::Attribute], fn_line: usize) -> bool {
+        let first = attrs
+            .iter()
+            .map(|a| a.span().start().line)
+            .min()
+            .unwrap_or(fn_line)
+            .min(fn_line);
+        // Spans count lines from 1, `self.lines` from 0: `top` is the index
+        // of the first comment line above, the item's own first if none.
+        let mut top = first - 1;
+        while top > 0 && self.lines[top - 1].trim_start().starts_with("//") {
+            top -= 1;
+        }
+        self.lines[top..fn_line - 1]
+            .iter()
+            .any(|l| l.trim_start().starts_with("//") && l.contains(ONE_CASE_PER_LINE))
+    }
+}
+
+/// Whether a body is one `match`, after at most the `let`s that name what
+/// its arms share.
+fn one_match(block: &syn::Block) -> bool {
+    let Some((last, before)) = block.stmts.split_last() else {
+        return false;
+    };
+    matches!(last, syn::Stmt::Expr(syn::Expr::Match(_), None))
+        && before.iter().all(|s| matches!(s, syn::Stmt::Local(_)))
+}
+
+/// The name of the type an `impl` is for: `Refused` for
+/// `impl fmt::Display for Refused`.
+fn type_name(ty: &syn::Type) -> String {
+    match ty {
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .map_or_else(String::new, |s| s.ident.to_string()),
+        syn::Type::Reference(r) => type_name(&r.elem),
+        _ => "_".to_string(),
+    }
+}
+
+impl<'ast> Visit<'ast> for LongFunctions<'_> {
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        self.check(&item.attrs, &item.sig, &item.block);
+        visit::visit_item_fn(self, item);
+    }
+
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        self.owner.push(type_name(&item.self_ty));
+        visit::visit_item_impl(self, item);
+        self.owner.pop();
+    }
+
+    fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        self.check(&item.attrs, &item.sig, &item.block);
+        visit::visit_impl_item_fn(self, item);
+    }
+
+    fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+        self.owner.push(item.ident.to_string());
+        visit::visit_item_trait(self, item);
+        self.owner.pop();
+    }
+
+    fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+        if let Some(block) = &item.default {
+            self.check(&item.attrs, &item.sig, block);
+        }
+        visit::visit_trait_item_fn(self, item);
+    }
+}
+
+/// The functions of `text` (the source of `file`) over the limit and not
+/// excused by the marker, each as `file:line name length`.
+fn long_functions(file: &str, text: &str) -> Vec<String> {
+    let syntax = syn::parse_file(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut long = LongFunctions {
+        file,
+        lines: text.lines().collect(),
+        owner: Vec::new(),
+        found: Vec::new(),
+    };
+    long.visit_file(&syntax);
+    long.found
+}
+
+#[test]
+fn no_function_is_longer_than_120_lines_but_a_match_of_one_case_per_line() {
+    let found: Vec<String> = files(&[""])
+        .iter()
+        .flat_map(|f| {
+            long_functions(
+                &f.display().to_string(),
+                &std::fs::read_to_string(f).unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (cut them into named steps; a match that words \
+         one case per line may stay whole under a comment saying `{ONE_CASE_PER_LINE}`):\n{}",
+        found.join("\n")
+    );
+    // The rule can fail: a function, a method and a nested function of 121
+    // lines are caught, one of 120 is not, and the marker excuses a match
+    // only.
+    let body = |lines: usize| "    let _ = 0;\n".repeat(lines - 2);
+    let cases = |lines: usize| {
+        let arms: String = (0..lines - 5)
+            .map(|i| format!("        {i} => 0,\n"))
+            .collect();
+        format!("    match x {{\n{arms}        _ => 1,\n    }}\n")
+    };
+    let probe = format!(
+        "fn long() {{\n{long}}}\n\
+         fn short() {{\n{short}}}\n\
+         struct S;\n\
+         impl S {{\n    fn method(&self) {{\n{long}    }}\n}}\n\
+         fn outer() {{\n    fn inner() {{\n{long}    }}\n}}\n\
+         // Words each value, {ONE_CASE_PER_LINE}.\n\
+         fn worded(x: u32) -> u32 {{\n{worded}}}\n\
+         // Not a match, though {ONE_CASE_PER_LINE}.\n\
+         fn pretends() {{\n{long}}}\n\
+         fn unmarked(x: u32) -> u32 {{\n{worded}}}\n",
+        long = body(121),
+        short = body(120),
+        worded = cases(121),
+    );
+    let caught = long_functions("probe.rs", &probe);
+    let names: Vec<&str> = caught
+        .iter()
+        .map(|c| c.split(' ').nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "long",
+            "S::method",
+            "outer",
+            "inner",
+            "pretends",
+            "unmarked"
+        ],
+        "{caught:?}"
+    );
+    assert!(caught[0].starts_with("probe.rs:1 long 121"), "{caught:?}");
+}
+
+/// The files over `MAX_FILE_LINES`, each as `file length`.
+fn long_files(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|f| {
+            let length = std::fs::read_to_string(f).unwrap().lines().count();
+            (length > MAX_FILE_LINES).then(|| format!("{} {length}", f.display()))
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_is_longer_than_1000_lines() {
+    let found = long_files(&files(&[""]));
+    assert!(
+        found.is_empty(),
+        "source files over {MAX_FILE_LINES} lines (give a subject of its own a module of its own):\n{}",
+        found.join("\n")
+    );
+    // The rule can fail: a file of 1,001 lines is caught, one of 1,000 is not.
+    let dir = std::env::temp_dir();
+    let long = dir.join(format!("kraal-long-{}.rs", std::process::id()));
+    let short = dir.join(format!("kraal-short-{}.rs", std::process::id()));
+    std::fs::write(&long, "//\n".repeat(MAX_FILE_LINES + 1)).unwrap();
+    std::fs::write(&short, "//\n".repeat(MAX_FILE_LINES)).unwrap();
+    let caught = long_files(&[long.clone(), short.clone()]);
+    std::fs::remove_file(&long).unwrap();
+    std::fs::remove_file(&short).unwrap();
+    assert_eq!(caught, [format!("{} 1001", long.display())]);
+}

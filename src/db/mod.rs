@@ -197,7 +197,7 @@ impl<T> From<Stored<T>> for Option<T> {
     }
 }
 
-/// Turns "no row" into [`DbError::NotFound`] naming `thing`, so the page
+/// Turns "no row" into a `Refusal::NotFound` naming `thing`, so the page
 /// or API says what is missing without each caller translating it.
 pub(crate) fn found(err: diesel::result::Error, thing: crate::refusal::Thing) -> DbError {
     match err {

@@ -99,55 +99,84 @@ fn result_value(
     }
 }
 
-fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilter) -> Trail {
-    let name = |id: i32| {
-        data.players
+/// What the trail's entries are about, in the tournament's own terms: the
+/// players' names, the rounds' numbers by id, and where each game is.
+struct Places<'a> {
+    data: &'a TournamentData,
+    /// Round numbers by id, undone rounds included (their entries say which).
+    rounds: HashMap<i32, i32>,
+    /// Each pairing with the number of its round.
+    round_of_pairing: HashMap<i32, (i32, &'a crate::db::rounds::Pairing)>,
+    games: HashMap<i32, GamePlace>,
+}
+
+impl<'a> Places<'a> {
+    fn new(data: &'a TournamentData, entries: &[AuditEntry]) -> Self {
+        let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
+        for e in entries {
+            if let (Entity::Round, Some(id), Some(n)) = (e.entity, e.entity_id, e.detail.round) {
+                rounds.entry(id).or_insert(n);
+            }
+        }
+        let round_of_pairing: HashMap<i32, (i32, &crate::db::rounds::Pairing)> = data
+            .pairings
+            .iter()
+            .map(|p| (p.id, (rounds.get(&p.round_id).copied().unwrap_or(0), p)))
+            .collect();
+        let games: HashMap<i32, GamePlace> = data
+            .games
+            .iter()
+            .filter_map(|g| {
+                let (round, p) = round_of_pairing.get(&g.pairing_id)?;
+                Some((
+                    g.id,
+                    GamePlace {
+                        round: *round,
+                        table: p.table_no,
+                        number: g.number,
+                        tiebreak: g.tiebreak,
+                        players: [p.first_player_id, p.second_player_id],
+                        starter: g.starter_player_id,
+                    },
+                ))
+            })
+            .collect();
+        Places {
+            data,
+            rounds,
+            round_of_pairing,
+            games,
+        }
+    }
+
+    /// A player's name, or `player 7` for one no longer in the tournament.
+    fn name(&self, id: i32) -> String {
+        self.data
+            .players
             .iter()
             .find(|p| p.id == id)
             .map_or_else(|| format!("player {id}"), |p| p.name.clone())
-    };
-    // Round numbers by id, undone rounds included (their entries say which).
-    let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
-    for e in &entries {
-        if let (Entity::Round, Some(id), Some(n)) = (e.entity, e.entity_id, e.detail.round) {
-            rounds.entry(id).or_insert(n);
-        }
     }
-    let round_of_pairing: HashMap<i32, (i32, &crate::db::rounds::Pairing)> = data
-        .pairings
-        .iter()
-        .map(|p| (p.id, (rounds.get(&p.round_id).copied().unwrap_or(0), p)))
-        .collect();
-    let games: HashMap<i32, GamePlace> = data
-        .games
-        .iter()
-        .filter_map(|g| {
-            let (round, p) = round_of_pairing.get(&g.pairing_id)?;
-            Some((
-                g.id,
-                GamePlace {
-                    round: *round,
-                    table: p.table_no,
-                    number: g.number,
-                    tiebreak: g.tiebreak,
-                    players: [p.first_player_id, p.second_player_id],
-                    starter: g.starter_player_id,
-                },
-            ))
-        })
-        .collect();
-    let pair_names = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
-    let subject = |e: &AuditEntry| -> (Subject, Option<i32>, Vec<i32>) {
-        let id = e.entity_id;
-        match (e.entity, id) {
-            (Entity::Game, Some(g)) => match games.get(&g) {
+
+    /// What `e` changed, the round it belongs to and the players it
+    /// concerns (what the round and player filters look at).
+    fn subject(&self, e: &AuditEntry) -> (Subject, Option<i32>, Vec<i32>) {
+        let data = self.data;
+        let pair_names = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+        match (e.entity, e.entity_id) {
+            (Entity::Game, Some(g)) => match self.games.get(&g) {
                 Some(place) => (
                     Subject::Game {
                         round: place.round,
                         table: place.table,
                         number: place.number,
                         tiebreak: place.tiebreak,
-                        players: place.players.iter().flatten().map(|p| name(*p)).collect(),
+                        players: place
+                            .players
+                            .iter()
+                            .flatten()
+                            .map(|p| self.name(*p))
+                            .collect(),
                     },
                     Some(place.round),
                     place.players.iter().flatten().copied().collect(),
@@ -161,10 +190,10 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 ),
             },
             (Entity::Round, Some(r)) => {
-                let n = rounds.get(&r).copied();
+                let n = self.rounds.get(&r).copied();
                 (Subject::Round(n), n, e.detail.players.clone())
             }
-            (Entity::Player, Some(p)) => (Subject::Player(name(p)), e.detail.round, vec![p]),
+            (Entity::Player, Some(p)) => (Subject::Player(self.name(p)), e.detail.round, vec![p]),
             (Entity::Relation, Some(r)) => match data.relations.iter().find(|x| x.id == r) {
                 Some(x) => (
                     Subject::Relation(pair_names(&x.a_name, &x.b_name)),
@@ -206,7 +235,11 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 )
             }
             (Entity::Match, Some(m)) => {
-                let round = round_of_pairing.get(&m).map(|(r, _)| *r).or(e.detail.round);
+                let round = self
+                    .round_of_pairing
+                    .get(&m)
+                    .map(|(r, _)| *r)
+                    .or(e.detail.round);
                 (Subject::Match(round), round, Vec::new())
             }
             (other, _) => (
@@ -215,77 +248,87 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 e.detail.players.clone(),
             ),
         }
-    };
+    }
+
+    /// The line of `e`, its old and new values in the tournament's terms
+    /// where the stored text is an id or a code.
+    fn line(&self, e: AuditEntry, subject: Subject) -> TrailLine {
+        let name = |id: i32| self.name(id);
+        let stored = |v: Option<String>| v.map(Value::Stored);
+        let (old_value, new_value) = match (e.action, e.detail.round) {
+            // A swap's players are ids in its detail.
+            (Action::Swap, _) => match e.detail.players.as_slice() {
+                [a, b] => (
+                    Some(Value::Swapped(name(*a), name(*b))),
+                    stored(e.new_value),
+                ),
+                _ => (stored(e.old_value), stored(e.new_value)),
+            },
+            // The round a player is withdrawn from, or rejoins.
+            (Action::Withdraw, Some(n)) if e.new_value.is_none() => {
+                (stored(e.old_value), Some(Value::NotPairedFrom(n)))
+            }
+            (Action::Reinstate, Some(n)) if e.old_value.is_none() => {
+                (Some(Value::NotPairedFrom(n)), stored(e.new_value))
+            }
+            (Action::RequestBye | Action::CancelBye, Some(n)) => {
+                let kind = e.new_value.as_deref().and_then(ByeKind::parse);
+                match kind {
+                    Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n, kind })),
+                    None => (stored(e.old_value), stored(e.new_value)),
+                }
+            }
+            // A game's result names whom it was for: the names beside
+            // it are the pairing's order, not the game's starter first.
+            (
+                Action::Result
+                | Action::Report
+                | Action::ReportedByBoth
+                | Action::ReportedByOne
+                | Action::ReportWithdrawn,
+                _,
+            ) => match e.entity_id {
+                Some(g) => (
+                    e.old_value.map(|v| result_value(&self.games, g, v, &name)),
+                    e.new_value.map(|v| result_value(&self.games, g, v, &name)),
+                ),
+                None => (stored(e.old_value), stored(e.new_value)),
+            },
+            _ => (stored(e.old_value), stored(e.new_value)),
+        };
+        TrailLine {
+            at: e.at,
+            user: e.user,
+            subject,
+            old_value,
+            new_value,
+            action: e.action,
+        }
+    }
+}
+
+/// Whether a change in `round`, concerning `players`, made by `user`, is
+/// one `filter` asks for.
+fn wanted(filter: &TrailFilter, round: Option<i32>, players: &[i32], user: Option<&str>) -> bool {
+    filter.round.is_none_or(|n| round == Some(n))
+        && filter.player.is_none_or(|p| players.contains(&p))
+        && filter
+            .referee
+            .as_ref()
+            .is_none_or(|r| user == Some(r.as_str()))
+}
+
+/// The page of the trail `filter` asks for, with what its filters offer.
+fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilter) -> Trail {
+    let places = Places::new(data, &entries);
     let mut people: Vec<String> = entries.iter().filter_map(|e| e.user.clone()).collect();
     people.sort();
     people.dedup();
     let matching: Vec<TrailLine> = entries
         .into_iter()
         .filter_map(|e| {
-            let (text, round, players) = subject(&e);
-            if filter.round.is_some_and(|n| round != Some(n)) {
-                return None;
-            }
-            if filter.player.is_some_and(|p| !players.contains(&p)) {
-                return None;
-            }
-            if filter
-                .referee
-                .as_ref()
-                .is_some_and(|r| e.user.as_deref() != Some(r.as_str()))
-            {
-                return None;
-            }
-            let stored = |v: Option<String>| v.map(Value::Stored);
-            let (old_value, new_value) = match (e.action, e.detail.round) {
-                // A swap's players are ids in its detail.
-                (Action::Swap, _) => match e.detail.players.as_slice() {
-                    [a, b] => (
-                        Some(Value::Swapped(name(*a), name(*b))),
-                        stored(e.new_value),
-                    ),
-                    _ => (stored(e.old_value), stored(e.new_value)),
-                },
-                // The round a player is withdrawn from, or rejoins.
-                (Action::Withdraw, Some(n)) if e.new_value.is_none() => {
-                    (stored(e.old_value), Some(Value::NotPairedFrom(n)))
-                }
-                (Action::Reinstate, Some(n)) if e.old_value.is_none() => {
-                    (Some(Value::NotPairedFrom(n)), stored(e.new_value))
-                }
-                (Action::RequestBye | Action::CancelBye, Some(n)) => {
-                    let kind = e.new_value.as_deref().and_then(ByeKind::parse);
-                    match kind {
-                        Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n, kind })),
-                        None => (stored(e.old_value), stored(e.new_value)),
-                    }
-                }
-                // A game's result names whom it was for: the names beside
-                // it are the pairing's order, not the game's starter first.
-                (
-                    Action::Result
-                    | Action::Report
-                    | Action::ReportedByBoth
-                    | Action::ReportedByOne
-                    | Action::ReportWithdrawn,
-                    _,
-                ) => match e.entity_id {
-                    Some(g) => (
-                        e.old_value.map(|v| result_value(&games, g, v, &name)),
-                        e.new_value.map(|v| result_value(&games, g, v, &name)),
-                    ),
-                    None => (stored(e.old_value), stored(e.new_value)),
-                },
-                _ => (stored(e.old_value), stored(e.new_value)),
-            };
-            Some(TrailLine {
-                at: e.at,
-                user: e.user,
-                subject: text,
-                old_value,
-                new_value,
-                action: e.action,
-            })
+            let (subject, round, players) = places.subject(&e);
+            wanted(filter, round, &players, e.user.as_deref()).then(|| places.line(e, subject))
         })
         .collect();
     let total = matching.len();

@@ -147,9 +147,31 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
         &input.forbidden,
         &input.waivers,
     );
-    // A pair that may meet in no round cannot be seated apart.
-    for (x, a) in input.players.iter().enumerate() {
-        for b in &input.players[x + 1..] {
+    refuse_pairs_never_apart(&input.players, &avoid, total)?;
+    let order: Vec<PlayerId> = input.players.iter().map(|t| t.id).collect();
+    let seating = seat(&table, input.double, &avoid, &order, total)?;
+    let played = played_both_ways(&input.played);
+    let seating = if played.is_empty() || follows(&table, &seating, &played) {
+        seating
+    } else {
+        match seating_after(&table, &order, &played, &avoid, total) {
+            Some(seating) => seating,
+            None => return next_among_unmet(&order, &played, &avoid, total),
+        }
+    };
+    let rounds = seated_rounds(&table, &seating, &avoid, input.double);
+    Ok(Schedule { seating, rounds })
+}
+
+/// A pair that may meet in no round cannot be seated apart: the first
+/// such pair is refused, with the rule that keeps them apart.
+fn refuse_pairs_never_apart(
+    players: &[Ties],
+    avoid: &Avoidance,
+    total: u32,
+) -> Result<(), PairingError> {
+    for (x, a) in players.iter().enumerate() {
+        for b in &players[x + 1..] {
             let blocked = (1..=total).all(|r| avoid.forbids(a.id, b.id, r).is_some());
             if blocked {
                 if let Some(rule) = avoid.forbids(a.id, b.id, 1) {
@@ -162,20 +184,32 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
             }
         }
     }
-    let meets = meeting_rounds(&table, input.double);
-    let order: Vec<PlayerId> = input.players.iter().map(|t| t.id).collect();
-    let seats = n + n % 2;
+    Ok(())
+}
+
+/// The seating (draw numbers to players) that keeps the absolute rules in
+/// every round, and the preferences too where one does; none found names
+/// the pair that blocked the search most.
+fn seat(
+    table: &[Vec<(u32, u32)>],
+    double: bool,
+    avoid: &Avoidance,
+    order: &[PlayerId],
+    total: u32,
+) -> Result<Vec<PlayerId>, PairingError> {
+    let meets = meeting_rounds(table, double);
+    let n = order.len();
     let mut search = Seating {
         meets: &meets,
-        avoid: &avoid,
-        order: &order,
-        seats,
+        avoid,
+        order,
+        seats: n + n % 2,
         prefer: true,
         budget: 2_000_000,
         blame: HashMap::new(),
     };
-    let seating = match search.run() {
-        Some(s) => s,
+    match search.run() {
+        Some(s) => Ok(s),
         None => {
             search.prefer = false;
             search.budget = 2_000_000;
@@ -187,13 +221,17 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                 PairingError::Impossible(Blocked::NoSeating {
                     pair: worst.map(|(&(a, b), _)| (a, b, avoid.rule_forbidding(a, b, total))),
                 })
-            })?
+            })
         }
-    };
-    // A round as paired: each player's opponent, taken from either side
-    // (a player who withdrew may have no entry of their own).
-    let played: Vec<HashMap<PlayerId, Option<PlayerId>>> = input
-        .played
+    }
+}
+
+/// A round as paired: each player's opponent, taken from either side
+/// (a player who withdrew may have no entry of their own).
+fn played_both_ways(
+    played: &[HashMap<PlayerId, Option<PlayerId>>],
+) -> Vec<HashMap<PlayerId, Option<PlayerId>>> {
+    played
         .iter()
         .map(|round| {
             let mut both = round.clone();
@@ -204,29 +242,43 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
             }
             both
         })
-        .collect();
-    let seating = if played.is_empty() || follows(&table, &seating, &played) {
-        seating
-    } else {
-        let found = continued(&table, &order, &played, |seating| {
-            let round_of = |r: usize| if r < table.len() { r } else { r - table.len() };
-            (played.len()..total as usize).all(|r| {
-                table[round_of(r)].iter().all(|&(x, y)| {
-                    match (seating.get(x as usize - 1), seating.get(y as usize - 1)) {
-                        (Some(&a), Some(&b)) => avoid.forbids(a, b, r as u32 + 1).is_none(),
-                        _ => true,
-                    }
-                })
+        .collect()
+}
+
+/// A seating the rounds played follow whose rounds still to come keep the
+/// absolute rules, if there is one.
+fn seating_after(
+    table: &[Vec<(u32, u32)>],
+    order: &[PlayerId],
+    played: &[HashMap<PlayerId, Option<PlayerId>>],
+    avoid: &Avoidance,
+    total: u32,
+) -> Option<Vec<PlayerId>> {
+    continued(table, order, played, |seating| {
+        let round_of = |r: usize| if r < table.len() { r } else { r - table.len() };
+        (played.len()..total as usize).all(|r| {
+            table[round_of(r)].iter().all(|&(x, y)| {
+                match (seating.get(x as usize - 1), seating.get(y as usize - 1)) {
+                    (Some(&a), Some(&b)) => avoid.forbids(a, b, r as u32 + 1).is_none(),
+                    _ => true,
+                }
             })
-        });
-        match found {
-            Some(seating) => seating,
-            None => return next_among_unmet(&order, &played, &avoid, total),
-        }
-    };
+        })
+    })
+}
+
+/// Every round of the Berger table with `seating`'s players in its seats,
+/// the second cycle of a double round robin with the sides turned; the
+/// player against the empty seat of an odd field has the bye.
+fn seated_rounds(
+    table: &[Vec<(u32, u32)>],
+    seating: &[PlayerId],
+    avoid: &Avoidance,
+    double: bool,
+) -> Vec<RrRound> {
     let cycle = table.len() as u32;
     let mut rounds = Vec::new();
-    for leg in 0..if input.double { 2 } else { 1 } {
+    for leg in 0..if double { 2 } else { 1 } {
         for (r, pairs) in table.iter().enumerate() {
             let round = leg * cycle + r as u32 + 1;
             let mut out = RrRound {
@@ -243,7 +295,7 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
                         first: a,
                         second: b,
                         explanation: explained(
-                            &avoid,
+                            avoid,
                             (a, b, round),
                             Note::Berger {
                                 round: r as u32 + 1,
@@ -260,7 +312,7 @@ pub fn schedule(input: &RoundRobinInput) -> Result<Schedule, PairingError> {
             rounds.push(out);
         }
     }
-    Ok(Schedule { seating, rounds })
+    rounds
 }
 
 /// What a scheduled pairing says of itself: `note`, a preference it bends

@@ -107,6 +107,38 @@ impl SimConfig {
 /// Plays `played_rounds` rounds and returns the input for the next one.
 pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
     let mut rng = StdRng::seed_from_u64(cfg.seed);
+    let players = field(cfg, &mut rng);
+    let forbidden = forbidden_pairs(cfg, &mut rng);
+    let mut input = SwissInput {
+        round: 1,
+        total_rounds: cfg.total_rounds,
+        rules: cfg.rules,
+        players,
+        forbidden,
+        waivers: Vec::new(),
+    };
+    let mut withdrawn = vec![false; cfg.players];
+    for round in 1..=cfg.played_rounds {
+        input.round = round;
+        who_plays(cfg, &mut rng, &mut input, &mut withdrawn);
+        let result = swiss::pair_round(&input)?;
+        play(cfg, &mut rng, &mut input, &result);
+    }
+    input.round = cfg.played_rounds + 1;
+    let next = input.round;
+    for (i, p) in input.players.iter_mut().enumerate() {
+        p.status = if withdrawn[i] || next < p.entered_round {
+            Status::Withdrawn
+        } else {
+            Status::Active
+        };
+    }
+    Ok(input)
+}
+
+/// The players, with their ratings, clubs and the round they enter (the
+/// last `late_entries` after round 1).
+fn field(cfg: &SimConfig, rng: &mut StdRng) -> Vec<SwissPlayer> {
     let late_round = |i: usize| -> u32 {
         if i >= cfg.players.saturating_sub(cfg.late_entries) && cfg.played_rounds >= 1 {
             2 + (i as u32 % cfg.played_rounds.max(1))
@@ -114,7 +146,7 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
             1
         }
     };
-    let players: Vec<SwissPlayer> = (0..cfg.players)
+    (0..cfg.players)
         .map(|i| SwissPlayer {
             id: i as u32 + 1,
             name: format!("Player {:05}", i + 1),
@@ -135,7 +167,11 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
             history: Vec::new(),
             status: Status::Active,
         })
-        .collect();
+        .collect()
+}
+
+/// The pairs a referee keeps apart, half of them for rounds 2 to 4 only.
+fn forbidden_pairs(cfg: &SimConfig, rng: &mut StdRng) -> Vec<ForbiddenPair> {
     let mut forbidden = Vec::new();
     while forbidden.len() < cfg.forbidden_pairs && cfg.players >= 2 {
         let a = rng.random_range(1..=cfg.players as u32);
@@ -150,116 +186,125 @@ pub fn tournament(cfg: &SimConfig) -> Result<SwissInput, PairingError> {
             });
         }
     }
-    let mut input = SwissInput {
-        round: 1,
-        total_rounds: cfg.total_rounds,
-        rules: cfg.rules,
-        players,
-        forbidden,
-        waivers: Vec::new(),
-    };
-    let won = cfg.games as i64 * POINT;
-    let mut withdrawn = vec![false; cfg.players];
-    for round in 1..=cfg.played_rounds {
-        input.round = round;
-        for (i, p) in input.players.iter_mut().enumerate() {
-            p.status = if withdrawn[i] || round < p.entered_round {
-                Status::Withdrawn
-            } else if round > 1 && rng.random_bool(cfg.withdraw_chance) {
-                withdrawn[i] = true;
-                Status::Withdrawn
-            } else if rng.random_bool(cfg.requested_bye_chance) {
-                Status::RequestedBye
-            } else {
-                Status::Active
-            };
-        }
-        let result = swiss::pair_round(&input)?;
-        let index: std::collections::HashMap<u32, usize> = input
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.id, i))
-            .collect();
-        let mut entries: Vec<Option<RoundEntry>> = vec![None; input.players.len()];
-        for pair in &result.pairs {
-            let (a, b) = (index[&pair.first], index[&pair.second]);
-            let ra = input.players[a].rating.unwrap_or(1000) as f64;
-            let rb = input.players[b].rating.unwrap_or(1000) as f64;
-            let expect = 1.0 / (1.0 + 10f64.powf((rb - ra) / 400.0));
-            // The draw is only made when forfeits are asked for, so fields
-            // without them keep their results seed for seed.
-            if cfg.forfeit_chance > 0.0 && rng.random_bool(cfg.forfeit_chance) {
-                let (came, absent) = if rng.random_bool(0.5) { (a, b) } else { (b, a) };
-                let (came_id, absent_id) = (input.players[came].id, input.players[absent].id);
-                entries[came] = Some(RoundEntry {
-                    kind: EntryKind::ForfeitWin,
-                    opponent: Some(absent_id),
-                    points: won,
-                });
-                entries[absent] = Some(RoundEntry {
-                    kind: EntryKind::ForfeitLoss,
-                    opponent: Some(came_id),
-                    points: 0,
-                });
-                continue;
-            }
-            let mut pa = 0;
-            for _ in 0..cfg.games {
-                let x: f64 = rng.random();
-                pa += if x < expect * 0.8 {
-                    POINT
-                } else if x < expect * 0.8 + 0.2 {
-                    POINT / 2
-                } else {
-                    0
-                };
-            }
-            entries[a] = Some(RoundEntry {
-                kind: EntryKind::Played,
-                opponent: Some(pair.second),
-                points: pa,
-            });
-            entries[b] = Some(RoundEntry {
-                kind: EntryKind::Played,
-                opponent: Some(pair.first),
-                points: won - pa,
-            });
-        }
-        if let Some(bye) = &result.bye {
-            entries[index[&bye.player]] = Some(RoundEntry {
-                kind: EntryKind::AllocatedBye,
-                opponent: None,
-                points: won,
-            });
-        }
-        for (i, p) in input.players.iter_mut().enumerate() {
-            let e = entries[i].take().unwrap_or(RoundEntry {
-                kind: if p.status == Status::RequestedBye {
-                    EntryKind::RequestedBye
-                } else {
-                    EntryKind::Absent
-                },
-                opponent: None,
-                points: if p.status == Status::RequestedBye {
-                    won / 2
-                } else {
-                    0
-                },
-            });
-            p.history.push(e);
-        }
-    }
-    input.round = cfg.played_rounds + 1;
-    let next = input.round;
+    forbidden
+}
+
+/// Who plays the round `input.round`: a player not yet entered or gone
+/// sits out, and the others may withdraw (from round 2) or ask for a bye.
+fn who_plays(cfg: &SimConfig, rng: &mut StdRng, input: &mut SwissInput, withdrawn: &mut [bool]) {
+    let round = input.round;
     for (i, p) in input.players.iter_mut().enumerate() {
-        p.status = if withdrawn[i] || next < p.entered_round {
+        p.status = if withdrawn[i] || round < p.entered_round {
             Status::Withdrawn
+        } else if round > 1 && rng.random_bool(cfg.withdraw_chance) {
+            withdrawn[i] = true;
+            Status::Withdrawn
+        } else if rng.random_bool(cfg.requested_bye_chance) {
+            Status::RequestedBye
         } else {
             Status::Active
         };
     }
-    Ok(input)
+}
+
+/// Plays the round `result` pairs into the players' histories: each
+/// pairing's games, the allocated bye a won pairing, a requested bye half
+/// of one, and nothing for a player absent.
+fn play(cfg: &SimConfig, rng: &mut StdRng, input: &mut SwissInput, result: &swiss::RoundPairing) {
+    let won = cfg.games as i64 * POINT;
+    let index: std::collections::HashMap<u32, usize> = input
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.id, i))
+        .collect();
+    let mut entries: Vec<Option<RoundEntry>> = vec![None; input.players.len()];
+    for pair in &result.pairs {
+        let (a, b) = (index[&pair.first], index[&pair.second]);
+        let (ea, eb) = pairing_entries(cfg, rng, &input.players[a], &input.players[b]);
+        entries[a] = Some(ea);
+        entries[b] = Some(eb);
+    }
+    if let Some(bye) = &result.bye {
+        entries[index[&bye.player]] = Some(RoundEntry {
+            kind: EntryKind::AllocatedBye,
+            opponent: None,
+            points: won,
+        });
+    }
+    for (i, p) in input.players.iter_mut().enumerate() {
+        let e = entries[i].take().unwrap_or(RoundEntry {
+            kind: if p.status == Status::RequestedBye {
+                EntryKind::RequestedBye
+            } else {
+                EntryKind::Absent
+            },
+            opponent: None,
+            points: if p.status == Status::RequestedBye {
+                won / 2
+            } else {
+                0
+            },
+        });
+        p.history.push(e);
+    }
+}
+
+/// The entries of `first` and `second` for a pairing: forfeited by one of
+/// them at `forfeit_chance`, or its games drawn by the ratings (the
+/// stronger wins as Elo expects, a fifth of the games drawn).
+fn pairing_entries(
+    cfg: &SimConfig,
+    rng: &mut StdRng,
+    first: &SwissPlayer,
+    second: &SwissPlayer,
+) -> (RoundEntry, RoundEntry) {
+    let won = cfg.games as i64 * POINT;
+    let ra = first.rating.unwrap_or(1000) as f64;
+    let rb = second.rating.unwrap_or(1000) as f64;
+    let expect = 1.0 / (1.0 + 10f64.powf((rb - ra) / 400.0));
+    // The draw is only made when forfeits are asked for, so fields
+    // without them keep their results seed for seed.
+    if cfg.forfeit_chance > 0.0 && rng.random_bool(cfg.forfeit_chance) {
+        let win = |absent: &SwissPlayer| RoundEntry {
+            kind: EntryKind::ForfeitWin,
+            opponent: Some(absent.id),
+            points: won,
+        };
+        let loss = |came: &SwissPlayer| RoundEntry {
+            kind: EntryKind::ForfeitLoss,
+            opponent: Some(came.id),
+            points: 0,
+        };
+        return if rng.random_bool(0.5) {
+            (win(second), loss(first))
+        } else {
+            (loss(second), win(first))
+        };
+    }
+    let mut pa = 0;
+    for _ in 0..cfg.games {
+        let x: f64 = rng.random();
+        pa += if x < expect * 0.8 {
+            POINT
+        } else if x < expect * 0.8 + 0.2 {
+            POINT / 2
+        } else {
+            0
+        };
+    }
+    (
+        RoundEntry {
+            kind: EntryKind::Played,
+            opponent: Some(second.id),
+            points: pa,
+        },
+        RoundEntry {
+            kind: EntryKind::Played,
+            opponent: Some(first.id),
+            points: won - pa,
+        },
+    )
 }
 
 /// How many pairs of a round are club-mates (the `gar` benchmark's count).

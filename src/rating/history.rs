@@ -294,8 +294,37 @@ fn extend(
             .ok()
             .filter(|&k| k < count)
     };
+    let (bounds, played) = games_by_period(games, count, index);
+    let mut imports = imports_by_period(starts, n, index).into_iter().peekable();
 
-    // The games by period, in input order within each: a counting sort.
+    let mut state = match history.periods.len() {
+        0 => vec![UNRATED; n],
+        k => history.ratings[(k - 1) * n..k * n].to_vec(),
+    };
+    history.periods.reserve(count);
+    history.ratings.reserve(count * n);
+    history.games.reserve(count * n);
+    let mut scratch = Scratch::new(n);
+    for k in 0..count {
+        while let Some((_, person, rating)) = imports.next_if(|&(at, _, _)| at == k) {
+            state[person as usize] = rating;
+        }
+        scratch.adjacency(&played[bounds[k]..bounds[k + 1]]);
+        scratch.rate(&mut state, settings);
+        history.periods.push(Period::from_ordinal(base + k as i64));
+        history.ratings.extend_from_slice(&state);
+        history.games.extend_from_slice(&scratch.degree);
+    }
+}
+
+/// The games by period, in input order within each: a counting sort. The
+/// games of period `k` (by `index`) are `played[bounds[k]..bounds[k + 1]]`;
+/// those outside the periods rated are left out.
+fn games_by_period(
+    games: &[Game],
+    count: usize,
+    index: impl Fn(Period) -> Option<usize>,
+) -> (Vec<usize>, Vec<Played>) {
     let mut bounds = vec![0usize; count + 1];
     for game in games {
         if let Some(k) = index(game.period) {
@@ -324,8 +353,16 @@ fn extend(
             fill[k] += 1;
         }
     }
+    (bounds, played)
+}
 
-    // The imports by the period they take effect in.
+/// The imports by the period (by `index`) they take effect in: (period,
+/// person, rating), at most one a person.
+fn imports_by_period(
+    starts: &[Start],
+    n: usize,
+    index: impl Fn(Period) -> Option<usize>,
+) -> Vec<(usize, u32, Rating)> {
     let mut imports: Vec<(usize, u32, Rating)> = starts
         .iter()
         .filter_map(|s| index(s.after.next()).map(|k| (k, s.person, s.rating)))
@@ -340,81 +377,89 @@ fn extend(
         },
         "two imports for one person"
     );
-    let mut imports = imports.into_iter().peekable();
+    imports
+}
 
-    let mut state = match history.periods.len() {
-        0 => vec![UNRATED; n],
-        k => history.ratings[(k - 1) * n..k * n].to_vec(),
-    };
-    history.periods.reserve(count);
-    history.ratings.reserve(count * n);
-    history.games.reserve(count * n);
+/// Per-period scratch, reused: the adjacency (CSR) and each player's μ
+/// and g(φ) at the start of the period, computed once per player rather
+/// than once per game against them.
+struct Scratch {
+    /// Each player's games in the period.
+    degree: Vec<u32>,
+    /// Where each player's opponents and scores start.
+    offsets: Vec<usize>,
+    cursor: Vec<usize>,
+    opponent: Vec<u32>,
+    score: Vec<f64>,
+    mu: Vec<f64>,
+    g_of: Vec<f64>,
+}
 
-    // Per-period scratch, reused: the adjacency (CSR) and each player's μ
-    // and g(φ) at the start of the period, computed once per player rather
-    // than once per game against them.
-    let mut degree = vec![0u32; n];
-    let mut offsets = vec![0usize; n + 1];
-    let mut cursor = vec![0usize; n];
-    let mut opponent: Vec<u32> = Vec::new();
-    let mut score: Vec<f64> = Vec::new();
-    let mut mu = vec![0.0f64; n];
-    let mut g_of = vec![0.0f64; n];
-
-    for k in 0..count {
-        while let Some((_, person, rating)) = imports.next_if(|&(at, _, _)| at == k) {
-            state[person as usize] = rating;
+impl Scratch {
+    fn new(n: usize) -> Self {
+        Scratch {
+            degree: vec![0u32; n],
+            offsets: vec![0usize; n + 1],
+            cursor: vec![0usize; n],
+            opponent: Vec::new(),
+            score: Vec::new(),
+            mu: vec![0.0f64; n],
+            g_of: vec![0.0f64; n],
         }
-        let games = &played[bounds[k]..bounds[k + 1]];
+    }
 
-        degree.fill(0);
+    /// Lays out a period's games by player: each one's opponents and their
+    /// scores against them.
+    fn adjacency(&mut self, games: &[Played]) {
+        let n = self.degree.len();
+        self.degree.fill(0);
         for game in games {
-            degree[game.first as usize] += 1;
-            degree[game.second as usize] += 1;
+            self.degree[game.first as usize] += 1;
+            self.degree[game.second as usize] += 1;
         }
         for p in 0..n {
-            offsets[p + 1] = offsets[p] + degree[p] as usize;
+            self.offsets[p + 1] = self.offsets[p] + self.degree[p] as usize;
         }
-        cursor.copy_from_slice(&offsets[..n]);
-        opponent.resize(2 * games.len(), 0);
-        score.resize(2 * games.len(), 0.0);
+        self.cursor.copy_from_slice(&self.offsets[..n]);
+        self.opponent.resize(2 * games.len(), 0);
+        self.score.resize(2 * games.len(), 0.0);
         for game in games {
             let (a, b) = (game.first as usize, game.second as usize);
-            opponent[cursor[a]] = game.second;
-            score[cursor[a]] = game.score;
-            cursor[a] += 1;
-            opponent[cursor[b]] = game.first;
-            score[cursor[b]] = 1.0 - game.score;
-            cursor[b] += 1;
+            self.opponent[self.cursor[a]] = game.second;
+            self.score[self.cursor[a]] = game.score;
+            self.cursor[a] += 1;
+            self.opponent[self.cursor[b]] = game.first;
+            self.score[self.cursor[b]] = 1.0 - game.score;
+            self.cursor[b] += 1;
         }
+    }
 
-        for p in 0..n {
-            if degree[p] > 0 {
-                if !is_rated(&state[p]) {
-                    state[p] = Rating::NEW;
+    /// Rates the period laid out by [`Scratch::adjacency`] onto `state`:
+    /// each player who played (a first game rates the unrated) by their
+    /// games, each rated player who did not by the time gone by.
+    fn rate(&mut self, state: &mut [Rating], settings: Settings) {
+        for (p, rating) in state.iter_mut().enumerate() {
+            if self.degree[p] > 0 {
+                if !is_rated(rating) {
+                    *rating = Rating::NEW;
                 }
-                let s = Scaled::of(state[p]);
-                mu[p] = s.mu;
-                g_of[p] = g(s.phi);
+                let s = Scaled::of(*rating);
+                self.mu[p] = s.mu;
+                self.g_of[p] = g(s.phi);
             }
         }
-
-        for p in 0..n {
-            if degree[p] > 0 {
+        for (p, rating) in state.iter_mut().enumerate() {
+            if self.degree[p] > 0 {
                 let mut sums = Sums::default();
-                for i in offsets[p]..offsets[p + 1] {
-                    let o = opponent[i] as usize;
-                    sums.add(mu[p], mu[o], g_of[o], score[i]);
+                for i in self.offsets[p]..self.offsets[p + 1] {
+                    let o = self.opponent[i] as usize;
+                    sums.add(self.mu[p], self.mu[o], self.g_of[o], self.score[i]);
                 }
-                state[p] = update(state[p], sums, settings.tau);
-            } else if is_rated(&state[p]) {
-                state[p] = idle(state[p]);
+                *rating = update(*rating, sums, settings.tau);
+            } else if is_rated(rating) {
+                *rating = idle(*rating);
             }
         }
-
-        history.periods.push(Period::from_ordinal(base + k as i64));
-        history.ratings.extend_from_slice(&state);
-        history.games.extend_from_slice(&degree);
     }
 }
 

@@ -49,6 +49,8 @@ impl fmt::Display for FieldError {
     }
 }
 
+// A field's problem in words, one case per line: the match reads whole,
+// as the list of what a form can refuse.
 fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result {
     let label = label(field);
     match p {

@@ -56,6 +56,8 @@ impl fmt::Display for NotReady {
 }
 
 impl fmt::Display for Refused {
+    // A refusal in words, one case per line: the match reads whole, as the
+    // list of what a round's page can refuse.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refused::AlreadyPublished { round } => write!(f, "round {round} is already published"),

@@ -431,23 +431,7 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .order(rounds::id)
             .select(RoundRow::as_select())
             .load(conn)?;
-        // A round dated outside its bounds (stored before the rules of
-        // `crate::calendar`) keeps the event from leaving until a referee
-        // corrects it: the file, the download and a publication alike.
-        let days = crate::calendar::round_range(
-            tournament.starts_on,
-            tournament.ends_on,
-            super::now().date(),
-        );
-        if let Some(r) = rounds
-            .iter()
-            .filter(|r| !days.holds(r.played_on))
-            .min_by_key(|r| r.number)
-        {
-            return Err(DbError::Refused(Refusal::Invalid(
-                crate::calendar::export_refused(r.number, r.played_on, days),
-            )));
-        }
+        refuse_rounds_out_of_bounds(&tournament, &rounds)?;
         let round_ids: Vec<i32> = rounds.iter().map(|r| r.id).collect();
         let pairings: Vec<PairingRow> = pairings::table
             .filter(pairings::round_id.eq_any(&round_ids))
@@ -459,94 +443,27 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .order(lineups::id)
             .select(LineupRow::as_select())
             .load(conn)?;
-        let games: Vec<GameRow> = games::table
-            .inner_join(pairings::table)
-            .filter(pairings::round_id.eq_any(&round_ids))
-            .order(games::id)
-            .select(GameRow::as_select())
-            .load(conn)?;
-        let game_ids: Vec<i32> = games.iter().map(|g| g.id).collect();
-        let mut scoresheets: Vec<ScoresheetRow> = Vec::new();
-        let mut rulings: Vec<RulingRow> = Vec::new();
-        // Chunks keep the bound parameters under every backend's limit.
-        for chunk in game_ids.chunks(10_000) {
-            scoresheets.extend(
-                scoresheets::table
-                    .filter(scoresheets::game_id.eq_any(chunk))
-                    .order(scoresheets::id)
-                    .select(ScoresheetRow::as_select())
-                    .load(conn)?,
-            );
-            rulings.extend(
-                rulings::table
-                    .filter(rulings::game_id.eq_any(chunk))
-                    .order(rulings::id)
-                    .select(RulingRow::as_select())
-                    .load(conn)?,
-            );
-        }
+        let GameRows {
+            games,
+            scoresheets,
+            rulings,
+        } = games_of_rounds(conn, &round_ids)?;
         let audit: Vec<AuditRow> = audit_entries::table
             .filter(audit_entries::tournament_id.eq(tid))
             .order(audit_entries::id)
             .select(AuditRow::as_select())
             .load(conn)?;
-        type Linked = (i32, i32, Option<String>, String, String, Option<i32>);
-        let linked: Vec<Linked> = players::table
-            .inner_join(people::table)
-            .filter(players::tournament_id.eq(tid))
-            .order(players::id)
-            .select((
-                players::id,
-                people::id,
-                people::federation_id,
-                people::name,
-                people::club,
-                people::born,
-            ))
-            .load(conn)?;
-        let people: Vec<PersonRef> = linked
-            .into_iter()
-            .map(|(player, person, fid, name, club, born)| PersonRef {
-                player,
-                person: Some(person),
-                federation_id: fid.unwrap_or_default(),
-                name,
-                club,
-                born,
-            })
-            .collect();
+        let people = people_of_players(conn, tid)?;
         let referees: Vec<i32> = tournament_referees::table
             .filter(tournament_referees::tournament_id.eq(tid))
             .order(tournament_referees::user_id)
             .select(tournament_referees::user_id)
             .load(conn)?;
-
-        let mut user_ids: BTreeSet<i32> = referees.iter().copied().collect();
-        user_ids.extend(tournament.created_by);
-        user_ids.extend(forbidden_pairs.iter().filter_map(|f| f.created_by));
-        user_ids.extend(games.iter().filter_map(|g| g.updated_by));
-        user_ids.extend(scoresheets.iter().filter_map(|s| s.submitted_by));
-        user_ids.extend(rulings.iter().filter_map(|r| r.ruled_by));
-        user_ids.extend(audit.iter().filter_map(|a| a.user_id));
-        user_ids.extend(
-            audit
-                .iter()
-                .filter(|a| a.entity == Entity::Referee.as_str())
-                .filter_map(|a| a.entity_id),
-        );
-        let ids: Vec<i32> = user_ids.into_iter().collect();
-        let accounts: BTreeMap<i32, String> = users::table
-            .filter(users::id.eq_any(&ids))
-            .select((users::id, users::name))
-            .load::<(i32, String)>(conn)?
-            .into_iter()
-            .collect();
-
-        Ok(EventFile {
+        let mut file = EventFile {
             format: FORMAT.into(),
             version: VERSION,
             exported_at: super::now(),
-            accounts,
+            accounts: BTreeMap::new(),
             referees,
             tournament,
             players,
@@ -563,8 +480,137 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             rulings,
             audit,
             people,
-        })
+        };
+        file.accounts = accounts_named(conn, &file)?;
+        Ok(file)
     })
+}
+
+/// A round dated outside its bounds (stored before the rules of
+/// `crate::calendar`) keeps the event from leaving until a referee
+/// corrects it: the file, the download and a publication alike.
+fn refuse_rounds_out_of_bounds(
+    tournament: &TournamentRow,
+    rounds: &[RoundRow],
+) -> Result<(), DbError> {
+    let days = crate::calendar::round_range(
+        tournament.starts_on,
+        tournament.ends_on,
+        super::now().date(),
+    );
+    if let Some(r) = rounds
+        .iter()
+        .filter(|r| !days.holds(r.played_on))
+        .min_by_key(|r| r.number)
+    {
+        return Err(DbError::from(crate::calendar::export_refused(
+            r.number,
+            r.played_on,
+            days,
+        )));
+    }
+    Ok(())
+}
+
+/// The games of some rounds, with their records and rulings.
+struct GameRows {
+    games: Vec<GameRow>,
+    scoresheets: Vec<ScoresheetRow>,
+    rulings: Vec<RulingRow>,
+}
+
+/// The games of the rounds `round_ids`, with their records and rulings.
+fn games_of_rounds(conn: &mut DbConnection, round_ids: &[i32]) -> Result<GameRows, DbError> {
+    let games: Vec<GameRow> = games::table
+        .inner_join(pairings::table)
+        .filter(pairings::round_id.eq_any(round_ids))
+        .order(games::id)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let game_ids: Vec<i32> = games.iter().map(|g| g.id).collect();
+    let mut scoresheets: Vec<ScoresheetRow> = Vec::new();
+    let mut rulings: Vec<RulingRow> = Vec::new();
+    // Chunks keep the bound parameters under every backend's limit.
+    for chunk in game_ids.chunks(10_000) {
+        scoresheets.extend(
+            scoresheets::table
+                .filter(scoresheets::game_id.eq_any(chunk))
+                .order(scoresheets::id)
+                .select(ScoresheetRow::as_select())
+                .load(conn)?,
+        );
+        rulings.extend(
+            rulings::table
+                .filter(rulings::game_id.eq_any(chunk))
+                .order(rulings::id)
+                .select(RulingRow::as_select())
+                .load(conn)?,
+        );
+    }
+    Ok(GameRows {
+        games,
+        scoresheets,
+        rulings,
+    })
+}
+
+/// The people of the registry the players of tournament `tid` are linked
+/// to, by player.
+fn people_of_players(conn: &mut DbConnection, tid: i32) -> Result<Vec<PersonRef>, DbError> {
+    type Linked = (i32, i32, Option<String>, String, String, Option<i32>);
+    let linked: Vec<Linked> = players::table
+        .inner_join(people::table)
+        .filter(players::tournament_id.eq(tid))
+        .order(players::id)
+        .select((
+            players::id,
+            people::id,
+            people::federation_id,
+            people::name,
+            people::club,
+            people::born,
+        ))
+        .load(conn)?;
+    Ok(linked
+        .into_iter()
+        .map(|(player, person, fid, name, club, born)| PersonRef {
+            player,
+            person: Some(person),
+            federation_id: fid.unwrap_or_default(),
+            name,
+            club,
+            born,
+        })
+        .collect())
+}
+
+/// The names of the accounts `file`'s rows refer to (the referees, the
+/// tournament's maker, the authors of kept-apart pairs, results, records,
+/// rulings and changes, and the referees a change assigned), by id.
+fn accounts_named(
+    conn: &mut DbConnection,
+    file: &EventFile,
+) -> Result<BTreeMap<i32, String>, DbError> {
+    let mut user_ids: BTreeSet<i32> = file.referees.iter().copied().collect();
+    user_ids.extend(file.tournament.created_by);
+    user_ids.extend(file.forbidden_pairs.iter().filter_map(|f| f.created_by));
+    user_ids.extend(file.games.iter().filter_map(|g| g.updated_by));
+    user_ids.extend(file.scoresheets.iter().filter_map(|s| s.submitted_by));
+    user_ids.extend(file.rulings.iter().filter_map(|r| r.ruled_by));
+    user_ids.extend(file.audit.iter().filter_map(|a| a.user_id));
+    user_ids.extend(
+        file.audit
+            .iter()
+            .filter(|a| a.entity == Entity::Referee.as_str())
+            .filter_map(|a| a.entity_id),
+    );
+    let ids: Vec<i32> = user_ids.into_iter().collect();
+    Ok(users::table
+        .filter(users::id.eq_any(&ids))
+        .select((users::id, users::name))
+        .load::<(i32, String)>(conn)?
+        .into_iter()
+        .collect())
 }
 
 /// What an import did.

@@ -160,26 +160,51 @@ fn check_ids(file: &EventFile) -> Result<(), DbError> {
 /// the file: a name, a rating, a round, a kept-apart range and its waiver's
 /// reason, a team, a line-up, a record's text (`scoresheets[3].text`), a
 /// ruling's reason, a person's name, club and year of birth
-/// (`people[0].born`).
+/// (`people[0].born`). The first row at fault is named, in the order of
+/// the file's tables.
 fn check_rows(file: &EventFile) -> Result<(), DbError> {
-    use crate::roster::{self, PlayerFields};
-    use crate::tournament::{RawTournament, MAX_ROUNDS};
-    let bad = |at: String, e: FieldError| DbError::from(FileProblem::Field(e).at(at));
-    let number = |at: String, field: &'static str, n: i32, range: std::ops::RangeInclusive<i32>| {
-        if range.contains(&n) {
-            Ok(())
-        } else {
-            let (min, max) = (*range.start(), *range.end());
-            Err(DbError::from(
-                FileProblem::Number {
-                    value: n,
-                    min,
-                    max: (max != i32::MAX).then_some(max),
-                }
-                .at(format!("{at}.{field}")),
-            ))
-        }
-    };
+    let today = crate::db::now().date();
+    check_tournament_row(file, today)?;
+    check_players(file)?;
+    check_teams(file)?;
+    check_rounds_and_pairings(file)?;
+    check_lineups(file)?;
+    check_games_and_rulings(file)?;
+    check_people(file, today)
+}
+
+/// A field's problem, named by the row it is in (`players[2] (id 7)`).
+fn bad(at: String, e: FieldError) -> DbError {
+    DbError::from(FileProblem::Field(e).at(at))
+}
+
+/// `n`, the `field` of the row `at`, lies in `range` (an open end, up to
+/// `i32::MAX`, is worded as none).
+fn number(
+    at: String,
+    field: &'static str,
+    n: i32,
+    range: std::ops::RangeInclusive<i32>,
+) -> Result<(), DbError> {
+    if range.contains(&n) {
+        Ok(())
+    } else {
+        let (min, max) = (*range.start(), *range.end());
+        Err(DbError::from(
+            FileProblem::Number {
+                value: n,
+                min,
+                max: (max != i32::MAX).then_some(max),
+            }
+            .at(format!("{at}.{field}")),
+        ))
+    }
+}
+
+/// The tournament's settings as its form takes them, and its dates and
+/// its rounds' as every other way in takes them.
+fn check_tournament_row(file: &EventFile, today: chrono::NaiveDate) -> Result<(), DbError> {
+    use crate::tournament::RawTournament;
     let t = &file.tournament;
     let text = |v: bool| if v { "yes" } else { "no" }.to_string();
     let raw = RawTournament {
@@ -208,7 +233,6 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
     // The dates as every other way in takes them: the tournament's within
     // 2000-01-01 and two years from today, each round's within the
     // tournament's (a file made before these rules may hold one outside).
-    let today = crate::db::now().date();
     if let Some(e) = crate::calendar::check_tournament(t.starts_on, t.ends_on, today)
         .into_iter()
         .next()
@@ -220,7 +244,14 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
         crate::calendar::check_round("played_on", r.played_on, days)
             .map_err(|e| bad(format!("rounds[{i}]"), e))?;
     }
-    number("tournament".into(), "revision", t.revision, 0..=i32::MAX)?;
+    number("tournament".into(), "revision", t.revision, 0..=i32::MAX)
+}
+
+/// The players as the player's form takes them, the byes they asked for,
+/// and the pairs kept apart with a waiver's reason.
+fn check_players(file: &EventFile) -> Result<(), DbError> {
+    use crate::roster::{self, PlayerFields};
+    use crate::tournament::MAX_ROUNDS;
     let round_no = 1..=MAX_ROUNDS;
     for (i, p) in file.players.iter().enumerate() {
         let at = format!("players[{i}] (id {})", p.id);
@@ -245,9 +276,10 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             round_no.clone(),
         )?;
     }
+    let rounds = file.tournament.rounds.unwrap_or(MAX_ROUNDS);
     for (i, f) in file.forbidden_pairs.iter().enumerate() {
         let at = format!("forbidden_pairs[{i}]");
-        roster::check_round_range(f.from_round, f.to_round, t.rounds.unwrap_or(MAX_ROUNDS))
+        roster::check_round_range(f.from_round, f.to_round, rounds)
             .and_then(|()| roster::check_printable("note", &f.note))
             .map_err(|e| bad(at.clone(), e))?;
         // A waiver says why (the note is its reason), as the form asks.
@@ -256,8 +288,14 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
                 .map_err(|e| bad(at, FieldError { field: "note", ..e }))?;
         }
     }
+    Ok(())
+}
+
+/// The teams as the team's form takes them, their members on a board of
+/// four at most, and each player in one team only.
+fn check_teams(file: &EventFile) -> Result<(), DbError> {
     for (i, team) in file.teams.iter().enumerate() {
-        roster::team_fields(&team.name, &team.club)
+        crate::roster::team_fields(&team.name, &team.club)
             .map_err(|e| bad(format!("teams[{i}] (id {})", team.id), e))?;
     }
     let mut team_of: HashMap<i32, (i32, usize)> = HashMap::new();
@@ -276,8 +314,18 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             .into());
         }
     }
+    Ok(())
+}
+
+/// The rounds' numbers and clocks, and the pairings' tables and boards.
+fn check_rounds_and_pairings(file: &EventFile) -> Result<(), DbError> {
     for (i, r) in file.rounds.iter().enumerate() {
-        number(format!("rounds[{i}]"), "number", r.number, round_no.clone())?;
+        number(
+            format!("rounds[{i}]"),
+            "number",
+            r.number,
+            1..=crate::tournament::MAX_ROUNDS,
+        )?;
         // A clock is a start and a limit, or nothing (OGR 8).
         match (r.clock_starts_at, r.clock_minutes) {
             (Some(_), Some(m)) => number(
@@ -302,7 +350,12 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             number(at, "board", b, 1..=4)?;
         }
     }
-    // Line-ups: by round and team, only the team's own players, one board each.
+    Ok(())
+}
+
+/// Line-ups: by round and team, only the team's own players, one board
+/// each, and a player replaced only by one of the team.
+fn check_lineups(file: &EventFile) -> Result<(), DbError> {
     let mut lineups: BTreeMap<(i32, i32), Vec<(usize, &LineupRow)>> = BTreeMap::new();
     for (i, l) in file.lineups.iter().enumerate() {
         number(format!("lineups[{i}]"), "board", l.board, 1..=4)?;
@@ -335,7 +388,7 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             .find(|t| t.id == team_id)
             .map_or(format!("team {team_id}"), |t| t.name.clone());
         let boards: Vec<i32> = rows.iter().map(|(_, l)| l.player_id).collect();
-        roster::check_lineup(&team, &eligible, &boards, name)
+        crate::roster::check_lineup(&team, &eligible, &boards, name)
             .map_err(|e| bad(format!("lineups[{}]", rows[0].0), e))?;
         for (i, l) in &rows {
             if let Some(r) = l.replaces_player_id.filter(|r| !eligible.contains(r)) {
@@ -348,6 +401,12 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             }
         }
     }
+    Ok(())
+}
+
+/// The games' numbers and records, the records as a referee or a player's
+/// link would send them, and the rulings with their reasons.
+fn check_games_and_rulings(file: &EventFile) -> Result<(), DbError> {
     for (i, g) in file.games.iter().enumerate() {
         let at = format!("games[{i}]");
         number(at.clone(), "number", g.number, 1..=i32::MAX)?;
@@ -371,7 +430,7 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
     }
     for (i, r) in file.rulings.iter().enumerate() {
         let at = format!("rulings[{i}]");
-        roster::check_printable("reason", &r.reason).map_err(|e| bad(at.clone(), e))?;
+        crate::roster::check_printable("reason", &r.reason).map_err(|e| bad(at.clone(), e))?;
         // Another result than the records' is set with a reason.
         if r.kind == crate::tournament::RulingKind::Other.as_str() && r.reason.trim().is_empty() {
             return Err(bad(
@@ -380,8 +439,12 @@ fn check_rows(file: &EventFile) -> Result<(), DbError> {
             ));
         }
     }
-    // The people of the source's registry, as the registry's form, its CSV
-    // and the API check a person (a year of birth up to this year).
+    Ok(())
+}
+
+/// The people of the source's registry, as the registry's form, its CSV
+/// and the API check a person (a year of birth up to this year).
+fn check_people(file: &EventFile, today: chrono::NaiveDate) -> Result<(), DbError> {
     let this_year = {
         use chrono::Datelike;
         today.year()

@@ -352,15 +352,7 @@ impl TrfLines {
         if !bbu_set {
             ps.allocated_bye = ps.win;
         }
-        let mut seen = HashMap::new();
-        for (ln, rank, ..) in &rows {
-            if let Some(prev) = seen.insert(*rank, *ln) {
-                return Err(err(
-                    format!("line {ln}, field starting rank"),
-                    format!("rank {rank} already used on line {prev}"),
-                ));
-            }
-        }
+        let seen = ranks_once(&rows)?;
         // Rounds played: the last column holding a game with an opponent.
         let played = rows
             .iter()
@@ -376,51 +368,7 @@ impl TrfLines {
         let total_rounds = total_rounds.unwrap_or(round).max(round);
         let mut players = Vec::new();
         for (ln, rank, name, rating, rounds) in &rows {
-            let mut history = Vec::new();
-            for (i, &(opp, res)) in rounds.iter().take(played).enumerate() {
-                if opp != 0 && !seen.contains_key(&opp) {
-                    return Err(err(
-                        format!("line {ln}, field round {} opponent", i + 1),
-                        format!("no player with starting rank {opp}"),
-                    ));
-                }
-                let opponent = (opp != 0).then_some(opp);
-                if opponent.is_some() && res == ' ' {
-                    return Err(err(
-                        format!("line {ln}, field round {} result", i + 1),
-                        format!(
-                            "the pairing with starting rank {opp} has no result yet: round {} is still being played, and the next round is paired once every result is in",
-                            i + 1
-                        ),
-                    ));
-                }
-                let (kind, points) = match res {
-                    '1' | 'W' => (EntryKind::Played, ps.win),
-                    '=' | 'D' => (EntryKind::Played, ps.draw),
-                    '0' | 'L' => (EntryKind::Played, ps.loss),
-                    '+' if opponent.is_some() => (EntryKind::ForfeitWin, ps.win),
-                    '+' => (EntryKind::AllocatedBye, ps.win),
-                    '-' if opponent.is_some() => (EntryKind::ForfeitLoss, ps.forfeit_loss),
-                    '-' => (EntryKind::Absent, ps.forfeit_loss),
-                    'H' => (EntryKind::RequestedBye, ps.draw),
-                    'F' => (EntryKind::RequestedBye, ps.win),
-                    'U' => (EntryKind::AllocatedBye, ps.allocated_bye),
-                    'Z' => (EntryKind::RequestedBye, ps.zero_bye),
-                    _ => (EntryKind::Absent, 0),
-                };
-                history.push(RoundEntry {
-                    kind,
-                    opponent,
-                    points,
-                });
-            }
-            while history.len() < played {
-                history.push(RoundEntry {
-                    kind: EntryKind::Absent,
-                    opponent: None,
-                    points: 0,
-                });
-            }
+            let history = history(*ln, rounds, played, ps, &seen)?;
             let next = rounds.get(played).map(|x| x.1).unwrap_or(' ');
             let status = match next {
                 'H' | 'Z' | 'F' | '-' => Status::RequestedBye,
@@ -438,60 +386,16 @@ impl TrfLines {
                 status,
             });
         }
-        let unknown = |ln: usize, what: &str, r: u32| {
-            err(
-                format!("line {ln}, field {what}"),
-                format!("no player with starting rank {r}"),
-            )
-        };
         for (r, (ln, _)) in &clubs {
             if !seen.contains_key(r) {
-                return Err(unknown(*ln, "player", *r));
+                return Err(unknown_rank(*ln, "player", *r));
             }
         }
         let index: HashMap<u32, usize> =
             players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
-        for &(ln, a, b) in &relatives {
-            let (Some(&i), Some(&j)) = (index.get(&a), index.get(&b)) else {
-                return Err(unknown(
-                    ln,
-                    "player",
-                    if index.contains_key(&a) { b } else { a },
-                ));
-            };
-            players[i].relatives.push(b);
-            players[j].relatives.push(a);
-        }
-        for (ln, r, list) in &points_lines {
-            let Some(&i) = index.get(r) else {
-                return Err(unknown(*ln, "player", *r));
-            };
-            if list.len() > players[i].history.len() {
-                return Err(err(
-                    format!(
-                        "line {ln}, field round {} points",
-                        players[i].history.len() + 1
-                    ),
-                    format!("only {} rounds have been played", players[i].history.len()),
-                ));
-            }
-            for (e, p) in players[i].history.iter_mut().zip(list) {
-                e.points = *p;
-            }
-        }
-        let mut waivers = Vec::new();
-        for (ln, a, b, reason) in &waived {
-            for x in [a, b] {
-                if !index.contains_key(x) {
-                    return Err(unknown(*ln, "player", *x));
-                }
-            }
-            waivers.push(Waiver {
-                a: *a,
-                b: *b,
-                reason: reason.clone(),
-            });
-        }
+        add_relatives(&mut players, &index, &relatives)?;
+        set_kraal_points(&mut players, &index, &points_lines)?;
+        let waivers = waivers(&waived, &index)?;
         // In TRF the starting rank is the pairing number; late entries already
         // carry the next ranks. The engine numbers by rating, so the rank order
         // is handed over as a descending rating.
@@ -516,4 +420,153 @@ impl TrfLines {
             waivers,
         })
     }
+}
+
+/// The line of each starting rank, each rank on one `001` line only.
+fn ranks_once(rows: &[Row]) -> Result<HashMap<u32, usize>, FormatError> {
+    let mut seen = HashMap::new();
+    for (ln, rank, ..) in rows {
+        if let Some(prev) = seen.insert(*rank, *ln) {
+            return Err(err(
+                format!("line {ln}, field starting rank"),
+                format!("rank {rank} already used on line {prev}"),
+            ));
+        }
+    }
+    Ok(seen)
+}
+
+/// The `played` rounds of the `001` line `ln`, each against a starting
+/// rank of the file (`seen`) and with its result, scored by the file's
+/// point system; a round the line leaves out is absent.
+fn history(
+    ln: usize,
+    rounds: &[(u32, char)],
+    played: usize,
+    ps: PointSystem,
+    seen: &HashMap<u32, usize>,
+) -> Result<Vec<RoundEntry>, FormatError> {
+    let mut history = Vec::new();
+    for (i, &(opp, res)) in rounds.iter().take(played).enumerate() {
+        if opp != 0 && !seen.contains_key(&opp) {
+            return Err(err(
+                format!("line {ln}, field round {} opponent", i + 1),
+                format!("no player with starting rank {opp}"),
+            ));
+        }
+        let opponent = (opp != 0).then_some(opp);
+        if opponent.is_some() && res == ' ' {
+            return Err(err(
+                format!("line {ln}, field round {} result", i + 1),
+                format!(
+                    "the pairing with starting rank {opp} has no result yet: round {} is still being played, and the next round is paired once every result is in",
+                    i + 1
+                ),
+            ));
+        }
+        let (kind, points) = match res {
+            '1' | 'W' => (EntryKind::Played, ps.win),
+            '=' | 'D' => (EntryKind::Played, ps.draw),
+            '0' | 'L' => (EntryKind::Played, ps.loss),
+            '+' if opponent.is_some() => (EntryKind::ForfeitWin, ps.win),
+            '+' => (EntryKind::AllocatedBye, ps.win),
+            '-' if opponent.is_some() => (EntryKind::ForfeitLoss, ps.forfeit_loss),
+            '-' => (EntryKind::Absent, ps.forfeit_loss),
+            'H' => (EntryKind::RequestedBye, ps.draw),
+            'F' => (EntryKind::RequestedBye, ps.win),
+            'U' => (EntryKind::AllocatedBye, ps.allocated_bye),
+            'Z' => (EntryKind::RequestedBye, ps.zero_bye),
+            _ => (EntryKind::Absent, 0),
+        };
+        history.push(RoundEntry {
+            kind,
+            opponent,
+            points,
+        });
+    }
+    while history.len() < played {
+        history.push(RoundEntry {
+            kind: EntryKind::Absent,
+            opponent: None,
+            points: 0,
+        });
+    }
+    Ok(history)
+}
+
+/// The error of a line naming a starting rank no `001` line has.
+fn unknown_rank(ln: usize, what: &str, r: u32) -> FormatError {
+    err(
+        format!("line {ln}, field {what}"),
+        format!("no player with starting rank {r}"),
+    )
+}
+
+/// The close relatives of the `KRL` lines, each pair given to both.
+fn add_relatives(
+    players: &mut [SwissPlayer],
+    index: &HashMap<u32, usize>,
+    relatives: &[(usize, u32, u32)],
+) -> Result<(), FormatError> {
+    for &(ln, a, b) in relatives {
+        let (Some(&i), Some(&j)) = (index.get(&a), index.get(&b)) else {
+            return Err(unknown_rank(
+                ln,
+                "player",
+                if index.contains_key(&a) { b } else { a },
+            ));
+        };
+        players[i].relatives.push(b);
+        players[j].relatives.push(a);
+    }
+    Ok(())
+}
+
+/// The points of the `KPT` lines, each round's as Kraal counted them,
+/// in place of what the result codes stand for.
+fn set_kraal_points(
+    players: &mut [SwissPlayer],
+    index: &HashMap<u32, usize>,
+    points_lines: &[(usize, u32, Vec<Points>)],
+) -> Result<(), FormatError> {
+    for (ln, r, list) in points_lines {
+        let Some(&i) = index.get(r) else {
+            return Err(unknown_rank(*ln, "player", *r));
+        };
+        if list.len() > players[i].history.len() {
+            return Err(err(
+                format!(
+                    "line {ln}, field round {} points",
+                    players[i].history.len() + 1
+                ),
+                format!("only {} rounds have been played", players[i].history.len()),
+            ));
+        }
+        for (e, p) in players[i].history.iter_mut().zip(list) {
+            e.points = *p;
+        }
+    }
+    Ok(())
+}
+
+/// The kept-apart pairs the referee waived (`KWV` lines), each of two
+/// players of the file.
+fn waivers(
+    waived: &[(usize, u32, u32, String)],
+    index: &HashMap<u32, usize>,
+) -> Result<Vec<Waiver>, FormatError> {
+    let mut waivers = Vec::new();
+    for (ln, a, b, reason) in waived {
+        for x in [a, b] {
+            if !index.contains_key(x) {
+                return Err(unknown_rank(*ln, "player", *x));
+            }
+        }
+        waivers.push(Waiver {
+            a: *a,
+            b: *b,
+            reason: reason.clone(),
+        });
+    }
+    Ok(waivers)
 }

@@ -24,6 +24,8 @@
 
 use super::Digits;
 
+mod stage;
+
 const NONE: usize = usize::MAX;
 
 /// The part of the solver a rejected question rolls back.
@@ -714,139 +716,6 @@ impl<W: Digits> Blossom<W> {
             }
             #[cfg(all(test, debug_assertions))]
             self.check("endstage");
-        }
-    }
-
-    fn stage(&mut self) {
-        let n = self.n;
-        loop {
-            while let Some(v) = self.queue.pop() {
-                for u in 0..n {
-                    if u == v || self.wt(v, u) <= W::ZERO {
-                        continue;
-                    }
-                    // A new blossom may have taken `v` in since the last pair.
-                    let bv = self.st.inblossom[v];
-                    let bu = self.st.inblossom[u];
-                    if bu == bv {
-                        continue;
-                    }
-                    let ks = self.slack((v, u));
-                    if ks <= W::ZERO {
-                        if self.label[bu] == 0 {
-                            if self.st.mate[self.st.base[bu]] == NONE {
-                                // An unmatched vertex of dual zero.
-                                self.augment_side(v, Some(u));
-                                self.augment_side(u, Some(v));
-                                return;
-                            }
-                            self.assign_label(u, 2, Some((v, u)));
-                        } else if self.label[bu] == 1 {
-                            match self.scan_blossom(v, u) {
-                                Some(base) => self.add_blossom(base, v, u),
-                                None => {
-                                    self.augment_side(v, Some(u));
-                                    self.augment_side(u, Some(v));
-                                    return;
-                                }
-                            }
-                        } else if self.label[u] == 0 {
-                            self.label[u] = 2;
-                            self.labelend[u] = Some((v, u));
-                        }
-                    } else if self.label[bu] == 1 {
-                        if self.bestedge[bv].is_none_or(|e| ks < self.slack(e)) {
-                            self.bestedge[bv] = Some((v, u));
-                        }
-                    } else if self.label[u] == 0
-                        && self.bestedge[u].is_none_or(|e| ks < self.slack(e))
-                    {
-                        self.bestedge[u] = Some((v, u));
-                    }
-                }
-            }
-            // No tight pair left to follow: change the duals.
-            enum Act {
-                Zero(usize),
-                Edge(usize, usize),
-                Expand(usize),
-            }
-            let mut best: Option<(W, Act)> = None;
-            let offer = |d: W, act: Act, best: &mut Option<(W, Act)>| {
-                if best.as_ref().is_none_or(|(x, _)| d < *x) {
-                    *best = Some((d, act));
-                }
-            };
-            for v in 0..n {
-                match self.label[self.st.inblossom[v]] {
-                    1 => offer(self.st.dual[v], Act::Zero(v), &mut best),
-                    0 => {
-                        if let Some(e) = self.bestedge[v] {
-                            offer(self.slack(e), Act::Edge(e.0, e.1), &mut best);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            for b in 0..2 * n {
-                if !self.is_top(b) {
-                    continue;
-                }
-                if self.label[b] == 1 {
-                    if let Some(e) = self.bestedge[b] {
-                        debug_assert!(self.slack(e).low(1) == W::ZERO, "odd slack between trees");
-                        offer(self.slack(e).half(), Act::Edge(e.0, e.1), &mut best);
-                    }
-                } else if self.label[b] == 2 && b >= n {
-                    offer(self.st.dual[b], Act::Expand(b), &mut best);
-                }
-            }
-            let (delta, act) = best.expect("a root's dual bounds every stage");
-            for v in 0..n {
-                match self.label[self.st.inblossom[v]] {
-                    1 => self.st.dual[v] -= delta,
-                    2 => self.st.dual[v] += delta,
-                    _ => {}
-                }
-            }
-            for b in n..2 * n {
-                if self.is_top(b) {
-                    match self.label[b] {
-                        1 => self.st.dual[b] += delta,
-                        2 => self.st.dual[b] -= delta,
-                        _ => {}
-                    }
-                }
-            }
-            #[cfg(all(test, debug_assertions))]
-            self.check("delta");
-            if let Some(floor) = self.floor {
-                if self.bound() < floor.double() {
-                    self.gave_up = true;
-                    return;
-                }
-            }
-            match act {
-                Act::Zero(x) => {
-                    if self.st.mate[x] != NONE {
-                        self.augment_side(x, None);
-                    }
-                    return;
-                }
-                Act::Edge(i, j) => {
-                    let s = if self.label[self.st.inblossom[i]] == 1 {
-                        i
-                    } else {
-                        j
-                    };
-                    self.queue.push(s);
-                }
-                Act::Expand(b) => {
-                    self.expand_blossom(b, false);
-                    #[cfg(all(test, debug_assertions))]
-                    self.check("expand");
-                }
-            }
         }
     }
 }
