@@ -88,6 +88,8 @@ fn settings_that_pairings_rest_on_cannot_change_once_a_round_exists() {
             let r = patch(&mut api, tid, body.clone());
             assert_eq!(r.status, 409, "{body}: {}", r.body);
             assert_eq!(r.json()["field"], field, "{body}");
+            assert_eq!(r.json()["code"], "setting_locked", "{}", r.body);
+            // the words are the point: the message names the setting
             assert!(
                 r.json()["error"].as_str().unwrap().contains(field),
                 "the message names {field}: {}",
@@ -129,23 +131,37 @@ fn the_edit_form_shows_locked_settings_read_only_and_refuses_a_forged_change() {
             json!({"name": "Mahikeng Rapid", "rules": "official", "rounds": 5}),
             6,
         );
-        let round_1 = common::pair(&mut api, tid);
-        play(&mut api, &round_1);
         let admin = app.user("chief", Role::Admin);
         let mut page = app.client_as(&admin);
+        // Each setting's own control, while it may still change.
+        let controls = [
+            ("system", "system"),
+            ("rules", "rules"),
+            ("games_per_pairing", "games_per_pairing"),
+            ("tiebreaks", "tb1"),
+        ];
+        let open = page.get(&format!("/t/{tid}/edit")).body;
+        for (field, control) in controls {
+            assert!(
+                open.contains(&format!("<select id=\"{control}\"")),
+                "{field} is a choice before round 1"
+            );
+            assert!(!open.contains(&format!("data-locked=\"{field}\"")));
+        }
+        let round_1 = common::pair(&mut api, tid);
+        play(&mut api, &round_1);
         let form = page.get(&format!("/t/{tid}/edit"));
         assert_eq!(form.status, 200);
-        for field in ["system", "rules", "games_per_pairing", "tiebreaks"] {
+        for (field, control) in controls {
             assert!(
                 form.body.contains(&format!("data-locked=\"{field}\"")),
                 "{field} is shown read-only"
             );
             assert!(
-                !form.body.contains(&format!("<select id=\"{field}\"")),
+                !form.body.contains(&format!("<select id=\"{control}\"")),
                 "{field} has no select"
             );
         }
-        assert!(form.body.contains("fixed once round 1 is paired"));
 
         // A form posted as it stands keeps everything.
         let mut fields = common::form_fields(&form.body, &format!("action=\"/t/{tid}/edit\""));
@@ -233,7 +249,8 @@ fn a_round_robin_plays_the_rounds_its_field_gives_and_no_more() {
             json!({}),
         );
         assert_eq!(past.status, 409, "{}", past.body);
-        assert!(past.body.contains("all 5 rounds have been paired"));
+        assert_eq!(past.json()["code"], "all_paired", "{}", past.body);
+        assert_eq!(past.json()["params"]["total"], 5, "{}", past.body);
         // And the rounds cannot now become something other than whole cycles.
         let seven = patch(&mut api, tid, json!({"rounds": 7}));
         assert_eq!(seven.status, 422, "{}", seven.body);
@@ -300,7 +317,8 @@ fn rounds_that_are_not_whole_cycles_are_refused_naming_the_field() {
         );
         assert_eq!(r.status, 422, "{}", r.body);
         assert_eq!(r.json()["field"], "rounds");
-        assert!(r.body.contains("5 or 10"), "{}", r.body);
+        assert_eq!(r.json()["code"], "not_whole_cycles", "{}", r.body);
+        assert_eq!(r.json()["params"]["cycle"], 5, "{}", r.body);
         // The referee leaves the rounds to the field, and round 1 pairs.
         assert_eq!(patch(&mut api, tid, json!({"rounds": null})).status, 200);
         assert_eq!(common::pair(&mut api, tid).len(), 3);

@@ -126,10 +126,13 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
         );
         assert_eq!(dup.status, 422, "{}", dup.body);
         assert_eq!(dup.json()["field"], "b");
-        assert!(dup.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("already kept apart (rounds 2-5)"));
+        assert_eq!(dup.json()["code"], "already_kept_apart", "{}", dup.body);
+        assert_eq!(
+            dup.json()["params"]["held"],
+            json!({"from": 2, "to": 5}),
+            "{}",
+            dup.body
+        );
 
         // Lift the range ban; keep them apart in every round instead.
         let range = kraal::db::forbidden::list(&mut app.conn(), tid as i32).unwrap()[0].id;

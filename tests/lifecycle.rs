@@ -101,11 +101,9 @@ fn dates_are_checked_wherever_they_come_in_and_a_new_round_defaults_within_the_e
             "/api/v1/tournaments",
             json!({"name": "Hastings Open", "rounds": 5, "starts_on": "1066-10-14"}),
         );
-        let said = r.json()["error"].as_str().unwrap().to_string();
-        assert!(
-            said.contains("1066-10-14") && said.contains("2000-01-01"),
-            "{said}"
-        );
+        assert_eq!(r.json()["code"], "date_outside", "{}", r.body);
+        assert_eq!(r.json()["params"]["date"], "1066-10-14", "{}", r.body);
+        assert_eq!(r.json()["params"]["first"], "2000-01-01", "{}", r.body);
         let page = app.client_as(&thandi).post(
             "/t",
             &[
@@ -135,11 +133,11 @@ fn dates_are_checked_wherever_they_come_in_and_a_new_round_defaults_within_the_e
         let outside = api.send_json("POST", &rounds, json!({"date": "1066-10-14"}));
         assert_eq!(outside.status, 422, "{}", outside.body);
         assert_eq!(outside.json()["field"], "date");
-        let said = outside.json()["error"].as_str().unwrap().to_string();
-        assert!(
-            said.contains(&first.to_string()) && said.contains(&last.to_string()),
-            "{said}"
-        );
+        assert_eq!(outside.json()["code"], "date_outside", "{}", outside.body);
+        let params = &outside.json()["params"];
+        assert_eq!(params["date"], "1066-10-14", "{params}");
+        assert_eq!(params["first"], first.to_string(), "{params}");
+        assert_eq!(params["last"], last.to_string(), "{params}");
         let r = api.send_json("POST", &rounds, json!({}));
         assert_eq!(r.status, 201, "{}", r.body);
         assert_eq!(r.json()["date"], first.to_string());
@@ -302,6 +300,8 @@ fn a_round_dated_outside_its_bounds_leaves_the_ratings_and_keeps_its_event_home_
             failing.contains("data-publication-state=\"failing\""),
             "{failing}"
         );
+        // English until the banner carries the refusal's code (the target's
+        // failure is stored as a sentence)
         assert!(failing.contains("round 2 is dated 1066-10-14"), "{failing}");
         let r = page.post(&format!("/t/{tid}/publication/stop"), &[]);
         assert_eq!(r.status, 303, "{}", r.body);
@@ -420,6 +420,9 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
             // Built once, then served from the cache.
             assert_eq!(public.get(&standings).status, 200);
         }
+        // Before it is archived, the person's page lists it.
+        let person = app.client().get(&format!("/people/{}", people[0])).body;
+        assert!(person.contains("Welkom Autumn Open"), "{person}");
 
         let r = api.send_json(
             "PATCH",
@@ -461,11 +464,6 @@ fn an_archived_tournament_leaves_every_public_view_but_its_referees_and_admins_k
         // Nor does a person's page list it.
         let person = app.client().get(&format!("/people/{}", people[0])).body;
         assert!(!person.contains("Welkom Autumn Open"), "{person}");
-        assert!(!app
-            .client()
-            .get("/seasons")
-            .body
-            .contains("Welkom Autumn Open"));
 
         // Its referees and the admins still see it, marked.
         for mut c in [app.client_as(&thandi), app.client_as(&admin)] {
@@ -641,7 +639,15 @@ fn an_admin_deletes_a_tournament_without_published_rounds_or_a_published_copy() 
         let mut boss = app.client_as(&admin);
         let asked = boss.post(&format!("/t/{mistake}/delete"), &[]);
         assert_eq!(asked.status, 200);
-        assert!(asked.body.contains("Delete Bethlehem Open (duplicate)?"));
+        assert!(common::has_attr(
+            &asked.body,
+            "action",
+            &format!("/t/{mistake}/delete")
+        ));
+        assert!(
+            asked.body.contains("Bethlehem Open (duplicate)"),
+            "the question names it"
+        );
         assert_eq!(
             app.client()
                 .get(&format!("/api/v1/tournaments/{mistake}"))

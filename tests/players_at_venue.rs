@@ -11,7 +11,7 @@ mod common;
 
 use std::sync::{Arc, Barrier};
 
-use common::{Client, TestApp};
+use common::{attr_values, has_attr, tag_with, Client, TestApp};
 use kraal::db::users::Role;
 use kraal::web::limit::{WRITES_PER_CLIENT, WRITES_PER_KEY};
 use serde_json::{json, Value};
@@ -106,14 +106,20 @@ fn each_player_has_a_link_of_their_own_kept_out_of_public_pages_and_stored_as_a_
         let (tid, mut api, pairings) = event(&app, json!({}));
         let all = links(&mut api, tid, 1);
         assert_eq!(all.len(), 6, "every player of round 1 has a link");
-        let (first, second, _) = table_one(&pairings);
+        let (first, second, g1) = table_one(&pairings);
         // The link opens the player's page: table, opponent, who starts.
         let key = key_for(&all, first);
         let page = app.client().get(&format!("/player/{key}"));
         assert_eq!(page.status, 200, "{}", page.body);
         let opponent = &all.iter().find(|l| l.0 == second).unwrap().1;
-        assert!(page.body.contains("Table 1") && page.body.contains(opponent.as_str()));
-        assert!(page.body.contains("you start (dark)"));
+        assert!(has_attr(&page.body, "data-table", "1") && page.body.contains(opponent.as_str()));
+        let game_one = tag_with(&page.body, "data-game", &g1["id"].to_string());
+        assert_eq!(
+            attr_values(game_one[0], "data-you-start"),
+            ["true"],
+            "{}",
+            page.body
+        );
         assert_eq!(
             page.headers.get("cache-control").map(String::as_str),
             Some("no-store")
@@ -175,7 +181,8 @@ fn each_player_has_a_link_of_their_own_kept_out_of_public_pages_and_stored_as_a_
         assert_eq!(app.client().get(&format!("/player/{wrong}")).status, 404);
         let r = app.client().get(&format!("/api/v1/player/{wrong}"));
         assert_eq!(r.status, 404);
-        assert!(r.json()["error"].as_str().unwrap().contains("player link"));
+        assert_eq!(r.json()["code"], "not_found", "{}", r.body);
+        assert_eq!(r.json()["params"]["what"], "player_link", "{}", r.body);
 
         // Revoked: the link is dead; renewed: a new one works, the old not.
         let r = api.send_json(
@@ -237,16 +244,14 @@ fn two_reports_that_agree_store_the_result_and_two_that_differ_flag_the_game() {
             .client_as(&app.user("chief", Role::Admin))
             .get(&format!("/t/{tid}/audit"));
         assert!(
-            audit.body.contains("result reported by both players"),
+            has_attr(&audit.body, "data-audit-action", "result reported by both"),
             "{}",
             audit.body
         );
         let r = report(&app, &ks, g1, "0-1");
         assert_eq!(r.status, 409);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("both players reported 1-0"));
+        assert_eq!(r.json()["code"], "report_agreed", "{}", r.body);
+        assert_eq!(r.json()["params"]["result"], "1-0", "{}", r.body);
 
         // Game 2: they differ. Nothing is stored; the round says disputed.
         assert_eq!(report(&app, &kf, g2, "1/2-1/2").status, 200);
@@ -280,7 +285,7 @@ fn two_reports_that_agree_store_the_result_and_two_that_differ_flag_the_game() {
         let k3 = key_for(&all, pairings[1]["first_id"].as_i64().unwrap());
         let r = report(&app, &k3, g3, "+-");
         assert_eq!(r.status, 409);
-        assert!(r.json()["error"].as_str().unwrap().contains("forfeit"));
+        assert_eq!(r.json()["code"], "report_not_played", "{}", r.body);
         let r = report(&app, &k3, g3, "two-nil");
         assert_eq!(
             (r.status, r.json()["field"].as_str()),
@@ -303,10 +308,8 @@ fn the_referees_entry_wins_and_closes_reporting() {
         common::put(&mut api, &g1, "0-1");
         let r = report(&app, &ks, g1["id"].as_i64().unwrap(), "1-0");
         assert_eq!(r.status, 409);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("the referee has entered 0-1"));
+        assert_eq!(r.json()["code"], "reported_by_referee", "{}", r.body);
+        assert_eq!(r.json()["params"]["result"], "0-1", "{}", r.body);
         let g = game_json(&mut api, tid, g1["id"].as_i64().unwrap());
         assert_eq!(
             (g["result"].as_str(), g["reported"].as_bool()),
@@ -400,10 +403,8 @@ fn reports_on_a_draft_or_a_locked_round_are_refused_with_the_reason() {
         assert_eq!(r.status, 303, "{}", r.body);
         let r = report(&app, &key, g1["id"].as_i64().unwrap(), "1-0");
         assert_eq!(r.status, 409);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("round 1 is locked"));
+        assert_eq!(r.json()["code"], "report_locked", "{}", r.body);
+        assert_eq!(r.json()["params"]["round"], 1, "{}", r.body);
 
         // Round 2 as a draft: its games exist, but not for reports yet.
         for p in &pairings {
@@ -423,10 +424,8 @@ fn reports_on_a_draft_or_a_locked_round_are_refused_with_the_reason() {
         );
         let r = report(&app, &k, i64::from(game), "1-0");
         assert_eq!(r.status, 409);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("round 2 is a draft"));
+        assert_eq!(r.json()["code"], "draft", "{}", r.body);
+        assert_eq!(r.json()["params"]["round"], 2, "{}", r.body);
     }
 }
 
@@ -550,10 +549,7 @@ fn a_player_checks_out_of_the_next_round_until_it_is_paired() {
         assert_eq!(r.json(), json!({"round": 2, "play": false, "bye": "zero"}));
         let r = next_round(&app, &ks, json!({"play": false, "bye": "half"}));
         assert_eq!(r.status, 409);
-        assert!(r.json()["error"]
-            .as_str()
-            .unwrap()
-            .contains("half-point bye"));
+        assert_eq!(r.json()["code"], "half_bye_not_offered", "{}", r.body);
         let r = next_round(&app, &ks, json!({"play": false, "bye": "quarter"}));
         assert_eq!((r.status, r.json()["field"].as_str()), (422, Some("bye")));
         // The referee sees who did it, and may undo it.
@@ -625,11 +621,8 @@ fn a_player_checks_out_of_the_next_round_until_it_is_paired() {
         // A second half-point bye is refused, naming the first.
         let r = next_round(&app, &ks, json!({"play": false, "bye": "half"}));
         assert_eq!(r.status, 409);
-        assert!(
-            r.json()["error"].as_str().unwrap().contains("round 2"),
-            "{}",
-            r.body
-        );
+        assert_eq!(r.json()["code"], "half_bye_used", "{}", r.body);
+        assert_eq!(r.json()["params"]["round"], 2, "{}", r.body);
         // After the round is paired the word cannot be taken back.
         let r = api.send_json(
             "DELETE",
@@ -750,10 +743,24 @@ fn player_endpoints_are_rate_limited_per_key() {
     let refused = last.expect("reports through one link are limited");
     let wait: u64 = refused.headers["retry-after"].parse().unwrap();
     assert!((1..=60).contains(&wait));
-    assert!(refused.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("through this link"));
+    assert_eq!(
+        refused.json()["code"],
+        "too_many_requests",
+        "{}",
+        refused.body
+    );
+    assert_eq!(
+        refused.json()["params"]["what"],
+        "reports",
+        "{}",
+        refused.body
+    );
+    assert_eq!(
+        refused.json()["params"]["through"],
+        "personal_link",
+        "{}",
+        refused.body
+    );
     // Another player's link is not held up.
     let other = key_for(&all, pairings[1]["first_id"].as_i64().unwrap());
     assert_eq!(
@@ -788,7 +795,11 @@ fn a_dispute_reaches_an_open_results_desk_through_its_event_stream() {
             .client_as(&app.user("desk", Role::Admin))
             .get(&format!("/t/{tid}/rounds/1/results"));
         assert!(desk.body.contains(&format!("data-disputed=\"{id}\"")));
-        assert!(desk.body.contains("1 game is"), "the desk counts it");
+        assert_eq!(
+            attr_values(&desk.body, "data-disputes"),
+            ["1"],
+            "the desk counts it"
+        );
     }
 }
 
@@ -806,23 +817,15 @@ fn the_players_page_names_a_wrong_input_and_keeps_the_page() {
         &[("game", &g1["id"].to_string()), ("result", "2-0")],
     );
     assert_eq!(r.status, 422);
-    assert!(r.body.contains("role=\"alert\""), "{}", r.body);
+    assert!(has_attr(&r.body, "id", "problem"), "{}", r.body);
     assert!(
-        r.body
-            .contains("result must be 1-0, 1/2-1/2 or 0-1, not &#39;2-0&#39;"),
-        "{}",
-        r.body
-    );
-    assert!(
-        r.body.contains("Table 1"),
+        has_attr(&r.body, "data-table", "1"),
         "the page is still the player's page"
     );
     // A half-point bye the event does not offer: the reason, on the page.
     let r = phone.post(&format!("/player/{key}/next-round"), &[("word", "half")]);
     assert_eq!(r.status, 409);
-    assert!(r
-        .body
-        .contains("does not let players take a half-point bye"));
+    assert!(has_attr(&r.body, "id", "problem"), "{}", r.body);
     // The form's own way: a report through the page lands as through the API.
     let r = phone.post(
         &format!("/player/{key}/results"),
@@ -830,8 +833,21 @@ fn the_players_page_names_a_wrong_input_and_keeps_the_page() {
     );
     assert_eq!(r.status, 303);
     let page = phone.get(r.location.as_deref().unwrap());
-    assert!(page.body.contains("Your report is in."));
-    assert!(page.body.contains("You reported you won"));
+    assert!(has_attr(&page.body, "id", "done"), "{}", page.body);
+    assert!(!has_attr(&page.body, "id", "problem"), "{}", page.body);
+    let game_one = tag_with(&page.body, "data-game", &g1["id"].to_string());
+    assert_eq!(
+        attr_values(game_one[0], "data-yours"),
+        ["1-0"],
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        attr_values(game_one[0], "data-state"),
+        ["waiting"],
+        "{}",
+        page.body
+    );
     // Without its CSRF token the form is refused, as every form.
     let r = app.client().post_raw(
         &format!("/player/{key}/results"),

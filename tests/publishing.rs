@@ -541,7 +541,11 @@ fn peak_rss_mb(pid: u32) -> u64 {
 #[test]
 fn an_endless_error_answer_is_not_read() {
     use std::io::Write;
-    let port = answering(|c| {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let asked = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = asked.clone();
+    let port = answering(move |c| {
+        counted.fetch_add(1, Ordering::SeqCst);
         let _ = write!(
             c,
             "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -572,7 +576,9 @@ fn an_endless_error_answer_is_not_read() {
     });
     assert!(said.is_some(), "the venue says the target refused");
     // It keeps trying (1 s, 2 s, ... apart) and never keeps the answer.
-    std::thread::sleep(Duration::from_secs(3));
+    common::eventually("two more tries", Duration::from_secs(20), || {
+        (asked.load(Ordering::SeqCst) >= 3).then_some(())
+    });
     let peak = peak_rss_mb(venue.child.id());
     assert!(peak < 300, "the venue's memory peaked at {peak} MB");
 }

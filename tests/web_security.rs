@@ -119,7 +119,7 @@ fn an_api_path_with_an_impossible_id_answers_in_json() {
             "{path}: {}",
             reply.content_type
         );
-        assert_eq!(reply.json()["error"], "No such page.");
+        assert_eq!(reply.json()["code"], "not_found", "{path}: {}", reply.body);
     }
     let page = app.client().get("/t/99999999999999999999");
     assert_eq!(page.status, 404);
@@ -230,14 +230,7 @@ fn a_control_character_in_a_text_field_is_refused_by_name_on_both_backends() {
             );
             let json = reply.json();
             assert_eq!(json["field"], field, "[{}] {}", app.backend, reply.body);
-            assert!(
-                json["error"]
-                    .as_str()
-                    .unwrap()
-                    .contains("control character"),
-                "{}",
-                reply.body
-            );
+            assert_eq!(json["code"], "control_character", "{}", reply.body);
         }
         assert!(kraal::db::players::list(&mut app.conn(), t.id)
             .unwrap()

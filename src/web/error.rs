@@ -139,6 +139,10 @@ struct ErrorPage<'a> {
     status: u16,
     title: &'a str,
     message: String,
+    /// The refusal's code and params, as the API's `code` and `params`,
+    /// for what reads the page.
+    code: &'static str,
+    params: String,
     /// The field at fault, when one is (as the API's `field`).
     field: Option<&'a str>,
     /// Where "back" leads from the page asked for, and its words.
@@ -203,6 +207,11 @@ impl AppError {
             status: status.as_u16(),
             title: self.title(lang),
             message: self.sentence(lang),
+            code: self.code(),
+            params: serde_json::Value::Object(
+                self.refusal().map(Refusal::params).unwrap_or_default(),
+            )
+            .to_string(),
             field: self.field(),
             back: self.back(path),
         };

@@ -556,6 +556,7 @@ fn unescape(text: &str) -> String {
     text.replace("&#x27;", "'")
         .replace("&#39;", "'")
         .replace("&quot;", "\"")
+        .replace("&#34;", "\"")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&")
@@ -602,6 +603,55 @@ pub fn text_of(html: &str, name: &str, value: &str) -> Option<String> {
 /// `data-error-field="FIELD"`), unescaped; `None` when the field has none.
 pub fn field_error(html: &str, field: &str) -> Option<String> {
     text_of(html, "data-error-field", field)
+}
+
+/// Where each problem of a refused import is, as the page lists them:
+/// the `data-line` and `data-column` of every item that carries a line, in
+/// the order of the page.
+pub fn problem_places(html: &str) -> Vec<(String, String)> {
+    html.match_indices("<li ")
+        .map(|(i, _)| &html[i..i + html[i..].find('>').map_or(html.len() - i, |j| j + 1)])
+        .filter_map(|tag| {
+            let line = attr_values(tag, "data-line").into_iter().next()?;
+            let column = attr_values(tag, "data-column").into_iter().next();
+            Some((line, column.unwrap_or_default()))
+        })
+        .collect()
+}
+
+/// Asks `check` again and again until it gives a value, and gives that;
+/// fails naming `what` once `within` has passed. For what another thread
+/// or process does in its own time: a test waits for the condition, not
+/// for a guessed while.
+#[track_caller]
+pub fn eventually<T>(
+    what: &str,
+    within: std::time::Duration,
+    mut check: impl FnMut() -> Option<T>,
+) -> T {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: not within {within:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The code and params of the refusal an error page shows (its
+/// `data-code` and `data-params`, as the API's `code` and `params`).
+#[track_caller]
+pub fn refusal_of(html: &str) -> (String, serde_json::Value) {
+    let code = attr_values(html, "data-code").into_iter().next();
+    let params = attr_values(html, "data-params").into_iter().next();
+    match (code, params) {
+        (Some(code), Some(params)) => (code, json(&params)),
+        _ => panic!("no refusal on the page: {html}"),
+    }
 }
 
 /// Sets `name` in a list of form fields, as a person changing that field.
