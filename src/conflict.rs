@@ -57,7 +57,9 @@ impl Conflict {
 
 /// What a unique rule allows once.
 /// Its codes say what is taken (`round_taken`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case", suffix = "_taken")]
 pub enum Taken {

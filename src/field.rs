@@ -25,7 +25,9 @@ impl std::error::Error for FieldError {}
 /// What is wrong with a field's value. Variants carry what the words need
 /// (the text given, the limit, the players by name as the caller knows
 /// them); none carries a sentence.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Problem {
@@ -378,7 +380,9 @@ pub enum Chosen {
     Player,
     Referee,
     /// The player on a board of a team's line-up.
-    BoardPlayer { board: usize },
+    BoardPlayer {
+        board: usize,
+    },
     /// Whose record a referee enters: dark, light or the referee's own.
     RecordSide,
     /// A referee's ruling: keep, board or other.

@@ -125,16 +125,28 @@ pub enum Thing {
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Unreadable {
-    UnreadableJson { detail: String },
-    UnreadableForm { detail: String },
-    UnreadableQuery { detail: String },
-    UnreadablePath { detail: String },
+    UnreadableJson {
+        detail: String,
+    },
+    UnreadableForm {
+        detail: String,
+    },
+    UnreadableQuery {
+        detail: String,
+    },
+    UnreadablePath {
+        detail: String,
+    },
     /// The body could not be received.
-    UnreadableBody { detail: String },
+    UnreadableBody {
+        detail: String,
+    },
     /// An `Authorization` header that is not `Bearer TOKEN`.
     BadAuthorization,
     /// A header that must be sent, or one whose value cannot be read.
-    BadHeader { header: &'static str },
+    BadHeader {
+        header: &'static str,
+    },
 }
 
 /// Why the caller may not do what they asked.
@@ -146,9 +158,14 @@ pub enum Forbidden {
     NotAllowed,
     AdminOnly,
     /// Signed in, but not a referee of `tournament`.
-    NotReferee { tournament: String },
+    NotReferee {
+        tournament: String,
+    },
     /// A copy published here from `server`: it changes only there.
-    PublishedCopy { tournament: String, server: String },
+    PublishedCopy {
+        tournament: String,
+        server: String,
+    },
     /// The request's form did not come from this site (its CSRF token).
     ForeignForm,
     /// The account may not publish events here.
@@ -398,7 +415,9 @@ mod tests {
         let codes = all_codes();
         for c in &codes {
             assert!(
-                !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
+                !c.is_empty()
+                    && c.chars()
+                        .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
                 "{c}"
             );
         }
@@ -425,13 +444,19 @@ mod tests {
 
         let r = Refusal::NotFound(Thing::Tournament);
         assert_eq!((r.code(), r.kind()), ("not_found", Kind::NotFound));
-        assert_eq!(r.params(), object(serde_json::json!({ "what": "tournament" })));
+        assert_eq!(
+            r.params(),
+            object(serde_json::json!({ "what": "tournament" }))
+        );
 
         let r = Refusal::Round(RoundRefused::NotYourGame { game: 12 });
         assert_eq!((r.code(), r.kind()), ("not_your_game", Kind::Forbidden));
         assert_eq!(r.params(), object(serde_json::json!({ "game": 12 })));
 
-        let r = Refusal::NotReady(NotReady::MissingResults { round: 2, missing: 3 });
+        let r = Refusal::NotReady(NotReady::MissingResults {
+            round: 2,
+            missing: 3,
+        });
         assert_eq!(r.code(), "missing_results");
         assert_eq!(
             r.params(),
@@ -448,7 +473,9 @@ mod tests {
         assert_eq!((r.code(), r.retry_after()), ("too_many_requests", Some(3)));
         assert_eq!(
             r.params(),
-            object(serde_json::json!({ "what": "reports", "through": "personal_link", "retry_after": 3 }))
+            object(
+                serde_json::json!({ "what": "reports", "through": "personal_link", "retry_after": 3 })
+            )
         );
     }
 }

@@ -8,7 +8,9 @@ pub mod refused_chars;
 
 /// Why a change to the field is refused, in values; `wording::roster`
 /// says it to the referee.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Refused {

@@ -11,7 +11,9 @@ use crate::tournament::RoundStatus;
 
 /// Why an action on a round is refused, in values; `wording::rounds`
 /// says it to the referee.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Refused {
@@ -83,7 +85,9 @@ pub enum Refused {
 }
 
 /// Why the next round cannot be paired yet, and what would let it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum NotReady {

@@ -4,14 +4,14 @@
 
 #![allow(clippy::unwrap_used)]
 
-use kraal::rules::fault::Fault;
-use kraal::wording::{rules as wording, Lang};
 use kraal::rules::check::BoardResult;
+use kraal::rules::fault::Fault;
 use kraal::rules::notation::{self, Style};
 use kraal::rules::{
     check_scoresheet, Game, Junction, Move, PlayRules, Report, RuleSet, SheetResult, Side, Status,
     TripletKind,
 };
+use kraal::wording::{rules as wording, Lang};
 
 fn check(text: &str, rules: PlayRules) -> Report {
     check_scoresheet(text, Some(rules.name)).unwrap_or_else(|e| panic!("{e}\n{text}"))

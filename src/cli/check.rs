@@ -245,7 +245,11 @@ fn write_reports(
             writeln!(out, "== {name}")?;
         }
         match o {
-            Outcome::Checked(r) => write!(out, "{}", crate::wording::rules::report_text(r, crate::wording::Lang::English))?,
+            Outcome::Checked(r) => write!(
+                out,
+                "{}",
+                crate::wording::rules::report_text(r, crate::wording::Lang::English)
+            )?,
             Outcome::Unreadable(e) => {
                 if single {
                     eprintln!("kraal check: {name}: {e}");

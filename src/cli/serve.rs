@@ -277,7 +277,8 @@ pub fn user_publisher(args: PublisherArgs) -> i32 {
     let result = (|| -> Result<users::User, DbError> {
         let pool = args.db.open()?;
         let mut conn = pool.get()?;
-        let user = users::find_by_name(&mut conn, &args.name)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::User)))?;
+        let user = users::find_by_name(&mut conn, &args.name)?
+            .ok_or(DbError::Refused(Refusal::NotFound(Thing::User)))?;
         crate::director::commit(&mut conn, None, |w| {
             crate::director::users::allow_publishing(w, user.id, !args.revoke)
         })

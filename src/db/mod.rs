@@ -228,9 +228,9 @@ pub(crate) fn read_row(
 pub(crate) fn classify(err: diesel::result::Error, taken: crate::conflict::Taken) -> DbError {
     use diesel::result::{DatabaseErrorKind, Error};
     match err {
-        Error::NotFound => {
-            DbError::Refused(crate::refusal::Refusal::NotFound(crate::refusal::Thing::Record))
-        }
+        Error::NotFound => DbError::Refused(crate::refusal::Refusal::NotFound(
+            crate::refusal::Thing::Record,
+        )),
         Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
             DbError::from(crate::conflict::Conflict::Taken(taken))
         }

@@ -75,11 +75,11 @@ impl Person {
 pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
     if let Some(id) = &f.federation_id {
         if let Some(other) = by_federation_id(w.conn(), id)? {
-            return Err(DbError::Refused(Refusal::Conflict(crate::conflict::Conflict::Taken(
-                Taken::FederationId {
+            return Err(DbError::Refused(Refusal::Conflict(
+                crate::conflict::Conflict::Taken(Taken::FederationId {
                     id: other.federation_id.unwrap_or_default(),
-                },
-            ))));
+                }),
+            )));
         }
     }
     let start = f.start;
@@ -246,10 +246,9 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
 /// The person a field of a request names: missing is that field's error.
 pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Person, DbError> {
     match find(conn, id) {
-        Err(DbError::Refused(Refusal::NotFound(_))) => Err(DbError::Refused(Refusal::Invalid(FieldError::new(
-            field,
-            Problem::NoSuch { id },
-        )))),
+        Err(DbError::Refused(Refusal::NotFound(_))) => Err(DbError::Refused(Refusal::Invalid(
+            FieldError::new(field, Problem::NoSuch { id }),
+        ))),
         other => other,
     }
 }

@@ -84,9 +84,11 @@ pub fn receive(
         .optional()?;
     let imported = match &known {
         Some(p) if p.published_by.is_some_and(|u| u != by.id) => {
-            return Err(DbError::Refused(Refusal::Conflict(Conflict::Taken(Taken::Origin {
-                origin: sent.origin.clone(),
-            }))));
+            return Err(DbError::Refused(Refusal::Conflict(Conflict::Taken(
+                Taken::Origin {
+                    origin: sent.origin.clone(),
+                },
+            ))));
         }
         Some(p) if p.revision >= sent.revision => {
             return Ok(Received::Unchanged {

@@ -158,7 +158,13 @@ pub fn of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<SheetBy>, Db
         .order((scoresheets::submitted_at, scoresheets::id))
         .select((Sheet::as_select(), users::name.nullable()))
         .load(conn)
-        .map_err(|e| super::read_row(e, crate::refusal::Thing::Record, &format!("of game {game_id}")))?;
+        .map_err(|e| {
+            super::read_row(
+                e,
+                crate::refusal::Thing::Record,
+                &format!("of game {game_id}"),
+            )
+        })?;
     Ok(rows
         .into_iter()
         .map(|(sheet, by)| SheetBy { sheet, by })
@@ -177,7 +183,13 @@ pub fn current_of_tournament(
         .order((scoresheets::game_id, scoresheets::side))
         .select(Sheet::as_select())
         .load(conn)
-        .map_err(|e| super::read_row(e, crate::refusal::Thing::Record, &format!("of tournament {tournament_id}")))
+        .map_err(|e| {
+            super::read_row(
+                e,
+                crate::refusal::Thing::Record,
+                &format!("of tournament {tournament_id}"),
+            )
+        })
 }
 
 /// A referee's ruling on a game.
@@ -262,7 +274,13 @@ pub fn rulings_of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<Ruli
         .order((rulings::ruled_at, rulings::id))
         .select((Ruling::as_select(), users::name.nullable()))
         .load(conn)
-        .map_err(|e| super::read_row(e, crate::refusal::Thing::Ruling, &format!("of game {game_id}")))?;
+        .map_err(|e| {
+            super::read_row(
+                e,
+                crate::refusal::Thing::Ruling,
+                &format!("of game {game_id}"),
+            )
+        })?;
     Ok(rows
         .into_iter()
         .map(|(ruling, by)| RulingBy { ruling, by })
@@ -280,5 +298,11 @@ pub fn rulings_of_tournament(
         .order((rulings::ruled_at, rulings::id))
         .select(Ruling::as_select())
         .load(conn)
-        .map_err(|e| super::read_row(e, crate::refusal::Thing::Ruling, &format!("of tournament {tournament_id}")))
+        .map_err(|e| {
+            super::read_row(
+                e,
+                crate::refusal::Thing::Ruling,
+                &format!("of tournament {tournament_id}"),
+            )
+        })
 }

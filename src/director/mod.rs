@@ -35,7 +35,6 @@ pub mod users;
 pub use commit::commit;
 pub use load::{load, load_round};
 
-use crate::refusal::{Refusal, Thing};
 use crate::db::byes::RequestedBye;
 use crate::db::forbidden::Forbidden;
 use crate::db::players::{Player, Relation};
@@ -43,6 +42,7 @@ use crate::db::rounds::{Game, Pairing, Round};
 use crate::db::teams::{LineupEntry, Member, Team};
 use crate::db::tournaments::Tournament;
 use crate::pairing::{PairingError, PlayerId};
+use crate::refusal::{Refusal, Thing};
 use crate::tournament::System;
 
 /// A tournament with everything stored about it.
@@ -286,7 +286,9 @@ impl TournamentData {
     pub fn round(&self, n: i32, drafts: bool) -> Result<Round, crate::db::DbError> {
         match self.rounds.iter().find(|r| r.number == n) {
             Some(r) if drafts || r.is_published() => Ok(r.clone()),
-            Some(_) => Err(crate::db::DbError::Refused(Refusal::Unpublished { round: n })),
+            Some(_) => Err(crate::db::DbError::Refused(Refusal::Unpublished {
+                round: n,
+            })),
             None => Err(crate::db::DbError::Refused(Refusal::NotFound(Thing::Round))),
         }
     }

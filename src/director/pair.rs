@@ -36,11 +36,13 @@ impl From<DirectorError> for DbError {
         match e {
             DirectorError::NotReady(n) => DbError::Refused(Refusal::NotReady(n)),
             DirectorError::Settings(e) => DbError::from(e),
-            DirectorError::Pairing(error) => DbError::Refused(Refusal::Conflict(Conflict::NoPairing {
-                error,
-                names: Default::default(),
-                round_robin: false,
-            })),
+            DirectorError::Pairing(error) => {
+                DbError::Refused(Refusal::Conflict(Conflict::NoPairing {
+                    error,
+                    names: Default::default(),
+                    round_robin: false,
+                }))
+            }
         }
     }
 }
@@ -83,7 +85,9 @@ pub fn pair_loaded(
     by: &User,
 ) -> Result<Paired, DbError> {
     let (number, planned) = data.pair_next().map_err(|e| match e {
-        DirectorError::Pairing(error) => DbError::Refused(Refusal::Conflict(data.no_pairing(error))),
+        DirectorError::Pairing(error) => {
+            DbError::Refused(Refusal::Conflict(data.no_pairing(error)))
+        }
         other => DbError::from(other),
     })?;
     let t = &data.tournament;

@@ -5,13 +5,13 @@
 //! and a copy of an event published from a venue are all "no such link":
 //! a copy changes at the venue, never here.
 
-use crate::refusal::{Refusal, Thing};
 use crate::db::audit::Write;
 use crate::db::byes::{self, RequestedBye};
 use crate::db::players::{self, Player};
 use crate::db::rounds::{self, Game};
 use crate::db::tournaments::{self, Tournament};
 use crate::db::{links, reports as stored, DbConnection, DbError};
+use crate::refusal::{Refusal, Thing};
 use crate::reports::{self, Closed, GameNow, Outcome, Reports};
 use crate::results::{EnteredBy, GameResult, ResultEdit};
 use crate::rounds::{OnGames, Refused};
@@ -27,7 +27,8 @@ pub struct Holder {
 
 /// The player whose live link `key` is.
 pub fn holder(conn: &mut DbConnection, key: &str) -> Result<Holder, DbError> {
-    let (player, tournament) = links::find(conn, key)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)))?;
+    let (player, tournament) =
+        links::find(conn, key)?.ok_or(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)))?;
     if crate::db::published::of_tournament(conn, tournament)?.is_some() {
         return Err(DbError::Refused(Refusal::NotFound(Thing::PlayerLink)));
     }

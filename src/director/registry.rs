@@ -3,7 +3,6 @@
 //! and current rating, a snapshot the referee may refresh until round 1 is
 //! paired (after it the ratings have ordered the field).
 
-use crate::refusal::Refusal;
 use crate::db::audit::Write;
 use crate::db::people::{self, Person};
 use crate::db::players::{self, Player};
@@ -11,6 +10,7 @@ use crate::db::tournaments::rounds_paired;
 use crate::db::DbError;
 use crate::field::{FieldError, Problem};
 use crate::rating::Rating;
+use crate::refusal::Refusal;
 use crate::registry::{PersonFields, Pulled};
 use crate::roster::PlayerFields;
 use crate::tournament::{Lock, LockedSince};

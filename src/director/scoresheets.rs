@@ -623,7 +623,9 @@ pub fn rule(
             // A new ruling replaces the one before it.
             let report = super::results::save_in(w, tid, &[edit], &[game_id])?;
             if let Some(c) = report.conflicts.first() {
-                return Err(DbError::Refused(Refusal::Conflict(Conflict::Changed(c.meanwhile.clone()))));
+                return Err(DbError::Refused(Refusal::Conflict(Conflict::Changed(
+                    c.meanwhile.clone(),
+                ))));
             }
             if let Some((_, why)) = report.refused.first() {
                 return Err(DbError::Refused(Refusal::Conflict(why.clone())));

@@ -4,11 +4,11 @@
 //! checks it against the stored rounds in the same transaction as the
 //! write, so two referees saving at once cannot slip a change past it.
 
-use crate::refusal::Refusal;
 use crate::db::audit::Write;
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
+use crate::refusal::Refusal;
 use crate::tournament::{ChangeRefused, Lock, TournamentFields};
 
 /// The settings locked now, with why: what the edit form shows read-only.

@@ -1,12 +1,12 @@
 //! Hand swaps: what a referee is told before exchanging two players of a
 //! draft round.
 
-use crate::refusal::Refusal;
 use crate::db::players::Player;
 use crate::db::rounds::{self, Round};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
 use crate::pairing::swiss::EntryKind;
+use crate::refusal::Refusal;
 use crate::tournament::ByeKind;
 
 use super::{pid, TournamentData};

@@ -9,9 +9,9 @@
 //! pairing. Match `k` of a round plays on tables `4k-3` to `4k`, one
 //! table per board, which is what the results desk's quick entry reads.
 
-use crate::refusal::{Refusal, Thing};
 use crate::db::audit::Write;
 use crate::db::teams::NewTeam;
+use crate::refusal::{Refusal, Thing};
 use crate::rounds::{NotReady, Refused};
 use std::collections::HashMap;
 
@@ -465,7 +465,10 @@ pub fn set_lineup(
         if !data.is_team_event() {
             return Err(DbError::Refused(Refusal::NotFound(Thing::Team)));
         }
-        let team = data.team(team_id).ok_or(DbError::Refused(Refusal::NotFound(Thing::Team)))?.clone();
+        let team = data
+            .team(team_id)
+            .ok_or(DbError::Refused(Refusal::NotFound(Thing::Team)))?
+            .clone();
         let captain = matches!(actor, Actor::Captain { .. });
         let round = data.round(n, !captain)?;
         let m = data

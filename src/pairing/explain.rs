@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{PlayerId, Points};
 
+pub mod legacy;
+
 /// A float: a player paired outside their own score bracket (or given the
 /// bye, which counts as a downfloat).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +52,9 @@ pub enum Rule {
         direction: FloatDirection,
         rounds_before: u8,
     },
+    /// A rule stored as a sentence by an older version that could not be
+    /// read (`legacy`).
+    Unreadable,
     /// As stored before rules were values.
     #[serde(untagged)]
     Text(String),
@@ -75,6 +80,9 @@ pub enum Why {
     Unmet,
     /// No swap with another lower seed keeps both pairs allowed.
     NoSwap,
+    /// A reason stored as a sentence by an older version that could not be
+    /// read (`legacy`).
+    Unreadable,
     /// As stored before reasons were values.
     #[serde(untagged)]
     Text(String),
@@ -126,6 +134,9 @@ pub enum Note {
     Winners { first: u32, second: u32 },
     /// A referee changed the pairing by hand.
     ChangedByHand,
+    /// A note stored as a sentence by an older version that could not be
+    /// read (`legacy`), or a stored explanation that was none.
+    Unreadable,
     /// As stored before notes were values.
     #[serde(untagged)]
     Text(String),

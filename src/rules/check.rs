@@ -234,7 +234,13 @@ fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Pos
         if now != Status::Ongoing {
             let side = replay.pos.side();
             if let Some(ending) = ending(now) {
-                replay.report(number, side, ply, ending.article(), Fault::AfterTheEnd { ending });
+                replay.report(
+                    number,
+                    side,
+                    ply,
+                    ending.article(),
+                    Fault::AfterTheEnd { ending },
+                );
             }
             end = Some(now);
             break;
@@ -250,7 +256,13 @@ fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Pos
             ) {
                 side = last;
                 replay.pos.set_side(side);
-                replay.report(number, side, ply, "OGR 5.4.1", Fault::TwiceInARow { evidence });
+                replay.report(
+                    number,
+                    side,
+                    ply,
+                    "OGR 5.4.1",
+                    Fault::TwiceInARow { evidence },
+                );
             }
         }
         replay.ply(number, side, ply);
@@ -365,14 +377,7 @@ struct Replay<'a> {
 }
 
 impl Replay<'_> {
-    fn report(
-        &mut self,
-        ply: u32,
-        side: Side,
-        written: &WrittenPly,
-        article: &str,
-        fault: Fault,
-    ) {
+    fn report(&mut self, ply: u32, side: Side, written: &WrittenPly, article: &str, fault: Fault) {
         self.irregularities.push(Irregularity {
             ply,
             side,
@@ -459,7 +464,13 @@ impl Replay<'_> {
     fn placement(&mut self, number: u32, side: Side, ply: &WrittenPly) -> Option<u8> {
         let to = ply.to.junction;
         if self.pos.in_hand(side) == 0 {
-            self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", Fault::NothingToPlace);
+            self.report(
+                number,
+                side,
+                ply,
+                "OGR 5.4.2 / 3.2.1",
+                Fault::NothingToPlace,
+            );
             return None;
         }
         if let Some(other) = self.pos.owner(to) {
@@ -512,7 +523,13 @@ impl Replay<'_> {
         let t = written.junction;
         let owner = self.pos.owner(t);
         if owner.is_none() {
-            self.report(number, side, ply, "OGR 5.4.8", Fault::NoCowToShoot { at: t });
+            self.report(
+                number,
+                side,
+                ply,
+                "OGR 5.4.8",
+                Fault::NoCowToShoot { at: t },
+            );
             return None;
         }
         let victim = self.pos.cow_at(t).unwrap_or(0);

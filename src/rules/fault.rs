@@ -19,11 +19,7 @@ pub enum Fault {
     /// A step from an empty junction.
     NoCowToMove { from: Junction },
     /// A step onto a junction another cow stands on.
-    StepOntoTaken {
-        to: Junction,
-        owner: Side,
-        cow: u8,
-    },
+    StepOntoTaken { to: Junction, owner: Side, cow: u8 },
     /// A step of the opponent's cow (OGR 5.4.5).
     OpponentsCow { owner: Side, cow: u8 },
     /// A step while cows are still in hand (OGR 3.2.1).
@@ -43,11 +39,7 @@ pub enum Fault {
     /// A placement with no cow left in hand.
     NothingToPlace,
     /// A placement on a junction another cow stands on (OGR 3.1.5).
-    PlaceOnTaken {
-        to: Junction,
-        owner: Side,
-        cow: u8,
-    },
+    PlaceOnTaken { to: Junction, owner: Side, cow: u8 },
     /// A placement written with a cow number that is not the next of the
     /// side's own (OGR 6.2.1); it is read as the next cow.
     WrongCowPlaced {

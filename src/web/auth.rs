@@ -20,11 +20,11 @@ use futures_util::StreamExt;
 
 use super::caller::{caller, Caller};
 use super::error::AppError;
-use crate::refusal::{Forbidden, Refusal, Thing, Unreadable};
 use super::AppState;
 use crate::accounts;
 use crate::director::model::Tournament;
 use crate::director::model::User;
+use crate::refusal::{Forbidden, Refusal, Thing, Unreadable};
 
 use crate::director::{tournaments, users};
 
@@ -231,10 +231,9 @@ async fn check_csrf(req: &mut ServiceRequest, cookie: Option<&str>) -> Result<()
     let mut payload = req.take_payload();
     let mut body = BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk =
-            chunk.map_err(|e| Unreadable::UnreadableBody {
-                detail: e.to_string(),
-            })?;
+        let chunk = chunk.map_err(|e| Unreadable::UnreadableBody {
+            detail: e.to_string(),
+        })?;
         if body.len() + chunk.len() > MAX_FORM_BYTES {
             return Err(AppError::Refused(Refusal::TooLarge {
                 max_bytes: MAX_FORM_BYTES as u64,
@@ -274,7 +273,12 @@ impl FromRequest for SignedIn {
     type Future = Ready<Result<SignedIn, AppError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller(req).user.map(SignedIn).ok_or_else(AppError::unauthorized))
+        ready(
+            caller(req)
+                .user
+                .map(SignedIn)
+                .ok_or_else(AppError::unauthorized),
+        )
     }
 }
 
@@ -314,8 +318,7 @@ impl FromRequest for Referee {
         Box::pin(async move {
             let user = user.ok_or_else(AppError::unauthorized)?;
             let tid = tid.ok_or_else(|| AppError::not_found(Thing::Tournament))?;
-            let state =
-                state.ok_or_else(|| AppError::internal("application state missing"))?;
+            let state = state.ok_or_else(|| AppError::internal("application state missing"))?;
             let tournament = refereed_tournament(&state, &user, tid).await?;
             Ok(Referee { user, tournament })
         })

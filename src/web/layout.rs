@@ -148,9 +148,7 @@ pub fn render<T: askama::Template>(
     page: &T,
     status: actix_web::http::StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let body = page
-        .render()
-        .map_err(|e| AppError::internal(e))?;
+    let body = page.render().map_err(|e| AppError::internal(e))?;
     Ok(HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(body))

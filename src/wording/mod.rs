@@ -14,8 +14,8 @@ pub mod refusal;
 pub mod registry;
 pub mod remote;
 pub mod roster;
-pub mod rules;
 pub mod rounds;
+pub mod rules;
 
 /// A language Kraal speaks. Only English has words yet; every entry point
 /// that makes a sentence for a person takes one, so another language adds

@@ -11,6 +11,10 @@ use crate::standings::show_points;
 /// How a caller names a player: by name on a page, by id on the command line.
 pub type Name<'a> = &'a dyn Fn(PlayerId) -> String;
 
+/// What stands for a sentence an older version stored that could not be
+/// read back as a value.
+const UNREADABLE: &str = "an explanation stored by an older version that could not be read";
+
 fn by_id(id: PlayerId) -> String {
     format!("player {id}")
 }
@@ -75,6 +79,7 @@ pub fn rule(r: &Rule, name: Name) -> String {
                 )
             }
         }
+        Rule::Unreadable => UNREADABLE.into(),
         Rule::Text(t) => legacy(t, name),
     }
 }
@@ -101,6 +106,7 @@ pub fn why(w: &Why, name: Name) -> String {
             .into(),
         Why::Unmet => "no pairing of the players who have not met keeps them apart".into(),
         Why::NoSwap => "no swap with another lower seed keeps both pairs allowed".into(),
+        Why::Unreadable => UNREADABLE.into(),
         Why::Text(t) => legacy(t, name),
     }
 }
@@ -138,6 +144,7 @@ pub fn note(n: &Note, name: Name) -> String {
         } => format!("seed {first} has a bye (the field is not a power of two)"),
         Note::Winners { first, second } => format!("winners of slots {first} and {second}"),
         Note::ChangedByHand => "changed by hand".into(),
+        Note::Unreadable => UNREADABLE.into(),
         Note::Text(t) => legacy(t, name),
     }
 }

@@ -211,8 +211,18 @@ pub fn report_text(r: &Report, lang: Lang) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let _ = writeln!(out, "  dark:  {} (in hand {})", list(&p.dark), p.dark_in_hand);
-    let _ = writeln!(out, "  light: {} (in hand {})", list(&p.light), p.light_in_hand);
+    let _ = writeln!(
+        out,
+        "  dark:  {} (in hand {})",
+        list(&p.dark),
+        p.dark_in_hand
+    );
+    let _ = writeln!(
+        out,
+        "  light: {} (in hand {})",
+        list(&p.light),
+        p.light_in_hand
+    );
     let board = match (r.board_result, r.board_reason) {
         (Some(b), Some(why)) => format!("{} ({})", board_result(b, lang), ending(why, lang)),
         (Some(b), None) => board_result(b, lang).to_string(),

@@ -444,11 +444,9 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
             .filter(|r| !days.holds(r.played_on))
             .min_by_key(|r| r.number)
         {
-            return Err(DbError::Refused(Refusal::Invalid(crate::calendar::export_refused(
-                r.number,
-                r.played_on,
-                days,
-            ))));
+            return Err(DbError::Refused(Refusal::Invalid(
+                crate::calendar::export_refused(r.number, r.played_on, days),
+            )));
         }
         let round_ids: Vec<i32> = rounds.iter().map(|r| r.id).collect();
         let pairings: Vec<PairingRow> = pairings::table

@@ -3,13 +3,13 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 
+use crate::conflict::Conflict;
 use crate::director::rounds;
 use crate::director::{self, scoresheets};
-use crate::results::{GameResult, ResultEdit};
-use crate::tournament::{RecordSide, RulingKind};
-use crate::conflict::Conflict;
 use crate::field::Problem;
 use crate::refusal::{Refusal, Unreadable};
+use crate::results::{GameResult, ResultEdit};
+use crate::tournament::{RecordSide, RulingKind};
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
@@ -179,10 +179,9 @@ async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, A
     use futures_util::StreamExt;
     let mut body = Vec::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk
-            .map_err(|e| Unreadable::UnreadableBody {
-                detail: e.to_string(),
-            })?;
+        let chunk = chunk.map_err(|e| Unreadable::UnreadableBody {
+            detail: e.to_string(),
+        })?;
         if body.len() + chunk.len() > limit {
             return Err(too_large());
         }

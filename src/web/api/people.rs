@@ -148,10 +148,8 @@ pub async fn get_person(
             games,
         })
         .collect();
-    let mut json = serde_json::to_value(PersonJson::from(&p))
-        .map_err(|e| AppError::internal(e))?;
-    json["ratings"] =
-        serde_json::to_value(ratings).map_err(|e| AppError::internal(e))?;
+    let mut json = serde_json::to_value(PersonJson::from(&p)).map_err(|e| AppError::internal(e))?;
+    json["ratings"] = serde_json::to_value(ratings).map_err(|e| AppError::internal(e))?;
     json["current"] = match book.current(id) {
         Some(r) => rated_json(r),
         None => serde_json::Value::Null,

@@ -4,9 +4,9 @@ use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
 use crate::director::players;
-use crate::roster::PlayerFields;
 use crate::field::Problem;
 use crate::refusal::Kind;
+use crate::roster::PlayerFields;
 use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 

@@ -147,8 +147,8 @@ fn announced(request: &HttpRequest) -> Option<usize> {
 /// The envelope checked and the event file read as `kraal import event`
 /// reads it.
 fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError> {
-    let body: PublishBody = serde_json::from_slice(bytes)
-        .map_err(|e| Unreadable::UnreadableJson {
+    let body: PublishBody =
+        serde_json::from_slice(bytes).map_err(|e| Unreadable::UnreadableJson {
             detail: e.to_string(),
         })?;
     if body.revision < 1 {
@@ -160,8 +160,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
         ));
     }
     let server = body.server.trim().to_string();
-    crate::roster::check_printable("server", &server)
-        .map_err(|e| AppError::from(e))?;
+    crate::roster::check_printable("server", &server).map_err(|e| AppError::from(e))?;
     if server.is_empty() {
         return Err(refused("server", Problem::Empty));
     }
@@ -186,9 +185,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
 }
 
 fn refused(field: &'static str, problem: Problem) -> AppError {
-    AppError::from(FieldError::new(
-        field, problem,
-    ))
+    AppError::from(FieldError::new(field, problem))
 }
 
 /// `PUT /api/v1/published/{origin}`: stores the venue's event as a

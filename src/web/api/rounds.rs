@@ -215,12 +215,11 @@ impl RoundDateBody {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(RoundDateBody::default());
         }
-        serde_json::from_slice(bytes)
-            .map_err(|e| {
-                AppError::from(Unreadable::UnreadableJson {
-                    detail: e.to_string(),
-                })
+        serde_json::from_slice(bytes).map_err(|e| {
+            AppError::from(Unreadable::UnreadableJson {
+                detail: e.to_string(),
             })
+        })
     }
 
     fn date(&self) -> Result<Option<chrono::NaiveDate>, AppError> {
@@ -228,9 +227,7 @@ impl RoundDateBody {
             .as_deref()
             .map(|text| {
                 crate::rounds::parse_day(text).map_err(|problem| {
-                    AppError::from(
-                        crate::field::FieldError::new("date", problem),
-                    )
+                    AppError::from(crate::field::FieldError::new("date", problem))
                 })
             })
             .transpose()

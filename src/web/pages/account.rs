@@ -14,8 +14,8 @@ use crate::accounts;
 use crate::director::model::User;
 use crate::director::model::{Admission, ApiToken};
 use crate::director::users;
-use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::field::Problem;
+use crate::web::auth::{security_cookie, CSRF_COOKIE, SESSION_COOKIE};
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
@@ -340,10 +340,9 @@ pub async fn create_token(
     let unprintable = crate::roster::check_printable("label", &label).err();
     if label.is_empty() || label.chars().count() > 60 || unprintable.is_some() {
         let mut errors = FormErrors::default();
-        errors.refused(&unprintable.unwrap_or(crate::field::FieldError::new(
-            "label",
-            Problem::TokenLabel,
-        )));
+        errors.refused(
+            &unprintable.unwrap_or(crate::field::FieldError::new("label", Problem::TokenLabel)),
+        );
         let page = account_page(&state, ctx, String::new(), errors, "").await?;
         return render(&page, FORM_ERROR);
     }

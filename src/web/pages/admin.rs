@@ -9,9 +9,9 @@ use serde::Deserialize;
 use crate::accounts;
 use crate::director::model::{Role, User};
 use crate::director::users;
-use crate::web::auth::Admin;
-use crate::refusal::Kind;
 use crate::field::{Chosen, Problem};
+use crate::refusal::Kind;
+use crate::web::auth::Admin;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::AppState;
@@ -101,12 +101,7 @@ pub async fn create_user(
         .ok();
     let role = Role::parse(&form.role);
     if role.is_none() {
-        errors.problem(
-            "role",
-            Problem::NotChosen {
-                what: Chosen::Role,
-            },
-        );
+        errors.problem("role", Problem::NotChosen { what: Chosen::Role });
     }
     if let Err(m) = accounts::check_new_password(&form.password) {
         errors.refused(&m);

@@ -6,9 +6,9 @@ use serde::Deserialize;
 
 use crate::director::forbidden;
 use crate::director::model::NewForbidden;
-use crate::web::auth::Referee;
 use crate::field::{Chosen, FieldError, Problem};
 use crate::refusal::Kind;
+use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::tournament::{error_key, load_page, waiver_key, ForbiddenRaw};
@@ -18,7 +18,10 @@ impl ForbiddenRaw {
     fn check(&self) -> Result<NewForbidden, FormErrors> {
         let mut errors = FormErrors::default();
         let mut refused = |field: &'static str, problem: Problem| {
-            errors.add(&error_key(field), FieldError::new(field, problem).to_string())
+            errors.add(
+                &error_key(field),
+                FieldError::new(field, problem).to_string(),
+            )
         };
         let mut player = |field: &'static str, v: &str, what: Chosen| {
             v.trim()

@@ -187,7 +187,10 @@ impl Replay {
             irregular
                 .entry(i.ply)
                 .or_default()
-                .push(crate::wording::rules::detail(i, crate::wording::Lang::English));
+                .push(crate::wording::rules::detail(
+                    i,
+                    crate::wording::Lang::English,
+                ));
         }
         // The side of each ply as the replay played it: the side to move
         // before it (the position after the ply before).

@@ -24,7 +24,9 @@ use super::error::AppError;
 
 pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, actix_web::Error> {
     if req.path().starts_with("/api/") {
-        return Err(super::error::ApiError(AppError::not_found(crate::refusal::Thing::ApiRoute)).into());
+        return Err(
+            super::error::ApiError(AppError::not_found(crate::refusal::Thing::ApiRoute)).into(),
+        );
     }
     Err(AppError::not_found(crate::refusal::Thing::Page).into())
 }

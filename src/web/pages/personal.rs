@@ -15,11 +15,11 @@ use serde::Deserialize;
 use crate::clock::Tone;
 use crate::director::model::Tournament;
 use crate::director::personal::{self, NextRound};
+use crate::field::Problem;
+use crate::refusal::Kind;
 use crate::results::GameResult;
 use crate::tournament::{ByeKind, Confirmation};
 use crate::web::auth::Referee;
-use crate::field::Problem;
-use crate::refusal::Kind;
 use crate::web::error::AppError;
 use crate::web::layout::{qr_svg, render, see_other, Ctx};
 use crate::web::views::personal::{
@@ -239,7 +239,10 @@ async fn answer(
     let status = actix_web::ResponseError::status_code(&e);
     if e.is(Kind::Invalid) || e.is(Kind::Conflict) || e.is(Kind::Forbidden) {
         let (_, message) = e.said();
-        render(&me_page(req, state, key, None, Some(message)).await?, status)
+        render(
+            &me_page(req, state, key, None, Some(message)).await?,
+            status,
+        )
     } else {
         Err(e)
     }
@@ -256,9 +259,7 @@ pub async fn report(
     state.limits.personal(&key, &req, true)?;
     let game: i32 = form.game.trim().parse().unwrap_or(0);
     let done = match crate::reports::read(&form.result) {
-        Err(p) => Err(AppError::from(
-            crate::field::FieldError::new("result", p),
-        )),
+        Err(p) => Err(AppError::from(crate::field::FieldError::new("result", p))),
         Ok(result) => {
             let k = key.clone();
             let done = state

@@ -10,10 +10,10 @@ use crate::director::model::Tournament;
 use crate::director::players;
 use crate::director::tournaments;
 use crate::export::players as players_csv;
-use crate::roster::PlayerFields;
-use crate::web::auth::Referee;
 use crate::field::{Chosen, Problem};
 use crate::refusal::Kind;
+use crate::roster::PlayerFields;
+use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::tournament::{load_page, PlayerRaw};
@@ -547,7 +547,9 @@ pub async fn request_bye(
             Err(e) if e.is(Kind::Conflict) => errors.add("bye_round", e.said().1),
             Err(e) if e.is(Kind::NotFound) => errors.add(
                 "bye_player",
-                AppError::invalid("bye_player", Problem::NotInEvent).said().1,
+                AppError::invalid("bye_player", Problem::NotInEvent)
+                    .said()
+                    .1,
             ),
             Err(e) => return Err(e),
         }

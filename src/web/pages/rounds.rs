@@ -12,10 +12,10 @@ use crate::director::model::Round;
 use crate::director::rounds;
 use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
-use crate::web::auth::can_edit;
-use crate::web::auth::Referee;
 use crate::field::{Chosen, Problem};
 use crate::refusal::Kind;
+use crate::web::auth::can_edit;
+use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{absolute_url, qr_svg, render, see_other, Ctx};
 use crate::web::views::round::{
@@ -98,11 +98,8 @@ pub async fn set_date(
     form: web::Form<DateForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
-    let day = crate::rounds::parse_day(&form.date).map_err(|problem| {
-        AppError::from(
-            crate::field::FieldError::new("date", problem),
-        )
-    })?;
+    let day = crate::rounds::parse_day(&form.date)
+        .map_err(|problem| AppError::from(crate::field::FieldError::new("date", problem)))?;
     state
         .write(Some(r.user.id), move |w| rounds::set_date(w, tid, n, day))
         .await?;
@@ -567,16 +564,14 @@ pub async fn swap(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let parse = |field: &'static str, v: &str| {
-        v.trim()
-            .parse::<i32>()
-            .map_err(|_| {
-                AppError::invalid(
-                    field,
-                    Problem::NotChosen {
-                        what: Chosen::Player,
-                    },
-                )
-            })
+        v.trim().parse::<i32>().map_err(|_| {
+            AppError::invalid(
+                field,
+                Problem::NotChosen {
+                    what: Chosen::Player,
+                },
+            )
+        })
     };
     let (a, b) = (parse("a", &form.a)?, parse("b", &form.b)?);
     let confirmed = form.confirm == "yes";

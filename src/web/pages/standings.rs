@@ -7,8 +7,8 @@ use askama::Template;
 use askama_web::WebTemplate;
 
 use crate::director::TournamentData;
-use crate::standings::{show_points, SeparatedBy, Standing};
 use crate::field::Problem;
+use crate::standings::{show_points, SeparatedBy, Standing};
 use crate::web::error::AppError;
 use crate::web::layout::Ctx;
 use crate::web::views::round::load_data;

@@ -610,20 +610,25 @@ impl LineupForm {
     }
 
     fn boards(&self) -> Result<Vec<i32>, AppError> {
-        [("b1", &self.b1), ("b2", &self.b2), ("b3", &self.b3), ("b4", &self.b4)]
-            .iter()
-            .enumerate()
-            .map(|(k, (field, v))| {
-                v.trim().parse::<i32>().map_err(|_| {
-                    AppError::invalid(
-                        field,
-                        Problem::NotChosen {
-                            what: Chosen::BoardPlayer { board: k + 1 },
-                        },
-                    )
-                })
+        [
+            ("b1", &self.b1),
+            ("b2", &self.b2),
+            ("b3", &self.b3),
+            ("b4", &self.b4),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, (field, v))| {
+            v.trim().parse::<i32>().map_err(|_| {
+                AppError::invalid(
+                    field,
+                    Problem::NotChosen {
+                        what: Chosen::BoardPlayer { board: k + 1 },
+                    },
+                )
             })
-            .collect()
+        })
+        .collect()
     }
 }
 
@@ -689,7 +694,6 @@ async fn save_lineup(
                     set_lineup(c, tid, n, team_id, &boards, seen.as_deref(), actor)
                 })
                 .await
-
         }
     };
     let data = load_data(state, tid).await?;

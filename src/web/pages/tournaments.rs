@@ -9,10 +9,10 @@ use serde::Deserialize;
 
 use crate::director::model::Tournament;
 use crate::director::tournaments;
-use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
-use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::field::{Chosen, Problem};
 use crate::refusal::Kind;
+use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
+use crate::web::auth::{Admin, Referee, SignedIn};
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
 use crate::web::views::tournament::load_page;
@@ -253,7 +253,14 @@ pub async fn update(
                     let (field, message) = e.said();
                     let mut errors = FormErrors::default();
                     errors.add(field, message);
-                    (errors, if e.is(Kind::Invalid) { FORM_ERROR } else { status })
+                    (
+                        errors,
+                        if e.is(Kind::Invalid) {
+                            FORM_ERROR
+                        } else {
+                            status
+                        },
+                    )
                 }
                 Err(other) => return Err(other),
             }
@@ -298,18 +305,14 @@ pub async fn assign_referee(
     form: web::Form<AssignForm>,
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();
-    let uid: i32 = form
-        .user_id
-        .trim()
-        .parse()
-        .map_err(|_| {
-            AppError::invalid(
-                "user_id",
-                Problem::NotChosen {
-                    what: Chosen::Referee,
-                },
-            )
-        })?;
+    let uid: i32 = form.user_id.trim().parse().map_err(|_| {
+        AppError::invalid(
+            "user_id",
+            Problem::NotChosen {
+                what: Chosen::Referee,
+            },
+        )
+    })?;
     state
         .write(Some(admin.0.id), move |w| {
             tournaments::assign_referee(w, tid, uid)
@@ -533,14 +536,12 @@ pub async fn archive(
         "yes" => true,
         "no" => false,
         other => {
-            return Err(AppError::from(
-                crate::field::FieldError::new(
-                    "archived",
-                    crate::field::Problem::NotYesNo {
-                        text: other.to_string(),
-                    },
-                ),
-            ))
+            return Err(AppError::from(crate::field::FieldError::new(
+                "archived",
+                crate::field::Problem::NotYesNo {
+                    text: other.to_string(),
+                },
+            )))
         }
     };
     let tid = r.tournament.id;

@@ -32,6 +32,5 @@ pub fn this_year() -> i32 {
 /// The month asked for (`YYYY-MM`), the current one by default; a month
 /// after the current one is refused, nothing being rated there yet.
 pub fn period_of(asked: Option<&str>, until: Period) -> Result<Period, AppError> {
-    crate::rating::Period::asked("period", asked, until)
-        .map_err(|e| AppError::from(e))
+    crate::rating::Period::asked("period", asked, until).map_err(|e| AppError::from(e))
 }
