@@ -80,12 +80,11 @@ pub fn rule(r: &Rule, name: Name) -> String {
             }
         }
         Rule::Unreadable => UNREADABLE.into(),
-        Rule::Text(t) => legacy(t, name),
     }
 }
 
 /// Why a rule could not be kept.
-pub fn why(w: &Why, name: Name) -> String {
+pub fn why(w: &Why) -> String {
     match w {
         Why::Bracket {
             fewer_floats: false,
@@ -107,7 +106,6 @@ pub fn why(w: &Why, name: Name) -> String {
         Why::Unmet => "no pairing of the players who have not met keeps them apart".into(),
         Why::NoSwap => "no swap with another lower seed keeps both pairs allowed".into(),
         Why::Unreadable => UNREADABLE.into(),
-        Why::Text(t) => legacy(t, name),
     }
 }
 
@@ -145,7 +143,6 @@ pub fn note(n: &Note, name: Name) -> String {
         Note::Winners { first, second } => format!("winners of slots {first} and {second}"),
         Note::ChangedByHand => "changed by hand".into(),
         Note::Unreadable => UNREADABLE.into(),
-        Note::Text(t) => legacy(t, name),
     }
 }
 
@@ -157,7 +154,6 @@ fn waiver(w: &WaiverUsed, name: Name) -> String {
         WaiverUsed::Used { reason, rule: r } => {
             format!("waived by the referee ({reason}): {}", rule(r, name))
         }
-        WaiverUsed::Text(t) => legacy(t, name),
     }
 }
 
@@ -180,7 +176,7 @@ pub fn explanation(e: &Explanation, name: Name) -> Vec<String> {
         ));
     }
     for Bent { rule: r, why: w } in &e.bent {
-        out.push(format!("{} did not hold: {}", rule(r, name), why(w, name)));
+        out.push(format!("{} did not hold: {}", rule(r, name), why(w)));
     }
     for w in &e.waivers {
         out.push(format!("Waiver: {}", waiver(w, name)));
@@ -271,30 +267,6 @@ impl fmt::Display for Blocked {
     }
 }
 
-/// A sentence stored before explanations were values, which speaks of
-/// "player 12": shown with the players named as the caller names them.
-fn legacy(text: &str, name: Name) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("player ") {
-        let after = &rest[i + 7..];
-        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        out.push_str(&rest[..i]);
-        match after[..digits].parse::<PlayerId>() {
-            Ok(id) => {
-                out.push_str(&name(id));
-                rest = &after[digits..];
-            }
-            Err(_) => {
-                out.push_str("player ");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,18 +322,14 @@ mod tests {
     }
 
     #[test]
-    fn stored_sentences_name_players_too() {
-        assert_eq!(
-            note(
-                &Note::Text("player 12 moved down; player 7 did not".into()),
-                &named
-            ),
-            "Kagiso Molefe moved down; Refilwe Dube did not"
-        );
-        assert_eq!(
-            note(&Note::Text("no player here".into()), &named),
-            "no player here"
-        );
+    fn what_an_older_version_stored_unreadably_is_said_so() {
+        for line in [
+            rule(&Rule::Unreadable, &named),
+            why(&Why::Unreadable),
+            note(&Note::Unreadable, &named),
+        ] {
+            assert_eq!(line, UNREADABLE);
+        }
     }
 
     #[test]
