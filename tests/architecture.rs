@@ -606,6 +606,7 @@ const WRITES_WITHOUT_A_CHANGE: &[&str] = &[
     "settings::get_or_insert",
     "db::backup_into",
     "db::ping",
+    "explanations::rewrite_sentences",
 ];
 
 /// Whether a function body writes rows: an `insert_into`, `update`,

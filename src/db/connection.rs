@@ -194,6 +194,8 @@ pub fn migrate(conn: &mut DbConnection) -> Result<(), DbError> {
             if links_arrived {
                 super::links::issue_missing(conn)?;
             }
+            // Explanations stored as sentences become values, once.
+            super::explanations::rewrite_sentences(conn)?;
             Ok(())
         })
         .map_err(|e| DbError::Setup(format!("cannot migrate the database: {e}")))

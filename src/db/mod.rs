@@ -9,6 +9,7 @@ pub mod auth;
 pub mod byes;
 pub mod connection;
 pub mod event;
+pub mod explanations;
 pub mod forbidden;
 pub mod health;
 pub mod links;

@@ -2,12 +2,15 @@
 //! the rules give. Plain values that name players by id: a page, the API
 //! or `kraal pair --json` words them (`crate::wording::pairing` for pages).
 //!
-//! Explanations stored before they were values hold sentences; those read
-//! back as the `Text` variants and are shown as they were stored.
+//! Explanations stored before they were values held sentences; `legacy`
+//! reads those into values, once (at start-up, and when an old event file
+//! is imported): a stored explanation carries no sentence.
 
 use serde::{Deserialize, Serialize};
 
 use super::{PlayerId, Points};
+
+pub mod legacy;
 
 /// A float: a player paired outside their own score bracket (or given the
 /// bye, which counts as a downfloat).
@@ -50,9 +53,9 @@ pub enum Rule {
         direction: FloatDirection,
         rounds_before: u8,
     },
-    /// As stored before rules were values.
-    #[serde(untagged)]
-    Text(String),
+    /// A rule stored as a sentence by an older version that could not be
+    /// read (`legacy`).
+    Unreadable,
 }
 
 /// Why a rule could not be kept.
@@ -75,9 +78,9 @@ pub enum Why {
     Unmet,
     /// No swap with another lower seed keeps both pairs allowed.
     NoSwap,
-    /// As stored before reasons were values.
-    #[serde(untagged)]
-    Text(String),
+    /// A reason stored as a sentence by an older version that could not be
+    /// read (`legacy`).
+    Unreadable,
 }
 
 /// A preference or rule that did not hold for this pairing, and why no
@@ -92,12 +95,7 @@ pub struct Bent {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum WaiverUsed {
-    Used {
-        reason: String,
-        rule: Rule,
-    },
-    /// As stored before waivers were values.
-    Text(String),
+    Used { reason: String, rule: Rule },
 }
 
 /// Anything else worth saying of a pairing.
@@ -126,9 +124,9 @@ pub enum Note {
     Winners { first: u32, second: u32 },
     /// A referee changed the pairing by hand.
     ChangedByHand,
-    /// As stored before notes were values.
-    #[serde(untagged)]
-    Text(String),
+    /// A note stored as a sentence by an older version that could not be
+    /// read (`legacy`), or a stored explanation that was none.
+    Unreadable,
 }
 
 /// Why a pairing is the one it is.
@@ -157,8 +155,7 @@ impl Rule {
 impl Explanation {
     /// The same explanation with every player renumbered by `new_id` (a
     /// tournament moved to another database, where its players have new
-    /// ids). Sentences stored before explanations were values keep the
-    /// ids they were written with.
+    /// ids).
     pub fn renumber(&mut self, new_id: &dyn Fn(PlayerId) -> Option<PlayerId>) {
         let move_id = |p: &mut PlayerId| {
             if let Some(n) = new_id(*p) {
@@ -174,10 +171,9 @@ impl Explanation {
             }
         }
         for w in &mut self.waivers {
-            if let WaiverUsed::Used { rule, .. } = w {
-                if let Some(p) = rule.player_mut() {
-                    move_id(p);
-                }
+            let WaiverUsed::Used { rule, .. } = w;
+            if let Some(p) = rule.player_mut() {
+                move_id(p);
             }
         }
         for n in &mut self.notes {
@@ -233,20 +229,21 @@ mod tests {
     }
 
     #[test]
-    fn sentences_stored_before_values_read_back_as_text() {
+    fn a_sentence_is_no_explanation_until_the_legacy_reader_reads_it() {
         let old = r#"{"bracket":null,"floats":[],"bent":[{"rule":"relatives never meet (GAR)","why":"no swap"}],
                       "waivers":["waived by the referee (final): relatives never meet (GAR)"],
                       "notes":["Berger table round 3, numbers 1 - 4"]}"#;
-        let e: Explanation = serde_json::from_str(old).unwrap();
-        assert_eq!(
-            e.bent[0].rule,
-            Rule::Text("relatives never meet (GAR)".into())
-        );
-        assert_eq!(e.bent[0].why, Why::Text("no swap".into()));
-        assert!(matches!(&e.waivers[0], WaiverUsed::Text(t) if t.starts_with("waived")));
+        assert!(serde_json::from_str::<Explanation>(old).is_err());
+        let e = legacy::read(old).unwrap();
+        assert_eq!(e.bent[0].rule, Rule::RelativesNever);
+        assert_eq!(e.bent[0].why, Why::Unreadable);
         assert_eq!(
             e.notes[0],
-            Note::Text("Berger table round 3, numbers 1 - 4".into())
+            Note::Berger {
+                round: 3,
+                first: 1,
+                second: 4
+            }
         );
     }
 

@@ -11,6 +11,10 @@ use crate::standings::show_points;
 /// How a caller names a player: by name on a page, by id on the command line.
 pub type Name<'a> = &'a dyn Fn(PlayerId) -> String;
 
+/// What stands for a sentence an older version stored that could not be
+/// read back as a value.
+const UNREADABLE: &str = "an explanation stored by an older version that could not be read";
+
 fn by_id(id: PlayerId) -> String {
     format!("player {id}")
 }
@@ -75,12 +79,12 @@ pub fn rule(r: &Rule, name: Name) -> String {
                 )
             }
         }
-        Rule::Text(t) => legacy(t, name),
+        Rule::Unreadable => UNREADABLE.into(),
     }
 }
 
 /// Why a rule could not be kept.
-pub fn why(w: &Why, name: Name) -> String {
+pub fn why(w: &Why) -> String {
     match w {
         Why::Bracket {
             fewer_floats: false,
@@ -101,7 +105,7 @@ pub fn why(w: &Why, name: Name) -> String {
             .into(),
         Why::Unmet => "no pairing of the players who have not met keeps them apart".into(),
         Why::NoSwap => "no swap with another lower seed keeps both pairs allowed".into(),
-        Why::Text(t) => legacy(t, name),
+        Why::Unreadable => UNREADABLE.into(),
     }
 }
 
@@ -138,7 +142,7 @@ pub fn note(n: &Note, name: Name) -> String {
         } => format!("seed {first} has a bye (the field is not a power of two)"),
         Note::Winners { first, second } => format!("winners of slots {first} and {second}"),
         Note::ChangedByHand => "changed by hand".into(),
-        Note::Text(t) => legacy(t, name),
+        Note::Unreadable => UNREADABLE.into(),
     }
 }
 
@@ -150,7 +154,6 @@ fn waiver(w: &WaiverUsed, name: Name) -> String {
         WaiverUsed::Used { reason, rule: r } => {
             format!("waived by the referee ({reason}): {}", rule(r, name))
         }
-        WaiverUsed::Text(t) => legacy(t, name),
     }
 }
 
@@ -173,7 +176,7 @@ pub fn explanation(e: &Explanation, name: Name) -> Vec<String> {
         ));
     }
     for Bent { rule: r, why: w } in &e.bent {
-        out.push(format!("{} did not hold: {}", rule(r, name), why(w, name)));
+        out.push(format!("{} did not hold: {}", rule(r, name), why(w)));
     }
     for w in &e.waivers {
         out.push(format!("Waiver: {}", waiver(w, name)));
@@ -264,30 +267,6 @@ impl fmt::Display for Blocked {
     }
 }
 
-/// A sentence stored before explanations were values, which speaks of
-/// "player 12": shown with the players named as the caller names them.
-fn legacy(text: &str, name: Name) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("player ") {
-        let after = &rest[i + 7..];
-        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        out.push_str(&rest[..i]);
-        match after[..digits].parse::<PlayerId>() {
-            Ok(id) => {
-                out.push_str(&name(id));
-                rest = &after[digits..];
-            }
-            Err(_) => {
-                out.push_str("player ");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,18 +322,14 @@ mod tests {
     }
 
     #[test]
-    fn stored_sentences_name_players_too() {
-        assert_eq!(
-            note(
-                &Note::Text("player 12 moved down; player 7 did not".into()),
-                &named
-            ),
-            "Kagiso Molefe moved down; Refilwe Dube did not"
-        );
-        assert_eq!(
-            note(&Note::Text("no player here".into()), &named),
-            "no player here"
-        );
+    fn what_an_older_version_stored_unreadably_is_said_so() {
+        for line in [
+            rule(&Rule::Unreadable, &named),
+            why(&Why::Unreadable),
+            note(&Note::Unreadable, &named),
+        ] {
+            assert_eq!(line, UNREADABLE);
+        }
     }
 
     #[test]

@@ -600,8 +600,10 @@ fn audit_trail(
     Ok(())
 }
 
-/// An explanation stored with a round or pairing (the engine's JSON, or a
-/// sentence), its players renumbered to their new ids.
+/// An explanation stored with a round or pairing, its players renumbered
+/// to their new ids. A file written before explanations were values holds
+/// sentences: they are read into values first (`explain::legacy`), so the
+/// imported row carries none. No explanation (`""`) stays none.
 fn renumbered(text: &str, players: &Ids) -> String {
     let new_id = |old: crate::pairing::PlayerId| {
         players
@@ -609,13 +611,11 @@ fn renumbered(text: &str, players: &Ids) -> String {
             .get(&(old as i32))
             .map(|&n| n as crate::pairing::PlayerId)
     };
-    match serde_json::from_str::<crate::pairing::explain::Explanation>(text) {
-        Ok(mut e) => {
+    match crate::pairing::explain::legacy::read(text) {
+        Some(mut e) => {
             e.renumber(&new_id);
-            serde_json::to_string(&e).unwrap_or_else(|_| text.to_string())
+            serde_json::to_string(&e).unwrap_or_default()
         }
-        // A sentence (an explanation from before they were values) is
-        // kept as it was written.
-        Err(_) => text.to_string(),
+        None => String::new(),
     }
 }
