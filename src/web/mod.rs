@@ -182,12 +182,40 @@ pub async fn healthz(state: web::Data<AppState>) -> actix_web::HttpResponse {
     }
 }
 
-/// Registers every route of [`routes::ROUTES`] and the fallback page.
+/// Registers every route of [`routes::ROUTES`] and the fallback page: one
+/// resource per path, so that a method the path does not have is 405 with
+/// the methods it has in `Allow`, and not a page that does not exist.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    for r in routes::ROUTES {
-        cfg.route(r.path, (r.route)());
+    for path in routes::paths() {
+        let allow = routes::allow(path);
+        let mut resource = web::resource(path)
+            .default_service(web::to(move |req| method_not_allowed(req, allow.clone())));
+        for r in routes::ROUTES.iter().filter(|r| r.path == path) {
+            resource = resource.route((r.route)());
+        }
+        cfg.service(resource);
     }
     cfg.default_service(web::to(pages::not_found));
+}
+
+/// 405 for a method the path does not have, with the methods it has in
+/// `Allow`: JSON in the API's error shape under `/api/`, a sentence
+/// elsewhere.
+async fn method_not_allowed(req: actix_web::HttpRequest, allow: String) -> actix_web::HttpResponse {
+    let method = req.method().as_str();
+    let error = format!("This address does not take {method}: it takes {allow}.");
+    let mut res = actix_web::HttpResponse::MethodNotAllowed();
+    res.insert_header((actix_web::http::header::ALLOW, allow.clone()));
+    if req.path().starts_with("/api/") {
+        let allowed: Vec<&str> = allow.split(", ").collect();
+        res.json(serde_json::json!({
+            "code": "method_not_allowed",
+            "error": error,
+            "params": {"method": method, "allowed": allowed},
+        }))
+    } else {
+        res.content_type("text/plain; charset=utf-8").body(error)
+    }
 }
 
 /// Builds the server on an already bound listener (tests bind port 0).
