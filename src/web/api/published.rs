@@ -142,7 +142,7 @@ fn announced(request: &HttpRequest) -> Option<usize> {
 /// The envelope checked and the event file read as `kraal import event`
 /// reads it.
 fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError> {
-    let body: PublishBody = serde_json::from_slice(bytes)
+    let body: super::Object<PublishBody> = serde_json::from_slice(bytes)
         .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))?;
     if body.revision < 1 {
         return Err(refused(

@@ -215,6 +215,7 @@ impl RoundDateBody {
             return Ok(RoundDateBody::default());
         }
         serde_json::from_slice(bytes)
+            .map(|b: super::Object<RoundDateBody>| b.0)
             .map_err(|e| AppError::BadRequest(format!("the JSON body could not be read: {e}")))
     }
 
