@@ -42,8 +42,18 @@ def fresh_person():
     return api("POST", "/api/v1/people", {"name": f"Fresh Person {next(FRESH)}"})["id"]
 
 
-def fresh_player():
-    return api("POST", f"/api/v1/tournaments/{IDS['tournament']}/players", {"name": f"Fresh Player {next(FRESH)}"})["id"]
+def fresh_player(tid=None):
+    tid = IDS["tournament"] if tid is None else tid
+    return api("POST", f"/api/v1/tournaments/{tid}/players", {"name": f"Fresh Player {next(FRESH)}"})["id"]
+
+
+def fresh_players(case, n):
+    """`n` new players of the case's tournament, or the seeded ones where it has none."""
+    try:
+        tid = int(case.path_parameters["tid"])
+        return [fresh_player(tid) for _ in range(n)]
+    except Exception:
+        return IDS["players"][:n]
 
 
 def positive(case):
@@ -120,7 +130,6 @@ def map_case(context, case):
     body = case.body if isinstance(case.body, dict) else None
     if body is None:
         return case
-    players = IDS["players"]
     if path == "/api/v1/tournaments":
         # ends_on is not before starts_on.
         start, end = body.get("starts_on"), body.get("ends_on")
@@ -138,13 +147,20 @@ def map_case(context, case):
         body["person"] = fresh_person()
     elif path == "/api/v1/tournaments/{tid}/relations":
         # Two different players of the tournament.
-        body["a"], body["b"] = players[-2], players[-1]
+        body["a"], body["b"] = fresh_players(case, 2)
+    elif path == "/api/v1/tournaments/{tid}/teams" and "members" in body:
+        # Players of the tournament in no team yet.
+        body["members"] = fresh_players(case, 4)
+        body["substitutes"] = fresh_players(case, len(body.get("substitutes") or []))
+    elif path == "/api/v1/tournaments/{tid}/rounds/{n}/lineups/{team}" and "boards" in body:
+        # The team's own players.
+        teams = {team: IDS["league_players"][4 * k:4 * k + 4] for k, team in enumerate(IDS["teams"])}
+        members = teams.get(int(case.path_parameters["team"]))
+        if members:
+            body["boards"] = members
     elif path == "/api/v1/tournaments/{tid}/forbidden":
         # Two players of the tournament not kept apart yet, in its rounds.
-        if case.path_parameters.get("tid") is not None and int(case.path_parameters["tid"]) == IDS["tournament"]:
-            body["a"], body["b"] = fresh_player(), fresh_player()
-        else:
-            body["a"], body["b"] = players[-2], players[-1]
+        body["a"], body["b"] = fresh_players(case, 2)
         for key in ("from_round", "to_round"):
             if body.get(key) is not None:
                 body[key] = min(body[key], 5)
