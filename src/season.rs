@@ -406,6 +406,9 @@ pub struct SeasonFields {
 pub const MAX_POINTS_PLACES: usize = 100;
 pub const MAX_PLACE_POINTS: i64 = 1000;
 pub const MAX_WEIGHT: i64 = 100;
+/// The most results that may count: what the stored column holds (a
+/// larger number was stored wrapped, -1 for 2^32 - 1).
+pub const MAX_BEST: i64 = i32::MAX as i64;
 
 impl SeasonFields {
     /// Checks every field; `points` and `weight` default to the usual table
@@ -450,9 +453,20 @@ impl SeasonFields {
         }
         let best = match best {
             None => None,
-            Some(n) if n >= 1 => Some(n as usize),
-            Some(n) => {
+            Some(n) if (1..=MAX_BEST).contains(&n) => Some(n as usize),
+            Some(n) if n < 1 => {
                 errors.push(FieldError::new("best", Problem::BelowOne { value: n }));
+                None
+            }
+            Some(n) => {
+                errors.push(FieldError::new(
+                    "best",
+                    Problem::OutOfRange {
+                        value: n,
+                        min: 1,
+                        max: MAX_BEST,
+                    },
+                ));
                 None
             }
         };
@@ -524,5 +538,15 @@ mod fields_tests {
         let e = SeasonFields::check("Highveld Circuit 2027", None, Some(3), &[]).unwrap_err();
         assert_eq!(e.len(), 1);
         assert_eq!((e[0].field, &e[0].problem), ("events", &Problem::NoEvent));
+    }
+
+    #[test]
+    fn the_results_that_count_are_no_more_than_the_column_holds() {
+        let events = [(1, None)];
+        let most = SeasonFields::check("Highveld Circuit 2027", None, Some(MAX_BEST), &events);
+        assert_eq!(most.unwrap().best, Some(i32::MAX as usize));
+        let e = SeasonFields::check("Highveld Circuit 2027", None, Some(4_294_967_295), &events)
+            .unwrap_err();
+        assert_eq!(e[0].field, "best");
     }
 }
