@@ -48,7 +48,7 @@ if [ "${1:-}" != --isolated ]; then
     exit 1
   fi
   export KRAAL_CONTRACT_BIN="$bin" KRAAL_CONTRACT_VENV="$venv"
-  exec unshare -n "$0" --isolated
+  exec unshare -n bash "$0" --isolated
 fi
 
 # Inside the namespace: loopback only.
