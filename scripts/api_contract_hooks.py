@@ -86,7 +86,8 @@ def over_stored(case, body):
     stored = stored_tournament(case)
     if stored is None:
         return
-    system = body.get("system") or stored["system"]
+    system = body.get("system")
+    system = stored["system"] if system is None else (system or "swiss")
     if body.get("cycles") == 2 and system not in ("round_robin", "team_league"):
         body["cycles"] = 1
     if body.get("tiebreaks") and system not in ("team_league", "team_swiss"):
