@@ -422,10 +422,12 @@ impl SeasonFields {
         use crate::field::{FieldError, Problem};
         let mut errors = Vec::new();
         errors.extend(crate::roster::check_printable("name", name).err());
+        // The length as sent, before spaces are tidied (as every name's).
+        let sent = name.chars().count();
         let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
         if name.is_empty() {
             errors.push(FieldError::new("name", Problem::Empty));
-        } else if name.chars().count() > 100 {
+        } else if sent > 100 {
             errors.push(FieldError::new("name", Problem::TooLong { max: 100 }));
         }
         let points = points.map_or(DEFAULT_POINTS.to_vec(), <[f64]>::to_vec);

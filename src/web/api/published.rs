@@ -158,7 +158,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
     if server.is_empty() {
         return Err(refused("server", Problem::Empty));
     }
-    if server.chars().count() > 100 {
+    if body.server.chars().count() > 100 {
         return Err(refused("server", Problem::TooLong { max: 100 }));
     }
     let link = body.link.trim().to_string();
