@@ -42,6 +42,12 @@ pub enum Refusal {
     Forbidden(Forbidden),
     /// A body larger than the route takes (413).
     TooLarge { max_bytes: u64 },
+    /// A method the path does not have (405, with the ones it has in
+    /// `Allow`).
+    MethodNotAllowed {
+        method: String,
+        allowed: Vec<&'static str>,
+    },
     /// Too many requests from one link, device or name (429).
     TooMany(TooMany),
 }
@@ -59,6 +65,7 @@ pub enum Kind {
     Invalid,
     TooLarge,
     TooMany,
+    MethodNotAllowed,
 }
 
 /// What was looked for and not found.
@@ -225,6 +232,7 @@ impl Refusal {
             Refusal::Forbidden(_) => Kind::Forbidden,
             Refusal::TooLarge { .. } => Kind::TooLarge,
             Refusal::TooMany(_) => Kind::TooMany,
+            Refusal::MethodNotAllowed { .. } => Kind::MethodNotAllowed,
         }
     }
 
@@ -246,6 +254,7 @@ impl Refusal {
             Refusal::Forbidden(f) => f.into(),
             Refusal::TooLarge { .. } => "too_large",
             Refusal::TooMany(t) => t.into(),
+            Refusal::MethodNotAllowed { .. } => "method_not_allowed",
         }
     }
 
@@ -287,6 +296,9 @@ impl Refusal {
                 object(serde_json::json!({ "max_bytes": max_bytes }))
             }
             Refusal::TooMany(t) => fields(t),
+            Refusal::MethodNotAllowed { method, allowed } => {
+                object(serde_json::json!({ "method": method, "allowed": allowed }))
+            }
         }
     }
 }
@@ -378,6 +390,7 @@ pub fn all_codes() -> Vec<&'static str> {
         "too_large",
         "internal_error",
         "server_busy",
+        "method_not_allowed",
     ]
     .into_iter()
     .chain(crate::field::Problem::VARIANTS.iter().copied())
@@ -486,5 +499,18 @@ mod tests {
             missing.is_empty() && unknown.is_empty(),
             "docs/api.md misses {missing:?} and lists codes that do not exist: {unknown:?}"
         );
+    }
+
+    #[test]
+    fn the_openapi_document_names_the_same_codes() {
+        let doc: serde_json::Value =
+            serde_json::from_str(include_str!("../docs/openapi.json")).expect("JSON");
+        let listed: Vec<&str> = doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"]
+            .as_array()
+            .expect("Error.code lists its values")
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .collect();
+        assert_eq!(listed, all_codes());
     }
 }

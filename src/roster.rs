@@ -106,17 +106,20 @@ impl PlayerFields {
     ) -> Result<PlayerFields, Vec<FieldError>> {
         let mut errors = Vec::new();
         errors.extend(check_printable("name", name).err());
+        // Lengths count the characters as sent, before spaces are tidied:
+        // the limit a form or a client sees is the one applied.
+        let sent = name.chars().count();
         let name = collapse_spaces(name);
         if name.is_empty() {
             errors.push(FieldError::new("name", Problem::Empty));
-        } else if name.chars().count() > 100 {
+        } else if sent > 100 {
             errors.push(FieldError::new("name", Problem::TooLong { max: 100 }));
         }
         errors.extend(check_printable("club", club).err());
-        let club = collapse_spaces(club);
         if club.chars().count() > 100 {
             errors.push(FieldError::new("club", Problem::TooLong { max: 100 }));
         }
+        let club = collapse_spaces(club);
         let rating = match optional_number(rating) {
             Ok(Some(r)) if !RATING_RANGE.contains(&r) => {
                 errors.push(FieldError::new(
@@ -150,8 +153,9 @@ impl PlayerFields {
             }
         };
         errors.extend(check_printable("federation_id", federation_id).err());
+        let sent = federation_id.chars().count();
         let federation_id = federation_id_spelling(federation_id);
-        if federation_id.chars().count() > 32 {
+        if sent > 32 {
             errors.push(FieldError::new(
                 "federation_id",
                 Problem::TooLong { max: 32 },
@@ -187,22 +191,22 @@ pub const TEAM_NAME_MAX: usize = 80;
 /// characters, both printable. Spaces are tidied.
 pub fn team_fields(name: &str, club: &str) -> Result<(String, String), FieldError> {
     check_printable("name", name)?;
+    let sent = name.chars().count();
     let name = collapse_spaces(name);
     if name.is_empty() {
         return Err(FieldError::new("name", Problem::Empty));
     }
-    if name.chars().count() > TEAM_NAME_MAX {
+    if sent > TEAM_NAME_MAX {
         return Err(FieldError::new(
             "name",
             Problem::TooLong { max: TEAM_NAME_MAX },
         ));
     }
     check_printable("club", club)?;
-    let club = club.trim().to_string();
     if club.chars().count() > 100 {
         return Err(FieldError::new("club", Problem::TooLong { max: 100 }));
     }
-    Ok((name, club))
+    Ok((name, club.trim().to_string()))
 }
 
 /// The rounds a kept-apart pair covers, as typed or imported: each end

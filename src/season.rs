@@ -406,6 +406,9 @@ pub struct SeasonFields {
 pub const MAX_POINTS_PLACES: usize = 100;
 pub const MAX_PLACE_POINTS: i64 = 1000;
 pub const MAX_WEIGHT: i64 = 100;
+/// The most results that may count: what the stored column holds (a
+/// larger number was stored wrapped, -1 for 2^32 - 1).
+pub const MAX_BEST: i64 = i32::MAX as i64;
 
 impl SeasonFields {
     /// Checks every field; `points` and `weight` default to the usual table
@@ -419,10 +422,12 @@ impl SeasonFields {
         use crate::field::{FieldError, Problem};
         let mut errors = Vec::new();
         errors.extend(crate::roster::check_printable("name", name).err());
+        // The length as sent, before spaces are tidied (as every name's).
+        let sent = name.chars().count();
         let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
         if name.is_empty() {
             errors.push(FieldError::new("name", Problem::Empty));
-        } else if name.chars().count() > 100 {
+        } else if sent > 100 {
             errors.push(FieldError::new("name", Problem::TooLong { max: 100 }));
         }
         let points = points.map_or(DEFAULT_POINTS.to_vec(), <[f64]>::to_vec);
@@ -450,9 +455,20 @@ impl SeasonFields {
         }
         let best = match best {
             None => None,
-            Some(n) if n >= 1 => Some(n as usize),
-            Some(n) => {
+            Some(n) if (1..=MAX_BEST).contains(&n) => Some(n as usize),
+            Some(n) if n < 1 => {
                 errors.push(FieldError::new("best", Problem::BelowOne { value: n }));
+                None
+            }
+            Some(n) => {
+                errors.push(FieldError::new(
+                    "best",
+                    Problem::OutOfRange {
+                        value: n,
+                        min: 1,
+                        max: MAX_BEST,
+                    },
+                ));
                 None
             }
         };
@@ -524,5 +540,15 @@ mod fields_tests {
         let e = SeasonFields::check("Highveld Circuit 2027", None, Some(3), &[]).unwrap_err();
         assert_eq!(e.len(), 1);
         assert_eq!((e[0].field, &e[0].problem), ("events", &Problem::NoEvent));
+    }
+
+    #[test]
+    fn the_results_that_count_are_no_more_than_the_column_holds() {
+        let events = [(1, None)];
+        let most = SeasonFields::check("Highveld Circuit 2027", None, Some(MAX_BEST), &events);
+        assert_eq!(most.unwrap().best, Some(i32::MAX as usize));
+        let e = SeasonFields::check("Highveld Circuit 2027", None, Some(4_294_967_295), &events)
+            .unwrap_err();
+        assert_eq!(e[0].field, "best");
     }
 }

@@ -535,13 +535,15 @@ impl RawTournament {
         let name = self.name.split_whitespace().collect::<Vec<_>>().join(" ");
         if name.is_empty() {
             errors.push(FieldError::new("name", Problem::Empty));
-        } else if name.chars().count() > 120 {
+        } else if self.name.chars().count() > 120 {
+            // Measured as sent, before its spaces are tidied: the form and
+            // the API's description both say at most 120.
             errors.push(FieldError::new("name", Problem::TooLong { max: 120 }));
         }
         errors.extend(crate::roster::check_printable("name", &self.name).err());
         let venue = self.venue.trim().to_string();
         errors.extend(crate::roster::check_printable("venue", &venue).err());
-        if venue.chars().count() > 120 {
+        if self.venue.chars().count() > 120 {
             errors.push(FieldError::new("venue", Problem::TooLong { max: 120 }));
         }
         (name, venue)

@@ -299,6 +299,67 @@ fn the_openapi_description_matches_the_route_table() {
     );
 }
 
+/// A method a path does not have is 405 with the methods it has in
+/// `Allow`, on every path of the route table (pages and API, signed in
+/// or not), and never the page that does not exist; a path the app does
+/// not have is still 404.
+#[test]
+fn a_method_a_path_does_not_have_is_405_with_the_methods_it_has() {
+    let app = TestApp::start("sqlite");
+    let admin = app.user("thandi", Role::Admin);
+    let mut api = app.script_for(&admin);
+
+    let r = api.send_bytes("TRACE", "/api/v1/me", "application/json", b"");
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert_eq!(r.headers["allow"], "GET, HEAD");
+    let body = r.json();
+    assert_eq!(body["code"], "method_not_allowed");
+    assert_eq!(body["params"]["method"], "TRACE");
+    assert!(body["error"].as_str().unwrap().contains("TRACE"));
+
+    let r = api.send_json("DELETE", "/api/v1/tournaments", serde_json::json!({}));
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert_eq!(r.headers["allow"], "POST, GET, HEAD");
+
+    // A page's form posted where only GET is: 405 before any CSRF check,
+    // for a visitor and for a signed-in browser alike.
+    let mut visitor = app.client();
+    let r = visitor.post_raw("/login/nowhere", &[]);
+    assert_eq!(r.status, 404, "a path the app does not have");
+    let r = visitor.post_raw("/ratings", &[("q", "x")]);
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert_eq!(r.headers["allow"], "GET, HEAD");
+    let mut browser = app.client_as(&admin);
+    let r = browser.post_raw("/admin/health", &[]);
+    assert_eq!(r.status, 405, "{}", r.body);
+    // The live stream answers GET alone.
+    let r = visitor.head("/t/1/events");
+    assert_eq!(r.status, 405);
+    assert_eq!(r.headers["allow"], "GET");
+
+    // Every path of the table, with a method none of them has.
+    for path in kraal::web::routes::paths() {
+        let sample: Vec<String> = path
+            .split('/')
+            .map(|s| match s.strip_prefix('{') {
+                Some(p) if p.contains("\\d+") => "1".to_string(),
+                Some(_) => "0123456789abcdef0123456789abcdef".to_string(),
+                None => s.to_string(),
+            })
+            .collect();
+        let sample = sample.join("/");
+        for client in [&mut api, &mut visitor] {
+            let r = client.send_bytes("PROPFIND", &sample, "text/plain", b"");
+            assert_eq!(r.status, 405, "PROPFIND {sample}: {}", r.body);
+            assert_eq!(
+                r.headers.get("allow"),
+                Some(&kraal::web::routes::allow(path).join(", ")),
+                "PROPFIND {sample}"
+            );
+        }
+    }
+}
+
 /// SIGTERM in the middle of a write: a result whose request has begun
 /// (half its body sent when the signal comes) is still read, stored and
 /// answered, and only then does the app exit.

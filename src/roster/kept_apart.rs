@@ -68,8 +68,10 @@ pub fn check_new(
 
 /// Why the referee lets a kept-apart pair meet (its spaces tidied): it is
 /// shown with the pairing that uses the waiver, so players see why a ban
-/// they know of did not hold, and it may not be empty.
+/// they know of did not hold; it may not be empty, and is printable text
+/// like every other text field (docs/api.md).
 pub fn check_reason(reason: &str) -> Result<(), FieldError> {
+    super::check_printable("reason", reason)?;
     if reason.trim().is_empty() {
         return Err(FieldError::new("reason", Problem::NoReason));
     }

@@ -186,7 +186,11 @@ async fn admit(
             .filter(|v| v.len() == 64);
     }
 
-    let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    // A request that reaches no handler (a path the app does not have, a
+    // method the path does not have) has no form to check: it is 404 or
+    // 405 whoever sends it.
+    let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+        && super::routes::reaches_handler(req.path(), req.method());
     // An anonymous API call carries no credentials a forged request could
     // borrow; it is answered 401 by the route itself.
     let ambient = caller.user.is_some() || !api;

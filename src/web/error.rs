@@ -176,6 +176,7 @@ pub fn status_of(kind: Kind) -> StatusCode {
         Kind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
         Kind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         Kind::TooMany => StatusCode::TOO_MANY_REQUESTS,
+        Kind::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
     }
 }
 
@@ -236,9 +237,14 @@ impl AppError {
             .then(|| (format!("/t/{id}"), "Back to the tournament"))
     }
 
+    /// The headers a refusal's status calls for: `Retry-After` on a 429,
+    /// `Allow` on a 405.
     fn retry_after(&self, res: &mut actix_web::HttpResponseBuilder) {
         if let Some(secs) = self.refusal().and_then(Refusal::retry_after) {
             res.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+        }
+        if let Some(Refusal::MethodNotAllowed { allowed, .. }) = self.refusal() {
+            res.insert_header((actix_web::http::header::ALLOW, allowed.join(", ")));
         }
     }
 }

@@ -183,12 +183,38 @@ pub async fn healthz(state: web::Data<AppState>) -> actix_web::HttpResponse {
     }
 }
 
-/// Registers every route of [`routes::ROUTES`] and the fallback page.
+/// Registers every route of [`routes::ROUTES`] and the fallback page: one
+/// resource per path, so that a method the path does not have is 405 with
+/// the methods it has in `Allow`, and not a page that does not exist.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    for r in routes::ROUTES {
-        cfg.route(r.path, (r.route)());
+    for path in routes::paths() {
+        let allow = routes::allow(path);
+        let mut resource = web::resource(path)
+            .default_service(web::to(move |req| method_not_allowed(req, allow.clone())));
+        for r in routes::ROUTES.iter().filter(|r| r.path == path) {
+            resource = resource.route((r.route)());
+        }
+        cfg.service(resource);
     }
     cfg.default_service(web::to(pages::not_found));
+}
+
+/// 405 for a method the path does not have, with the methods it has in
+/// `Allow`: JSON in the API's error shape under `/api/`, a sentence
+/// elsewhere.
+async fn method_not_allowed(
+    req: actix_web::HttpRequest,
+    allow: Vec<&'static str>,
+) -> Result<actix_web::HttpResponse, actix_web::Error> {
+    let refused = AppError::Refused(Refusal::MethodNotAllowed {
+        method: req.method().as_str().to_string(),
+        allowed: allow,
+    });
+    Err(if req.path().starts_with("/api/") {
+        ApiError(refused).into()
+    } else {
+        refused.into()
+    })
 }
 
 /// Builds the server on an already bound listener (tests bind port 0).

@@ -4,6 +4,10 @@
 //! authorisation tests walk it, so the declared access of each route is what
 //! the tests hold it to.
 
+use std::sync::OnceLock;
+
+use actix_web::dev::ResourceDef;
+use actix_web::http::Method;
 use actix_web::{guard, web, Route};
 
 use super::api;
@@ -37,6 +41,8 @@ pub enum Access {
 /// One route: method, path pattern, access, and the handler to register.
 pub struct RouteSpec {
     pub method: &'static str,
+    /// A reading route answers `HEAD` as well as `GET`.
+    pub head: bool,
     pub path: &'static str,
     pub access: Access,
     pub route: fn() -> Route,
@@ -61,6 +67,7 @@ macro_rules! routes {
     ($($method:ident $path:literal $access:ident => $handler:path;)+) => {
         &[$(RouteSpec {
             method: routes!(@name $method),
+            head: routes!(@head $method),
             path: $path,
             access: Access::$access,
             route: || routes!(@route $method).to($handler),
@@ -71,6 +78,8 @@ macro_rules! routes {
     // connection open with nothing to send.
     (@route stream) => { web::get() };
     (@route $method:ident) => { web::$method() };
+    (@head get) => { true };
+    (@head $method:ident) => { false };
     (@name get) => { "GET" };
     (@name stream) => { "GET" };
     (@name post) => { "POST" };
@@ -241,3 +250,45 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/api/v1/games/{gid:\\d+}"                        Referee  => api::get_game;
     put  "/api/v1/games/{gid:\\d+}/scoresheet"             Referee  => api::put_scoresheet;
 };
+
+/// The paths of [`ROUTES`], each once, in the table's order: the app
+/// registers one resource per path, holding all of its methods.
+pub fn paths() -> Vec<&'static str> {
+    let mut seen = Vec::new();
+    for r in ROUTES {
+        if !seen.contains(&r.path) {
+            seen.push(r.path);
+        }
+    }
+    seen
+}
+
+/// The methods `path` (a pattern of [`ROUTES`]) answers, as an `Allow`
+/// header lists them: `GET, HEAD` for a reading route.
+pub fn allow(path: &str) -> Vec<&'static str> {
+    let mut methods = Vec::new();
+    for r in ROUTES.iter().filter(|r| r.path == path) {
+        methods.push(r.method);
+        if r.head {
+            methods.push("HEAD");
+        }
+    }
+    methods
+}
+
+/// Whether a request of `method` for `path` (a request's path) reaches a
+/// handler: false for a path the app does not have (404) and for a method
+/// the path does not have (405, with `Allow`).
+pub fn reaches_handler(path: &str, method: &Method) -> bool {
+    static PATTERNS: OnceLock<Vec<(ResourceDef, Vec<&str>)>> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| {
+        paths()
+            .into_iter()
+            .map(|p| (ResourceDef::new(p), allow(p)))
+            .collect()
+    });
+    patterns
+        .iter()
+        .find(|(def, _)| def.is_match(path))
+        .is_some_and(|(_, allow)| allow.contains(&method.as_str()))
+}

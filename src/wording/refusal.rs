@@ -28,6 +28,7 @@ pub fn heading(kind: crate::refusal::Kind, lang: Lang) -> &'static str {
             Kind::Invalid => "That cannot be done",
             Kind::TooLarge => "Too large",
             Kind::TooMany => "Too many tries",
+            Kind::MethodNotAllowed => "Not at this address",
         },
     }
 }
@@ -68,6 +69,10 @@ fn english(r: &Refusal) -> String {
         Refusal::Forbidden(f) => f.to_string(),
         Refusal::TooLarge { max_bytes } => too_large(*max_bytes),
         Refusal::TooMany(t) => t.to_string(),
+        Refusal::MethodNotAllowed { method, allowed } => format!(
+            "This address does not take {method}: it takes {}.",
+            allowed.join(", ")
+        ),
     }
 }
 

@@ -52,7 +52,7 @@ pub async fn add_forbidden(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<NewForbiddenBody>,
+    body: web::Json<super::Object<NewForbiddenBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
     let tid = t.id;
@@ -96,11 +96,11 @@ pub async fn waive_forbidden(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32)>,
-    body: web::Json<WaiverBody>,
+    body: web::Json<super::Object<WaiverBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, fid) = path.into_inner();
     let t = refereed(&state, &user, tid).await?;
-    let (tid, reason) = (t.id, body.into_inner().reason);
+    let (tid, reason) = (t.id, body.into_inner().0.reason);
     let f = state
         .write(Some(user.id), move |w| {
             forbidden::waive(w, tid, fid, &reason)

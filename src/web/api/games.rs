@@ -49,7 +49,7 @@ pub async fn put_game(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<ResultBody>,
+    body: web::Json<super::Object<ResultBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let gid = path.into_inner();
     let ctx = state.run(move |c| rounds::game_context(c, gid)).await?;
@@ -231,7 +231,7 @@ pub async fn put_scoresheet(
         ))
     };
     let (text, side) = if json {
-        let b: RecordBody = serde_json::from_slice(&body).map_err(|e| {
+        let b: super::Object<RecordBody> = serde_json::from_slice(&body).map_err(|e| {
             AppError::invalid(
                 "text",
                 Problem::RecordNotJson {
@@ -239,7 +239,7 @@ pub async fn put_scoresheet(
                 },
             )
         })?;
-        (b.text, b.side)
+        (b.0.text, b.0.side)
     } else {
         let text = std::str::from_utf8(&body).map_err(not_utf8)?.to_string();
         (text, query.into_inner().side)

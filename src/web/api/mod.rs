@@ -77,6 +77,39 @@ async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament,
     Ok(auth::refereed_tournament(state, user, tid).await?)
 }
 
+/// A request body (or an object within one) that must be a JSON object.
+///
+/// serde reads a struct from a JSON array too, its fields in order
+/// (`[null, null]` for two optional fields); the API describes objects
+/// only (docs/openapi.json), so anything but an object is refused as
+/// unreadable, as a wrong type is.
+#[derive(Debug)]
+pub struct Object<T>(pub T);
+
+impl<T> std::ops::Deref for Object<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object<T>, D::Error> {
+        struct Fields<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Fields<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(Fields(std::marker::PhantomData))
+            .map(Object)
+    }
+}
+
 fn invalid(errors: Vec<crate::roster::FieldError>) -> ApiError {
     let first = errors.into_iter().next();
     ApiError(match first {

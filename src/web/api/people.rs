@@ -32,7 +32,7 @@ pub struct NewPerson {
     federation_id: Option<String>,
     club: Option<String>,
     born: Option<i32>,
-    rating: Option<RatingBody>,
+    rating: Option<super::Object<RatingBody>>,
 }
 
 impl NewPerson {
@@ -93,7 +93,7 @@ impl From<&Person> for PersonJson {
 pub async fn create_person(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    body: web::Json<NewPerson>,
+    body: web::Json<super::Object<NewPerson>>,
 ) -> Result<HttpResponse, ApiError> {
     let fields = body.fields(this_year()).map_err(invalid)?;
     let p = state
@@ -204,7 +204,7 @@ pub async fn merge_person(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<MergeBody>,
+    body: web::Json<super::Object<MergeBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let (person, into) = (path.into_inner(), body.into);
     let m = state

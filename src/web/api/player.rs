@@ -20,11 +20,13 @@ use super::{refereed, ApiUser};
 
 /// Reads a JSON body, naming what could not be read.
 pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| {
-        ApiError::from(crate::refusal::Unreadable::UnreadableJson {
-            detail: e.to_string(),
+    serde_json::from_slice(bytes)
+        .map(|b: super::Object<T>| b.0)
+        .map_err(|e| {
+            ApiError::from(crate::refusal::Unreadable::UnreadableJson {
+                detail: e.to_string(),
+            })
         })
-    })
 }
 
 fn invalid(field: &'static str, problem: Problem) -> ApiError {

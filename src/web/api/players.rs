@@ -44,10 +44,10 @@ pub async fn add_player(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<NewPlayer>,
+    body: web::Json<super::Object<NewPlayer>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    let body = body.into_inner();
+    let body = body.into_inner().0;
     let tid = t.id;
     let p = match body.person {
         Some(person) => {
@@ -132,7 +132,7 @@ pub async fn add_relation(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<NewRelation>,
+    body: web::Json<super::Object<NewRelation>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
     let (tid, a, b) = (t.id, body.a, body.b);

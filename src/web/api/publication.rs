@@ -61,7 +61,7 @@ pub async fn put_publication(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<PublicationBody>,
+    body: web::Json<super::Object<PublicationBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
     let (to, token) = publications::check(&body.to, &body.token).map_err(AppError::from)?;

@@ -147,7 +147,7 @@ fn announced(request: &HttpRequest) -> Option<usize> {
 /// The envelope checked and the event file read as `kraal import event`
 /// reads it.
 fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError> {
-    let body: PublishBody =
+    let body: super::Object<PublishBody> =
         serde_json::from_slice(bytes).map_err(|e| Unreadable::UnreadableJson {
             detail: e.to_string(),
         })?;
@@ -164,7 +164,7 @@ fn read_body(bytes: &[u8], origin: String) -> Result<(Sent, EventFile), AppError
     if server.is_empty() {
         return Err(refused("server", Problem::Empty));
     }
-    if server.chars().count() > 100 {
+    if body.server.chars().count() > 100 {
         return Err(refused("server", Problem::TooLong { max: 100 }));
     }
     let link = body.link.trim().to_string();

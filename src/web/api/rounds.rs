@@ -215,11 +215,13 @@ impl RoundDateBody {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(RoundDateBody::default());
         }
-        serde_json::from_slice(bytes).map_err(|e| {
-            AppError::from(Unreadable::UnreadableJson {
-                detail: e.to_string(),
+        serde_json::from_slice(bytes)
+            .map(|b: super::Object<RoundDateBody>| b.0)
+            .map_err(|e| {
+                AppError::from(Unreadable::UnreadableJson {
+                    detail: e.to_string(),
+                })
             })
-        })
     }
 
     fn date(&self) -> Result<Option<chrono::NaiveDate>, AppError> {

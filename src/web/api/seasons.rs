@@ -25,7 +25,7 @@ pub struct NewSeason {
     name: String,
     points: Option<Vec<f64>>,
     best: Option<i64>,
-    events: Vec<SeasonEventBody>,
+    events: Vec<super::Object<SeasonEventBody>>,
 }
 
 impl NewSeason {
@@ -55,7 +55,7 @@ pub fn season_json(s: &Season) -> serde_json::Value {
 pub async fn create_season(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    body: web::Json<NewSeason>,
+    body: web::Json<super::Object<NewSeason>>,
 ) -> Result<HttpResponse, ApiError> {
     let fields = body.fields().map_err(invalid)?;
     let s = state
@@ -74,7 +74,7 @@ pub struct SeasonPatch {
     points: Option<Vec<f64>>,
     #[serde(deserialize_with = "present")]
     best: Option<Option<i64>>,
-    events: Option<Vec<SeasonEventBody>>,
+    events: Option<Vec<super::Object<SeasonEventBody>>>,
 }
 
 /// A field that is present, even as `null` (`Some(None)`), as against one
@@ -117,7 +117,7 @@ pub async fn patch_season(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<SeasonPatch>,
+    body: web::Json<super::Object<SeasonPatch>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let stored = state.run(move |c| seasons::find(c, id)).await?;

@@ -38,10 +38,10 @@ pub async fn add_team(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<NewTeamBody>,
+    body: web::Json<super::Object<NewTeamBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    let b = body.into_inner();
+    let b = body.into_inner().0;
     let new = crate::director::model::NewTeam {
         name: b.name,
         club: b.club,
@@ -95,11 +95,11 @@ pub async fn put_lineup(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<(i32, i32, i32)>,
-    body: web::Json<LineupBody>,
+    body: web::Json<super::Object<LineupBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, team) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
-    let boards = body.into_inner().boards;
+    let boards = body.into_inner().0.boards;
     let wanted = boards.clone();
     let change = state
         .run(move |c| {

@@ -241,10 +241,10 @@ pub async fn patch_tournament(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     path: web::Path<i32>,
-    body: web::Json<TournamentPatch>,
+    body: web::Json<super::Object<TournamentPatch>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
-    let mut body = body.into_inner();
+    let mut body = body.into_inner().0;
     if let Some(id) = body.id.take().filter(|id| *id != t.id) {
         return Err(ApiError(AppError::from(
             crate::director::model::DbError::from(crate::field::FieldError::new(
@@ -344,9 +344,9 @@ pub async fn list_tournaments(
 pub async fn create_tournament(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    body: web::Json<NewTournament>,
+    body: web::Json<super::Object<NewTournament>>,
 ) -> Result<HttpResponse, ApiError> {
-    let fields = RawTournament::from(body.into_inner())
+    let fields = RawTournament::from(body.into_inner().0)
         .check()
         .map_err(invalid)?;
     let t = state
