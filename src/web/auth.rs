@@ -190,7 +190,9 @@ async fn admit(
     // method the path does not have) has no form to check: it is 404 or
     // 405 whoever sends it.
     let changes_state = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
-        && super::routes::reaches_handler(req.path(), req.method());
+        && req
+            .app_data::<web::Data<super::handled::Handled>>()
+            .is_some_and(|h| h.reaches(req.path(), req.method()));
     // An anonymous API call carries no credentials a forged request could
     // borrow; it is answered 401 by the route itself.
     let ambient = caller.user.is_some() || !api;

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod caller;
 pub mod ctx;
 pub mod error;
+pub mod handled;
 pub mod layout;
 pub mod limit;
 pub mod live;
@@ -224,9 +225,11 @@ pub fn server(
     workers: usize,
 ) -> std::io::Result<actix_web::dev::Server> {
     let state = web::Data::new(state);
+    let handled = web::Data::new(routes::handled());
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
+            .app_data(handled.clone())
             .app_data(web::FormConfig::default().limit(4 * 1024 * 1024).error_handler(|e, _| {
                 match e {
                     // A body past the limit is too large, not unreadable.

@@ -4,10 +4,6 @@
 //! authorisation tests walk it, so the declared access of each route is what
 //! the tests hold it to.
 
-use std::sync::OnceLock;
-
-use actix_web::dev::ResourceDef;
-use actix_web::http::Method;
 use actix_web::{guard, web, Route};
 
 use super::api;
@@ -276,19 +272,7 @@ pub fn allow(path: &str) -> Vec<&'static str> {
     methods
 }
 
-/// Whether a request of `method` for `path` (a request's path) reaches a
-/// handler: false for a path the app does not have (404) and for a method
-/// the path does not have (405, with `Allow`).
-pub fn reaches_handler(path: &str, method: &Method) -> bool {
-    static PATTERNS: OnceLock<Vec<(ResourceDef, Vec<&str>)>> = OnceLock::new();
-    let patterns = PATTERNS.get_or_init(|| {
-        paths()
-            .into_iter()
-            .map(|p| (ResourceDef::new(p), allow(p)))
-            .collect()
-    });
-    patterns
-        .iter()
-        .find(|(def, _)| def.is_match(path))
-        .is_some_and(|(_, allow)| allow.contains(&method.as_str()))
+/// Every path of the table with the methods it takes, for the guard.
+pub fn handled() -> super::handled::Handled {
+    super::handled::Handled::new(paths().into_iter().map(|p| (p, allow(p))))
 }
