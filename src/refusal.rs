@@ -323,59 +323,29 @@ pub fn fields<T: Serialize + ?Sized>(variant: &T) -> serde_json::Map<String, ser
     }
 }
 
-impl From<FieldError> for Refusal {
-    fn from(e: FieldError) -> Refusal {
-        Refusal::Invalid(e)
-    }
+/// Each kind of refusal is a `Refusal` by its variant: a use case
+/// passes any of them on with `?`.
+macro_rules! refusal_from {
+    ($($t:ty => $variant:ident),+ $(,)?) => {$(
+        impl From<$t> for Refusal {
+            fn from(r: $t) -> Refusal {
+                Refusal::$variant(r)
+            }
+        }
+    )+};
 }
 
-impl From<Conflict> for Refusal {
-    fn from(c: Conflict) -> Refusal {
-        Refusal::Conflict(c)
-    }
-}
-
-impl From<RoundRefused> for Refusal {
-    fn from(r: RoundRefused) -> Refusal {
-        Refusal::Round(r)
-    }
-}
-
-impl From<NotReady> for Refusal {
-    fn from(n: NotReady) -> Refusal {
-        Refusal::NotReady(n)
-    }
-}
-
-impl From<crate::roster::Refused> for Refusal {
-    fn from(r: crate::roster::Refused) -> Refusal {
-        Refusal::Roster(r)
-    }
-}
-
-impl From<Lock> for Refusal {
-    fn from(l: Lock) -> Refusal {
-        Refusal::Locked(l)
-    }
-}
-
-impl From<Forbidden> for Refusal {
-    fn from(f: Forbidden) -> Refusal {
-        Refusal::Forbidden(f)
-    }
-}
-
-impl From<Unreadable> for Refusal {
-    fn from(u: Unreadable) -> Refusal {
-        Refusal::Unreadable(u)
-    }
-}
-
-impl From<TooMany> for Refusal {
-    fn from(t: TooMany) -> Refusal {
-        Refusal::TooMany(t)
-    }
-}
+refusal_from!(
+    FieldError => Invalid,
+    Conflict => Conflict,
+    RoundRefused => Round,
+    NotReady => NotReady,
+    crate::roster::Refused => Roster,
+    Lock => Locked,
+    Forbidden => Forbidden,
+    Unreadable => Unreadable,
+    TooMany => TooMany,
+);
 
 /// Every code a refusal can have, and `internal_error` for a failure on
 /// the server's side: docs/api.md and the OpenAPI document list exactly
