@@ -11,6 +11,7 @@ pub mod connection;
 pub mod event;
 pub mod forbidden;
 pub mod health;
+pub mod ids;
 pub mod links;
 pub mod people;
 pub mod players;
