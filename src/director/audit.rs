@@ -11,6 +11,7 @@ use super::TournamentData;
 use crate::change::{Action, Entity, Subject, Value};
 use crate::db::audit::AuditEntry;
 use crate::db::{DbConnection, DbError};
+use crate::ids::{EntryId, GameId, RoundNo, TeamId, TournamentId};
 use crate::results::GameResult;
 use crate::tournament::ByeKind;
 
@@ -18,9 +19,9 @@ use crate::tournament::ByeKind;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrailFilter {
     /// Changes to this round: the round itself and its games.
-    pub round: Option<i32>,
+    pub round: Option<RoundNo>,
     /// Changes to this player: the player and the games they play.
-    pub player: Option<i32>,
+    pub player: Option<EntryId>,
     /// Changes made by this account (by name).
     pub referee: Option<String>,
     /// 1-based page.
@@ -49,15 +50,19 @@ pub struct Trail {
     /// Everyone who changed something, for the referee filter.
     pub people: Vec<String>,
     /// The rounds and players to filter by.
-    pub rounds: Vec<i32>,
-    pub players: Vec<(i32, String)>,
+    pub rounds: Vec<RoundNo>,
+    pub players: Vec<(EntryId, String)>,
 }
 
 /// Changes shown on one page.
 pub const PAGE: usize = 100;
 
 /// The trail of tournament `tid` as `filter` asks.
-pub fn trail(conn: &mut DbConnection, tid: i32, filter: &TrailFilter) -> Result<Trail, DbError> {
+pub fn trail(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+    filter: &TrailFilter,
+) -> Result<Trail, DbError> {
     let data = super::load(conn, tid)?;
     let entries = crate::db::audit::of_tournament(conn, tid)?;
     Ok(describe(&data, entries, filter))
@@ -69,19 +74,19 @@ struct GamePlace {
     table: i32,
     number: i32,
     tiebreak: bool,
-    players: [Option<i32>; 2],
+    players: [Option<EntryId>; 2],
     /// Who started the game, whose side its result is written from.
-    starter: Option<i32>,
+    starter: Option<EntryId>,
 }
 
 /// A stored game result with whom it was for (the game's starter first);
 /// a value that is not a stored result, or a game no longer there, as it
 /// was stored.
 fn result_value(
-    games: &HashMap<i32, GamePlace>,
-    game: i32,
+    games: &HashMap<GameId, GamePlace>,
+    game: GameId,
     value: String,
-    name: &dyn Fn(i32) -> String,
+    name: &dyn Fn(EntryId) -> String,
 ) -> Value {
     let Some(place) = games.get(&game) else {
         return Value::Stored(value);
@@ -100,29 +105,29 @@ fn result_value(
 }
 
 fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilter) -> Trail {
-    let name = |id: i32| {
+    let name = |id: EntryId| {
         data.players
             .iter()
             .find(|p| p.id == id)
             .map_or_else(|| format!("player {id}"), |p| p.name.clone())
     };
     // Round numbers by id, undone rounds included (their entries say which).
-    let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
+    let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id.0, r.number.0)).collect();
     for e in &entries {
         if let (Entity::Round, Some(id), Some(n)) = (e.entity, e.entity_id, e.detail.round) {
-            rounds.entry(id).or_insert(n);
+            rounds.entry(id).or_insert(n.0);
         }
     }
     let round_of_pairing: HashMap<i32, (i32, &crate::db::rounds::Pairing)> = data
         .pairings
         .iter()
-        .map(|p| (p.id, (rounds.get(&p.round_id).copied().unwrap_or(0), p)))
+        .map(|p| (p.id.0, (rounds.get(&p.round_id.0).copied().unwrap_or(0), p)))
         .collect();
-    let games: HashMap<i32, GamePlace> = data
+    let games: HashMap<GameId, GamePlace> = data
         .games
         .iter()
         .filter_map(|g| {
-            let (round, p) = round_of_pairing.get(&g.pairing_id)?;
+            let (round, p) = round_of_pairing.get(&g.pairing_id.0)?;
             Some((
                 g.id,
                 GamePlace {
@@ -137,10 +142,10 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         })
         .collect();
     let pair_names = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
-    let subject = |e: &AuditEntry| -> (Subject, Option<i32>, Vec<i32>) {
+    let subject = |e: &AuditEntry| -> (Subject, Option<i32>, Vec<EntryId>) {
         let id = e.entity_id;
         match (e.entity, id) {
-            (Entity::Game, Some(g)) => match games.get(&g) {
+            (Entity::Game, Some(g)) => match games.get(&GameId(g)) {
                 Some(place) => (
                     Subject::Game {
                         round: place.round,
@@ -154,9 +159,9 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 ),
                 None => (
                     Subject::GameGone {
-                        round: e.detail.round,
+                        round: e.detail.round.map(|r| r.0),
                     },
-                    e.detail.round,
+                    e.detail.round.map(|r| r.0),
                     e.detail.players.clone(),
                 ),
             },
@@ -164,7 +169,11 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 let n = rounds.get(&r).copied();
                 (Subject::Round(n), n, e.detail.players.clone())
             }
-            (Entity::Player, Some(p)) => (Subject::Player(name(p)), e.detail.round, vec![p]),
+            (Entity::Player, Some(p)) => (
+                Subject::Player(name(EntryId(p))),
+                e.detail.round.map(|r| r.0),
+                vec![EntryId(p)],
+            ),
             (Entity::Relation, Some(r)) => match data.relations.iter().find(|x| x.id == r) {
                 Some(x) => (
                     Subject::Relation(pair_names(&x.a_name, &x.b_name)),
@@ -193,25 +202,28 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 Vec::new(),
             ),
             (Entity::Team, Some(t)) => {
-                let members: Vec<i32> = data
+                let members: Vec<EntryId> = data
                     .members
                     .iter()
-                    .filter(|m| m.team_id == t)
+                    .filter(|m| m.team_id == TeamId(t))
                     .map(|m| m.player_id)
                     .collect();
                 (
-                    Subject::Team(data.team(t).map(|x| x.name.clone())),
-                    e.detail.round,
+                    Subject::Team(data.team(TeamId(t)).map(|x| x.name.clone())),
+                    e.detail.round.map(|r| r.0),
                     members,
                 )
             }
             (Entity::Match, Some(m)) => {
-                let round = round_of_pairing.get(&m).map(|(r, _)| *r).or(e.detail.round);
+                let round = round_of_pairing
+                    .get(&m)
+                    .map(|(r, _)| *r)
+                    .or(e.detail.round.map(|r| r.0));
                 (Subject::Match(round), round, Vec::new())
             }
             (other, _) => (
                 Subject::Other(other),
-                e.detail.round,
+                e.detail.round.map(|r| r.0),
                 e.detail.players.clone(),
             ),
         }
@@ -223,7 +235,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         .into_iter()
         .filter_map(|e| {
             let (text, round, players) = subject(&e);
-            if filter.round.is_some_and(|n| round != Some(n)) {
+            if filter.round.is_some_and(|n| round != Some(n.0)) {
                 return None;
             }
             if filter.player.is_some_and(|p| !players.contains(&p)) {
@@ -248,15 +260,15 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                 },
                 // The round a player is withdrawn from, or rejoins.
                 (Action::Withdraw, Some(n)) if e.new_value.is_none() => {
-                    (stored(e.old_value), Some(Value::NotPairedFrom(n)))
+                    (stored(e.old_value), Some(Value::NotPairedFrom(n.0)))
                 }
                 (Action::Reinstate, Some(n)) if e.old_value.is_none() => {
-                    (Some(Value::NotPairedFrom(n)), stored(e.new_value))
+                    (Some(Value::NotPairedFrom(n.0)), stored(e.new_value))
                 }
                 (Action::RequestBye | Action::CancelBye, Some(n)) => {
                     let kind = e.new_value.as_deref().and_then(ByeKind::parse);
                     match kind {
-                        Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n, kind })),
+                        Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n.0, kind })),
                         None => (stored(e.old_value), stored(e.new_value)),
                     }
                 }
@@ -271,8 +283,10 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
                     _,
                 ) => match e.entity_id {
                     Some(g) => (
-                        e.old_value.map(|v| result_value(&games, g, v, &name)),
-                        e.new_value.map(|v| result_value(&games, g, v, &name)),
+                        e.old_value
+                            .map(|v| result_value(&games, GameId(g), v, &name)),
+                        e.new_value
+                            .map(|v| result_value(&games, GameId(g), v, &name)),
                     ),
                     None => (stored(e.old_value), stored(e.new_value)),
                 },
@@ -296,7 +310,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         .skip((page - 1) * PAGE)
         .take(PAGE)
         .collect();
-    let mut players: Vec<(i32, String)> = data
+    let mut players: Vec<(EntryId, String)> = data
         .players
         .iter()
         .map(|p| (p.id, p.name.clone()))

@@ -26,6 +26,7 @@ use crate::director::model::Tournament;
 use crate::director::model::User;
 
 use crate::director::{tournaments, users};
+use crate::ids::TournamentId;
 
 pub const SESSION_COOKIE: &str = "kraal_session";
 pub const CSRF_COOKIE: &str = "kraal_csrf";
@@ -311,7 +312,7 @@ impl FromRequest for Referee {
         let tid = req
             .match_info()
             .get("tid")
-            .and_then(|v| v.parse::<i32>().ok());
+            .and_then(|v| v.parse::<TournamentId>().ok());
         let state = req.app_data::<web::Data<AppState>>().cloned();
         Box::pin(async move {
             let user = user.ok_or(AppError::Unauthorized)?;
@@ -328,7 +329,7 @@ impl FromRequest for Referee {
 pub async fn refereed_tournament(
     state: &AppState,
     user: &User,
-    tid: i32,
+    tid: TournamentId,
 ) -> Result<Tournament, AppError> {
     let uid = user.id;
     let (tournament, assigned, published) = state
@@ -361,7 +362,7 @@ pub async fn refereed_tournament(
 pub async fn can_edit(
     state: &AppState,
     ctx: &crate::web::ctx::Ctx,
-    tid: i32,
+    tid: TournamentId,
 ) -> Result<bool, AppError> {
     let Some(u) = &ctx.user else {
         return Ok(false);

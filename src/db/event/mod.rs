@@ -37,6 +37,7 @@ use super::schema::{
 };
 use super::{DbConnection, DbError};
 use crate::change::Entity;
+use crate::ids::TournamentId;
 
 /// What the file says it is; anything else is refused by name.
 pub const FORMAT: &str = "kraal event";
@@ -386,7 +387,7 @@ pub struct EventFile {
 
 /// Reads every row of one tournament, in one transaction so the file is one
 /// moment of the event even while results are being entered.
-pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
+pub fn export(conn: &mut DbConnection, tid: TournamentId) -> Result<EventFile, DbError> {
     conn.transaction(|conn| {
         let tournament: TournamentRow = tournaments::table
             .find(tid)
@@ -572,7 +573,7 @@ pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
 #[derive(Debug, Clone, Serialize)]
 pub struct Imported {
     /// The tournament's id in the target database.
-    pub tournament: i32,
+    pub tournament: TournamentId,
     pub players: usize,
     pub rounds: usize,
     pub games: usize,

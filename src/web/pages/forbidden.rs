@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use crate::director::forbidden;
 use crate::director::model::NewForbidden;
+use crate::ids::{EntryId, TournamentId};
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
 use crate::web::layout::{render, see_other, Ctx, FormErrors, FORM_ERROR};
@@ -17,7 +18,7 @@ impl ForbiddenRaw {
         let mut errors = FormErrors::default();
         let mut player = |field: &str, v: &str, label: &str| {
             v.trim()
-                .parse::<i32>()
+                .parse::<EntryId>()
                 .map_err(|_| errors.add(&error_key(field), format!("choose {label}")))
                 .ok()
         };
@@ -55,7 +56,7 @@ impl ForbiddenRaw {
 async fn page_with_errors(
     state: &AppState,
     ctx: Ctx,
-    tid: i32,
+    tid: TournamentId,
     raw: ForbiddenRaw,
     errors: FormErrors,
 ) -> Result<HttpResponse, AppError> {
@@ -98,7 +99,7 @@ pub async fn add(
 pub async fn remove(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
     state
@@ -118,7 +119,7 @@ pub async fn waive(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
     form: web::Form<WaiverForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
@@ -143,7 +144,7 @@ pub async fn waive(
 pub async fn clear_waiver(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
     state
