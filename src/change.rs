@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ids::{EntryId, PersonId, RoundNo, TournamentId};
 use crate::results::GameResult;
 use crate::tournament::ByeKind;
 
@@ -92,13 +93,13 @@ named_values! {
 pub struct Detail {
     /// The round's number (not its id: a number outlives an undone round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub round: Option<i32>,
+    pub round: Option<RoundNo>,
     /// The players' ids, in the order the change names them (a swap's two).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub players: Vec<i32>,
+    pub players: Vec<EntryId>,
     /// The person of the registry an entry is linked to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub person: Option<i32>,
+    pub person: Option<PersonId>,
 }
 
 impl Detail {
@@ -111,7 +112,7 @@ impl Detail {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// The tournament it belongs to; `None` for accounts.
-    pub tournament: Option<i32>,
+    pub tournament: Option<TournamentId>,
     pub action: Action,
     pub entity: Entity,
     pub entity_id: Option<i32>,
@@ -124,12 +125,19 @@ pub struct Change {
 
 impl Change {
     /// `action` on `entity` `id` of tournament `tournament`, with no values yet.
-    pub fn new(tournament: Option<i32>, action: Action, entity: Entity, id: Option<i32>) -> Change {
+    /// The entity's own id is whichever id its entity has, stored as the
+    /// bare number.
+    pub fn new(
+        tournament: Option<TournamentId>,
+        action: Action,
+        entity: Entity,
+        id: Option<impl Into<i32>>,
+    ) -> Change {
         Change {
             tournament,
             action,
             entity,
-            entity_id: id,
+            entity_id: id.map(Into::into),
             old_value: None,
             new_value: None,
             detail: Detail::default(),
@@ -147,13 +155,13 @@ impl Change {
     }
 
     /// The change happened in (or to) round `number`.
-    pub fn in_round(mut self, number: i32) -> Change {
+    pub fn in_round(mut self, number: RoundNo) -> Change {
         self.detail.round = Some(number);
         self
     }
 
     /// The change concerns these players, in this order.
-    pub fn players(mut self, ids: impl IntoIterator<Item = i32>) -> Change {
+    pub fn players(mut self, ids: impl IntoIterator<Item = EntryId>) -> Change {
         self.detail.players = ids.into_iter().collect();
         self
     }
@@ -228,9 +236,14 @@ mod tests {
 
     #[test]
     fn a_detail_keeps_only_what_it_holds() {
-        let swap = Change::new(Some(1), Action::Swap, Entity::Round, Some(7))
-            .in_round(3)
-            .players([12, 40]);
+        let swap = Change::new(
+            Some(crate::ids::TournamentId(1)),
+            Action::Swap,
+            Entity::Round,
+            Some(7),
+        )
+        .in_round(crate::ids::RoundNo(3))
+        .players([crate::ids::EntryId(12), crate::ids::EntryId(40)]);
         let json = serde_json::to_string(&swap.detail).unwrap();
         assert_eq!(json, r#"{"round":3,"players":[12,40]}"#);
         assert_eq!(serde_json::from_str::<Detail>(&json).unwrap(), swap.detail);

@@ -20,6 +20,7 @@ pub mod db;
 pub mod director;
 pub mod export;
 pub mod field;
+pub mod ids;
 pub mod outbound;
 pub mod pairing;
 pub mod rating;

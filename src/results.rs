@@ -101,7 +101,7 @@ pub fn fill_from_first(first_points: Points, first_started: &[bool]) -> Vec<Game
 /// win.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResultEdit {
-    pub game: i32,
+    pub game: crate::ids::GameId,
     pub wanted: Option<GameResult>,
     pub seen_version: Option<i32>,
     /// Who stores it: a referee, or the players' reports.
@@ -175,7 +175,7 @@ mod tests {
     fn an_edit_of_a_game_changed_since_it_was_seen_is_stale() {
         // Round 3, the desk saw game 41 at version 2.
         let edit = ResultEdit {
-            game: 41,
+            game: crate::ids::GameId(41),
             wanted: Some(GameResult::StarterWon),
             seen_version: Some(2),
             by: EnteredBy::Referee,

@@ -48,7 +48,7 @@ fn swiss(app: &TestApp, name: &str) -> (Client, i64, Vec<Value>) {
 
 /// The players' link of a pairing, as printed on its scoresheet.
 fn link(app: &TestApp, pairing: &Value) -> String {
-    let pid = pairing["id"].as_i64().unwrap() as i32;
+    let pid = kraal::ids::PairingId(pairing["id"].as_i64().unwrap() as i32);
     let key = kraal::director::scoresheets::link_key(&mut app.conn(), pid).unwrap();
     format!("/p/{pid}/{key}")
 }
@@ -167,8 +167,8 @@ fn a_players_link_stores_at_most_one_megabyte_per_game() {
     use kraal::tournament::RecordSide;
     for app in TestApp::all() {
         let (_, _, pairings) = swiss(&app, "Link Sizes Open");
-        let pid = pairings[0]["id"].as_i64().unwrap() as i32;
-        let game = pairings[0]["games"][1]["id"].as_i64().unwrap() as i32;
+        let pid = kraal::ids::PairingId(pairings[0]["id"].as_i64().unwrap() as i32);
+        let game = kraal::ids::GameId(pairings[0]["games"][1]["id"].as_i64().unwrap() as i32);
         let key = kraal::director::scoresheets::link_key(&mut app.conn(), pid).unwrap();
         // Long records (a record with a comment block padded out to 64 KB):
         // each side keeps eleven, which is more than a game may hold.
@@ -349,7 +349,9 @@ fn control_bidi_and_zero_width_characters_are_refused_by_field_everywhere() {
             r.body
         );
         assert!(r.body.contains("U+202E"), "{}", r.body);
-        let stored = kraal::db::players::list(&mut app.conn(), tid as i32).unwrap();
+        let stored =
+            kraal::db::players::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         assert_eq!(stored.len(), 4, "[{}] nothing else stored", app.backend);
         assert!(stored.iter().all(|p| !p.name.contains(['\n', '\u{202E}'])));
     }
@@ -484,13 +486,13 @@ fn a_team_import_refusal_names_the_line_of_its_team() {
             r.body
         );
         assert_eq!(
-            kraal::db::players::list(&mut app.conn(), tid as i32)
+            kraal::db::players::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
                 .unwrap()
                 .len(),
             4
         );
         assert_eq!(
-            kraal::db::teams::list(&mut app.conn(), tid as i32)
+            kraal::db::teams::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
                 .unwrap()
                 .len(),
             1
@@ -502,7 +504,9 @@ fn a_team_import_refusal_names_the_line_of_its_team() {
 fn an_event_file_is_checked_row_by_row_and_refused_whole() {
     for app in TestApp::all() {
         let (_, tid, _) = swiss(&app, "Import Checks Open");
-        let file = kraal::export::event::json(&mut app.conn(), tid as i32).unwrap();
+        let file =
+            kraal::export::event::json(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         let good: Value = serde_json::from_slice(&file).unwrap();
         // The words are the command line's (a refusal's Display is English
         // for `kraal import` and the logs): they name the place in the file.

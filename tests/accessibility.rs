@@ -381,7 +381,12 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         ],
     );
     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-        kraal::db::players::add_relation(w, swiss as i32, players[5] as i32, players[6] as i32)
+        kraal::db::players::add_relation(
+            w,
+            kraal::ids::TournamentId(swiss as i32),
+            kraal::ids::EntryId(players[5] as i32),
+            kraal::ids::EntryId(players[6] as i32),
+        )
     })
     .unwrap();
     // Rounds 1 and 2 played (a bye each), round 3 paired through the page:
@@ -435,18 +440,23 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
     }
     api.create(&format!("/api/v1/tournaments/{league}/rounds"), json!({}));
     let captain = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-        kraal::db::teams::renew_captain_link(w, league as i32, teams[0] as i32)
+        kraal::db::teams::renew_captain_link(
+            w,
+            kraal::ids::TournamentId(league as i32),
+            kraal::ids::TeamId(teams[0] as i32),
+        )
     })
     .unwrap();
     for t in [swiss, knockout, league] {
         kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-            kraal::db::tournaments::assign_referee(w, t as i32, &referee)
+            kraal::db::tournaments::assign_referee(w, kraal::ids::TournamentId(t as i32), &referee)
         })
         .unwrap();
     }
     // Records of a game of round 1: a clean one and one with irregularities.
     let (_, pairings, games) =
-        kraal::db::rounds::everything(&mut app.conn(), swiss as i32).unwrap();
+        kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(swiss as i32))
+            .unwrap();
     let game = games[0].id;
     for (side, text) in [
         (
@@ -528,7 +538,7 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
         &format!("/api/v1/tournaments/{swiss}/rounds/2/clock"),
         json!({"minutes": 40}),
     );
-    let own = kraal::db::links::key(&mut app.conn(), players[0] as i32)
+    let own = kraal::db::links::key(&mut app.conn(), kraal::ids::EntryId(players[0] as i32))
         .unwrap()
         .unwrap();
     let mine = api.get(&format!("/api/v1/player/{own}")).json();

@@ -294,6 +294,7 @@ const CORE: &[&str] = &[
     "reports.rs",
     "clock.rs",
     "calendar.rs",
+    "ids.rs",
 ];
 
 /// The outside crates of the shell: a database, HTTP, templates.

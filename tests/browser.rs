@@ -244,7 +244,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
     c.post(&format!("/t/{}/rounds/1/publish", t.id), &[]);
     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
     let (p1, p2) = (&data.pairings[0], &data.pairings[1]);
-    let game_of = |pid: i32, n: i32| {
+    let game_of = |pid: kraal::ids::PairingId, n: i32| {
         data.games
             .iter()
             .find(|g| g.pairing_id == pid && g.number == n)
@@ -304,7 +304,7 @@ async fn two_referees_at_one_round_lose_none_of_each_others_results() {
         .await
         .unwrap();
     assert!(notice.contains("Saved 6 results"), "{notice}");
-    let stored = |pid: i32| {
+    let stored = |pid: kraal::ids::PairingId| {
         let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
         data.games_of(pid)
             .iter()

@@ -39,8 +39,12 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn state(&self, tid: Option<i64>) -> (i64, Option<i32>) {
         let mut conn = self.app.conn();
-        let count = kraal::db::audit::count(&mut conn, tid.map(|t| t as i32)).unwrap();
-        let revision = tid.map(|t| kraal::db::tournaments::revision(&mut conn, t as i32).unwrap());
+        let count =
+            kraal::db::audit::count(&mut conn, tid.map(|t| kraal::ids::TournamentId(t as i32)))
+                .unwrap();
+        let revision = tid.map(|t| {
+            kraal::db::tournaments::revision(&mut conn, kraal::ids::TournamentId(t as i32)).unwrap()
+        });
         (count, revision)
     }
 
@@ -208,11 +212,12 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         w.step("POST", "/t/{tid:\\d+}/import", Some(tid), || {
             page.post(&format!("{t}/import"), &[("csv", csv)])
         });
-        let players: Vec<i64> = kraal::db::players::list(&mut app.conn(), tid as i32)
-            .unwrap()
-            .iter()
-            .map(|p| p.id as i64)
-            .collect();
+        let players: Vec<i64> =
+            kraal::db::players::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()
+                .iter()
+                .map(|p| p.id.0 as i64)
+                .collect();
         assert_eq!(players.len(), 7);
         let p = |k: usize| players[k].to_string();
 
@@ -249,7 +254,10 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         w.step("POST", "/t/{tid:\\d+}/relations", Some(tid), || {
             page.post(&format!("{t}/relations"), &[("a", &p(0)), ("b", &p(5))])
         });
-        let rid = kraal::db::players::relations_of(&mut app.conn(), tid as i32).unwrap()[0].id;
+        let rid =
+            kraal::db::players::relations_of(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()[0]
+                .id;
         w.step(
             "POST",
             "/t/{tid:\\d+}/relations/{rid:\\d+}/remove",
@@ -273,7 +281,9 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
                 ],
             )
         });
-        let fid = kraal::db::forbidden::list(&mut app.conn(), tid as i32).unwrap()[0].id;
+        let fid = kraal::db::forbidden::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+            .unwrap()[0]
+            .id;
         w.step(
             "POST",
             "/t/{tid:\\d+}/forbidden/{fid:\\d+}/waive",
@@ -304,7 +314,8 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
             page.post(&format!("{t}/rounds"), &[])
         });
         let (_, pairings, games) =
-            kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
+            kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         let two: Vec<&kraal::db::rounds::Pairing> = pairings
             .iter()
             .filter(|x| x.second_player_id.is_some())
@@ -394,7 +405,8 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         // Players at the venue: reports, the next round, links, the clock.
         // (Read again: the swap above changed who sits where.)
         let (_, now_paired, now_games) =
-            kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
+            kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         let table2 = now_paired.iter().find(|x| x.id == two[1].id).unwrap();
         let (pa, pb) = (
             table2.first_player_id.unwrap(),
@@ -698,7 +710,7 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         w.step("POST", "/t/{tid:\\d+}/teams/import", Some(lid), || {
             page.post(&format!("{l}/teams/import"), &[("csv", teams_csv)])
         });
-        let soweto = kraal::db::teams::list(&mut app.conn(), lid as i32)
+        let soweto = kraal::db::teams::list(&mut app.conn(), kraal::ids::TournamentId(lid as i32))
             .unwrap()
             .into_iter()
             .find(|x| x.name == "Soweto")
@@ -755,7 +767,9 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
                 )
             },
         );
-        let (_, pairings, _) = kraal::db::rounds::everything(&mut app.conn(), lid as i32).unwrap();
+        let (_, pairings, _) =
+            kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(lid as i32))
+                .unwrap();
         let m = pairings
             .iter()
             .find(|x| {
@@ -812,7 +826,9 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
                 &[("into", &b.to_string()), ("confirm", "yes")],
             )
         });
-        let merge = kraal::db::people::merges_of(&mut app.conn(), a as i32).unwrap()[0].id;
+        let merge = kraal::db::people::merges_of(&mut app.conn(), kraal::ids::PersonId(a as i32))
+            .unwrap()[0]
+            .id;
         w.step("POST", "/merges/{id:\\d+}/undo", None, || {
             page.post(&format!("/merges/{merge}/undo"), &[])
         });
@@ -915,7 +931,8 @@ fn every_write_route_records_a_typed_change_and_moves_the_revision() {
         // new tournament whose import is its first change, then a newer
         // revision that replaces it and moves its revision on.
         let mut chief = app.script_for(&admin);
-        let file = kraal::db::event::export(&mut app.conn(), tid as i32).unwrap();
+        let file = kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+            .unwrap();
         let published = |chief: &mut Client, revision: i64| {
             chief.send_json(
                 "PUT",

@@ -673,7 +673,8 @@ fn venue_event_without_registry(players: &[(&str, &str)]) -> Value {
             common::put(&mut api, g, "1-0");
         }
     }
-    let file = kraal::db::event::export(&mut venue.conn(), tid as i32).unwrap();
+    let file =
+        kraal::db::event::export(&mut venue.conn(), kraal::ids::TournamentId(tid as i32)).unwrap();
     assert!(file.people.is_empty(), "the venue has no registry");
     serde_json::to_value(&file).unwrap()
 }
@@ -1092,7 +1093,7 @@ fn a_merge_is_recorded_in_each_event_it_changes_and_leaves_copies_to_their_venue
             .as_i64()
             .unwrap();
         let entry_in = |app: &TestApp, tid: i64, person: i64| -> i64 {
-            kraal::db::people::entries(&mut app.conn(), person as i32)
+            kraal::db::people::entries(&mut app.conn(), kraal::ids::PersonId(person as i32))
                 .unwrap()
                 .iter()
                 .find(|e| i64::from(e.tournament_id) == tid)
@@ -1102,10 +1103,19 @@ fn a_merge_is_recorded_in_each_event_it_changes_and_leaves_copies_to_their_venue
         let league_entry = entry_in(&federation, league, thabo);
         let copy_entry = entry_in(&federation, copy, thabo);
         let revision = |tid: i64| {
-            kraal::db::tournaments::revision(&mut federation.conn(), tid as i32).unwrap()
+            kraal::db::tournaments::revision(
+                &mut federation.conn(),
+                kraal::ids::TournamentId(tid as i32),
+            )
+            .unwrap()
         };
-        let trail =
-            |tid: i64| kraal::db::audit::of_tournament(&mut federation.conn(), tid as i32).unwrap();
+        let trail = |tid: i64| {
+            kraal::db::audit::of_tournament(
+                &mut federation.conn(),
+                kraal::ids::TournamentId(tid as i32),
+            )
+            .unwrap()
+        };
         let (league_before, copy_before) = (revision(league), revision(copy));
         let copy_trail = trail(copy).len();
 
@@ -1151,7 +1161,10 @@ fn a_merge_is_recorded_in_each_event_it_changes_and_leaves_copies_to_their_venue
         assert_eq!(change.entity, kraal::change::Entity::Player);
         assert_eq!(change.entity_id, Some(league_entry as i32));
         assert_eq!(change.user.as_deref(), Some("registrar"));
-        assert_eq!(change.detail.person, Some(error as i32));
+        assert_eq!(
+            change.detail.person,
+            Some(kraal::ids::PersonId(error as i32))
+        );
         assert_eq!(entry_in(&federation, league, error), league_entry);
         // The copy: as the venue sent it.
         assert_eq!(revision(copy), copy_before, "{backend}");
@@ -1202,7 +1215,8 @@ fn a_venue_person_without_a_federation_id_is_one_person_across_revisions() {
         &chrono::Utc::now().date_naive().to_string(),
         |i, j| (i != j).then_some(i < j),
     );
-    let file = kraal::db::event::export(&mut venue.conn(), tid as i32).unwrap();
+    let file =
+        kraal::db::event::export(&mut venue.conn(), kraal::ids::TournamentId(tid as i32)).unwrap();
     let event = serde_json::to_value(&file).unwrap();
     let carried: Vec<(Option<i32>, &str)> = file
         .people
@@ -1215,11 +1229,14 @@ fn a_venue_person_without_a_federation_id_is_one_person_across_revisions() {
         let mut send = federation.script(&token);
         let count = || kraal::db::people::count(&mut federation.conn()).unwrap();
         let person_of = |copy: i64, name: &str| -> Option<i32> {
-            kraal::db::players::list(&mut federation.conn(), copy as i32)
-                .unwrap()
-                .iter()
-                .find(|p| p.name == name)
-                .and_then(|p| p.person_id)
+            kraal::db::players::list(
+                &mut federation.conn(),
+                kraal::ids::TournamentId(copy as i32),
+            )
+            .unwrap()
+            .iter()
+            .find(|p| p.name == name)
+            .and_then(|p| p.person_id.map(|id| id.0))
         };
         let mut seen: Option<(i32, i32)> = None;
         for revision in 1..=5 {

@@ -51,15 +51,20 @@ fn swiss_event(api: &mut Client, name: &str, n: usize) -> (i64, Vec<i64>) {
 /// The pairings of round `n` (drafts too), in table order:
 /// (first, second or none for a bye).
 fn pairs(app: &TestApp, tid: i64, n: i32) -> Vec<(i64, Option<i64>)> {
-    let (rounds, pairings, _) = kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
-    let round = rounds.iter().find(|r| r.number == n).expect("the round");
+    let (rounds, pairings, _) =
+        kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+            .unwrap();
+    let round = rounds
+        .iter()
+        .find(|r| r.number == kraal::ids::RoundNo(n))
+        .expect("the round");
     pairings
         .iter()
         .filter(|p| p.round_id == round.id)
         .map(|p| {
             (
-                p.first_player_id.unwrap() as i64,
-                p.second_player_id.map(|s| s as i64),
+                i64::from(p.first_player_id.unwrap()),
+                p.second_player_id.map(i64::from),
             )
         })
         .collect()
@@ -135,7 +140,10 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
         );
 
         // Lift the range ban; keep them apart in every round instead.
-        let range = kraal::db::forbidden::list(&mut app.conn(), tid as i32).unwrap()[0].id;
+        let range =
+            kraal::db::forbidden::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()[0]
+                .id;
         assert_eq!(
             browser
                 .post(&format!("{base}/forbidden/{range}/remove"), &[])
@@ -222,9 +230,11 @@ fn a_ban_keeps_the_engines_pair_apart_and_a_waiver_lets_them_meet() {
             json!({}),
         );
         assert_eq!(gone.status, 204);
-        assert!(kraal::db::forbidden::list(&mut app.conn(), tid as i32)
-            .unwrap()
-            .is_empty());
+        assert!(
+            kraal::db::forbidden::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()
+                .is_empty()
+        );
     }
 }
 
@@ -323,9 +333,11 @@ fn bad_input_is_named_by_field_on_the_page_and_in_the_api() {
             assert_eq!(r.status, 422, "{body}: {}", r.body);
             assert_eq!(r.json()["field"], field, "{body}: {}", r.body);
         }
-        assert!(kraal::db::forbidden::list(&mut app.conn(), tid as i32)
-            .unwrap()
-            .is_empty());
+        assert!(
+            kraal::db::forbidden::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()
+                .is_empty()
+        );
 
         // Another tournament's pair is not found here.
         let fid = api.create(
@@ -440,9 +452,13 @@ fn a_swap_warning_names_a_forfeit_win_as_a_used_bye_and_the_kept_apart_pair() {
 
         // Swapping the forfeit winner with the bye breaks both rules.
         let name = |id: i64| {
-            kraal::db::players::find(&mut app.conn(), tid as i32, id as i32)
-                .unwrap()
-                .name
+            kraal::db::players::find(
+                &mut app.conn(),
+                kraal::ids::TournamentId(tid as i32),
+                kraal::ids::EntryId(id as i32),
+            )
+            .unwrap()
+            .name
         };
         let (ws, zs) = (w.to_string(), z.to_string());
         let page = browser.post(&format!("{base}/rounds/2/swap"), &[("a", &ws), ("b", &zs)]);

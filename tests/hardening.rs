@@ -70,7 +70,9 @@ fn the_first_players_added_at_once_on_a_fresh_database_all_get_their_links() {
             let r = add.join().unwrap();
             assert_eq!(r.status, 201, "[{}] {}", app.backend, r.body);
         }
-        let players = kraal::db::players::list(&mut app.conn(), tid as i32).unwrap();
+        let players =
+            kraal::db::players::list(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         assert_eq!(players.len(), names.len());
         for p in players {
             let key = kraal::db::links::key(&mut app.conn(), p.id).unwrap();

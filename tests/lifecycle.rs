@@ -245,7 +245,9 @@ fn a_round_dated_outside_its_bounds_leaves_the_ratings_and_keeps_its_event_home_
             json!({"venue": "Bloemfontein City Hall"}),
         );
         assert_eq!(r.status, 200, "{}", r.body);
-        let refused = kraal::db::event::export(&mut app.conn(), tid as i32).unwrap_err();
+        let refused =
+            kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap_err();
         match refused {
             kraal::db::DbError::Refused(kraal::refusal::Refusal::Invalid(e)) => {
                 assert_eq!(e.field, "rounds");
@@ -343,9 +345,11 @@ fn a_round_dated_outside_its_bounds_leaves_the_ratings_and_keeps_its_event_home_
         assert_eq!(games_in(&line, "2026-06"), 3, "{line}");
 
         // An event file with such a round is refused on its way in.
-        let mut file =
-            serde_json::to_value(kraal::db::event::export(&mut app.conn(), tid as i32).unwrap())
-                .unwrap();
+        let mut file = serde_json::to_value(
+            kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap(),
+        )
+        .unwrap();
         file["rounds"][0]["played_on"] = json!("1066-10-14");
         let mut chief = app.script_for(&admin);
         let r = chief.send_json(
@@ -687,7 +691,9 @@ fn an_admin_deletes_a_tournament_without_published_rounds_or_a_published_copy() 
 
         // A published copy goes, and the venue's next publication makes a
         // new one.
-        let file = kraal::db::event::export(&mut app.conn(), played as i32).unwrap();
+        let file =
+            kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(played as i32))
+                .unwrap();
         let publish = |c: &mut Client| {
             let r = c.send_json(
                 "PUT",

@@ -473,10 +473,11 @@ fn sigterm_lets_a_write_under_way_finish_and_store_it() {
         .unwrap()
         .open(1)
         .unwrap();
-    let stored = kraal::db::rounds::game_context(&mut pool.get().unwrap(), game as i32)
-        .unwrap()
-        .game
-        .result;
+    let stored =
+        kraal::db::rounds::game_context(&mut pool.get().unwrap(), kraal::ids::GameId(game as i32))
+            .unwrap()
+            .game
+            .result;
     assert_eq!(
         stored.map(|r| r.as_str()),
         Some("1/2-1/2"),

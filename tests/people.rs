@@ -1107,7 +1107,9 @@ fn merges_of_the_same_people_at_once_take_turns() {
             assert_eq!(said["params"]["into"], into, "{said}");
             let d_now = api.get(&format!("/api/v1/people/{d}")).json();
             assert_eq!(d_now["merged_into"], into, "{d_now}");
-            let merges = kraal::db::people::merges_of(&mut app.conn(), d as i32).unwrap();
+            let merges =
+                kraal::db::people::merges_of(&mut app.conn(), kraal::ids::PersonId(d as i32))
+                    .unwrap();
             assert_eq!(merges.len(), 1, "trial {trial} ({backend}): {merges:?}");
         }
     }

@@ -147,9 +147,11 @@ fn each_player_has_a_link_of_their_own_kept_out_of_public_pages_and_stored_as_a_
                 assert!(!body.contains(&key_of(url)), "{path} shows a link");
             }
         }
-        let event =
-            serde_json::to_string(&kraal::db::event::export(&mut app.conn(), tid as i32).unwrap())
-                .unwrap();
+        let event = serde_json::to_string(
+            &kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap(),
+        )
+        .unwrap();
         assert!(all.iter().all(|(_, _, u)| !event.contains(&key_of(u))));
         use diesel::prelude::*;
         use kraal::db::schema::players;
@@ -414,8 +416,9 @@ fn reports_on_a_draft_or_a_locked_round_are_refused_with_the_reason() {
         }
         let r = desk.post(&format!("/t/{tid}/rounds"), &[]);
         assert_eq!(r.status, 303, "{}", r.body);
-        let draft = kraal::director::load(&mut app.conn(), tid as i32).unwrap();
-        let round2 = draft.round(2, true).unwrap();
+        let draft =
+            kraal::director::load(&mut app.conn(), kraal::ids::TournamentId(tid as i32)).unwrap();
+        let round2 = draft.round(kraal::ids::RoundNo(2), true).unwrap();
         let p = draft.pairings_of(&round2)[0].clone();
         let game = draft.games_of(p.id)[0].id;
         let k = key_for(
@@ -779,7 +782,9 @@ fn a_dispute_reaches_an_open_results_desk_through_its_event_stream() {
         let id = g1["id"].as_i64().unwrap();
         // The desk's page is open: its stream is connected.
         let mut stream = common::event_stream(&app, tid);
-        let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
+        let revision =
+            kraal::db::tournaments::revision(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         assert!(common::read_event_until(
             &mut stream,
             &format!("data: {revision}"),

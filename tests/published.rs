@@ -45,7 +45,8 @@ fn venue_event(venue: &TestApp) -> (i64, Client) {
 
 /// The venue's event file and revision, as its pusher sends them.
 fn sent(venue: &TestApp, tid: i64) -> (Value, i64) {
-    let file = kraal::db::event::export(&mut venue.conn(), tid as i32).unwrap();
+    let file =
+        kraal::db::event::export(&mut venue.conn(), kraal::ids::TournamentId(tid as i32)).unwrap();
     (
         serde_json::to_value(&file).unwrap(),
         i64::from(file.tournament.revision),
@@ -102,7 +103,11 @@ fn a_published_event_is_a_read_only_copy_replaced_in_place_by_newer_revisions() 
         assert!(!page.contains("revision"), "{page}");
 
         // The same revision again, and an older one: nothing changes.
-        let before = kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap();
+        let before = kraal::db::tournaments::revision(
+            &mut target.conn(),
+            kraal::ids::TournamentId(tid as i32),
+        )
+        .unwrap();
         for rev in [revision, revision - 1] {
             let r = publish(&mut push, origin, rev, &event);
             assert_eq!(r.status, 200, "{}", r.body);
@@ -110,7 +115,11 @@ fn a_published_event_is_a_read_only_copy_replaced_in_place_by_newer_revisions() 
             assert_eq!(r.json()["revision"], revision);
         }
         assert_eq!(
-            kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap(),
+            kraal::db::tournaments::revision(
+                &mut target.conn(),
+                kraal::ids::TournamentId(tid as i32)
+            )
+            .unwrap(),
             before
         );
 
@@ -127,7 +136,14 @@ fn a_published_event_is_a_read_only_copy_replaced_in_place_by_newer_revisions() 
         assert_eq!(r.json()["changed"], true, "{}", r.body);
         assert_eq!(r.json()["tournament"], tid, "replaced in place");
         assert_eq!(standings(&target, tid), standings(&venue, vid));
-        assert!(kraal::db::tournaments::revision(&mut target.conn(), tid as i32).unwrap() > before);
+        assert!(
+            kraal::db::tournaments::revision(
+                &mut target.conn(),
+                kraal::ids::TournamentId(tid as i32)
+            )
+            .unwrap()
+                > before
+        );
         let count = target.client().get("/api/v1/tournaments").json()["tournaments"]
             .as_array()
             .unwrap()

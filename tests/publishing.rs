@@ -823,10 +823,11 @@ fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
             );
         }
         // The target refused the token twice in a row.
-        let id = kraal::db::publications::find(&mut app.conn(), tid as i32)
-            .unwrap()
-            .unwrap()
-            .id;
+        let id =
+            kraal::db::publications::find(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()
+                .unwrap()
+                .id;
         for _ in 0..2 {
             kraal::db::publications::failed(
                 &mut app.conn(),
@@ -866,9 +867,10 @@ fn a_failing_publication_shows_on_the_referees_pages_with_send_now() {
         );
         assert_eq!(r.status, 303, "{}", r.body);
         assert_eq!(r.headers["location"], format!("/t/{tid}/rounds/1"));
-        let p = kraal::db::publications::find(&mut app.conn(), tid as i32)
-            .unwrap()
-            .unwrap();
+        let p =
+            kraal::db::publications::find(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap()
+                .unwrap();
         assert_eq!((p.failures, p.last_attempt_at), (0, None));
         let audit = desk.get(&format!("/t/{tid}/audit")).body.to_lowercase();
         assert!(audit.contains("send now"), "{audit}");
@@ -893,7 +895,7 @@ fn send_now_has_the_sender_try_again_at_once() {
     // A federation's server that is off: nobody listens on its port.
     let down = format!("http://127.0.0.1:{}", free_port());
     let tid = published_to(&mut api, "Kuruman Open", &down, "secret-token-9");
-    let id = kraal::db::publications::find(&mut app.conn(), tid as i32)
+    let id = kraal::db::publications::find(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
         .unwrap()
         .unwrap()
         .id;
@@ -901,7 +903,7 @@ fn send_now_has_the_sender_try_again_at_once() {
         kraal::db::publications::failed(&mut app.conn(), id, "the server did not answer").unwrap();
     }
     let last_try = || {
-        kraal::db::publications::find(&mut app.conn(), tid as i32)
+        kraal::db::publications::find(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
             .unwrap()
             .unwrap()
     };

@@ -291,7 +291,7 @@ fn a_team_match_still_being_played_has_no_result_on_the_team_page() {
             common::put(&mut api, g, r);
         }
         // The team of that board's first player.
-        let first = board["first_id"].as_i64().unwrap() as i32;
+        let first = kraal::ids::EntryId(board["first_id"].as_i64().unwrap() as i32);
         let team = kraal::director::load(&mut app.conn(), t.id)
             .unwrap()
             .team_of(first)

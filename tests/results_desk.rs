@@ -8,6 +8,7 @@ mod common;
 use common::{attr_values, form_fields, set_field, Client, TestApp};
 use kraal::db::rounds::Game;
 use kraal::db::users::{Role, User};
+use kraal::ids::TournamentId;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -15,7 +16,7 @@ const RESULTS_FORM: &str = "class=\"results\"";
 
 /// A published first round of an official-rules event (two games a
 /// pairing) with `players` players, refereed by two referees.
-fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
+fn event(app: &TestApp, name: &str, players: usize) -> (TournamentId, User, User) {
     let admin = app.user(&format!("admin-{name}"), Role::Admin);
     let a = app.user(&format!("thandi-{name}"), Role::Referee);
     let b = app.user(&format!("sipho-{name}"), Role::Referee);
@@ -60,7 +61,7 @@ fn event(app: &TestApp, name: &str, players: usize) -> (i32, User, User) {
 }
 
 /// Every game of the round, by table and game number.
-fn games(app: &TestApp, tid: i32) -> Vec<(i32, Game)> {
+fn games(app: &TestApp, tid: TournamentId) -> Vec<(i32, Game)> {
     let data = kraal::director::load(&mut app.conn(), tid).unwrap();
     let mut out = Vec::new();
     for p in &data.pairings {
@@ -71,7 +72,7 @@ fn games(app: &TestApp, tid: i32) -> Vec<(i32, Game)> {
     out
 }
 
-fn pairing_id(app: &TestApp, tid: i32, table: i32) -> i32 {
+fn pairing_id(app: &TestApp, tid: TournamentId, table: i32) -> kraal::ids::PairingId {
     let data = kraal::director::load(&mut app.conn(), tid).unwrap();
     data.pairings
         .iter()
@@ -80,13 +81,18 @@ fn pairing_id(app: &TestApp, tid: i32, table: i32) -> i32 {
         .id
 }
 
-fn results_page(c: &mut Client, tid: i32) -> String {
+fn results_page(c: &mut Client, tid: TournamentId) -> String {
     let page = c.get(&format!("/t/{tid}/rounds/1/results"));
     assert_eq!(page.status, 200, "{}", page.body);
     page.body
 }
 
-fn save(c: &mut Client, tid: i32, fields: &[(String, String)], button: &str) -> common::Reply {
+fn save(
+    c: &mut Client,
+    tid: TournamentId,
+    fields: &[(String, String)],
+    button: &str,
+) -> common::Reply {
     let mut all: Vec<(&str, &str)> = fields
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -95,7 +101,7 @@ fn save(c: &mut Client, tid: i32, fields: &[(String, String)], button: &str) -> 
     c.post_raw(&format!("/t/{tid}/rounds/1/results"), &all)
 }
 
-fn results_of_table(app: &TestApp, tid: i32, table: i32) -> Vec<Option<String>> {
+fn results_of_table(app: &TestApp, tid: TournamentId, table: i32) -> Vec<Option<String>> {
     games(app, tid)
         .into_iter()
         .filter(|(t, _)| *t == table)
@@ -133,8 +139,9 @@ fn a_colleagues_results_survive_a_form_opened_before_they_were_saved() {
         let data = kraal::director::load(&mut app.conn(), tid).unwrap();
         let p1 = data.pairings.iter().find(|p| p.table_no == 1).unwrap();
         let (first, second) = (p1.first_player_id.unwrap(), p1.second_player_id.unwrap());
-        let page = |id: i32| app.client().get(&format!("/t/{tid}/players/{id}")).body;
-        let outcome = |id: i32| {
+        let page =
+            |id: kraal::ids::EntryId| app.client().get(&format!("/t/{tid}/players/{id}")).body;
+        let outcome = |id: kraal::ids::EntryId| {
             let page = page(id);
             (
                 attr_values(&page, "data-outcome"),
@@ -513,7 +520,7 @@ fn a_save_refused_in_part_shows_the_tiebreak_set_the_rest_opened() {
 
 /// A published first round of an official-rules knock-out (two games a
 /// pairing) of four players, and its referee.
-fn knockout(app: &TestApp, name: &str) -> (i32, User) {
+fn knockout(app: &TestApp, name: &str) -> (TournamentId, User) {
     let admin = app.user(&format!("admin-{name}"), Role::Admin);
     let fields = kraal::tournament::RawTournament {
         name: name.into(),
@@ -547,7 +554,7 @@ fn knockout(app: &TestApp, name: &str) -> (i32, User) {
 
 /// Types `typed` in the quick-entry box and presses Store on the
 /// confirmation; the reply to Store.
-fn quick_store(c: &mut Client, tid: i32, typed: &str) -> common::Reply {
+fn quick_store(c: &mut Client, tid: TournamentId, typed: &str) -> common::Reply {
     let confirm = c.post(&format!("/t/{tid}/rounds/1/results"), &[("quick", typed)]);
     assert_eq!(confirm.status, 200, "{typed}: {}", confirm.body);
     let fields = form_fields(&confirm.body, "class=\"notice confirm\"");
@@ -561,7 +568,11 @@ fn quick_store(c: &mut Client, tid: i32, typed: &str) -> common::Reply {
     save(c, tid, &fields, &button)
 }
 
-fn main_and_set(app: &TestApp, tid: i32, table: i32) -> (Vec<Option<String>>, Vec<Option<String>>) {
+fn main_and_set(
+    app: &TestApp,
+    tid: TournamentId,
+    table: i32,
+) -> (Vec<Option<String>>, Vec<Option<String>>) {
     let all: Vec<Game> = games(app, tid)
         .into_iter()
         .filter(|(t, _)| *t == table)
@@ -666,7 +677,7 @@ fn the_api_cannot_leave_an_unplayed_tiebreak_set_blocking_the_next_round() {
                 .1
                 .id
         };
-        let put = |api: &mut Client, id: i32, result: &str| {
+        let put = |api: &mut Client, id: kraal::ids::GameId, result: &str| {
             api.send_json(
                 "PUT",
                 &format!("/api/v1/games/{id}"),

@@ -372,12 +372,15 @@ fn audit_entries_from_before_typed_changes_get_their_round_and_players() {
         use kraal::change::Action;
         assert_eq!(
             of(Action::Pair).detail.round,
-            Some(3),
+            Some(kraal::ids::RoundNo(3)),
             "{:?}",
             of(Action::Pair)
         );
-        assert_eq!(of(Action::Undo).detail.round, Some(3));
-        assert_eq!(of(Action::RequestBye).detail.round, Some(4));
+        assert_eq!(of(Action::Undo).detail.round, Some(kraal::ids::RoundNo(3)));
+        assert_eq!(
+            of(Action::RequestBye).detail.round,
+            Some(kraal::ids::RoundNo(4))
+        );
         let swap = of(Action::Swap);
         assert_eq!(swap.detail.players, vec![a.id, b.id]);
         assert_eq!(swap.old_value, None, "the ids moved out of the text");

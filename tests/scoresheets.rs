@@ -56,9 +56,9 @@ fn event(app: &TestApp, name: &str, rules: &str) -> Event {
         common::player(app, t.id, &admin, n, "", &(1900 - 50 * i).to_string());
     }
     let mut api = app.script_for(&referee);
-    let pairings = common::pair(&mut api, t.id as i64);
+    let pairings = common::pair(&mut api, i64::from(t.id));
     Event {
-        tid: t.id as i64,
+        tid: i64::from(t.id),
         referee,
         pairings,
     }
@@ -529,7 +529,11 @@ fn records_sent_on_the_game_page_are_checked_flagged_and_ruled_on_with_an_audit(
         assert_eq!(rulings[0]["result"], entered);
         assert_eq!(rulings[1]["kind"], "board");
         assert_eq!(rulings[1]["reason"], "the sheet shows two cows left");
-        let audit = kraal::db::audit::of_tournament(&mut app.conn(), e.tid as i32).unwrap();
+        let audit = kraal::db::audit::of_tournament(
+            &mut app.conn(),
+            kraal::ids::TournamentId(e.tid as i32),
+        )
+        .unwrap();
         let ruled: Vec<_> = audit
             .iter()
             .filter(|a| a.action == kraal::change::Action::Ruling)
@@ -725,7 +729,11 @@ fn a_player_link_takes_records_of_its_own_pairing_until_the_round_is_complete() 
         assert_eq!(referee.post(&lock, &[("lock", "no")]).status, 303);
         let r = player.post(&link, &[("game", &mine), ("side", "dark"), ("text", &text)]);
         assert_eq!(r.status, 303, "{}", r.body);
-        let audit = kraal::db::audit::of_tournament(&mut app.conn(), e.tid as i32).unwrap();
+        let audit = kraal::db::audit::of_tournament(
+            &mut app.conn(),
+            kraal::ids::TournamentId(e.tid as i32),
+        )
+        .unwrap();
         assert!(audit
             .iter()
             .any(|a| a.action == kraal::change::Action::Lock));
@@ -805,7 +813,9 @@ fn records_are_public_once_the_round_is_complete_when_the_tournament_says_so() {
         let mut anyone = app.client();
         assert!(!anyone.get(&url).body.contains("class=\"cow"));
 
-        let t = kraal::db::tournaments::find(&mut app.conn(), e.tid as i32).unwrap();
+        let t =
+            kraal::db::tournaments::find(&mut app.conn(), kraal::ids::TournamentId(e.tid as i32))
+                .unwrap();
         let mut fields = t.fields();
         fields.records_public = true;
         kraal::director::commit(&mut app.conn(), Some(e.referee.id), |w| {
@@ -855,7 +865,9 @@ fn a_played_game_without_a_record_is_flagged_when_the_tournament_requires_record
         let round = format!("/t/{}/rounds/1", e.tid);
         assert!(!page.get(&round).body.contains("data-flagged"));
 
-        let t = kraal::db::tournaments::find(&mut app.conn(), e.tid as i32).unwrap();
+        let t =
+            kraal::db::tournaments::find(&mut app.conn(), kraal::ids::TournamentId(e.tid as i32))
+                .unwrap();
         let mut fields = t.fields();
         fields.records_required = true;
         kraal::director::commit(&mut app.conn(), Some(e.referee.id), |w| {

@@ -205,7 +205,9 @@ fn an_old_event_files_sentences_are_read_into_values_on_import() {
         let player = round[0]["first_id"].as_i64().unwrap();
         let name = round[0]["first"].as_str().unwrap();
         let table = round[0]["table"].as_i64().unwrap() as i32;
-        let mut file = kraal::db::event::export(&mut app.conn(), tid as i32).unwrap();
+        let mut file =
+            kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         let old = file
             .pairings
             .iter_mut()

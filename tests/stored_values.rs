@@ -74,3 +74,43 @@ fn a_stored_setting_kraal_does_not_know_is_named_not_defaulted() {
         );
     }
 }
+
+/// An id is stored as the integer it wraps, on both backends: bound as a
+/// filter, written by an insert, and read back, both as the bare integer
+/// SQL sees and as the id (`kraal::db::ids`).
+#[test]
+fn an_id_is_stored_and_read_as_its_integer_on_both_backends() {
+    use diesel::sql_types::{Integer, Nullable};
+    use kraal::ids::{EntryId, PersonId, TournamentId};
+
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = Integer)]
+        id: EntryId,
+        #[diesel(sql_type = Integer)]
+        tournament_id: TournamentId,
+        #[diesel(sql_type = Nullable<Integer>)]
+        person_id: Option<PersonId>,
+        #[diesel(sql_type = Integer)]
+        bare: i32,
+    }
+
+    for app in TestApp::all() {
+        let admin = app.user("admin", Role::Admin);
+        let t = common::tournament(&app, &admin, "Kimberley Open");
+        let p = common::player(&app, t.id, &admin, "Kagiso Molefe", "", "1600");
+        let found = kraal::db::players::find(&mut app.conn(), t.id, p.id).unwrap();
+        assert_eq!((found.id, found.tournament_id), (p.id, t.id));
+        let rows: Vec<Row> = diesel::sql_query(format!(
+            "SELECT id, tournament_id, person_id, id AS bare FROM players WHERE id = {}",
+            p.id
+        ))
+        .load(&mut app.conn())
+        .unwrap();
+        assert_eq!(rows.len(), 1, "[{}]", app.backend);
+        assert_eq!(rows[0].id, p.id, "[{}]", app.backend);
+        assert_eq!(rows[0].bare, p.id.0, "[{}]", app.backend);
+        assert_eq!(rows[0].tournament_id, t.id, "[{}]", app.backend);
+        assert_eq!(rows[0].person_id, None, "[{}]", app.backend);
+    }
+}

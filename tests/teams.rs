@@ -590,10 +590,14 @@ fn a_captains_link_sets_the_line_up_until_the_boards_start() {
             "{}",
             page.body
         );
-        let stored = kraal::db::teams::find(&mut app.conn(), tid as i32, team as i32)
-            .unwrap()
-            .captain_digest
-            .unwrap();
+        let stored = kraal::db::teams::find(
+            &mut app.conn(),
+            kraal::ids::TournamentId(tid as i32),
+            kraal::ids::TeamId(team as i32),
+        )
+        .unwrap()
+        .captain_digest
+        .unwrap();
         let secret = link.rsplit('/').next().unwrap();
         assert_ne!(stored, secret);
         assert_eq!(stored, kraal::accounts::token_digest(secret));

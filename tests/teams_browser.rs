@@ -40,7 +40,7 @@ async fn a_referee_lines_up_a_substitute_and_enters_a_match_in_a_browser() {
         "Hlengiwe Zwane",
         "Inga Mkhize",
     ];
-    let ids: Vec<i32> = names
+    let ids: Vec<kraal::ids::EntryId> = names
         .iter()
         .map(|n| common::player(&app, t.id, &referee, n, "Cape MC", "1600").id)
         .collect();

@@ -327,7 +327,9 @@ fn simultaneous_result_entry_loses_nothing() {
                 });
             }
         });
-        let (_, _, stored) = kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
+        let (_, _, stored) =
+            kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         assert_eq!(
             stored
                 .iter()
@@ -363,14 +365,21 @@ fn simultaneous_result_entry_loses_nothing() {
             vec![200, 409],
             "one save lands, the other is a conflict"
         );
-        let (_, _, stored) = kraal::db::rounds::everything(&mut app.conn(), tid as i32).unwrap();
-        let g = stored.iter().find(|g| g.id == id as i32).unwrap();
+        let (_, _, stored) =
+            kraal::db::rounds::everything(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
+        let g = stored
+            .iter()
+            .find(|g| g.id == kraal::ids::GameId(id as i32))
+            .unwrap();
         assert_eq!(g.version, 2);
         assert!(matches!(
             g.result.map(|r| r.as_str()),
             Some("0-1") | Some("1/2-1/2")
         ));
-        let audit = kraal::db::audit::of_tournament(&mut app.conn(), tid as i32).unwrap();
+        let audit =
+            kraal::db::audit::of_tournament(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         assert_eq!(
             audit
                 .iter()

@@ -9,6 +9,7 @@ mod common;
 use common::cli::kraal;
 use common::{Client, TestApp};
 use kraal::db::users::{Role, User};
+use kraal::ids::TournamentId;
 use serde_json::{json, Value};
 
 /// A Swiss of nine (so one bye a round) as a club would run it: clubs,
@@ -16,7 +17,7 @@ use serde_json::{json, Value};
 /// 2-game mini-matches with won, drawn and 1½–½ results, a forfeit, a
 /// withdrawal, a half-point bye asked for round 4, and a scoresheet.
 /// Returns the tournament's id.
-fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
+fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> TournamentId {
     let fields = kraal::tournament::RawTournament {
         name: format!("Kimberley {rules} Open"),
         venue: "Kimberley Civic Centre".into(),
@@ -51,7 +52,7 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
         ("Karabo Sithole", "", "1550"),
         ("Zoë van Wyk", "De Aar MC", ""),
     ];
-    let ids: Vec<i32> = roster
+    let ids: Vec<kraal::ids::EntryId> = roster
         .iter()
         .map(|(n, c, r)| common::player(app, t.id, admin, n, c, r).id)
         .collect();
@@ -79,12 +80,12 @@ fn club_swiss(app: &TestApp, admin: &User, referee: &User, rules: &str) -> i32 {
     })
     .unwrap();
     kraal::director::commit(&mut conn, Some(admin.id), |w| {
-        kraal::db::byes::request_bye(w, t.id, ids[3], 4, true, false)
+        kraal::db::byes::request_bye(w, t.id, ids[3], kraal::ids::RoundNo(4), true, false)
     })
     .unwrap();
     // A zero-point absence a player asked for through their own link.
     kraal::director::commit(&mut conn, Some(admin.id), |w| {
-        kraal::db::byes::request_bye(w, t.id, ids[2], 5, false, true)
+        kraal::db::byes::request_bye(w, t.id, ids[2], kraal::ids::RoundNo(5), false, true)
     })
     .unwrap();
     drop(conn);
@@ -184,7 +185,7 @@ fn without_the_import(page: &str) -> String {
     out
 }
 
-fn pages(web: &mut Client, tid: i32) -> Vec<(String, String)> {
+fn pages(web: &mut Client, tid: TournamentId) -> Vec<(String, String)> {
     let mut urls = vec![
         format!("/t/{tid}"),
         format!("/t/{tid}/standings"),
@@ -222,7 +223,7 @@ fn pages(web: &mut Client, tid: i32) -> Vec<(String, String)> {
 }
 
 /// Pairs the next round through the API: its pairings by names.
-fn next_round(api: &mut Client, tid: i32) -> Vec<(String, String)> {
+fn next_round(api: &mut Client, tid: TournamentId) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = common::pair(api, i64::from(tid))
         .iter()
         // Byes asked for are not pairings the engine makes.
@@ -238,7 +239,7 @@ fn next_round(api: &mut Client, tid: i32) -> Vec<(String, String)> {
 }
 
 /// The new tournament's id in `kraal import event`'s answer.
-fn imported_id(out: &str) -> i32 {
+fn imported_id(out: &str) -> TournamentId {
     out.split("as tournament ")
         .nth(1)
         .and_then(|r| r.split(':').next())
@@ -247,7 +248,7 @@ fn imported_id(out: &str) -> i32 {
 }
 
 /// `kraal export event ID` on `app`'s database: the file, or the test fails.
-fn export_event(app: &TestApp, tid: i32) -> String {
+fn export_event(app: &TestApp, tid: TournamentId) -> String {
     let (code, file, err) = kraal(&["export", "event", &tid.to_string()])
         .database_url(&app.database_url)
         .run();
@@ -314,7 +315,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("9 players, 3 rounds"), "{out}");
         assert!(!out.contains("no account here"), "{out}");
-        let copy: i32 = imported_id(&out);
+        let copy: TournamentId = imported_id(&out);
         assert_ne!(copy, tid, "the copy got a new id");
 
         let a = pages(&mut source.client_as(&admin), tid);
@@ -346,7 +347,7 @@ fn an_event_moves_to_another_database_with_the_same_standings_pages_and_next_rou
         // The same file into its own database: a second, equal copy.
         let (code, out, err) = import_event(&source, &path);
         assert_eq!(code, 0, "{err}");
-        let again: i32 = imported_id(&out);
+        let again: TournamentId = imported_id(&out);
         let c = pages(&mut source.client_as(&admin), again);
         // The original has moved on by a round since; its first three
         // rounds and the copy's agree.
@@ -433,13 +434,14 @@ fn a_version_1_file_keeps_its_trail_by_round_and_player() {
     assert_eq!(code, 0, "{err}");
     let copy = imported_id(&out);
     let trail = kraal::db::audit::of_tournament(&mut target.conn(), copy).unwrap();
-    let pairs: Vec<Option<i32>> = trail
+    let pairs: Vec<Option<kraal::ids::RoundNo>> = trail
         .iter()
         .filter(|e| e.action == kraal::change::Action::Pair)
         .map(|e| e.detail.round)
         .collect();
     assert!(
-        pairs.contains(&Some(1)) && pairs.contains(&Some(2)),
+        pairs.contains(&Some(kraal::ids::RoundNo(1)))
+            && pairs.contains(&Some(kraal::ids::RoundNo(2))),
         "{pairs:?}"
     );
     let swapped = trail
@@ -458,7 +460,7 @@ fn a_version_1_file_keeps_its_trail_by_round_and_player() {
     };
     let (pa, pb) = (name(&a), name(&b));
     assert_eq!(swapped.detail.players, vec![pa.id, pb.id], "renumbered");
-    assert_eq!(swapped.detail.round, Some(2));
+    assert_eq!(swapped.detail.round, Some(kraal::ids::RoundNo(2)));
     // The copy's trail, filtered by round 2, shows the swap by name.
     let page = target
         .client_as(&t_admin)
@@ -639,7 +641,7 @@ fn a_team_event_has_no_trf_but_moves_whole() {
         let path = write(&dir, "league.json", &file);
         let (code, out, err) = import_event(&app, &path);
         assert_eq!(code, 0, "{err}");
-        let copy: i32 = imported_id(&out);
+        let copy: TournamentId = imported_id(&out);
         for page in ["standings.csv", "rounds/1/matches.csv"] {
             assert_eq!(
                 web.get(&format!("/t/{}/{page}", t.id)).body,
@@ -696,7 +698,7 @@ fn the_players_people_travel_by_federation_id_and_rate_at_the_target() {
         let pairing = &r.json()["pairings"][0];
         common::put(&mut api, &pairing["games"][0], "1-0");
         common::put(&mut api, &pairing["games"][1], "0-1");
-        let file = export_event(&source, tid as i32);
+        let file = export_event(&source, TournamentId(tid as i32));
 
         // The target knows Jabulani already (typed there by hand).
         let target = TestApp::start(source.backend);

@@ -418,7 +418,9 @@ fn event_stream_announces_a_saved_result(within: Duration) {
             "HTTP/1.1 200 OK",
             Duration::from_secs(2)
         ));
-        let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
+        let revision =
+            kraal::db::tournaments::revision(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+                .unwrap();
         assert!(
             read_event_until(
                 &mut reader,
@@ -445,7 +447,7 @@ fn the_audit_trail_names_rounds_tables_and_players_and_pages_by_a_hundred() {
         let mut api = app.script_for(&admin);
         let (tid, ids) = event(&app, &mut api, "Brits Open", &NAMES[..4]);
         kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-            kraal::db::tournaments::assign_referee(w, tid as i32, &thandi)
+            kraal::db::tournaments::assign_referee(w, kraal::ids::TournamentId(tid as i32), &thandi)
         })
         .unwrap();
         let mut web = app.client_as(&admin);
@@ -627,7 +629,8 @@ fn forms_show_the_tiebreaks_and_byes_that_apply() {
         let bye = r1.iter().find(|p| p["second_id"].is_null()).unwrap()["first_id"]
             .as_i64()
             .unwrap();
-        let data = kraal::director::load(&mut app.conn(), tid as i32).unwrap();
+        let data =
+            kraal::director::load(&mut app.conn(), kraal::ids::TournamentId(tid as i32)).unwrap();
         assert_eq!(
             data.tournament.bye_value,
             kraal::tournament::ByeValue::Nothing
@@ -740,7 +743,11 @@ fn a_crowd_reloading_after_a_result_costs_one_build_of_the_page() {
                 .all(|h| ["built", "cached", "stale"].contains(&h.as_str())));
             let after = app.client().get(&url);
             assert_eq!(after.headers["x-kraal-page"], "cached");
-            let revision = kraal::db::tournaments::revision(&mut app.conn(), tid as i32).unwrap();
+            let revision = kraal::db::tournaments::revision(
+                &mut app.conn(),
+                kraal::ids::TournamentId(tid as i32),
+            )
+            .unwrap();
             assert!(
                 common::has_attr(&after.body, "data-revision", &revision.to_string()),
                 "[{}] the page after the crowd is at revision {revision}",

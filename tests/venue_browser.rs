@@ -313,7 +313,7 @@ async fn a_player_link_sends_nothing_until_the_player_says_who_they_are() {
     let Some((b, _driver)) = browser().await else {
         return;
     };
-    let pid = r1[0]["id"].as_i64().unwrap() as i32;
+    let pid = kraal::ids::PairingId(r1[0]["id"].as_i64().unwrap() as i32);
     let gid = r1[0]["games"][0]["id"].as_i64().unwrap();
     let key = kraal::director::scoresheets::link_key(&mut app.conn(), pid).unwrap();
     let link = format!("/p/{pid}/{key}");

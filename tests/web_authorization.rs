@@ -165,7 +165,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
         let federation = TestApp::start("sqlite");
         let mut checked = 0;
         for (n, route) in ROUTES.iter().enumerate() {
-            let mut body_game: Option<i32> = None;
+            let mut body_game: Option<kraal::ids::GameId> = None;
             let mut fields_extra: Vec<(&'static str, String)> = Vec::new();
             if matches!(route.access, Access::Public | Access::Setup) {
                 // Only signing in and out and the first setup may change state without an account.
@@ -218,7 +218,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let p3 =
                     common::player(&app, t.id, &admin, "Karabo Sithole", "Upington MC", "1500");
                 let team = teams_route.then(|| {
-                    let ps: Vec<i32> = (0..10)
+                    let ps: Vec<kraal::ids::EntryId> = (0..10)
                         .map(|k| {
                             common::player(
                                 &app,
@@ -342,18 +342,18 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         &format!("Matrix Season {n} {who:?} as made"),
                         None,
                         None,
-                        &[(t.id, None)],
+                        &[(t.id.0, None)],
                     )
                     .unwrap();
                     let season = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
                         kraal::db::seasons::create(w, &f)
                     })
                     .unwrap();
-                    Some(season.id)
+                    Some(season.id.0)
                 } else if route.path.contains("people/{id") {
                     let (a, b) = (registry("Thato Matrix"), registry("T. Matrix"));
                     fields_extra.push(("into", b.to_string()));
-                    Some(a)
+                    Some(a.0)
                 } else if route.path.contains("merges/{id") {
                     let (a, b) = (registry("Thato Matrix"), registry("T. Matrix"));
                     let m = kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
@@ -399,7 +399,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                             .rounds
                             .first()
                             .and_then(|r| data.matches_of(r).first().map(|m| m.id))
-                            .unwrap_or(0);
+                            .unwrap_or(kraal::ids::PairingId(0));
                         path.replace("{team:\\d+}", &team_id.to_string())
                             .replace("{mid:\\d+}", &mid.to_string())
                     }
@@ -413,7 +413,14 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 let path = if route.path.contains("/byes/{n:") {
                     // A player's word on round 2, for the referee to undo.
                     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
-                        kraal::db::byes::request_bye(w, t.id, entry, 2, false, true)
+                        kraal::db::byes::request_bye(
+                            w,
+                            t.id,
+                            entry,
+                            kraal::ids::RoundNo(2),
+                            false,
+                            true,
+                        )
                     })
                     .unwrap();
                     path.replace("/byes/1", "/byes/2")
@@ -464,7 +471,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                 if let Some((_, ps)) = &team {
                     // The new team takes the four free players; a line-up
                     // brings the substitute in on board 4.
-                    let boards: Vec<i32> = if route.path.ends_with("/teams") {
+                    let boards: Vec<kraal::ids::EntryId> = if route.path.ends_with("/teams") {
                         vec![p1.id, p2.id, p3.id, ps[9]]
                     } else {
                         vec![ps[0], ps[1], ps[2], ps[4]]
@@ -601,7 +608,7 @@ fn team_league(
     .unwrap()
 }
 
-fn first_game(app: &TestApp, tid: i32) -> i32 {
+fn first_game(app: &TestApp, tid: kraal::ids::TournamentId) -> kraal::ids::GameId {
     let (_, _, games) = kraal::db::rounds::everything(&mut app.conn(), tid).unwrap();
     games[0].id
 }

@@ -8,6 +8,7 @@ use std::io::Write;
 use super::serve::DatabaseArgs;
 use crate::db::DbError;
 use crate::director;
+use crate::ids::TournamentId;
 
 /// What to export.
 #[derive(Debug, clap::Subcommand)]
@@ -26,7 +27,7 @@ pub enum ExportWhat {
 #[derive(Debug, clap::Args)]
 pub struct Which {
     /// The tournament's id (the number in its address, /t/ID).
-    tournament: i32,
+    tournament: TournamentId,
     #[command(flatten)]
     db: DatabaseArgs,
 }
@@ -43,7 +44,7 @@ pub struct StandingsArgs {
 }
 
 /// Makes the bytes of one export from the database.
-type Make = Box<dyn Fn(&mut crate::db::DbConnection, i32) -> Result<Vec<u8>, DbError>>;
+type Make = Box<dyn Fn(&mut crate::db::DbConnection, TournamentId) -> Result<Vec<u8>, DbError>>;
 
 pub fn run(what: ExportWhat) -> i32 {
     let (which, make): (Which, Make) = match what {

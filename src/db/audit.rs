@@ -12,6 +12,7 @@ use diesel::prelude::*;
 use super::schema::{audit_entries, users};
 use super::{now, DbConnection, DbError};
 use crate::change::{Action, Change, Detail, Entity};
+use crate::ids::{TournamentId, UserId};
 
 /// One change, as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,14 +32,14 @@ pub struct AuditEntry {
 /// the changes it has recorded so far.
 pub struct Write<'c> {
     conn: &'c mut DbConnection,
-    by: Option<i32>,
+    by: Option<UserId>,
     changes: Vec<Change>,
 }
 
 impl<'c> Write<'c> {
     /// Starts recording on `conn`, which must be inside a transaction.
     /// Only `director::commit` calls this (`tests/architecture.rs` checks).
-    pub(crate) fn begin(conn: &'c mut DbConnection, by: Option<i32>) -> Write<'c> {
+    pub(crate) fn begin(conn: &'c mut DbConnection, by: Option<UserId>) -> Write<'c> {
         Write {
             conn,
             by,
@@ -52,7 +53,7 @@ impl<'c> Write<'c> {
     }
 
     /// The account writing (`None` for a player's link or the system).
-    pub fn by(&self) -> Option<i32> {
+    pub fn by(&self) -> Option<UserId> {
         self.by
     }
 
@@ -70,7 +71,7 @@ impl<'c> Write<'c> {
     /// meanwhile" check read the revision.
     pub fn finish(self) -> Result<(), DbError> {
         let at = now();
-        let mut touched: Vec<i32> = Vec::new();
+        let mut touched: Vec<TournamentId> = Vec::new();
         for c in &self.changes {
             insert(self.conn, self.by, at, c)?;
             if let Some(t) = c.tournament {
@@ -88,7 +89,7 @@ impl<'c> Write<'c> {
 
 fn insert(
     conn: &mut DbConnection,
-    by: Option<i32>,
+    by: Option<UserId>,
     at: NaiveDateTime,
     c: &Change,
 ) -> Result<(), DbError> {
@@ -154,7 +155,7 @@ fn typed(r: Row) -> Result<AuditEntry, DbError> {
 /// The trail of one tournament, newest first.
 pub fn of_tournament(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
 ) -> Result<Vec<AuditEntry>, DbError> {
     audit_entries::table
         .left_join(users::table)
@@ -179,7 +180,7 @@ pub fn of_tournament(
 
 /// How many changes tournament `tournament_id` has recorded (`None`: the
 /// changes to no tournament, such as accounts made).
-pub fn count(conn: &mut DbConnection, tournament_id: Option<i32>) -> Result<i64, DbError> {
+pub fn count(conn: &mut DbConnection, tournament_id: Option<TournamentId>) -> Result<i64, DbError> {
     let q = audit_entries::table.count().into_boxed();
     let q = match tournament_id {
         Some(t) => q.filter(audit_entries::tournament_id.eq(t)),
@@ -190,7 +191,7 @@ pub fn count(conn: &mut DbConnection, tournament_id: Option<i32>) -> Result<i64,
 
 /// Marks the tournament changed; only a write's commit does
 /// ([`Write::finish`]).
-fn bump_revision(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+fn bump_revision(conn: &mut DbConnection, id: TournamentId) -> Result<(), DbError> {
     use super::schema::tournaments;
     diesel::update(tournaments::table.find(id))
         .set(tournaments::revision.eq(tournaments::revision + 1))

@@ -11,13 +11,14 @@ use serde::Serialize;
 use super::schema::{api_tokens, login_failures, sessions, users};
 use super::users::User;
 use super::{now, DbConnection, DbError};
+use crate::ids::UserId;
 
 /// How long a sign-in lasts without activity checks: a tournament weekend.
 pub const SESSION_DAYS: i64 = 7;
 
 pub fn create_session(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     token_digest: &str,
 ) -> Result<(), DbError> {
     let t = now();
@@ -52,7 +53,7 @@ pub fn delete_session(conn: &mut DbConnection, token_digest: &str) -> Result<(),
 #[diesel(table_name = api_tokens)]
 pub struct ApiToken {
     pub id: i32,
-    pub user_id: i32,
+    pub user_id: UserId,
     pub label: String,
     #[serde(skip)]
     pub token_hash: String,
@@ -63,7 +64,7 @@ pub struct ApiToken {
 
 pub fn create_token(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     label: &str,
     token_digest: &str,
 ) -> Result<(), DbError> {
@@ -78,7 +79,7 @@ pub fn create_token(
     Ok(())
 }
 
-pub fn tokens_of(conn: &mut DbConnection, user_id: i32) -> Result<Vec<ApiToken>, DbError> {
+pub fn tokens_of(conn: &mut DbConnection, user_id: UserId) -> Result<Vec<ApiToken>, DbError> {
     Ok(api_tokens::table
         .filter(api_tokens::user_id.eq(user_id))
         .order(api_tokens::id.desc())
@@ -87,7 +88,11 @@ pub fn tokens_of(conn: &mut DbConnection, user_id: i32) -> Result<Vec<ApiToken>,
 }
 
 /// Revokes a token of `user_id`; false when the user has no such live token.
-pub fn revoke_token(conn: &mut DbConnection, user_id: i32, token_id: i32) -> Result<bool, DbError> {
+pub fn revoke_token(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    token_id: i32,
+) -> Result<bool, DbError> {
     let n = diesel::update(
         api_tokens::table
             .filter(api_tokens::id.eq(token_id))
@@ -222,7 +227,7 @@ pub fn sign_in_succeeded(conn: &mut DbConnection, name: &str, id: i32) -> Result
 /// their API tokens. The session it was changed from stays signed in.
 pub fn set_password_ending_others(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     password_hash: &str,
     keep_session_digest: Option<&str>,
 ) -> Result<(), DbError> {

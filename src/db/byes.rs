@@ -6,6 +6,7 @@ use super::schema::{requested_byes, rounds};
 use super::{classify, found, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::Taken;
+use crate::ids::{EntryId, RoundNo, TournamentId};
 use crate::rounds::{self as rule};
 use crate::tournament::ByeKind;
 use diesel::prelude::*;
@@ -16,9 +17,9 @@ use serde::Serialize;
 #[diesel(table_name = requested_byes)]
 pub struct RequestedBye {
     pub id: i32,
-    pub tournament_id: i32,
-    pub player_id: i32,
-    pub round: i32,
+    pub tournament_id: TournamentId,
+    pub player_id: EntryId,
+    pub round: RoundNo,
     pub half: bool,
     /// The player asked through their own link (not at the desk).
     pub by_player: bool,
@@ -26,7 +27,7 @@ pub struct RequestedBye {
 
 pub fn requested_byes(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
 ) -> Result<Vec<RequestedBye>, DbError> {
     Ok(requested_byes::table
         .filter(requested_byes::tournament_id.eq(tournament_id))
@@ -37,9 +38,9 @@ pub fn requested_byes(
 
 pub fn request_bye(
     w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    round: i32,
+    tournament_id: TournamentId,
+    player_id: EntryId,
+    round: RoundNo,
     half: bool,
     by_player: bool,
 ) -> Result<(), DbError> {
@@ -53,7 +54,7 @@ pub fn request_bye(
             requested_byes::by_player.eq(by_player),
         ))
         .execute(conn)
-        .map_err(|e| classify(e, Taken::Bye { round }))?;
+        .map_err(|e| classify(e, Taken::Bye { round: round.0 }))?;
     let kind = if half { ByeKind::Half } else { ByeKind::Zero };
     w.record(
         Change::new(
@@ -74,9 +75,9 @@ pub fn request_bye(
 /// asked for themselves; the referee cancels any.
 pub fn cancel_bye(
     w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    round: i32,
+    tournament_id: TournamentId,
+    player_id: EntryId,
+    round: RoundNo,
     by_player: bool,
 ) -> Result<(), DbError> {
     let conn = w.conn();
@@ -93,10 +94,10 @@ pub fn cancel_bye(
         .count()
         .get_result(conn)?;
     if paired > 0 {
-        return Err(rule::Refused::RoundPaired { round }.into());
+        return Err(rule::Refused::RoundPaired { round: round.0 }.into());
     }
     if by_player && !bye.by_player {
-        return Err(rule::Refused::ByeByReferee { round }.into());
+        return Err(rule::Refused::ByeByReferee { round: round.0 }.into());
     }
     diesel::delete(requested_byes::table.find(bye.id)).execute(conn)?;
     let kind = if bye.half {

@@ -9,15 +9,16 @@ use super::audit::Write;
 use super::schema::forbidden_pairs;
 use super::{found, now, players, tournaments, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::ids::{EntryId, RoundNo, TournamentId};
 use crate::roster::kept_apart::{self, Ban, Named, Rounds};
 
 /// One kept-apart pair, with the players' names. `a < b`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Forbidden {
     pub id: i32,
-    pub a: i32,
+    pub a: EntryId,
     pub a_name: String,
-    pub b: i32,
+    pub b: EntryId,
     pub b_name: String,
     /// First round of the ban; `None` means round 1.
     pub from_round: Option<i32>,
@@ -36,8 +37,8 @@ impl Forbidden {
     }
 
     /// Whether the ban covers round `n`.
-    pub fn covers(&self, n: i32) -> bool {
-        self.rounds().covers(n)
+    pub fn covers(&self, n: RoundNo) -> bool {
+        self.rounds().covers(n.0)
     }
 
     fn summary(&self) -> String {
@@ -57,13 +58,21 @@ impl Forbidden {
 /// and "to the last".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NewForbidden {
-    pub a: i32,
-    pub b: i32,
+    pub a: EntryId,
+    pub b: EntryId,
     pub from_round: Option<i32>,
     pub to_round: Option<i32>,
 }
 
-type Row = (i32, i32, i32, Option<i32>, Option<i32>, bool, String);
+type Row = (
+    i32,
+    EntryId,
+    EntryId,
+    Option<i32>,
+    Option<i32>,
+    bool,
+    String,
+);
 
 fn columns() -> (
     forbidden_pairs::id,
@@ -85,8 +94,11 @@ fn columns() -> (
     )
 }
 
-fn with_names(rows: Vec<Row>, names: &std::collections::HashMap<i32, String>) -> Vec<Forbidden> {
-    let name = |id: i32| names.get(&id).cloned().unwrap_or_default();
+fn with_names(
+    rows: Vec<Row>,
+    names: &std::collections::HashMap<EntryId, String>,
+) -> Vec<Forbidden> {
+    let name = |id: EntryId| names.get(&id).cloned().unwrap_or_default();
     rows.into_iter()
         .map(|(id, a, b, from_round, to_round, waived, note)| Forbidden {
             id,
@@ -103,7 +115,10 @@ fn with_names(rows: Vec<Row>, names: &std::collections::HashMap<i32, String>) ->
 }
 
 /// Every kept-apart pair of a tournament, in the order they were added.
-pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Forbidden>, DbError> {
+pub fn list(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+) -> Result<Vec<Forbidden>, DbError> {
     let rows: Vec<Row> = forbidden_pairs::table
         .filter(forbidden_pairs::tournament_id.eq(tournament_id))
         .order(forbidden_pairs::id)
@@ -117,7 +132,11 @@ pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Forbidden
 }
 
 /// One kept-apart pair of this tournament; another tournament's is "not found".
-pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Forbidden, DbError> {
+pub fn find(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+    id: i32,
+) -> Result<Forbidden, DbError> {
     let row: Row = forbidden_pairs::table
         .filter(forbidden_pairs::id.eq(id))
         .filter(forbidden_pairs::tournament_id.eq(tournament_id))
@@ -134,8 +153,8 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Forb
 /// A player asked for, or `None` when the tournament has no such player.
 fn player(
     conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
+    tournament_id: TournamentId,
+    id: EntryId,
 ) -> Result<Option<players::Player>, DbError> {
     match players::find(conn, tournament_id, id) {
         Ok(p) => Ok(Some(p)),
@@ -145,7 +164,11 @@ fn player(
 }
 
 /// Keeps two players of the tournament apart in the rounds asked for.
-pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbidden, DbError> {
+pub fn add(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    new: NewForbidden,
+) -> Result<Forbidden, DbError> {
     let by = w.by();
     let conn = w.conn();
     let t = tournaments::find(conn, tournament_id)?;
@@ -154,14 +177,14 @@ pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbi
     let bans: Vec<Ban> = list(conn, tournament_id)?
         .iter()
         .map(|f| Ban {
-            a: f.a,
-            b: f.b,
+            a: f.a.0,
+            b: f.b.0,
             rounds: f.rounds(),
         })
         .collect();
     fn named(p: &players::Player) -> Named<'_> {
         Named {
-            id: p.id,
+            id: p.id.0,
             name: &p.name,
         }
     }
@@ -172,6 +195,7 @@ pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbi
         &bans,
         t.last_round(),
     )?;
+    let (a, b) = (EntryId(a), EntryId(b));
     let id: i32 = diesel::insert_into(forbidden_pairs::table)
         .values((
             forbidden_pairs::tournament_id.eq(tournament_id),
@@ -201,7 +225,7 @@ pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbi
 }
 
 /// Lifts a ban altogether.
-pub fn remove(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError> {
+pub fn remove(w: &mut Write, tournament_id: TournamentId, id: i32) -> Result<(), DbError> {
     let old = find(w.conn(), tournament_id, id)?;
     diesel::delete(forbidden_pairs::table.find(id)).execute(w.conn())?;
     w.record(
@@ -221,7 +245,7 @@ pub fn remove(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError>
 /// Waiving again replaces the reason.
 pub fn waive(
     w: &mut Write,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     id: i32,
     reason: &str,
 ) -> Result<Forbidden, DbError> {
@@ -250,7 +274,11 @@ pub fn waive(
 }
 
 /// Takes a waiver back: the pair is kept apart again.
-pub fn clear_waiver(w: &mut Write, tournament_id: i32, id: i32) -> Result<Forbidden, DbError> {
+pub fn clear_waiver(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    id: i32,
+) -> Result<Forbidden, DbError> {
     let conn = w.conn();
     let old = find(conn, tournament_id, id)?;
     kept_apart::check_clear_waiver(&old.a_name, &old.b_name, old.waived)?;

@@ -5,16 +5,17 @@ use diesel::prelude::*;
 
 use super::schema::{players, published, season_events, seasons, tournaments};
 use super::{DbConnection, DbError};
+use crate::ids::{SeasonId, TournamentId};
 
 /// Entries of one event, by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventEntries {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub tournament: String,
     pub names: Vec<String>,
 }
 
-fn grouped(rows: Vec<(i32, String, String)>) -> Vec<EventEntries> {
+fn grouped(rows: Vec<(TournamentId, String, String)>) -> Vec<EventEntries> {
     let mut out: Vec<EventEntries> = Vec::new();
     for (tid, tournament, name) in rows {
         match out.last_mut() {
@@ -35,7 +36,7 @@ pub fn entries_without_federation_id(
     conn: &mut DbConnection,
 ) -> Result<Vec<EventEntries>, DbError> {
     let copies = published::table.select(published::tournament_id);
-    let rows: Vec<(i32, String, String)> = players::table
+    let rows: Vec<(TournamentId, String, String)> = players::table
         .inner_join(tournaments::table)
         .filter(tournaments::rated.eq(true))
         .filter(tournaments::archived.eq(false))
@@ -50,7 +51,7 @@ pub fn entries_without_federation_id(
 /// Entries of published copies that are nobody of this registry.
 pub fn unlinked_in_copies(conn: &mut DbConnection) -> Result<Vec<EventEntries>, DbError> {
     let copies = published::table.select(published::tournament_id);
-    let rows: Vec<(i32, String, String)> = players::table
+    let rows: Vec<(TournamentId, String, String)> = players::table
         .inner_join(tournaments::table)
         .filter(players::person_id.is_null())
         .filter(tournaments::id.eq_any(copies))
@@ -63,14 +64,14 @@ pub fn unlinked_in_copies(conn: &mut DbConnection) -> Result<Vec<EventEntries>, 
 /// A season that counts an archived event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeasonEvent {
-    pub season_id: i32,
+    pub season_id: SeasonId,
     pub season: String,
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub tournament: String,
 }
 
 pub fn seasons_with_archived_events(conn: &mut DbConnection) -> Result<Vec<SeasonEvent>, DbError> {
-    let rows: Vec<(i32, String, i32, String)> = season_events::table
+    let rows: Vec<(SeasonId, String, TournamentId, String)> = season_events::table
         .inner_join(seasons::table)
         .inner_join(tournaments::table)
         .filter(tournaments::archived.eq(true))

@@ -15,6 +15,7 @@ use super::schema::players;
 use super::{settings, DbConnection, DbError};
 use crate::accounts::token_digest;
 use crate::change::{Action, Change, Entity};
+use crate::ids::{EntryId, TournamentId};
 
 /// The installation's secret behind every player link (the pairing links
 /// of `director::scoresheets` use the same).
@@ -23,12 +24,12 @@ fn secret(conn: &mut DbConnection) -> Result<String, DbError> {
 }
 
 /// The key of `player`'s link at `version`: 32 hex digits.
-fn key_of(secret: &str, player: i32, version: i32) -> String {
+fn key_of(secret: &str, player: EntryId, version: i32) -> String {
     token_digest(&format!("{secret}:player:{player}:{version}"))[..32].to_string()
 }
 
 /// Gives `player` a link: the next version, and its digest stored.
-pub(super) fn issue(conn: &mut DbConnection, player: i32) -> Result<(), DbError> {
+pub(super) fn issue(conn: &mut DbConnection, player: EntryId) -> Result<(), DbError> {
     let secret = secret(conn)?;
     let version: i32 = players::table
         .find(player)
@@ -47,7 +48,7 @@ pub(super) fn issue(conn: &mut DbConnection, player: i32) -> Result<(), DbError>
 /// Gives a link to every player who never had one (players entered before
 /// links existed): part of migrating, since SQL cannot make the digests.
 pub fn issue_missing(conn: &mut DbConnection) -> Result<usize, DbError> {
-    let ids: Vec<i32> = players::table
+    let ids: Vec<EntryId> = players::table
         .filter(players::link_version.eq(0))
         .select(players::id)
         .load(conn)?;
@@ -58,14 +59,14 @@ pub fn issue_missing(conn: &mut DbConnection) -> Result<usize, DbError> {
 }
 
 /// The key of `player`'s link, or `None` while it is revoked.
-pub fn key(conn: &mut DbConnection, player: i32) -> Result<Option<String>, DbError> {
+pub fn key(conn: &mut DbConnection, player: EntryId) -> Result<Option<String>, DbError> {
     Ok(keys(conn, &[player])?.into_iter().next().flatten())
 }
 
 /// The keys of these players' links, in their order (`None`: revoked).
-pub fn keys(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<Option<String>>, DbError> {
+pub fn keys(conn: &mut DbConnection, ids: &[EntryId]) -> Result<Vec<Option<String>>, DbError> {
     let secret = secret(conn)?;
-    let rows: Vec<(i32, i32, Option<String>)> = players::table
+    let rows: Vec<(EntryId, i32, Option<String>)> = players::table
         .filter(players::id.eq_any(ids))
         .select((players::id, players::link_version, players::link_digest))
         .load(conn)?;
@@ -82,7 +83,10 @@ pub fn keys(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<Option<String>>,
 }
 
 /// The player (and their tournament) whose live link `key` is.
-pub fn find(conn: &mut DbConnection, key: &str) -> Result<Option<(i32, i32)>, DbError> {
+pub fn find(
+    conn: &mut DbConnection,
+    key: &str,
+) -> Result<Option<(EntryId, TournamentId)>, DbError> {
     let digest = token_digest(key);
     Ok(players::table
         .filter(players::link_digest.eq(digest))
@@ -92,7 +96,7 @@ pub fn find(conn: &mut DbConnection, key: &str) -> Result<Option<(i32, i32)>, Db
 }
 
 /// Revokes `player`'s link: no key opens it until it is renewed.
-pub fn revoke(w: &mut Write, tournament: i32, player: i32) -> Result<(), DbError> {
+pub fn revoke(w: &mut Write, tournament: TournamentId, player: EntryId) -> Result<(), DbError> {
     let n = diesel::update(
         players::table
             .find(player)
@@ -116,8 +120,8 @@ pub fn revoke(w: &mut Write, tournament: i32, player: i32) -> Result<(), DbError
 }
 
 /// Gives `player` a new link; the old one stops working.
-pub fn renew(w: &mut Write, tournament: i32, player: i32) -> Result<String, DbError> {
-    let found: Option<i32> = players::table
+pub fn renew(w: &mut Write, tournament: TournamentId, player: EntryId) -> Result<String, DbError> {
+    let found: Option<EntryId> = players::table
         .find(player)
         .filter(players::tournament_id.eq(tournament))
         .select(players::id)

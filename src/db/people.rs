@@ -14,6 +14,7 @@ use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::Taken;
 use crate::field::{FieldError, Problem};
+use crate::ids::{EntryId, GameId, PersonId, RoundNo, TournamentId, UserId};
 use crate::rating::{Period, Rating};
 use crate::registry::{PersonFields, StartingRating};
 use crate::results::GameResult;
@@ -28,7 +29,7 @@ diesel::define_sql_function! {
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = people)]
 pub struct Person {
-    pub id: i32,
+    pub id: PersonId,
     pub name: String,
     pub federation_id: Option<String>,
     pub club: String,
@@ -37,7 +38,7 @@ pub struct Person {
     pub start_rd: Option<f64>,
     pub start_volatility: Option<f64>,
     pub start_period: Option<String>,
-    pub merged_into: Option<i32>,
+    pub merged_into: Option<PersonId>,
     pub created_at: NaiveDateTime,
 }
 
@@ -83,7 +84,7 @@ pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
         }
     }
     let start = f.start;
-    let id: i32 = diesel::insert_into(people::table)
+    let id: PersonId = diesel::insert_into(people::table)
         .values((
             people::name.eq(&f.name),
             people::federation_id.eq(&f.federation_id),
@@ -140,7 +141,7 @@ pub fn find_or_create_from(
 ) -> Result<(Person, bool), DbError> {
     use super::schema::origin_people;
     super::lock_key(w.conn(), &format!("origin person {venue} {origin}"))?;
-    let known: Option<i32> = origin_people::table
+    let known: Option<PersonId> = origin_people::table
         .filter(origin_people::origin_id.eq(origin))
         .filter(origin_people::venue_person.eq(venue))
         .select(origin_people::person_id)
@@ -172,7 +173,11 @@ pub struct Refreshed {
 /// Takes person `id`'s name, club, year of birth (when the list gives one)
 /// and imported rating (when it gives one) from the federation's list,
 /// recording the change when there is one.
-pub fn refresh_from_list(w: &mut Write, id: i32, f: &PersonFields) -> Result<Refreshed, DbError> {
+pub fn refresh_from_list(
+    w: &mut Write,
+    id: PersonId,
+    f: &PersonFields,
+) -> Result<Refreshed, DbError> {
     let old = find(w.conn(), id)?;
     let born = f.born.or(old.born);
     let start = f.start.or(old.start());
@@ -204,7 +209,7 @@ pub fn refresh_from_list(w: &mut Write, id: i32, f: &PersonFields) -> Result<Ref
 
 /// Whoever `id` is now: a person merged away lives on in whoever they were
 /// merged into (and on, if that person was merged in turn).
-pub fn surviving(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+pub fn surviving(conn: &mut DbConnection, id: PersonId) -> Result<PersonId, DbError> {
     let mut at = id;
     // A merge never makes a cycle; the bound only keeps a damaged
     // database from looping.
@@ -220,7 +225,10 @@ pub fn surviving(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
 /// Adds the people of a registry import, all or none (the caller's commit
 /// holds them). Someone whose federation id is in the registry already is
 /// left as they are: their index is in the second list.
-pub fn import(w: &mut Write, list: &[PersonFields]) -> Result<(Vec<i32>, Vec<usize>), DbError> {
+pub fn import(
+    w: &mut Write,
+    list: &[PersonFields],
+) -> Result<(Vec<PersonId>, Vec<usize>), DbError> {
     let mut created = Vec::new();
     let mut skipped = Vec::new();
     for (i, f) in list.iter().enumerate() {
@@ -235,7 +243,7 @@ pub fn import(w: &mut Write, list: &[PersonFields]) -> Result<(Vec<i32>, Vec<usi
     Ok((created, skipped))
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
+pub fn find(conn: &mut DbConnection, id: PersonId) -> Result<Person, DbError> {
     people::table
         .find(id)
         .select(Person::as_select())
@@ -244,10 +252,14 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
 }
 
 /// The person a field of a request names: missing is that field's error.
-pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Person, DbError> {
+pub fn named(
+    conn: &mut DbConnection,
+    field: &'static str,
+    id: PersonId,
+) -> Result<Person, DbError> {
     match find(conn, id) {
         Err(DbError::Refused(Refusal::NotFound(_))) => Err(DbError::Refused(Refusal::Invalid(
-            FieldError::new(field, Problem::NoSuch { id }),
+            FieldError::new(field, Problem::NoSuch { id: id.0 }),
         ))),
         other => other,
     }
@@ -317,8 +329,8 @@ pub fn search(conn: &mut DbConnection, q: &str, limit: i64) -> Result<Vec<Person
 /// One entry of a person: a player of a tournament.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    pub player_id: i32,
-    pub tournament_id: i32,
+    pub player_id: EntryId,
+    pub tournament_id: TournamentId,
     pub tournament: String,
     pub name: String,
     pub starts_on: Option<NaiveDate>,
@@ -327,8 +339,8 @@ pub struct Entry {
     pub copy: bool,
 }
 
-pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbError> {
-    let rows: Vec<(i32, i32, String, String, Option<NaiveDate>)> = players::table
+pub fn entries(conn: &mut DbConnection, person: PersonId) -> Result<Vec<Entry>, DbError> {
+    let rows: Vec<(EntryId, TournamentId, String, String, Option<NaiveDate>)> = players::table
         .inner_join(tournaments::table)
         .filter(players::person_id.eq(person))
         .order((tournaments::starts_on, tournaments::id))
@@ -340,7 +352,7 @@ pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbErr
             tournaments::starts_on,
         ))
         .load(conn)?;
-    let events: Vec<i32> = rows.iter().map(|r| r.1).collect();
+    let events: Vec<TournamentId> = rows.iter().map(|r| r.1).collect();
     let copies = copies_among(conn, &events)?;
     Ok(rows
         .into_iter()
@@ -360,20 +372,20 @@ pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbErr
 /// A game with a result, as the ratings and a person's page read it.
 #[derive(Debug, Clone, Copy)]
 pub struct PlayedGame {
-    pub game_id: i32,
-    pub tournament_id: i32,
-    pub round: i32,
+    pub game_id: GameId,
+    pub tournament_id: TournamentId,
+    pub round: RoundNo,
     pub played_on: NaiveDate,
-    pub first: i32,
-    pub second: i32,
-    pub starter: i32,
+    pub first: EntryId,
+    pub second: EntryId,
+    pub starter: EntryId,
     pub result: GameResult,
 }
 
 impl PlayedGame {
     /// What `player` scored, in half points; `None` when nobody played
     /// (forfeits, not played): such games are not rated.
-    pub fn played_score_of(&self, player: i32) -> Option<f64> {
+    pub fn played_score_of(&self, player: EntryId) -> Option<f64> {
         let starter = match self.result {
             GameResult::StarterWon => 1.0,
             GameResult::OtherWon => 0.0,
@@ -392,9 +404,9 @@ impl PlayedGame {
 #[derive(Debug, Clone, Copy)]
 pub enum Of<'a> {
     /// The games played on the board (what is rated) of one tournament.
-    Tournament(i32),
+    Tournament(TournamentId),
     /// Every game with a result of these entries.
-    Entries(&'a [i32]),
+    Entries(&'a [EntryId]),
 }
 
 /// The games with a result of a tournament (played on the board) or of
@@ -432,13 +444,13 @@ pub fn games(conn: &mut DbConnection, of: Of<'_>) -> Result<Vec<PlayedGame>, DbE
         }
     }
     type Row = (
-        i32,
-        i32,
-        i32,
+        GameId,
+        TournamentId,
+        RoundNo,
         NaiveDate,
-        Option<i32>,
-        Option<i32>,
-        Option<i32>,
+        Option<EntryId>,
+        Option<EntryId>,
+        Option<EntryId>,
         Option<String>,
     );
     let rows: Vec<Row> = query.order((rounds::played_on, games::id)).load(conn)?;
@@ -479,8 +491,8 @@ pub fn games(conn: &mut DbConnection, of: Of<'_>) -> Result<Vec<PlayedGame>, DbE
 }
 
 /// Entry (player id) → person, for every linked entry.
-pub fn entry_people(conn: &mut DbConnection) -> Result<Vec<(i32, i32)>, DbError> {
-    let rows: Vec<(i32, Option<i32>)> = players::table
+pub fn entry_people(conn: &mut DbConnection) -> Result<Vec<(EntryId, PersonId)>, DbError> {
+    let rows: Vec<(EntryId, Option<PersonId>)> = players::table
         .filter(players::person_id.is_not_null())
         .select((players::id, players::person_id))
         .load(conn)?;
@@ -495,10 +507,10 @@ pub fn entry_people(conn: &mut DbConnection) -> Result<Vec<(i32, i32)>, DbError>
 #[diesel(table_name = merges)]
 pub struct Merge {
     pub id: i32,
-    pub person_id: i32,
-    pub into_id: i32,
+    pub person_id: PersonId,
+    pub into_id: PersonId,
     pub entries: String,
-    pub merged_by: Option<i32>,
+    pub merged_by: Option<UserId>,
     pub merged_at: NaiveDateTime,
     pub undone_at: Option<NaiveDateTime>,
 }
@@ -508,8 +520,8 @@ pub struct Merge {
 /// links it again), not a merge made here.
 #[derive(Debug, Clone, Serialize)]
 pub struct LeftEntry {
-    pub player_id: i32,
-    pub tournament_id: i32,
+    pub player_id: EntryId,
+    pub tournament_id: TournamentId,
     pub tournament: String,
 }
 
@@ -522,7 +534,7 @@ pub struct Merged {
 
 /// Holds person `id`'s row until the transaction ends, for a write that
 /// must not meet a merge of them halfway (an entry made for them).
-pub fn hold(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
+pub fn hold(conn: &mut DbConnection, id: PersonId) -> Result<(), DbError> {
     lock_people(conn, &[id])
 }
 
@@ -532,14 +544,14 @@ pub fn hold(conn: &mut DbConnection, id: i32) -> Result<(), DbError> {
 /// wrote: A into B and B into A at once, or D into E and D into F. SQLite
 /// has one writer at a time; the second's read is refused as stale and
 /// run again.
-fn lock_people(conn: &mut DbConnection, ids: &[i32]) -> Result<(), DbError> {
+fn lock_people(conn: &mut DbConnection, ids: &[PersonId]) -> Result<(), DbError> {
     let mut ids = ids.to_vec();
     ids.sort_unstable();
     ids.dedup();
     if let DbConnection::Postgres(c) = conn {
         for id in ids {
             diesel::sql_query("SELECT id FROM people WHERE id = $1 FOR UPDATE")
-                .bind::<diesel::sql_types::Integer, _>(id)
+                .bind::<diesel::sql_types::Integer, _>(id.0)
                 .execute(c)?;
         }
     }
@@ -548,7 +560,10 @@ fn lock_people(conn: &mut DbConnection, ids: &[i32]) -> Result<(), DbError> {
 
 /// The published copies (read-only events a venue keeps up to date here)
 /// among `tournaments`.
-fn copies_among(conn: &mut DbConnection, tournaments: &[i32]) -> Result<Vec<i32>, DbError> {
+fn copies_among(
+    conn: &mut DbConnection,
+    tournaments: &[TournamentId],
+) -> Result<Vec<TournamentId>, DbError> {
     use super::schema::published;
     Ok(published::table
         .filter(published::tournament_id.eq_any(tournaments))
@@ -561,26 +576,31 @@ fn copies_among(conn: &mut DbConnection, tournaments: &[i32]) -> Result<Vec<i32>
 /// event an entry moves in records the change in its own trail (its
 /// revision moves, its pages follow), whoever referees it; the entries of
 /// published copies stay where they are and are listed as left.
-pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merged, DbError> {
+pub fn merge(w: &mut Write, person: PersonId, into: PersonId) -> Result<Merged, DbError> {
     lock_people(w.conn(), &[person, into])?;
     let source = find(w.conn(), person)?;
     let target = named(w.conn(), "into", into)?;
-    crate::registry::check_merge(person, into, target.merged_into, source.merged_into)?;
-    let theirs: Vec<(i32, i32, String)> = players::table
+    crate::registry::check_merge(
+        person.0,
+        into.0,
+        target.merged_into.map(|m| m.0),
+        source.merged_into.map(|m| m.0),
+    )?;
+    let theirs: Vec<(EntryId, TournamentId, String)> = players::table
         .inner_join(tournaments::table)
         .filter(players::person_id.eq(person))
         .order(players::id)
         .select((players::id, players::tournament_id, tournaments::name))
         .load(w.conn())?;
-    let events: Vec<i32> = theirs.iter().map(|e| e.1).collect();
+    let events: Vec<TournamentId> = theirs.iter().map(|e| e.1).collect();
     let copies = copies_among(w.conn(), &events)?;
     let (left, moving): (Vec<_>, Vec<_>) = theirs
         .into_iter()
         .partition(|(_, tid, _)| copies.contains(tid));
-    let moved: Vec<i32> = moving.iter().map(|e| e.0).collect();
+    let moved: Vec<EntryId> = moving.iter().map(|e| e.0).collect();
     // An event both entered: the two entries would be one person twice in
     // one tournament.
-    let moving_events: Vec<i32> = moving.iter().map(|e| e.1).collect();
+    let moving_events: Vec<TournamentId> = moving.iter().map(|e| e.1).collect();
     let both: Option<String> = players::table
         .inner_join(tournaments::table)
         .filter(players::person_id.eq(into))
@@ -637,7 +657,13 @@ pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merged, DbError> {
 /// its entries from person `from` to person `to` (the values are the
 /// people's numbers as the registry shows them, `#12`; the detail holds
 /// the new one's id).
-fn entry_moved(action: Action, tid: i32, player: i32, from: i32, to: i32) -> Change {
+fn entry_moved(
+    action: Action,
+    tid: TournamentId,
+    player: EntryId,
+    from: PersonId,
+    to: PersonId,
+) -> Change {
     let mut c = Change::new(Some(tid), action, Entity::Player, Some(player))
         .old(format!("#{from}"))
         .new_value(format!("#{to}"))
@@ -655,7 +681,7 @@ pub fn find_merge(conn: &mut DbConnection, id: i32) -> Result<Merge, DbError> {
 }
 
 /// Merges of (or into) a person, newest first.
-pub fn merges_of(conn: &mut DbConnection, person: i32) -> Result<Vec<Merge>, DbError> {
+pub fn merges_of(conn: &mut DbConnection, person: PersonId) -> Result<Vec<Merge>, DbError> {
     Ok(merges::table
         .filter(merges::person_id.eq(person).or(merges::into_id.eq(person)))
         .order(merges::id.desc())
@@ -697,22 +723,23 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
             Problem::UndoLaterFirst { id, later },
         ))));
     }
-    let moved: Vec<i32> = serde_json::from_str(&m.entries).map_err(|e| DbError::Unreadable {
-        row: format!("merge {id}"),
-        message: e.to_string(),
-    })?;
-    let back: Vec<(i32, i32)> = players::table
+    let moved: Vec<EntryId> =
+        serde_json::from_str(&m.entries).map_err(|e| DbError::Unreadable {
+            row: format!("merge {id}"),
+            message: e.to_string(),
+        })?;
+    let back: Vec<(EntryId, TournamentId)> = players::table
         .filter(players::id.eq_any(&moved))
         .filter(players::person_id.eq(m.into_id))
         .order(players::id)
         .select((players::id, players::tournament_id))
         .load(w.conn())?;
-    let back_ids: Vec<i32> = back.iter().map(|b| b.0).collect();
+    let back_ids: Vec<EntryId> = back.iter().map(|b| b.0).collect();
     diesel::update(players::table.filter(players::id.eq_any(&back_ids)))
         .set(players::person_id.eq(m.person_id))
         .execute(w.conn())?;
     diesel::update(people::table.find(m.person_id))
-        .set(people::merged_into.eq(None::<i32>))
+        .set(people::merged_into.eq(None::<PersonId>))
         .execute(w.conn())?;
     diesel::update(merges::table.find(id))
         .set(merges::undone_at.eq(Some(now())))
@@ -737,7 +764,7 @@ pub fn unmerge(w: &mut Write, id: i32) -> Result<Merge, DbError> {
 /// Every rated tournament's id and revision: which ones changed since a
 /// read. A tournament that is not rated (a friendly, a test event) has no
 /// games in the ratings.
-pub fn revisions(conn: &mut DbConnection) -> Result<Vec<(i32, i32)>, DbError> {
+pub fn revisions(conn: &mut DbConnection) -> Result<Vec<(TournamentId, i32)>, DbError> {
     Ok(tournaments::table
         .filter(tournaments::rated.eq(true))
         .select((tournaments::id, tournaments::revision))
@@ -761,29 +788,29 @@ pub struct Record {
     pub entries: Vec<Entry>,
     pub games: Vec<PlayedGame>,
     /// Entry → (name, person) for every player met.
-    pub players: HashMap<i32, (String, Option<i32>)>,
+    pub players: HashMap<EntryId, (String, Option<PersonId>)>,
     pub merges: Vec<Merge>,
     /// The people of those merges by id.
-    pub names: HashMap<i32, String>,
+    pub names: HashMap<PersonId, String>,
     /// Who made each merge: account names by id.
-    pub accounts: HashMap<i32, String>,
+    pub accounts: HashMap<UserId, String>,
     /// The games the ratings leave out whatever their result: those of an
     /// event not rated, and of a round dated outside its bounds.
-    pub left_out: std::collections::HashSet<i32>,
+    pub left_out: std::collections::HashSet<GameId>,
 }
 
-pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
+pub fn record(c: &mut DbConnection, id: PersonId) -> Result<Record, DbError> {
     let person = find(c, id)?;
     let merged_into = person.merged_into.map(|m| find(c, m)).transpose()?;
     let entries = entries(c, id)?;
-    let own: Vec<i32> = entries.iter().map(|e| e.player_id).collect();
+    let own: Vec<EntryId> = entries.iter().map(|e| e.player_id).collect();
     let games = if own.is_empty() {
         Vec::new()
     } else {
         games(c, Of::Entries(&own))?
     };
-    let met: Vec<i32> = games.iter().flat_map(|g| [g.first, g.second]).collect();
-    let rows: Vec<(i32, String, Option<i32>)> = players::table
+    let met: Vec<EntryId> = games.iter().flat_map(|g| [g.first, g.second]).collect();
+    let rows: Vec<(EntryId, String, Option<PersonId>)> = players::table
         .filter(players::id.eq_any(&met))
         .select((players::id, players::name, players::person_id))
         .load(c)?;
@@ -800,20 +827,21 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
             }
         }
     }
-    let events: Vec<i32> = entries.iter().map(|e| e.tournament_id).collect();
-    let settings: HashMap<i32, (bool, Option<NaiveDate>, Option<NaiveDate>)> = tournaments::table
-        .filter(tournaments::id.eq_any(&events))
-        .select((
-            tournaments::id,
-            (
-                tournaments::rated,
-                tournaments::starts_on,
-                tournaments::ends_on,
-            ),
-        ))
-        .load::<(i32, (bool, Option<NaiveDate>, Option<NaiveDate>))>(c)?
-        .into_iter()
-        .collect();
+    let events: Vec<TournamentId> = entries.iter().map(|e| e.tournament_id).collect();
+    let settings: HashMap<TournamentId, (bool, Option<NaiveDate>, Option<NaiveDate>)> =
+        tournaments::table
+            .filter(tournaments::id.eq_any(&events))
+            .select((
+                tournaments::id,
+                (
+                    tournaments::rated,
+                    tournaments::starts_on,
+                    tournaments::ends_on,
+                ),
+            ))
+            .load::<(TournamentId, (bool, Option<NaiveDate>, Option<NaiveDate>))>(c)?
+            .into_iter()
+            .collect();
     let today = now().date();
     let left_out = games
         .iter()
@@ -827,11 +855,11 @@ pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
         })
         .map(|g| g.game_id)
         .collect();
-    let by: Vec<i32> = merges.iter().filter_map(|m| m.merged_by).collect();
+    let by: Vec<UserId> = merges.iter().filter_map(|m| m.merged_by).collect();
     let accounts = super::schema::users::table
         .filter(super::schema::users::id.eq_any(&by))
         .select((super::schema::users::id, super::schema::users::name))
-        .load::<(i32, String)>(c)?
+        .load::<(UserId, String)>(c)?
         .into_iter()
         .collect();
     Ok(Record {

@@ -11,23 +11,24 @@ use super::tournaments::rounds_paired;
 use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::Taken;
+use crate::ids::{EntryId, PersonId, RoundNo, TournamentId};
 use crate::roster::{PlayerFields, Refused};
 
 /// A player row.
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = players)]
 pub struct Player {
-    pub id: i32,
-    pub tournament_id: i32,
+    pub id: EntryId,
+    pub tournament_id: TournamentId,
     pub name: String,
     pub club: String,
     pub rating: Option<i32>,
     pub seed: Option<i32>,
     pub federation_id: String,
-    pub withdrawn_from_round: Option<i32>,
+    pub withdrawn_from_round: Option<RoundNo>,
     pub created_at: NaiveDateTime,
     /// The person of the federation's registry this entry is, if linked.
-    pub person_id: Option<i32>,
+    pub person_id: Option<PersonId>,
 }
 
 impl Player {
@@ -46,18 +47,18 @@ impl Player {
 #[derive(Debug, Clone, Serialize)]
 pub struct Relation {
     pub id: i32,
-    pub a: i32,
+    pub a: EntryId,
     pub a_name: String,
-    pub b: i32,
+    pub b: EntryId,
     pub b_name: String,
 }
 
 fn insert(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     f: &PlayerFields,
-    person: Option<i32>,
-) -> Result<i32, DbError> {
+    person: Option<PersonId>,
+) -> Result<EntryId, DbError> {
     diesel::insert_into(players::table)
         .values((
             players::tournament_id.eq(tournament_id),
@@ -85,7 +86,7 @@ fn insert(
         })
 }
 
-fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change {
+fn added(tournament_id: TournamentId, id: EntryId, f: &PlayerFields) -> Change {
     let c = Change::new(Some(tournament_id), Action::Add, Entity::Player, Some(id)).players([id]);
     match serde_json::to_string(f) {
         Ok(v) => c.new_value(v),
@@ -93,7 +94,11 @@ fn added(tournament_id: i32, id: i32, f: &PlayerFields) -> Change {
     }
 }
 
-pub fn create(w: &mut Write, tournament_id: i32, f: &PlayerFields) -> Result<Player, DbError> {
+pub fn create(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    f: &PlayerFields,
+) -> Result<Player, DbError> {
     create_as(w, tournament_id, f, None)
 }
 
@@ -101,9 +106,9 @@ pub fn create(w: &mut Write, tournament_id: i32, f: &PlayerFields) -> Result<Pla
 /// the fields copied from the person.
 pub fn create_as(
     w: &mut Write,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     f: &PlayerFields,
-    person: Option<i32>,
+    person: Option<PersonId>,
 ) -> Result<Player, DbError> {
     let id = insert(w.conn(), tournament_id, f, person)?;
     let mut change = added(tournament_id, id, f);
@@ -121,10 +126,10 @@ pub fn create_as(
 /// the players no person was found for.
 pub fn import(
     w: &mut Write,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     list: &[PlayerFields],
     relatives: &[(usize, usize)],
-) -> Result<(Vec<i32>, Vec<usize>), DbError> {
+) -> Result<(Vec<EntryId>, Vec<usize>), DbError> {
     let mut ids = Vec::with_capacity(list.len());
     let mut unmatched = Vec::new();
     for (i, f) in list.iter().enumerate() {
@@ -151,8 +156,8 @@ pub fn import(
 
 pub fn update(
     w: &mut Write,
-    tournament_id: i32,
-    id: i32,
+    tournament_id: TournamentId,
+    id: EntryId,
     f: &PlayerFields,
 ) -> Result<Player, DbError> {
     let conn = w.conn();
@@ -175,13 +180,17 @@ pub fn update(
 }
 
 /// Withdraws a player from the next round on; rounds already paired stand.
-pub fn withdraw(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+pub fn withdraw(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    id: EntryId,
+) -> Result<Player, DbError> {
     let conn = w.conn();
     let p = find(conn, tournament_id, id)?;
     if p.withdrawn_from_round.is_some() {
         return Err(Refused::AlreadyWithdrawn { name: p.name }.into());
     }
-    let from = rounds_paired(conn, tournament_id)? + 1;
+    let from = RoundNo(rounds_paired(conn, tournament_id)? + 1);
     diesel::update(players::table.find(id))
         .set(players::withdrawn_from_round.eq(Some(from)))
         .execute(conn)?;
@@ -199,14 +208,18 @@ pub fn withdraw(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, Db
 }
 
 /// Takes back a withdrawal: the player is paired again from the next round.
-pub fn reinstate(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+pub fn reinstate(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    id: EntryId,
+) -> Result<Player, DbError> {
     let conn = w.conn();
     let p = find(conn, tournament_id, id)?;
     let Some(from) = p.withdrawn_from_round else {
         return Err(Refused::NotWithdrawn { name: p.name }.into());
     };
     diesel::update(players::table.find(id))
-        .set(players::withdrawn_from_round.eq(None::<i32>))
+        .set(players::withdrawn_from_round.eq(None::<RoundNo>))
         .execute(conn)?;
     w.record(
         Change::new(
@@ -222,7 +235,11 @@ pub fn reinstate(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, D
 }
 
 /// A player of this tournament; a player of another one is "not found".
-pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+pub fn find(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+    id: EntryId,
+) -> Result<Player, DbError> {
     players::table
         .filter(players::id.eq(id))
         .filter(players::tournament_id.eq(tournament_id))
@@ -232,7 +249,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Play
 }
 
 /// Players in entry order (the order late entries get their numbers in).
-pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Player>, DbError> {
+pub fn list(conn: &mut DbConnection, tournament_id: TournamentId) -> Result<Vec<Player>, DbError> {
     Ok(players::table
         .filter(players::tournament_id.eq(tournament_id))
         .order(players::id)
@@ -240,7 +257,12 @@ pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Player>, 
         .load(conn)?)
 }
 
-pub fn add_relation(w: &mut Write, tournament_id: i32, a: i32, b: i32) -> Result<i32, DbError> {
+pub fn add_relation(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    a: EntryId,
+    b: EntryId,
+) -> Result<i32, DbError> {
     if a == b {
         return Err(Refused::OwnRelative.into());
     }
@@ -274,7 +296,7 @@ pub fn add_relation(w: &mut Write, tournament_id: i32, a: i32, b: i32) -> Result
     Ok(id)
 }
 
-pub fn remove_relation(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError> {
+pub fn remove_relation(w: &mut Write, tournament_id: TournamentId, id: i32) -> Result<(), DbError> {
     let conn = w.conn();
     let rel = relations_of(conn, tournament_id)?
         .into_iter()
@@ -294,17 +316,20 @@ pub fn remove_relation(w: &mut Write, tournament_id: i32, id: i32) -> Result<(),
     Ok(())
 }
 
-pub fn relations_of(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Relation>, DbError> {
-    let rows: Vec<(i32, i32, i32)> = relations::table
+pub fn relations_of(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+) -> Result<Vec<Relation>, DbError> {
+    let rows: Vec<(i32, EntryId, EntryId)> = relations::table
         .filter(relations::tournament_id.eq(tournament_id))
         .order(relations::id)
         .select((relations::id, relations::player_a, relations::player_b))
         .load(conn)?;
-    let names: std::collections::HashMap<i32, String> = list(conn, tournament_id)?
+    let names: std::collections::HashMap<EntryId, String> = list(conn, tournament_id)?
         .into_iter()
         .map(|p| (p.id, p.name))
         .collect();
-    let name = |id: i32| names.get(&id).cloned().unwrap_or_default();
+    let name = |id: EntryId| names.get(&id).cloned().unwrap_or_default();
     Ok(rows
         .into_iter()
         .map(|(id, a, b)| Relation {
@@ -321,8 +346,8 @@ pub fn relations_of(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<R
 /// round 1: after it the entry's rating has paired rounds).
 pub fn refresh(
     w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
+    tournament_id: TournamentId,
+    player_id: EntryId,
     fields: &crate::roster::PlayerFields,
 ) -> Result<(), DbError> {
     let before = find(w.conn(), tournament_id, player_id)?;

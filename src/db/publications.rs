@@ -12,13 +12,14 @@ use super::audit::Write;
 use super::schema::{publications, tournaments};
 use super::{now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::ids::TournamentId;
 
 /// A tournament's publication settings and state.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = publications)]
 pub struct Publication {
     pub id: i32,
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     /// The event's id at the target, the same for every revision sent.
     pub origin_id: String,
     /// The target server's address (`https://federation.example`).
@@ -36,7 +37,7 @@ pub struct Publication {
     pub last_attempt_at: Option<NaiveDateTime>,
 }
 
-pub fn find(conn: &mut DbConnection, tid: i32) -> Result<Option<Publication>, DbError> {
+pub fn find(conn: &mut DbConnection, tid: TournamentId) -> Result<Option<Publication>, DbError> {
     Ok(publications::table
         .filter(publications::tournament_id.eq(tid))
         .select(Publication::as_select())
@@ -55,7 +56,12 @@ fn new_origin() -> String {
 /// Publishes tournament `tid` to `target` with `token` from now on. The
 /// origin id is kept from an earlier setting (the target knows the event by
 /// it); a new target starts from nothing acknowledged.
-pub fn set(w: &mut Write, tid: i32, target: &str, token: &str) -> Result<Publication, DbError> {
+pub fn set(
+    w: &mut Write,
+    tid: TournamentId,
+    target: &str,
+    token: &str,
+) -> Result<Publication, DbError> {
     let known = find(w.conn(), tid)?;
     match &known {
         Some(p) => {
@@ -97,7 +103,7 @@ pub fn set(w: &mut Write, tid: i32, target: &str, token: &str) -> Result<Publica
 }
 
 /// Stops publishing tournament `tid` (the settings stay, for a restart).
-pub fn stop(w: &mut Write, tid: i32) -> Result<(), DbError> {
+pub fn stop(w: &mut Write, tid: TournamentId) -> Result<(), DbError> {
     let Some(p) = find(w.conn(), tid)?.filter(|p| p.active) else {
         return Ok(());
     };
@@ -173,7 +179,7 @@ pub fn failed(conn: &mut DbConnection, id: i32, error: &str) -> Result<(), DbErr
 /// A referee's "Send now": the failures in a row and the last try are
 /// cleared, so the sender's wait starts again from its shortest and the
 /// next try is due at once. The error stays until a send succeeds.
-pub fn send_now(w: &mut Write, tid: i32) -> Result<(), DbError> {
+pub fn send_now(w: &mut Write, tid: TournamentId) -> Result<(), DbError> {
     let Some(p) = find(w.conn(), tid)?.filter(|p| p.active) else {
         return Err(DbError::Refused(Refusal::NotFound(Thing::Publication)));
     };

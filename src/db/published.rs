@@ -13,6 +13,7 @@ use super::schema::published;
 use super::{now, DbConnection, DbError};
 use crate::conflict::{Conflict, Taken};
 use crate::db::users::User;
+use crate::ids::{TournamentId, UserId};
 
 /// A published event as stored here.
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
@@ -20,8 +21,8 @@ use crate::db::users::User;
 pub struct Published {
     pub id: i32,
     pub origin_id: String,
-    pub tournament_id: i32,
-    pub published_by: Option<i32>,
+    pub tournament_id: TournamentId,
+    pub published_by: Option<UserId>,
     /// The venue's name, and its page of the event.
     pub server: String,
     pub link: String,
@@ -43,12 +44,21 @@ pub struct Sent {
 #[derive(Debug, Clone)]
 pub enum Received {
     /// The event is stored (new here, or its copy replaced).
-    Stored { tournament: i32, imported: Imported },
+    Stored {
+        tournament: TournamentId,
+        imported: Imported,
+    },
     /// This revision, or a newer one, is here already: nothing changed.
-    Unchanged { tournament: i32, revision: i32 },
+    Unchanged {
+        tournament: TournamentId,
+        revision: i32,
+    },
 }
 
-pub fn of_tournament(conn: &mut DbConnection, tid: i32) -> Result<Option<Published>, DbError> {
+pub fn of_tournament(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+) -> Result<Option<Published>, DbError> {
     Ok(published::table
         .filter(published::tournament_id.eq(tid))
         .select(Published::as_select())

@@ -8,6 +8,7 @@ use super::rounds::GameContext;
 use super::schema::{games, pairings, reports};
 use super::{now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::ids::{EntryId, GameId, RoundId, TournamentId};
 use crate::results::GameResult;
 
 /// One player's word on one game, from the starter's side.
@@ -15,15 +16,15 @@ use crate::results::GameResult;
 #[diesel(table_name = reports)]
 pub struct Report {
     pub id: i32,
-    pub game_id: i32,
-    pub player_id: i32,
+    pub game_id: GameId,
+    pub player_id: EntryId,
     #[diesel(deserialize_as = String)]
     pub result: GameResult,
     pub reported_at: NaiveDateTime,
 }
 
 /// The reports of these games.
-pub fn of_games(conn: &mut DbConnection, game_ids: &[i32]) -> Result<Vec<Report>, DbError> {
+pub fn of_games(conn: &mut DbConnection, game_ids: &[GameId]) -> Result<Vec<Report>, DbError> {
     Ok(reports::table
         .filter(reports::game_id.eq_any(game_ids))
         .order(reports::id)
@@ -32,7 +33,7 @@ pub fn of_games(conn: &mut DbConnection, game_ids: &[i32]) -> Result<Vec<Report>
 }
 
 /// The reports of every game of tournament `tid`.
-pub fn of_tournament(conn: &mut DbConnection, tid: i32) -> Result<Vec<Report>, DbError> {
+pub fn of_tournament(conn: &mut DbConnection, tid: TournamentId) -> Result<Vec<Report>, DbError> {
     use super::schema::rounds;
     Ok(reports::table
         .inner_join(games::table.inner_join(pairings::table.inner_join(rounds::table)))
@@ -43,7 +44,7 @@ pub fn of_tournament(conn: &mut DbConnection, tid: i32) -> Result<Vec<Report>, D
 }
 
 /// The reports of the games of round `round_id`.
-pub fn of_round(conn: &mut DbConnection, round_id: i32) -> Result<Vec<Report>, DbError> {
+pub fn of_round(conn: &mut DbConnection, round_id: RoundId) -> Result<Vec<Report>, DbError> {
     Ok(reports::table
         .inner_join(games::table.inner_join(pairings::table))
         .filter(pairings::round_id.eq(round_id))
@@ -57,7 +58,7 @@ pub fn of_round(conn: &mut DbConnection, round_id: i32) -> Result<Vec<Report>, D
 pub fn put(
     w: &mut Write,
     ctx: &GameContext,
-    player: i32,
+    player: EntryId,
     result: GameResult,
 ) -> Result<(), DbError> {
     let game = ctx.game.id;

@@ -6,6 +6,7 @@ use super::rounds::Round;
 use super::schema::rounds;
 use super::{now, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::ids::{RoundNo, TournamentId};
 use crate::rounds::{self as rule};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -14,8 +15,8 @@ use diesel::prelude::*;
 /// the new. The same day again changes nothing and records nothing.
 pub fn set_date(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     day: NaiveDate,
 ) -> Result<Round, DbError> {
     let r = super::rounds::find(w.conn(), tournament_id, number)?;
@@ -45,13 +46,13 @@ pub fn set_date(
 /// unlocks it again; audited.
 pub fn set_locked(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     lock: bool,
 ) -> Result<(), DbError> {
     let conn = w.conn();
     let r = super::rounds::find(conn, tournament_id, number)?;
-    rule::check_lock(number, r.status)?;
+    rule::check_lock(number.0, r.status)?;
     if r.locked_at.is_some() == lock {
         return Ok(());
     }
@@ -66,8 +67,8 @@ pub fn set_locked(
 /// Sets round `number`'s clock (OGR 8).
 pub fn set_clock(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     clock: crate::clock::RoundClock,
 ) -> Result<Round, DbError> {
     let r = super::rounds::find(w.conn(), tournament_id, number)?;

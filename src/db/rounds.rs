@@ -9,6 +9,7 @@ use super::schema::{games, pairings, rounds, users};
 use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::{Meanwhile, Taken};
+use crate::ids::{EntryId, GameId, PairingId, RoundId, RoundNo, TeamId, TournamentId, UserId};
 use crate::pairing::explain::Explanation;
 use crate::results::{first_starts, EnteredBy, GameResult, ResultEdit};
 use crate::rounds::{self as rule, Board};
@@ -17,9 +18,9 @@ use crate::tournament::{ByeKind, RoundStatus};
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = rounds)]
 pub struct Round {
-    pub id: i32,
-    pub tournament_id: i32,
-    pub number: i32,
+    pub id: RoundId,
+    pub tournament_id: TournamentId,
+    pub number: RoundNo,
     #[diesel(deserialize_as = String)]
     pub status: RoundStatus,
     pub explanation: String,
@@ -51,14 +52,14 @@ impl Round {
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = pairings)]
 pub struct Pairing {
-    pub id: i32,
-    pub round_id: i32,
+    pub id: PairingId,
+    pub round_id: RoundId,
     pub table_no: i32,
-    pub first_player_id: Option<i32>,
-    pub second_player_id: Option<i32>,
-    pub first_team_id: Option<i32>,
-    pub second_team_id: Option<i32>,
-    pub team_pairing_id: Option<i32>,
+    pub first_player_id: Option<EntryId>,
+    pub second_player_id: Option<EntryId>,
+    pub first_team_id: Option<TeamId>,
+    pub second_team_id: Option<TeamId>,
+    pub team_pairing_id: Option<PairingId>,
     pub board: Option<i32>,
     #[diesel(deserialize_as = super::Stored<ByeKind>)]
     pub bye: Option<ByeKind>,
@@ -71,17 +72,17 @@ pub struct Pairing {
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = games)]
 pub struct Game {
-    pub id: i32,
-    pub pairing_id: i32,
+    pub id: GameId,
+    pub pairing_id: PairingId,
     pub number: i32,
-    pub starter_player_id: Option<i32>,
+    pub starter_player_id: Option<EntryId>,
     #[diesel(deserialize_as = super::Stored<GameResult>)]
     pub result: Option<GameResult>,
     pub tiebreak: bool,
     pub scoresheet: Option<String>,
     pub version: i32,
     pub updated_at: Option<NaiveDateTime>,
-    pub updated_by: Option<i32>,
+    pub updated_by: Option<UserId>,
     /// The result came from the players' reports (see `crate::reports`).
     pub reported: bool,
 }
@@ -89,8 +90,8 @@ pub struct Game {
 /// A pairing to store: two players, or one player with a bye of `bye` kind.
 #[derive(Debug, Clone)]
 pub struct Planned {
-    pub first: i32,
-    pub second: Option<i32>,
+    pub first: EntryId,
+    pub second: Option<EntryId>,
     /// What a player without an opponent has.
     pub bye: Option<ByeKind>,
     /// Why the pairing is the one it is (stored as JSON).
@@ -99,7 +100,7 @@ pub struct Planned {
 
 impl Planned {
     /// Two players at one table.
-    pub fn pairing(first: i32, second: i32, explanation: Explanation) -> Planned {
+    pub fn pairing(first: EntryId, second: EntryId, explanation: Explanation) -> Planned {
         Planned {
             first,
             second: Some(second),
@@ -109,7 +110,7 @@ impl Planned {
     }
 
     /// A player without an opponent.
-    pub fn bye(player: i32, kind: ByeKind, explanation: Option<Explanation>) -> Planned {
+    pub fn bye(player: EntryId, kind: ByeKind, explanation: Option<Explanation>) -> Planned {
         Planned {
             first: player,
             second: None,
@@ -123,10 +124,10 @@ impl Planned {
 /// second player; the first starts game 1), or one team with a bye.
 #[derive(Debug, Clone)]
 pub struct PlannedMatch {
-    pub first_team: i32,
-    pub second_team: Option<i32>,
+    pub first_team: TeamId,
+    pub second_team: Option<TeamId>,
     pub bye: Option<ByeKind>,
-    pub boards: Vec<(i32, i32)>,
+    pub boards: Vec<(EntryId, EntryId)>,
     pub explanation: Option<Explanation>,
 }
 
@@ -155,11 +156,11 @@ impl Plan {
 #[derive(Default)]
 struct Row<'a> {
     table: i32,
-    first_player: Option<i32>,
-    second_player: Option<i32>,
-    first_team: Option<i32>,
-    second_team: Option<i32>,
-    team_pairing: Option<i32>,
+    first_player: Option<EntryId>,
+    second_player: Option<EntryId>,
+    first_team: Option<TeamId>,
+    second_team: Option<TeamId>,
+    team_pairing: Option<PairingId>,
     board: Option<i32>,
     bye: Option<ByeKind>,
     explanation: Option<&'a Explanation>,
@@ -167,11 +168,11 @@ struct Row<'a> {
 
 fn insert_pairing(
     conn: &mut DbConnection,
-    round_id: i32,
+    round_id: RoundId,
     row: Row<'_>,
     games_per_pairing: i32,
-) -> Result<i32, DbError> {
-    let pid: i32 = diesel::insert_into(pairings::table)
+) -> Result<PairingId, DbError> {
+    let pid: PairingId = diesel::insert_into(pairings::table)
         .values((
             pairings::round_id.eq(round_id),
             pairings::table_no.eq(row.table),
@@ -190,7 +191,7 @@ fn insert_pairing(
         .returning(pairings::id)
         .get_result(conn)?;
     if let (Some(first), Some(second)) = (row.first_player, row.second_player) {
-        let starts: Vec<(i32, i32)> = (1..=games_per_pairing)
+        let starts: Vec<(i32, EntryId)> = (1..=games_per_pairing)
             .map(|n| {
                 (
                     n,
@@ -212,8 +213,8 @@ fn insert_pairing(
 /// Match `k` of a team round plays its boards on tables `4k-3` to `4k`.
 pub fn create(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     plan: &Plan,
     games_per_pairing: i32,
     played_on: Option<NaiveDate>,
@@ -221,7 +222,7 @@ pub fn create(
     let created = now();
     let played_on = day_for(w.conn(), tournament_id, number, played_on, created.date())?;
     let conn = w.conn();
-    let round_id: i32 = diesel::insert_into(rounds::table)
+    let round_id: RoundId = diesel::insert_into(rounds::table)
         .values((
             rounds::tournament_id.eq(tournament_id),
             rounds::number.eq(number),
@@ -232,7 +233,7 @@ pub fn create(
         ))
         .returning(rounds::id)
         .get_result(conn)
-        .map_err(|e| classify(e, Taken::Round { number }))?;
+        .map_err(|e| classify(e, Taken::Round { number: number.0 }))?;
     match plan {
         Plan::Pairings(planned) => {
             for (i, p) in planned.iter().enumerate() {
@@ -300,7 +301,12 @@ pub fn create(
 
 /// Puts `new` in `old`'s place on one board (a line-up change): the seat
 /// and the games `old` was to start.
-pub fn replace_player(w: &mut Write, pairing_id: i32, old: i32, new: i32) -> Result<(), DbError> {
+pub fn replace_player(
+    w: &mut Write,
+    pairing_id: PairingId,
+    old: EntryId,
+    new: EntryId,
+) -> Result<(), DbError> {
     let conn = w.conn();
     diesel::update(
         pairings::table
@@ -343,7 +349,7 @@ pub fn replace_player(w: &mut Write, pairing_id: i32, old: i32, new: i32) -> Res
 }
 
 /// Marks boards as started (OGR 10.3.1).
-pub fn mark_started(w: &mut Write, pairing_ids: &[i32]) -> Result<(), DbError> {
+pub fn mark_started(w: &mut Write, pairing_ids: &[PairingId]) -> Result<(), DbError> {
     diesel::update(pairings::table.filter(pairings::id.eq_any(pairing_ids)))
         .set(pairings::started.eq(true))
         .execute(w.conn())?;
@@ -356,7 +362,7 @@ pub fn add_tiebreak_set(
     w: &mut Write,
     round: &Round,
     pairing: &Pairing,
-    games: &[(i32, i32)],
+    games: &[(i32, EntryId)],
 ) -> Result<(), DbError> {
     add_games(w.conn(), pairing.id, games, true)?;
     w.record(
@@ -381,8 +387,8 @@ pub fn add_tiebreak_set(
 /// Adds games to a pairing: (game number, who starts it).
 fn add_games(
     conn: &mut DbConnection,
-    pairing_id: i32,
-    games: &[(i32, i32)],
+    pairing_id: PairingId,
+    games: &[(i32, EntryId)],
     tiebreak: bool,
 ) -> Result<(), DbError> {
     for &(number, starter) in games {
@@ -404,10 +410,10 @@ fn add_games(
 pub fn remove_unplayed_games(
     w: &mut Write,
     round: &Round,
-    game_ids: &[i32],
+    game_ids: &[GameId],
 ) -> Result<(), DbError> {
     use super::schema::{rulings, scoresheets};
-    let removed: Vec<i32> = games::table
+    let removed: Vec<GameId> = games::table
         .filter(games::id.eq_any(game_ids))
         .filter(games::result.is_null())
         .filter(games::id.ne_all(scoresheets::table.select(scoresheets::game_id)))
@@ -437,7 +443,11 @@ pub fn remove_unplayed_games(
     Ok(())
 }
 
-pub fn find(conn: &mut DbConnection, tournament_id: i32, number: i32) -> Result<Round, DbError> {
+pub fn find(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+    number: RoundNo,
+) -> Result<Round, DbError> {
     rounds::table
         .filter(rounds::tournament_id.eq(tournament_id))
         .filter(rounds::number.eq(number))
@@ -446,7 +456,7 @@ pub fn find(conn: &mut DbConnection, tournament_id: i32, number: i32) -> Result<
         .map_err(|e| found(e, crate::refusal::Thing::Round))
 }
 
-pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Round>, DbError> {
+pub fn list(conn: &mut DbConnection, tournament_id: TournamentId) -> Result<Vec<Round>, DbError> {
     Ok(rounds::table
         .filter(rounds::tournament_id.eq(tournament_id))
         .order(rounds::number)
@@ -459,7 +469,10 @@ pub type Everything = (Vec<Round>, Vec<Pairing>, Vec<Game>);
 
 /// Everything of a tournament's rounds: the rounds, their pairings (by table)
 /// and their games (by number).
-pub fn everything(conn: &mut DbConnection, tournament_id: i32) -> Result<Everything, DbError> {
+pub fn everything(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+) -> Result<Everything, DbError> {
     let of = format!("of tournament {tournament_id}");
     let rs = list(conn, tournament_id).map_err(|e| match e {
         DbError::Query(e) => read_row(e, crate::refusal::Thing::Round, &of),
@@ -501,10 +514,10 @@ pub fn of_round(
     Ok((ps, gs))
 }
 
-pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
+pub fn publish(w: &mut Write, tournament_id: TournamentId, number: RoundNo) -> Result<(), DbError> {
     let conn = w.conn();
     let r = find(conn, tournament_id, number)?;
-    rule::check_publish(number, r.status)?;
+    rule::check_publish(number.0, r.status)?;
     diesel::update(rounds::table.find(r.id))
         .set((
             rounds::status.eq(RoundStatus::Published.as_str()),
@@ -526,7 +539,7 @@ pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbE
 /// The tournament's first and last day.
 pub(super) fn dates_of(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
 ) -> Result<(Option<NaiveDate>, Option<NaiveDate>), DbError> {
     use super::schema::tournaments;
     tournaments::table
@@ -541,8 +554,8 @@ pub(super) fn dates_of(
 /// ([`crate::calendar::default_round_day`]).
 fn day_for(
     conn: &mut DbConnection,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     given: Option<NaiveDate>,
     today: NaiveDate,
 ) -> Result<NaiveDate, DbError> {
@@ -564,23 +577,23 @@ fn day_for(
         .first(conn)
         .optional()?;
     Ok(crate::calendar::default_round_day(
-        number, starts, ends, previous, today,
+        number.0, starts, ends, previous, today,
     ))
 }
 
 /// Deletes the last round so it can be paired again; refused once any of
 /// its games has a result.
-pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
+pub fn undo(w: &mut Write, tournament_id: TournamentId, number: RoundNo) -> Result<(), DbError> {
     let conn = w.conn();
     let r = find(conn, tournament_id, number)?;
-    let last = list(conn, tournament_id)?.last().map(|x| x.number);
+    let last = list(conn, tournament_id)?.last().map(|x| x.number.0);
     let with_results: i64 = games::table
         .inner_join(pairings::table)
         .filter(pairings::round_id.eq(r.id))
         .filter(games::result.is_not_null())
         .count()
         .get_result(conn)?;
-    rule::check_undo(number, last, with_results as usize)?;
+    rule::check_undo(number.0, last, with_results as usize)?;
     diesel::delete(rounds::table.find(r.id)).execute(conn)?;
     w.record(
         Change::new(Some(tournament_id), Action::Undo, Entity::Round, Some(r.id)).in_round(number),
@@ -593,19 +606,23 @@ pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbErro
 /// knock-out tiebreak sets that level games added. Refused once a later
 /// round is paired (its pairing rests on these results) and when there is
 /// nothing to clear. Returns how many results were cleared.
-pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<usize, DbError> {
+pub fn clear_results(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    number: RoundNo,
+) -> Result<usize, DbError> {
     use super::schema::{reports, rulings, scoresheets};
     let by = w.by();
     let conn = w.conn();
     let r = find(conn, tournament_id, number)?;
-    let last = list(conn, tournament_id)?.last().map(|x| x.number);
-    let game_ids: Vec<i32> = games::table
+    let last = list(conn, tournament_id)?.last().map(|x| x.number.0);
+    let game_ids: Vec<GameId> = games::table
         .inner_join(pairings::table)
         .filter(pairings::round_id.eq(r.id))
         .filter(games::result.is_not_null())
         .select(games::id)
         .load(conn)?;
-    let set_ids: Vec<i32> = games::table
+    let set_ids: Vec<GameId> = games::table
         .inner_join(pairings::table)
         .filter(pairings::round_id.eq(r.id))
         .filter(games::tiebreak.eq(true))
@@ -617,7 +634,7 @@ pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<u
         .select((pairings::table_no, games::number))
         .first(conn)
         .optional()?;
-    rule::check_clear(number, last, game_ids.len(), recorded)?;
+    rule::check_clear(number.0, last, game_ids.len(), recorded)?;
     let round_games = games::table
         .inner_join(pairings::table)
         .filter(pairings::round_id.eq(r.id))
@@ -668,9 +685,9 @@ pub struct GameContext {
 /// The pairing's row is held first, then the game's: the order of every
 /// write that holds both (a line-up change holds its board's pairing, then
 /// changes its games), so two writes never wait on each other in a circle.
-pub fn hold_game(w: &mut Write, game_id: i32) -> Result<(), DbError> {
+pub fn hold_game(w: &mut Write, game_id: GameId) -> Result<(), DbError> {
     let conn = w.conn();
-    let pairing: Option<i32> = games::table
+    let pairing: Option<PairingId> = games::table
         .find(game_id)
         .select(games::pairing_id)
         .first(conn)
@@ -687,7 +704,7 @@ pub fn hold_game(w: &mut Write, game_id: i32) -> Result<(), DbError> {
     Ok(())
 }
 
-pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext, DbError> {
+pub fn game_context(conn: &mut DbConnection, game_id: GameId) -> Result<GameContext, DbError> {
     let (game, pairing, round) = games::table
         .inner_join(pairings::table.inner_join(rounds::table))
         .filter(games::id.eq(game_id))
@@ -754,8 +771,8 @@ pub fn apply_edit(
         };
         Ok(EditOutcome::Stale(Stale {
             meanwhile: Meanwhile {
-                game_id: edit.game,
-                round: ctx.round.number,
+                game_id: edit.game.0,
+                round: ctx.round.number.0,
                 table: ctx.pairing.table_no,
                 game: ctx.game.number,
                 now: now.result,
@@ -832,10 +849,10 @@ pub fn apply_edit(
 /// start), recording the swap and the rules it breaks.
 pub fn swap_players(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
-    a: i32,
-    b: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
+    a: EntryId,
+    b: EntryId,
     broken: &[String],
 ) -> Result<(), DbError> {
     let conn = w.conn();
@@ -844,15 +861,16 @@ pub fn swap_players(
         .filter(pairings::round_id.eq(r.id))
         .select(Pairing::as_select())
         .load(conn)?;
-    let holds = |p: &Pairing, x: i32| p.first_player_id == Some(x) || p.second_player_id == Some(x);
-    let seated = |x: i32| ps.iter().any(|p| holds(p, x));
-    rule::check_swap(number, r.status, (a, b), [seated(a), seated(b)])?;
+    let holds =
+        |p: &Pairing, x: EntryId| p.first_player_id == Some(x) || p.second_player_id == Some(x);
+    let seated = |x: EntryId| ps.iter().any(|p| holds(p, x));
+    rule::check_swap(number.0, r.status, (a.0, b.0), [seated(a), seated(b)])?;
     let by_hand = serde_json::to_string(&Explanation {
         notes: vec![crate::pairing::explain::Note::ChangedByHand],
         ..Explanation::default()
     })
     .unwrap_or_default();
-    let swap = |x: Option<i32>| match x {
+    let swap = |x: Option<EntryId>| match x {
         Some(x) if x == a => Some(b),
         Some(x) if x == b => Some(a),
         other => other,
@@ -891,7 +909,7 @@ pub fn swap_players(
 /// A pairing with its round and games (by number).
 pub fn pairing_context(
     conn: &mut DbConnection,
-    pairing_id: i32,
+    pairing_id: PairingId,
 ) -> Result<(Pairing, Round, Vec<Game>), DbError> {
     let (pairing, round) = pairings::table
         .inner_join(rounds::table)
@@ -908,7 +926,7 @@ pub fn pairing_context(
 }
 
 /// Games of a round still without a result.
-pub fn missing_in_round(conn: &mut DbConnection, round_id: i32) -> Result<i64, DbError> {
+pub fn missing_in_round(conn: &mut DbConnection, round_id: RoundId) -> Result<i64, DbError> {
     Ok(games::table
         .inner_join(pairings::table)
         .filter(pairings::round_id.eq(round_id))

@@ -14,6 +14,7 @@ use super::schema::{games, pairings, rounds, rulings, scoresheets, users};
 use super::users::User;
 use super::{now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
+use crate::ids::{GameId, TournamentId, UserId};
 use crate::results::GameResult;
 use crate::tournament::{RecordSide, RuleSet, RulingKind};
 
@@ -22,7 +23,7 @@ use crate::tournament::{RecordSide, RuleSet, RulingKind};
 #[diesel(table_name = scoresheets)]
 pub struct Sheet {
     pub id: i32,
-    pub game_id: i32,
+    pub game_id: GameId,
     #[diesel(deserialize_as = String)]
     pub side: RecordSide,
     /// The text exactly as sent.
@@ -32,7 +33,7 @@ pub struct Sheet {
     pub rules: RuleSet,
     /// The reading error it got on arrival (line and column), if any.
     pub error: Option<String>,
-    pub submitted_by: Option<i32>,
+    pub submitted_by: Option<UserId>,
     /// Sent through the pairing's player link rather than by an account.
     pub by_link: bool,
     pub submitted_at: NaiveDateTime,
@@ -48,8 +49,8 @@ pub struct SheetBy {
 
 /// A new record to store.
 pub struct NewSheet<'a> {
-    pub tournament_id: i32,
-    pub game_id: i32,
+    pub tournament_id: TournamentId,
+    pub game_id: GameId,
     pub side: RecordSide,
     pub text: &'a str,
     pub rules: RuleSet,
@@ -151,7 +152,7 @@ pub fn submit(w: &mut Write, new: NewSheet<'_>) -> Result<Sheet, DbError> {
 }
 
 /// Every record of a game, current and superseded, oldest first.
-pub fn of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<SheetBy>, DbError> {
+pub fn of_game(conn: &mut DbConnection, game_id: GameId) -> Result<Vec<SheetBy>, DbError> {
     let rows: Vec<(Sheet, Option<String>)> = scoresheets::table
         .left_join(users::table)
         .filter(scoresheets::game_id.eq(game_id))
@@ -174,7 +175,7 @@ pub fn of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<SheetBy>, Db
 /// The current records of every game of a tournament, by game.
 pub fn current_of_tournament(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
 ) -> Result<Vec<Sheet>, DbError> {
     scoresheets::table
         .inner_join(games::table.inner_join(pairings::table.inner_join(rounds::table)))
@@ -197,22 +198,22 @@ pub fn current_of_tournament(
 #[diesel(table_name = rulings)]
 pub struct Ruling {
     pub id: i32,
-    pub game_id: i32,
+    pub game_id: GameId,
     #[diesel(deserialize_as = String)]
     pub kind: RulingKind,
     /// The result set by the ruling (for `keep`, the result kept).
     #[diesel(deserialize_as = super::Stored<GameResult>)]
     pub result: Option<GameResult>,
     pub reason: String,
-    pub ruled_by: Option<i32>,
+    pub ruled_by: Option<UserId>,
     pub ruled_at: NaiveDateTime,
 }
 
 /// Stores a ruling and records the change.
 pub fn add_ruling(
     w: &mut Write,
-    tournament_id: i32,
-    game_id: i32,
+    tournament_id: TournamentId,
+    game_id: GameId,
     kind: RulingKind,
     result: Option<GameResult>,
     reason: &str,
@@ -247,7 +248,11 @@ pub fn add_ruling(
 
 /// The change that says a result entry replaced a ruling the referee had
 /// made (the result change itself is recorded as any other).
-pub fn ruling_replaced(tournament_id: i32, ruling: &Ruling, new: Option<GameResult>) -> Change {
+pub fn ruling_replaced(
+    tournament_id: TournamentId,
+    ruling: &Ruling,
+    new: Option<GameResult>,
+) -> Change {
     let said = ruling.result.map_or("no result", GameResult::label);
     Change::new(
         Some(tournament_id),
@@ -267,7 +272,7 @@ pub struct RulingBy {
 }
 
 /// The rulings on a game, oldest first.
-pub fn rulings_of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<RulingBy>, DbError> {
+pub fn rulings_of_game(conn: &mut DbConnection, game_id: GameId) -> Result<Vec<RulingBy>, DbError> {
     let rows: Vec<(Ruling, Option<String>)> = rulings::table
         .left_join(users::table)
         .filter(rulings::game_id.eq(game_id))
@@ -290,7 +295,7 @@ pub fn rulings_of_game(conn: &mut DbConnection, game_id: i32) -> Result<Vec<Ruli
 /// Every ruling of a tournament, oldest first.
 pub fn rulings_of_tournament(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
 ) -> Result<Vec<Ruling>, DbError> {
     rulings::table
         .inner_join(games::table.inner_join(pairings::table.inner_join(rounds::table)))

@@ -10,19 +10,20 @@ use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::{Conflict, Taken};
 use crate::field::{FieldError, Problem};
+use crate::ids::{SeasonId, TournamentId};
 use crate::season::SeasonFields;
 use crate::tournament::System;
 
 /// A season as stored, with its events.
 #[derive(Debug, Clone)]
 pub struct Season {
-    pub id: i32,
+    pub id: SeasonId,
     pub name: String,
     pub points: Vec<f64>,
     pub best: Option<i32>,
     pub created_at: NaiveDateTime,
     /// (tournament id, its name, weight), in the order given.
-    pub events: Vec<(i32, String, f64)>,
+    pub events: Vec<(TournamentId, String, f64)>,
 }
 
 /// Every event must be an individual tournament here.
@@ -54,10 +55,10 @@ fn check_events(w: &mut Write, f: &SeasonFields) -> Result<(), DbError> {
 
 /// A season's name is one season's: another season (not `except`) with
 /// it is a conflict. The unique index says so too, for two writes at once.
-fn check_name(w: &mut Write, name: &str, except: Option<i32>) -> Result<(), DbError> {
-    let other: Option<i32> = seasons::table
+fn check_name(w: &mut Write, name: &str, except: Option<SeasonId>) -> Result<(), DbError> {
+    let other: Option<SeasonId> = seasons::table
         .filter(seasons::name.eq(name))
-        .filter(seasons::id.ne(except.unwrap_or(0)))
+        .filter(seasons::id.ne(except.unwrap_or(SeasonId(0))))
         .select(seasons::id)
         .first(w.conn())
         .optional()?;
@@ -73,7 +74,7 @@ fn name_taken(name: &str) -> DbError {
     })))
 }
 
-fn insert_events(w: &mut Write, id: i32, f: &SeasonFields) -> Result<(), DbError> {
+fn insert_events(w: &mut Write, id: SeasonId, f: &SeasonFields) -> Result<(), DbError> {
     for &(tid, weight) in &f.events {
         diesel::insert_into(season_events::table)
             .values((
@@ -109,7 +110,7 @@ pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
     check_name(w, &f.name, None)?;
     let points = serde_json::to_string(&f.points).unwrap_or_else(|_| "[]".into());
     let by = w.by();
-    let id: i32 = diesel::insert_into(seasons::table)
+    let id: SeasonId = diesel::insert_into(seasons::table)
         .values((
             seasons::name.eq(&f.name),
             seasons::points.eq(&points),
@@ -137,7 +138,7 @@ pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
 
 /// Changes season `id` to `f`, its events replaced by `f`'s in their
 /// order; the change records the season before and after.
-pub fn update(w: &mut Write, id: i32, f: &SeasonFields) -> Result<Season, DbError> {
+pub fn update(w: &mut Write, id: SeasonId, f: &SeasonFields) -> Result<Season, DbError> {
     let before = find(w.conn(), id)?;
     check_events(w, f)?;
     check_name(w, &f.name, Some(id))?;
@@ -171,7 +172,7 @@ pub fn update(w: &mut Write, id: i32, f: &SeasonFields) -> Result<Season, DbErro
 
 /// Deletes season `id` (its events stay; only their grouping goes); the
 /// change records what the season was.
-pub fn delete(w: &mut Write, id: i32) -> Result<Season, DbError> {
+pub fn delete(w: &mut Write, id: SeasonId) -> Result<Season, DbError> {
     let before = find(w.conn(), id)?;
     diesel::delete(season_events::table.filter(season_events::season_id.eq(id)))
         .execute(w.conn())?;
@@ -180,7 +181,7 @@ pub fn delete(w: &mut Write, id: i32) -> Result<Season, DbError> {
     Ok(before)
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<Season, DbError> {
+pub fn find(conn: &mut DbConnection, id: SeasonId) -> Result<Season, DbError> {
     let (name, points, best, created_at): (String, String, Option<i32>, NaiveDateTime) =
         seasons::table
             .find(id)
@@ -213,7 +214,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Season, DbError> {
 }
 
 /// Every season, newest first: (id, name).
-pub fn list(conn: &mut DbConnection) -> Result<Vec<(i32, String)>, DbError> {
+pub fn list(conn: &mut DbConnection) -> Result<Vec<(SeasonId, String)>, DbError> {
     Ok(seasons::table
         .order(seasons::id.desc())
         .select((seasons::id, seasons::name))
@@ -222,7 +223,7 @@ pub fn list(conn: &mut DbConnection) -> Result<Vec<(i32, String)>, DbError> {
 
 /// Every season with its events, newest first.
 pub fn all(conn: &mut DbConnection) -> Result<Vec<Season>, DbError> {
-    let ids: Vec<i32> = seasons::table
+    let ids: Vec<SeasonId> = seasons::table
         .order(seasons::id.desc())
         .select(seasons::id)
         .load(conn)?;

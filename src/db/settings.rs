@@ -25,7 +25,7 @@ pub fn set(w: &mut Write, key: &str, value: Option<&str>) -> Result<(), DbError>
             .values((settings::key.eq(key), settings::value.eq(v)))
             .execute(w.conn())?;
     }
-    let mut change = Change::new(None, Action::Edit, Entity::Setting, None);
+    let mut change = Change::new(None, Action::Edit, Entity::Setting, None::<i32>);
     change.old_value = old.map(|o| format!("{key}: {o}"));
     change.new_value = value.map(|v| format!("{key}: {v}"));
     w.record(change);

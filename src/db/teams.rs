@@ -10,6 +10,7 @@ use super::users::User;
 use super::{found, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::field::{FieldError, Problem};
+use crate::ids::{EntryId, RoundId, TeamId, TournamentId, UserId};
 use crate::roster::Refused;
 
 /// Players on a team's roster (OGR 10.1); substitutes come on top.
@@ -18,8 +19,8 @@ pub const BOARDS: usize = 4;
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = teams)]
 pub struct Team {
-    pub id: i32,
-    pub tournament_id: i32,
+    pub id: TeamId,
+    pub tournament_id: TournamentId,
     pub name: String,
     pub club: String,
     /// The digest of the captain's link's secret (the link itself is
@@ -33,8 +34,8 @@ pub struct Team {
 #[diesel(table_name = team_members)]
 pub struct Member {
     pub id: i32,
-    pub team_id: i32,
-    pub player_id: i32,
+    pub team_id: TeamId,
+    pub player_id: EntryId,
     pub board: Option<i32>,
     pub substitute: bool,
 }
@@ -45,12 +46,12 @@ pub struct Member {
 #[diesel(table_name = lineups)]
 pub struct LineupEntry {
     pub id: i32,
-    pub round_id: i32,
-    pub team_id: i32,
+    pub round_id: RoundId,
+    pub team_id: TeamId,
     pub board: i32,
-    pub player_id: i32,
+    pub player_id: EntryId,
     #[diesel(column_name = replaces_player_id)]
-    pub replaces: Option<i32>,
+    pub replaces: Option<EntryId>,
 }
 
 /// A team to enter: its name, club, the four roster players in board order
@@ -59,8 +60,8 @@ pub struct LineupEntry {
 pub struct NewTeam {
     pub name: String,
     pub club: String,
-    pub members: Vec<i32>,
-    pub substitutes: Vec<i32>,
+    pub members: Vec<EntryId>,
+    pub substitutes: Vec<EntryId>,
 }
 
 /// Who changes a line-up: a referee, or a team's captain by their link.
@@ -71,7 +72,7 @@ pub enum Actor<'a> {
 }
 
 impl Actor<'_> {
-    pub fn user_id(&self) -> Option<i32> {
+    pub fn user_id(&self) -> Option<UserId> {
         match self {
             Actor::Referee(u) => Some(u.id),
             Actor::Captain { .. } => None,
@@ -81,7 +82,11 @@ impl Actor<'_> {
 
 /// Checks a new team against the tournament's players and teams; every
 /// problem names its field.
-fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, String), DbError> {
+fn check(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+    t: &NewTeam,
+) -> Result<(String, String), DbError> {
     let invalid =
         |field: &'static str, problem: Problem| DbError::from(FieldError::new(field, problem));
     let (name, club) = crate::roster::team_fields(&t.name, &t.club)?;
@@ -93,24 +98,24 @@ fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, Stri
             },
         ));
     }
-    let all: Vec<(&'static str, i32)> = t
+    let all: Vec<(&'static str, EntryId)> = t
         .members
         .iter()
         .map(|&p| ("members", p))
         .chain(t.substitutes.iter().map(|&p| ("substitutes", p)))
         .collect();
-    let known: Vec<(i32, String)> = players::table
+    let known: Vec<(EntryId, String)> = players::table
         .filter(players::tournament_id.eq(tid))
         .select((players::id, players::name))
         .load(conn)?;
-    let taken: Vec<(i32, String)> = team_members::table
+    let taken: Vec<(EntryId, String)> = team_members::table
         .inner_join(teams::table)
         .filter(teams::tournament_id.eq(tid))
         .select((team_members::player_id, teams::name))
         .load(conn)?;
     for (i, &(field, p)) in all.iter().enumerate() {
         let Some((_, pname)) = known.iter().find(|(id, _)| *id == p) else {
-            return Err(invalid(field, Problem::UnknownPlayer { id: p }));
+            return Err(invalid(field, Problem::UnknownPlayer { id: p.0 }));
         };
         if all[..i].iter().any(|&(_, q)| q == p) {
             return Err(invalid(
@@ -134,7 +139,7 @@ fn check(conn: &mut DbConnection, tid: i32, t: &NewTeam) -> Result<(String, Stri
 }
 
 /// Enters a team with its roster and substitutes and a fresh captain link.
-pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
+pub fn create(w: &mut Write, tid: TournamentId, t: &NewTeam) -> Result<Team, DbError> {
     let conn = w.conn();
     let tournament = super::tournaments::find(conn, tid)?;
     if !tournament.system.is_team() {
@@ -150,7 +155,7 @@ pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
         return Err(Refused::TeamsAfterRoundOne { paired }.into());
     }
     let (name, club) = check(conn, tid, t)?;
-    let id: i32 = diesel::insert_into(teams::table)
+    let id: TeamId = diesel::insert_into(teams::table)
         .values((
             teams::tournament_id.eq(tid),
             teams::name.eq(&name),
@@ -198,7 +203,7 @@ pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
     find(w.conn(), tid, id)
 }
 
-pub fn find(conn: &mut DbConnection, tid: i32, id: i32) -> Result<Team, DbError> {
+pub fn find(conn: &mut DbConnection, tid: TournamentId, id: TeamId) -> Result<Team, DbError> {
     teams::table
         .filter(teams::tournament_id.eq(tid))
         .filter(teams::id.eq(id))
@@ -219,7 +224,7 @@ pub fn by_captain_token(conn: &mut DbConnection, token: &str) -> Result<Option<T
 
 /// Gives a team a new captain's link and returns its secret, which is
 /// not stored (only its digest is): the old link stops working at once.
-pub fn renew_captain_link(w: &mut Write, tid: i32, id: i32) -> Result<String, DbError> {
+pub fn renew_captain_link(w: &mut Write, tid: TournamentId, id: TeamId) -> Result<String, DbError> {
     let token = crate::accounts::new_token();
     let digest = crate::accounts::token_digest(&token);
     let team = find(w.conn(), tid, id)?;
@@ -256,7 +261,7 @@ pub(super) fn digest_plain_captain_links(conn: &mut DbConnection) -> Result<usiz
     Ok(plain.len())
 }
 
-pub fn list(conn: &mut DbConnection, tid: i32) -> Result<Vec<Team>, DbError> {
+pub fn list(conn: &mut DbConnection, tid: TournamentId) -> Result<Vec<Team>, DbError> {
     Ok(teams::table
         .filter(teams::tournament_id.eq(tid))
         .order(teams::id)
@@ -265,7 +270,7 @@ pub fn list(conn: &mut DbConnection, tid: i32) -> Result<Vec<Team>, DbError> {
 }
 
 /// Every team member of the tournament: by team, roster boards first.
-pub fn members(conn: &mut DbConnection, tid: i32) -> Result<Vec<Member>, DbError> {
+pub fn members(conn: &mut DbConnection, tid: TournamentId) -> Result<Vec<Member>, DbError> {
     let mut list: Vec<Member> = team_members::table
         .inner_join(teams::table)
         .filter(teams::tournament_id.eq(tid))
@@ -276,7 +281,7 @@ pub fn members(conn: &mut DbConnection, tid: i32) -> Result<Vec<Member>, DbError
 }
 
 /// Every line-up given in the tournament.
-pub fn lineups(conn: &mut DbConnection, tid: i32) -> Result<Vec<LineupEntry>, DbError> {
+pub fn lineups(conn: &mut DbConnection, tid: TournamentId) -> Result<Vec<LineupEntry>, DbError> {
     use super::schema::rounds;
     Ok(lineups::table
         .inner_join(rounds::table)
@@ -289,9 +294,9 @@ pub fn lineups(conn: &mut DbConnection, tid: i32) -> Result<Vec<LineupEntry>, Db
 /// Stores a round's line-up of one team, replacing what was given before.
 pub fn store_lineup(
     w: &mut Write,
-    round_id: i32,
-    team_id: i32,
-    boards: &[(i32, Option<i32>)],
+    round_id: RoundId,
+    team_id: TeamId,
+    boards: &[(EntryId, Option<EntryId>)],
 ) -> Result<(), DbError> {
     let conn = w.conn();
     diesel::delete(

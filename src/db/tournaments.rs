@@ -11,6 +11,7 @@ use super::users::User;
 use super::{classify, found, now, read_row, DbConnection, DbError};
 use crate::calendar;
 use crate::change::{Action, Change, Entity};
+use crate::ids::{TournamentId, UserId};
 use crate::tournament::{
     format_tiebreaks, ByeValue, Confirmation, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
 };
@@ -21,7 +22,7 @@ use crate::tournament::{
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = tournaments)]
 pub struct Tournament {
-    pub id: i32,
+    pub id: TournamentId,
     pub name: String,
     pub venue: String,
     pub starts_on: Option<NaiveDate>,
@@ -42,7 +43,7 @@ pub struct Tournament {
     pub tiebreaks: Tiebreaks,
     #[diesel(deserialize_as = String)]
     pub bye_value: ByeValue,
-    pub created_by: Option<i32>,
+    pub created_by: Option<UserId>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     /// Counts every change to the tournament (see [`revision`]).
@@ -156,7 +157,7 @@ pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tou
     check_dates(f, None)?;
     let conn = w.conn();
     let t = now();
-    let id: i32 = diesel::insert_into(tournaments::table)
+    let id: TournamentId = diesel::insert_into(tournaments::table)
         .values((
             Settings::of(f),
             tournaments::created_by.eq(Some(creator.id)),
@@ -174,7 +175,11 @@ pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tou
     find(w.conn(), id)
 }
 
-pub fn update(w: &mut Write, id: i32, f: &TournamentFields) -> Result<Tournament, DbError> {
+pub fn update(
+    w: &mut Write,
+    id: TournamentId,
+    f: &TournamentFields,
+) -> Result<Tournament, DbError> {
     let conn = w.conn();
     let old = find(conn, id)?.fields();
     check_dates(f, Some(&old))?;
@@ -215,7 +220,7 @@ fn check_dates(f: &TournamentFields, old: Option<&TournamentFields>) -> Result<(
 /// the rules, does not hold the change up).
 fn keeps_rounds_inside(
     conn: &mut DbConnection,
-    id: i32,
+    id: TournamentId,
     old: &TournamentFields,
     f: &TournamentFields,
 ) -> Result<(), DbError> {
@@ -250,7 +255,11 @@ fn keeps_rounds_inside(
 
 /// Withdraws the tournament from public view (`true`) or returns it; its
 /// ratings and seasons are as they were. The same again records nothing.
-pub fn set_archived(w: &mut Write, id: i32, archived: bool) -> Result<Tournament, DbError> {
+pub fn set_archived(
+    w: &mut Write,
+    id: TournamentId,
+    archived: bool,
+) -> Result<Tournament, DbError> {
     let t = find(w.conn(), id)?;
     if t.archived == archived {
         return Ok(t);
@@ -268,7 +277,7 @@ pub fn set_archived(w: &mut Write, id: i32, archived: bool) -> Result<Tournament
 }
 
 /// The archived tournaments' ids.
-pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<i32>, DbError> {
+pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<TournamentId>, DbError> {
     Ok(tournaments::table
         .filter(tournaments::archived.eq(true))
         .order(tournaments::id)
@@ -277,8 +286,11 @@ pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<i32>, DbError> {
 }
 
 /// Those of `ids` that are not rated, in the order of `ids`.
-pub fn not_rated_among(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<i32>, DbError> {
-    let found: Vec<i32> = tournaments::table
+pub fn not_rated_among(
+    conn: &mut DbConnection,
+    ids: &[TournamentId],
+) -> Result<Vec<TournamentId>, DbError> {
+    let found: Vec<TournamentId> = tournaments::table
         .filter(tournaments::id.eq_any(ids))
         .filter(tournaments::rated.eq(false))
         .select(tournaments::id)
@@ -287,7 +299,7 @@ pub fn not_rated_among(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<i32>,
 }
 
 /// The tournaments `user_id` referees.
-pub fn refereed_by(conn: &mut DbConnection, user_id: i32) -> Result<Vec<i32>, DbError> {
+pub fn refereed_by(conn: &mut DbConnection, user_id: UserId) -> Result<Vec<TournamentId>, DbError> {
     Ok(tournament_referees::table
         .filter(tournament_referees::user_id.eq(user_id))
         .select(tournament_referees::tournament_id)
@@ -299,7 +311,7 @@ pub fn refereed_by(conn: &mut DbConnection, user_id: i32) -> Result<Vec<i32>, Db
 /// own trail), naming the tournament's id and name. A tournament with a
 /// published round is refused, unless it is a published copy of a
 /// venue's event (the venue's next publication makes a new copy).
-pub fn delete(w: &mut Write, id: i32) -> Result<(), DbError> {
+pub fn delete(w: &mut Write, id: TournamentId) -> Result<(), DbError> {
     let t = find(w.conn(), id)?;
     let copy: i64 = published::table
         .filter(published::tournament_id.eq(id))
@@ -372,7 +384,7 @@ pub fn rounds_out_of_bounds(
 
 /// Fixes the rounds of an event whose field decides them, as its first
 /// pairing found them; part of that pairing's transaction.
-pub fn fix_rounds(w: &mut Write, id: i32, rounds: i32) -> Result<(), DbError> {
+pub fn fix_rounds(w: &mut Write, id: TournamentId, rounds: i32) -> Result<(), DbError> {
     diesel::update(tournaments::table.find(id))
         .set(tournaments::rounds.eq(Some(rounds)))
         .execute(w.conn())?;
@@ -383,7 +395,7 @@ pub fn fix_rounds(w: &mut Write, id: i32, rounds: i32) -> Result<(), DbError> {
     Ok(())
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
+pub fn find(conn: &mut DbConnection, id: TournamentId) -> Result<Tournament, DbError> {
     tournaments::table
         .find(id)
         .select(Tournament::as_select())
@@ -400,7 +412,7 @@ pub fn list(conn: &mut DbConnection) -> Result<Vec<Tournament>, DbError> {
 }
 
 /// Rounds paired so far (published or draft).
-pub fn rounds_paired(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+pub fn rounds_paired(conn: &mut DbConnection, id: TournamentId) -> Result<i32, DbError> {
     let max: Option<i32> = rounds::table
         .filter(rounds::tournament_id.eq(id))
         .select(diesel::dsl::max(rounds::number))
@@ -408,7 +420,7 @@ pub fn rounds_paired(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
     Ok(max.unwrap_or(0))
 }
 
-pub fn referees(conn: &mut DbConnection, id: i32) -> Result<Vec<User>, DbError> {
+pub fn referees(conn: &mut DbConnection, id: TournamentId) -> Result<Vec<User>, DbError> {
     Ok(tournament_referees::table
         .inner_join(users::table)
         .filter(tournament_referees::tournament_id.eq(id))
@@ -417,7 +429,11 @@ pub fn referees(conn: &mut DbConnection, id: i32) -> Result<Vec<User>, DbError> 
         .load(conn)?)
 }
 
-pub fn is_referee(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<bool, DbError> {
+pub fn is_referee(
+    conn: &mut DbConnection,
+    id: TournamentId,
+    user_id: UserId,
+) -> Result<bool, DbError> {
     let n: i64 = tournament_referees::table
         .filter(tournament_referees::tournament_id.eq(id))
         .filter(tournament_referees::user_id.eq(user_id))
@@ -426,7 +442,11 @@ pub fn is_referee(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<bool
     Ok(n > 0)
 }
 
-fn assign_referee_row(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<(), DbError> {
+fn assign_referee_row(
+    conn: &mut DbConnection,
+    id: TournamentId,
+    user_id: UserId,
+) -> Result<(), DbError> {
     diesel::insert_into(tournament_referees::table)
         .values((
             tournament_referees::tournament_id.eq(id),
@@ -437,7 +457,7 @@ fn assign_referee_row(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<
     Ok(())
 }
 
-pub fn assign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
+pub fn assign_referee(w: &mut Write, id: TournamentId, referee: &User) -> Result<(), DbError> {
     assign_referee_row(w.conn(), id, referee.id)?;
     w.record(
         Change::new(Some(id), Action::Assign, Entity::Referee, Some(referee.id))
@@ -446,7 +466,7 @@ pub fn assign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbEr
     Ok(())
 }
 
-pub fn unassign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), DbError> {
+pub fn unassign_referee(w: &mut Write, id: TournamentId, referee: &User) -> Result<(), DbError> {
     let conn = w.conn();
     let n = diesel::delete(
         tournament_referees::table
@@ -471,7 +491,7 @@ pub fn unassign_referee(w: &mut Write, id: i32, referee: &User) -> Result<(), Db
 
 /// The tournament's change counter: pages built from it stay valid while it
 /// does not move. One indexed read, cheap enough for every request.
-pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+pub fn revision(conn: &mut DbConnection, id: TournamentId) -> Result<i32, DbError> {
     tournaments::table
         .find(id)
         .select(tournaments::revision)
@@ -481,7 +501,10 @@ pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
 
 /// The revisions of several tournaments in one read (the live pages'
 /// watcher asks for every tournament someone is looking at).
-pub fn revisions(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<(i32, i32)>, DbError> {
+pub fn revisions(
+    conn: &mut DbConnection,
+    ids: &[TournamentId],
+) -> Result<Vec<(TournamentId, i32)>, DbError> {
     Ok(tournaments::table
         .filter(tournaments::id.eq_any(ids))
         .select((tournaments::id, tournaments::revision))

@@ -10,6 +10,7 @@ use super::{classify, found, now, DbConnection, DbError};
 use crate::change::{Action, Change, Entity};
 use crate::conflict::{Conflict, Taken};
 use crate::field::{FieldError, Problem};
+use crate::ids::UserId;
 
 named_values! {
     /// What an account may do.
@@ -23,7 +24,7 @@ named_values! {
 #[derive(Debug, Clone, Queryable, Selectable, Serialize)]
 #[diesel(table_name = users)]
 pub struct User {
-    pub id: i32,
+    pub id: UserId,
     pub name: String,
     #[diesel(deserialize_as = String)]
     pub role: Role,
@@ -97,7 +98,7 @@ fn insert(
 
 /// Lets account `id` publish events here from a venue, or no longer (the
 /// command line sets it), recorded when it changes.
-pub fn allow_publishing(w: &mut Write, id: i32, may: bool) -> Result<User, DbError> {
+pub fn allow_publishing(w: &mut Write, id: UserId, may: bool) -> Result<User, DbError> {
     let before = find(w.conn(), id)?;
     diesel::update(users::table.find(id))
         .set(users::may_publish.eq(may))
@@ -112,7 +113,7 @@ pub fn allow_publishing(w: &mut Write, id: i32, may: bool) -> Result<User, DbErr
     find(w.conn(), id)
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<User, DbError> {
+pub fn find(conn: &mut DbConnection, id: UserId) -> Result<User, DbError> {
     users::table
         .find(id)
         .select(User::as_select())
@@ -141,7 +142,7 @@ pub fn count(conn: &mut DbConnection) -> Result<i64, DbError> {
 
 pub(super) fn set_password(
     conn: &mut DbConnection,
-    id: i32,
+    id: UserId,
     password_hash: &str,
 ) -> Result<(), DbError> {
     diesel::update(users::table.find(id))

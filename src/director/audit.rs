@@ -11,6 +11,7 @@ use super::TournamentData;
 use crate::change::{Action, Entity, Subject, Value};
 use crate::db::audit::AuditEntry;
 use crate::db::{DbConnection, DbError};
+use crate::ids::{EntryId, GameId, RoundNo, TeamId, TournamentId};
 use crate::results::GameResult;
 use crate::tournament::ByeKind;
 
@@ -18,9 +19,9 @@ use crate::tournament::ByeKind;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrailFilter {
     /// Changes to this round: the round itself and its games.
-    pub round: Option<i32>,
+    pub round: Option<RoundNo>,
     /// Changes to this player: the player and the games they play.
-    pub player: Option<i32>,
+    pub player: Option<EntryId>,
     /// Changes made by this account (by name).
     pub referee: Option<String>,
     /// 1-based page.
@@ -49,15 +50,19 @@ pub struct Trail {
     /// Everyone who changed something, for the referee filter.
     pub people: Vec<String>,
     /// The rounds and players to filter by.
-    pub rounds: Vec<i32>,
-    pub players: Vec<(i32, String)>,
+    pub rounds: Vec<RoundNo>,
+    pub players: Vec<(EntryId, String)>,
 }
 
 /// Changes shown on one page.
 pub const PAGE: usize = 100;
 
 /// The trail of tournament `tid` as `filter` asks.
-pub fn trail(conn: &mut DbConnection, tid: i32, filter: &TrailFilter) -> Result<Trail, DbError> {
+pub fn trail(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+    filter: &TrailFilter,
+) -> Result<Trail, DbError> {
     let data = super::load(conn, tid)?;
     let entries = crate::db::audit::of_tournament(conn, tid)?;
     Ok(describe(&data, entries, filter))
@@ -69,19 +74,19 @@ struct GamePlace {
     table: i32,
     number: i32,
     tiebreak: bool,
-    players: [Option<i32>; 2],
+    players: [Option<EntryId>; 2],
     /// Who started the game, whose side its result is written from.
-    starter: Option<i32>,
+    starter: Option<EntryId>,
 }
 
 /// A stored game result with whom it was for (the game's starter first);
 /// a value that is not a stored result, or a game no longer there, as it
 /// was stored.
 fn result_value(
-    games: &HashMap<i32, GamePlace>,
-    game: i32,
+    games: &HashMap<GameId, GamePlace>,
+    game: GameId,
     value: String,
-    name: &dyn Fn(i32) -> String,
+    name: &dyn Fn(EntryId) -> String,
 ) -> Value {
     let Some(place) = games.get(&game) else {
         return Value::Stored(value);
@@ -107,27 +112,28 @@ struct Places<'a> {
     rounds: HashMap<i32, i32>,
     /// Each pairing with the number of its round.
     round_of_pairing: HashMap<i32, (i32, &'a crate::db::rounds::Pairing)>,
-    games: HashMap<i32, GamePlace>,
+    games: HashMap<GameId, GamePlace>,
 }
 
 impl<'a> Places<'a> {
     fn new(data: &'a TournamentData, entries: &[AuditEntry]) -> Self {
-        let mut rounds: HashMap<i32, i32> = data.rounds.iter().map(|r| (r.id, r.number)).collect();
+        let mut rounds: HashMap<i32, i32> =
+            data.rounds.iter().map(|r| (r.id.0, r.number.0)).collect();
         for e in entries {
             if let (Entity::Round, Some(id), Some(n)) = (e.entity, e.entity_id, e.detail.round) {
-                rounds.entry(id).or_insert(n);
+                rounds.entry(id).or_insert(n.0);
             }
         }
         let round_of_pairing: HashMap<i32, (i32, &crate::db::rounds::Pairing)> = data
             .pairings
             .iter()
-            .map(|p| (p.id, (rounds.get(&p.round_id).copied().unwrap_or(0), p)))
+            .map(|p| (p.id.0, (rounds.get(&p.round_id.0).copied().unwrap_or(0), p)))
             .collect();
-        let games: HashMap<i32, GamePlace> = data
+        let games: HashMap<GameId, GamePlace> = data
             .games
             .iter()
             .filter_map(|g| {
-                let (round, p) = round_of_pairing.get(&g.pairing_id)?;
+                let (round, p) = round_of_pairing.get(&g.pairing_id.0)?;
                 Some((
                     g.id,
                     GamePlace {
@@ -150,7 +156,7 @@ impl<'a> Places<'a> {
     }
 
     /// A player's name, or `player 7` for one no longer in the tournament.
-    fn name(&self, id: i32) -> String {
+    fn name(&self, id: EntryId) -> String {
         self.data
             .players
             .iter()
@@ -160,11 +166,11 @@ impl<'a> Places<'a> {
 
     /// What `e` changed, the round it belongs to and the players it
     /// concerns (what the round and player filters look at).
-    fn subject(&self, e: &AuditEntry) -> (Subject, Option<i32>, Vec<i32>) {
+    fn subject(&self, e: &AuditEntry) -> (Subject, Option<i32>, Vec<EntryId>) {
         let data = self.data;
         let pair_names = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
         match (e.entity, e.entity_id) {
-            (Entity::Game, Some(g)) => match self.games.get(&g) {
+            (Entity::Game, Some(g)) => match self.games.get(&GameId(g)) {
                 Some(place) => (
                     Subject::Game {
                         round: place.round,
@@ -183,9 +189,9 @@ impl<'a> Places<'a> {
                 ),
                 None => (
                     Subject::GameGone {
-                        round: e.detail.round,
+                        round: e.detail.round.map(|r| r.0),
                     },
-                    e.detail.round,
+                    e.detail.round.map(|r| r.0),
                     e.detail.players.clone(),
                 ),
             },
@@ -193,7 +199,11 @@ impl<'a> Places<'a> {
                 let n = self.rounds.get(&r).copied();
                 (Subject::Round(n), n, e.detail.players.clone())
             }
-            (Entity::Player, Some(p)) => (Subject::Player(self.name(p)), e.detail.round, vec![p]),
+            (Entity::Player, Some(p)) => (
+                Subject::Player(self.name(EntryId(p))),
+                e.detail.round.map(|r| r.0),
+                vec![EntryId(p)],
+            ),
             (Entity::Relation, Some(r)) => match data.relations.iter().find(|x| x.id == r) {
                 Some(x) => (
                     Subject::Relation(pair_names(&x.a_name, &x.b_name)),
@@ -222,15 +232,15 @@ impl<'a> Places<'a> {
                 Vec::new(),
             ),
             (Entity::Team, Some(t)) => {
-                let members: Vec<i32> = data
+                let members: Vec<EntryId> = data
                     .members
                     .iter()
-                    .filter(|m| m.team_id == t)
+                    .filter(|m| m.team_id == TeamId(t))
                     .map(|m| m.player_id)
                     .collect();
                 (
-                    Subject::Team(data.team(t).map(|x| x.name.clone())),
-                    e.detail.round,
+                    Subject::Team(data.team(TeamId(t)).map(|x| x.name.clone())),
+                    e.detail.round.map(|r| r.0),
                     members,
                 )
             }
@@ -239,12 +249,12 @@ impl<'a> Places<'a> {
                     .round_of_pairing
                     .get(&m)
                     .map(|(r, _)| *r)
-                    .or(e.detail.round);
+                    .or(e.detail.round.map(|r| r.0));
                 (Subject::Match(round), round, Vec::new())
             }
             (other, _) => (
                 Subject::Other(other),
-                e.detail.round,
+                e.detail.round.map(|r| r.0),
                 e.detail.players.clone(),
             ),
         }
@@ -253,7 +263,7 @@ impl<'a> Places<'a> {
     /// The line of `e`, its old and new values in the tournament's terms
     /// where the stored text is an id or a code.
     fn line(&self, e: AuditEntry, subject: Subject) -> TrailLine {
-        let name = |id: i32| self.name(id);
+        let name = |id: EntryId| self.name(id);
         let stored = |v: Option<String>| v.map(Value::Stored);
         let (old_value, new_value) = match (e.action, e.detail.round) {
             // A swap's players are ids in its detail.
@@ -266,15 +276,15 @@ impl<'a> Places<'a> {
             },
             // The round a player is withdrawn from, or rejoins.
             (Action::Withdraw, Some(n)) if e.new_value.is_none() => {
-                (stored(e.old_value), Some(Value::NotPairedFrom(n)))
+                (stored(e.old_value), Some(Value::NotPairedFrom(n.0)))
             }
             (Action::Reinstate, Some(n)) if e.old_value.is_none() => {
-                (Some(Value::NotPairedFrom(n)), stored(e.new_value))
+                (Some(Value::NotPairedFrom(n.0)), stored(e.new_value))
             }
             (Action::RequestBye | Action::CancelBye, Some(n)) => {
                 let kind = e.new_value.as_deref().and_then(ByeKind::parse);
                 match kind {
-                    Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n, kind })),
+                    Some(kind) => (stored(e.old_value), Some(Value::Bye { round: n.0, kind })),
                     None => (stored(e.old_value), stored(e.new_value)),
                 }
             }
@@ -289,8 +299,10 @@ impl<'a> Places<'a> {
                 _,
             ) => match e.entity_id {
                 Some(g) => (
-                    e.old_value.map(|v| result_value(&self.games, g, v, &name)),
-                    e.new_value.map(|v| result_value(&self.games, g, v, &name)),
+                    e.old_value
+                        .map(|v| result_value(&self.games, GameId(g), v, &name)),
+                    e.new_value
+                        .map(|v| result_value(&self.games, GameId(g), v, &name)),
                 ),
                 None => (stored(e.old_value), stored(e.new_value)),
             },
@@ -309,8 +321,13 @@ impl<'a> Places<'a> {
 
 /// Whether a change in `round`, concerning `players`, made by `user`, is
 /// one `filter` asks for.
-fn wanted(filter: &TrailFilter, round: Option<i32>, players: &[i32], user: Option<&str>) -> bool {
-    filter.round.is_none_or(|n| round == Some(n))
+fn wanted(
+    filter: &TrailFilter,
+    round: Option<i32>,
+    players: &[EntryId],
+    user: Option<&str>,
+) -> bool {
+    filter.round.is_none_or(|n| round == Some(n.0))
         && filter.player.is_none_or(|p| players.contains(&p))
         && filter
             .referee
@@ -339,7 +356,7 @@ fn describe(data: &TournamentData, entries: Vec<AuditEntry>, filter: &TrailFilte
         .skip((page - 1) * PAGE)
         .take(PAGE)
         .collect();
-    let mut players: Vec<(i32, String)> = data
+    let mut players: Vec<(EntryId, String)> = data
         .players
         .iter()
         .map(|p| (p.id, p.name.clone()))

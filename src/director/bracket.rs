@@ -10,17 +10,18 @@ use crate::tournament::ByeKind;
 use crate::tournament::System;
 
 use super::{pid, DirectorError, TournamentData};
+use crate::ids::{EntryId, GameId, RoundNo};
 
 impl TournamentData {
     /// Who went through a knock-out pairing, if it is decided.
-    pub fn knockout_winner(&self, p: &Pairing) -> Option<i32> {
+    pub fn knockout_winner(&self, p: &Pairing) -> Option<EntryId> {
         let (first, second) = match (p.first_player_id, p.second_player_id) {
             (Some(f), None) => return Some(f),
             (Some(f), Some(s)) => (f, s),
             _ => return None,
         };
         match knockout::tiebreak_set(pid(first), pid(second), &self.set_scores(p)) {
-            knockout::Outcome::Winner(w) => Some(w as i32),
+            knockout::Outcome::Winner(w) => Some(EntryId::of_engine(w)),
             knockout::Outcome::Tiebreak(_) => None,
         }
     }
@@ -59,14 +60,14 @@ impl TournamentData {
         sets
     }
 
-    pub(super) fn knockout_next(&self, next: i32) -> Result<Vec<Planned>, DirectorError> {
-        let planned = if next == 1 {
+    pub(super) fn knockout_next(&self, next: RoundNo) -> Result<Vec<Planned>, DirectorError> {
+        let planned = if next == RoundNo::FIRST {
             let players: Vec<&Player> = self
                 .by_number()
                 .into_iter()
                 .filter(|p| p.withdrawn_from_round.is_none())
                 .collect();
-            let (forbidden, waivers) = self.kept_apart(Some(1));
+            let (forbidden, waivers) = self.kept_apart(Some(RoundNo::FIRST));
             let bracket = knockout::bracket(&KnockoutInput {
                 seeds: self.ties(&players),
                 rules: self.tournament.rules,
@@ -84,7 +85,7 @@ impl TournamentData {
                 let winner = self.knockout_winner(p).ok_or({
                     DirectorError::NotReady(NotReady::Level {
                         table: p.table_no,
-                        round: last.number,
+                        round: last.number.0,
                     })
                 })?;
                 results.push(KoResult {
@@ -100,8 +101,8 @@ impl TournamentData {
         Ok(planned
             .into_iter()
             .map(|m| Planned {
-                first: m.first as i32,
-                second: m.second.map(|s| s as i32),
+                first: EntryId::of_engine(m.first),
+                second: m.second.map(EntryId::of_engine),
                 bye: if m.second.is_none() {
                     Some(ByeKind::Allocated)
                 } else {
@@ -115,7 +116,7 @@ impl TournamentData {
     /// For a knock-out pairing: its tiebreak games without a result that its
     /// scores no longer call for (the main games were corrected, or a set
     /// was decided after all), by id.
-    pub fn tiebreak_games_not_called_for(&self, p: &Pairing) -> Vec<i32> {
+    pub fn tiebreak_games_not_called_for(&self, p: &Pairing) -> Vec<GameId> {
         if self.tournament.system != System::Knockout {
             return Vec::new();
         }
@@ -131,7 +132,7 @@ impl TournamentData {
 
     /// For a knock-out pairing left level after all its games: the next
     /// tiebreak set's games as (number, starter).
-    pub fn tiebreak_games_needed(&self, p: &Pairing) -> Option<Vec<(i32, i32)>> {
+    pub fn tiebreak_games_needed(&self, p: &Pairing) -> Option<Vec<(i32, EntryId)>> {
         if self.tournament.system != System::Knockout {
             return None;
         }
@@ -148,7 +149,7 @@ impl TournamentData {
                     set.games
                         .iter()
                         .enumerate()
-                        .map(|(i, g)| (next + i as i32, g.starter as i32))
+                        .map(|(i, g)| (next + i as i32, EntryId::of_engine(g.starter)))
                         .collect(),
                 )
             }

@@ -5,6 +5,7 @@
 
 use crate::db::audit::Write;
 use crate::db::{self, DbConnection, DbError};
+use crate::ids::UserId;
 
 /// Runs `write` in one transaction as account `by` (`None` for a player's
 /// link or a file). What it recorded is stored with it and bumps the
@@ -14,7 +15,7 @@ use crate::db::{self, DbConnection, DbError};
 /// there is still an answer).
 pub fn commit<T>(
     conn: &mut DbConnection,
-    by: Option<i32>,
+    by: Option<UserId>,
     write: impl FnOnce(&mut Write) -> Result<T, DbError>,
 ) -> Result<T, DbError> {
     db::transaction_kept_if(conn, |conn| {

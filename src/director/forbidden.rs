@@ -6,19 +6,28 @@
 use crate::db::audit::Write;
 use crate::db::forbidden::{Forbidden, NewForbidden};
 use crate::db::DbError;
+use crate::ids::TournamentId;
 
 /// Keeps two players of the tournament apart in the rounds asked for.
-pub fn add(w: &mut Write, tournament_id: i32, new: NewForbidden) -> Result<Forbidden, DbError> {
+pub fn add(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    new: NewForbidden,
+) -> Result<Forbidden, DbError> {
     crate::db::forbidden::add(w, tournament_id, new)
 }
 
 /// Takes a waiver back: the pair is kept apart again.
-pub fn clear_waiver(w: &mut Write, tournament_id: i32, id: i32) -> Result<Forbidden, DbError> {
+pub fn clear_waiver(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    id: i32,
+) -> Result<Forbidden, DbError> {
     crate::db::forbidden::clear_waiver(w, tournament_id, id)
 }
 
 /// Lifts a ban altogether.
-pub fn remove(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError> {
+pub fn remove(w: &mut Write, tournament_id: TournamentId, id: i32) -> Result<(), DbError> {
     crate::db::forbidden::remove(w, tournament_id, id)
 }
 
@@ -26,7 +35,7 @@ pub fn remove(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError>
 /// Waiving again replaces the reason.
 pub fn waive(
     w: &mut Write,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     id: i32,
     reason: &str,
 ) -> Result<Forbidden, DbError> {

@@ -50,10 +50,10 @@ pub fn read(conn: &mut DbConnection, today: NaiveDate) -> Result<DataHealth, DbE
     let twins = crate::registry::same_name_and_year(
         &live
             .iter()
-            .map(|p| (p.id, p.name.as_str(), p.born))
+            .map(|p| (p.id.0, p.name.as_str(), p.born))
             .collect::<Vec<_>>(),
     );
-    let by_id = |id: i32| live.iter().find(|p| p.id == id).map(|p| (*p).clone());
+    let by_id = |id: i32| live.iter().find(|p| p.id.0 == id).map(|p| (*p).clone());
     Ok(DataHealth {
         without_federation_id: health::entries_without_federation_id(conn)?,
         merge_candidates: twins

@@ -5,10 +5,11 @@ use super::TournamentData;
 use crate::db::rounds::Round;
 use crate::db::tournaments::Tournament;
 use crate::db::{forbidden, players, rounds, teams, tournaments, DbConnection, DbError};
+use crate::ids::{RoundNo, TournamentId};
 
 /// A tournament with its players, relatives, kept-apart pairs, byes and
 /// every round.
-pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError> {
+pub fn load(conn: &mut DbConnection, tid: TournamentId) -> Result<TournamentData, DbError> {
     let tournament = tournaments::find(conn, tid)?;
     let (rounds, pairings, games) = rounds::everything(conn, tid)?;
     Ok(TournamentData {
@@ -34,7 +35,11 @@ pub fn load(conn: &mut DbConnection, tid: i32) -> Result<TournamentData, DbError
 /// The other rounds, relatives, kept-apart pairs, byes and teams are left
 /// out, so standings, pairings and anything reaching across rounds must
 /// come from [`load`].
-pub fn load_round(conn: &mut DbConnection, tid: i32, n: i32) -> Result<TournamentData, DbError> {
+pub fn load_round(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+    n: RoundNo,
+) -> Result<TournamentData, DbError> {
     let tournament = tournaments::find(conn, tid)?;
     let round = rounds::find(conn, tid, n)?;
     let round_id = round.id;

@@ -41,6 +41,7 @@ use crate::db::players::{Player, Relation};
 use crate::db::rounds::{Game, Pairing, Round};
 use crate::db::teams::{LineupEntry, Member, Team};
 use crate::db::tournaments::Tournament;
+use crate::ids::{EntryId, PairingId, RoundNo};
 use crate::pairing::{PairingError, PlayerId};
 use crate::refusal::{Refusal, Thing};
 use crate::tournament::System;
@@ -72,7 +73,7 @@ pub struct TournamentData {
 /// Where a round stands, as the tournament page shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoundState {
-    pub number: i32,
+    pub number: RoundNo,
     pub published: bool,
     /// Tables with two players whose games all have a result.
     pub done: usize,
@@ -116,9 +117,9 @@ impl RoundState {
 /// What the referee does next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NextStep {
-    Publish(i32),
-    EnterResults { round: i32, missing: usize },
-    Pair(i32),
+    Publish(RoundNo),
+    EnterResults { round: RoundNo, missing: usize },
+    Pair(RoundNo),
     Finished,
 }
 
@@ -144,8 +145,8 @@ pub fn progress_of(rounds: &[Round]) -> crate::tournament::Progress {
 }
 
 /// A player's database id as the engines number players.
-pub fn pid(id: i32) -> PlayerId {
-    id as PlayerId
+pub fn pid(id: EntryId) -> PlayerId {
+    id.engine()
 }
 
 impl TournamentData {
@@ -182,7 +183,7 @@ impl TournamentData {
     }
 
     /// Games of a pairing, main games first, by number.
-    pub fn games_of(&self, pairing_id: i32) -> Vec<&Game> {
+    pub fn games_of(&self, pairing_id: PairingId) -> Vec<&Game> {
         let start = self.games.partition_point(|g| g.pairing_id < pairing_id);
         self.games[start..]
             .iter()
@@ -232,7 +233,7 @@ impl TournamentData {
     /// the next round, or nothing (every round played).
     pub fn next_step(&self) -> NextStep {
         let Some(last) = self.rounds.last() else {
-            return NextStep::Pair(1);
+            return NextStep::Pair(RoundNo::FIRST);
         };
         if !last.is_published() {
             return NextStep::Publish(last.number);
@@ -248,15 +249,15 @@ impl TournamentData {
             && self.pairings_of(last).len() == 1;
         if knockout_over
             || (self.tournament.system != crate::tournament::System::Knockout
-                && self.total_rounds().is_ok_and(|n| last.number >= n))
+                && self.total_rounds().is_ok_and(|n| last.number.0 >= n))
         {
             return NextStep::Finished;
         }
-        NextStep::Pair(last.number + 1)
+        NextStep::Pair(last.number.next())
     }
 
     /// Players' names by id, for pages that list many of them.
-    pub fn player_names(&self) -> std::collections::HashMap<i32, &str> {
+    pub fn player_names(&self) -> std::collections::HashMap<EntryId, &str> {
         self.players
             .iter()
             .map(|p| (p.id, p.name.as_str()))
@@ -283,11 +284,11 @@ impl TournamentData {
     }
 
     /// Round `n`; a draft only when `drafts` (the caller may edit it).
-    pub fn round(&self, n: i32, drafts: bool) -> Result<Round, crate::db::DbError> {
+    pub fn round(&self, n: RoundNo, drafts: bool) -> Result<Round, crate::db::DbError> {
         match self.rounds.iter().find(|r| r.number == n) {
             Some(r) if drafts || r.is_published() => Ok(r.clone()),
             Some(_) => Err(crate::db::DbError::Refused(Refusal::Unpublished {
-                round: n,
+                round: n.0,
             })),
             None => Err(crate::db::DbError::Refused(Refusal::NotFound(Thing::Round))),
         }
@@ -295,10 +296,10 @@ impl TournamentData {
 
     /// Why round `n` cannot be undone, or `None` when it can (the rule is
     /// [`crate::rounds::check_undo`]), in the words of the round page.
-    pub fn undo_blocker(&self, n: i32) -> Option<String> {
+    pub fn undo_blocker(&self, n: RoundNo) -> Option<String> {
         use crate::rounds::Refused;
         let last = self.rounds.last()?;
-        match crate::rounds::check_undo(n, Some(last.number), self.results_in(last)) {
+        match crate::rounds::check_undo(n.0, Some(last.number.0), self.results_in(last)) {
             Ok(()) => None,
             Err(Refused::UndoNotLast { .. }) => Some(format!(
                 "Only the last round can be undone: round {} is paired after this one.",
@@ -314,9 +315,9 @@ impl TournamentData {
 
     /// Whether round `n`'s results can be cleared, as far as the loaded
     /// rounds tell (the records of tiebreak games are asked on clearing).
-    pub fn can_clear_results(&self, n: i32) -> bool {
+    pub fn can_clear_results(&self, n: RoundNo) -> bool {
         self.rounds.last().is_some_and(|r| {
-            crate::rounds::check_clear(n, Some(r.number), self.results_in(r), None).is_ok()
+            crate::rounds::check_clear(n.0, Some(r.number.0), self.results_in(r), None).is_ok()
         })
     }
 

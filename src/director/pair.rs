@@ -20,6 +20,7 @@ use crate::tournament::ByeKind;
 use crate::tournament::System;
 
 use super::{pid, DirectorError, TournamentData};
+use crate::ids::{EntryId, RoundNo, TournamentId};
 
 /// What to do with the round once paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +68,7 @@ pub struct Paired {
 /// The round is played on `played_on`, or on the day it is paired.
 pub fn pair_next(
     conn: &mut DbConnection,
-    tid: i32,
+    tid: TournamentId,
     then: Then,
     played_on: Option<NaiveDate>,
     by: &User,
@@ -91,7 +92,7 @@ pub fn pair_loaded(
         other => DbError::from(other),
     })?;
     let t = &data.tournament;
-    let fixed = (number == 1 && t.rounds.is_none())
+    let fixed = (number == RoundNo::FIRST && t.rounds.is_none())
         .then(|| data.total_rounds())
         .transpose()
         .map_err(DbError::from)?;
@@ -164,13 +165,13 @@ impl TournamentData {
 
     /// What the Swiss engine is given to pair round `next` (also what the
     /// TRF export writes).
-    pub fn swiss_input(&self, next: i32) -> SwissInput {
+    pub fn swiss_input(&self, next: RoundNo) -> SwissInput {
         let (forbidden, waivers) = self.kept_apart(Some(next));
         SwissInput {
-            round: next as u32,
-            total_rounds: self.total_rounds().unwrap_or(next) as u32,
+            round: next.0 as u32,
+            total_rounds: self.total_rounds().unwrap_or(next.0) as u32,
             rules: self.tournament.rules,
-            players: self.swiss_players(next as u32),
+            players: self.swiss_players(next.0 as u32),
             forbidden,
             waivers,
         }
@@ -180,7 +181,7 @@ impl TournamentData {
         let done: Vec<&Round> = self
             .rounds
             .iter()
-            .filter(|r| (r.number as u32) < round)
+            .filter(|r| (r.number.0 as u32) < round)
             .collect();
         let scoring = self.scoring();
         let seats: Vec<_> = done.iter().map(|r| self.seats_of(r)).collect();
@@ -200,12 +201,12 @@ impl TournamentData {
                         }
                     })
                     .collect();
-                let status = if p.withdrawn_from_round.is_some_and(|w| w as u32 <= round) {
+                let status = if p.withdrawn_from_round.is_some_and(|w| w.0 as u32 <= round) {
                     Status::Withdrawn
                 } else if self
                     .byes
                     .iter()
-                    .any(|b| b.player_id == p.id && b.round as u32 == round)
+                    .any(|b| b.player_id == p.id && b.round.0 as u32 == round)
                 {
                     Status::RequestedBye
                 } else {
@@ -226,7 +227,7 @@ impl TournamentData {
             .collect()
     }
 
-    pub(super) fn relatives_of(&self, id: i32) -> Vec<PlayerId> {
+    pub(super) fn relatives_of(&self, id: EntryId) -> Vec<PlayerId> {
         self.relations
             .iter()
             .filter_map(|r| {
@@ -246,7 +247,7 @@ impl TournamentData {
     /// pairing relying on it names the waiver and its reason. With `round`,
     /// only waivers of bans covering that round (a waiver lifts every rule
     /// for its pair, so it must not reach rounds its ban does not cover).
-    pub(super) fn kept_apart(&self, round: Option<i32>) -> (Vec<ForbiddenPair>, Vec<Waiver>) {
+    pub(super) fn kept_apart(&self, round: Option<RoundNo>) -> (Vec<ForbiddenPair>, Vec<Waiver>) {
         let forbidden = self
             .forbidden
             .iter()
@@ -296,27 +297,32 @@ impl TournamentData {
     }
 
     /// Pairs the next round, or says why it cannot be paired yet.
-    pub fn pair_next(&self) -> Result<(i32, Plan), DirectorError> {
-        let next = self.rounds.last().map_or(1, |r| r.number + 1);
+    pub fn pair_next(&self) -> Result<(RoundNo, Plan), DirectorError> {
+        let next = self
+            .rounds
+            .last()
+            .map_or(RoundNo::FIRST, |r| r.number.next());
         if let Some(last) = self.rounds.last() {
             if !last.is_published() {
                 return Err(DirectorError::NotReady(NotReady::Unpublished {
-                    round: last.number,
+                    round: last.number.0,
                 }));
             }
             let missing = self.missing_results(last);
             if missing > 0 {
                 return Err(DirectorError::NotReady(NotReady::MissingResults {
-                    round: last.number,
+                    round: last.number.0,
                     missing,
                 }));
             }
         }
-        if !self.is_team_event() && (self.tournament.system != System::Knockout || next == 1) {
+        if !self.is_team_event()
+            && (self.tournament.system != System::Knockout || next == RoundNo::FIRST)
+        {
             self.enough_players(next)?;
         }
         let total = self.total_rounds().map_err(DirectorError::Settings)?;
-        if next > total && self.tournament.system != System::Knockout {
+        if next.0 > total && self.tournament.system != System::Knockout {
             return Err(DirectorError::NotReady(NotReady::AllPaired { total }));
         }
         let planned = match self.tournament.system {
@@ -327,12 +333,16 @@ impl TournamentData {
                     .pairs
                     .iter()
                     .map(|p| {
-                        Planned::pairing(p.first as i32, p.second as i32, p.explanation.clone())
+                        Planned::pairing(
+                            EntryId::of_engine(p.first),
+                            EntryId::of_engine(p.second),
+                            p.explanation.clone(),
+                        )
                     })
                     .collect();
                 if let Some(b) = &out.bye {
                     planned.push(Planned::bye(
-                        b.player as i32,
+                        EntryId::of_engine(b.player),
                         ByeKind::Allocated,
                         Some(b.explanation.clone()),
                     ));
@@ -373,10 +383,10 @@ impl TournamentData {
                 let round = schedule
                     .rounds
                     .iter()
-                    .find(|r| r.round == next as u32)
+                    .find(|r| r.round == next.0 as u32)
                     .ok_or({
                         DirectorError::NotReady(NotReady::NoSuchRound {
-                            round: next,
+                            round: next.0,
                             league: false,
                         })
                     })?;
@@ -384,11 +394,19 @@ impl TournamentData {
                     .pairs
                     .iter()
                     .map(|p| {
-                        Planned::pairing(p.first as i32, p.second as i32, p.explanation.clone())
+                        Planned::pairing(
+                            EntryId::of_engine(p.first),
+                            EntryId::of_engine(p.second),
+                            p.explanation.clone(),
+                        )
                     })
                     .collect();
                 if let Some(b) = round.bye {
-                    planned.push(Planned::bye(b as i32, ByeKind::Allocated, None));
+                    planned.push(Planned::bye(
+                        EntryId::of_engine(b),
+                        ByeKind::Allocated,
+                        None,
+                    ));
                 }
                 planned
             }
@@ -402,7 +420,7 @@ impl TournamentData {
 
     /// A round needs two players to pair: refuses, with a sentence, a
     /// round with none or one.
-    fn enough_players(&self, round: i32) -> Result<(), DirectorError> {
+    fn enough_players(&self, round: RoundNo) -> Result<(), DirectorError> {
         let active: Vec<&Player> = self
             .players
             .iter()
@@ -415,19 +433,21 @@ impl TournamentData {
             })
             .collect();
         match active.as_slice() {
-            [] if self.players.is_empty() => {
-                Err(DirectorError::NotReady(NotReady::NoPlayers { round }))
-            }
-            [] => Err(DirectorError::NotReady(NotReady::NoneLeft { round })),
+            [] if self.players.is_empty() => Err(DirectorError::NotReady(NotReady::NoPlayers {
+                round: round.0,
+            })),
+            [] => Err(DirectorError::NotReady(NotReady::NoneLeft {
+                round: round.0,
+            })),
             [one] => Err(DirectorError::NotReady(NotReady::OnlyOne {
-                round,
+                round: round.0,
                 name: one.name.clone(),
             })),
             _ => Ok(()),
         }
     }
 
-    pub(super) fn requested_byes_planned(&self, round: i32) -> Vec<Planned> {
+    pub(super) fn requested_byes_planned(&self, round: RoundNo) -> Vec<Planned> {
         self.byes
             .iter()
             .filter(|b| b.round == round)

@@ -6,6 +6,7 @@
 use crate::db::audit::Write;
 use crate::db::people::{Entry, Merge, Merged, Person, Record};
 use crate::db::{DbConnection, DbError};
+use crate::ids::PersonId;
 use crate::registry::PersonFields;
 
 /// Adds a person; a federation id another person has is refused.
@@ -13,7 +14,7 @@ pub fn create(w: &mut Write, f: &PersonFields) -> Result<Person, DbError> {
     crate::db::people::create(w, f)
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
+pub fn find(conn: &mut DbConnection, id: PersonId) -> Result<Person, DbError> {
     crate::db::people::find(conn, id)
 }
 
@@ -22,7 +23,7 @@ pub fn find(conn: &mut DbConnection, id: i32) -> Result<Person, DbError> {
 /// event an entry moves in records the change in its own trail (its
 /// revision moves, its pages follow), whoever referees it; the entries of
 /// published copies stay where they are and are listed as left.
-pub fn merge(w: &mut Write, person: i32, into: i32) -> Result<Merged, DbError> {
+pub fn merge(w: &mut Write, person: PersonId, into: PersonId) -> Result<Merged, DbError> {
     crate::db::people::merge(w, person, into)
 }
 
@@ -48,7 +49,7 @@ pub fn by_federation_id(conn: &mut DbConnection, id: &str) -> Result<Option<Pers
     crate::db::people::by_federation_id(conn, id)
 }
 
-pub fn entries(conn: &mut DbConnection, person: i32) -> Result<Vec<Entry>, DbError> {
+pub fn entries(conn: &mut DbConnection, person: PersonId) -> Result<Vec<Entry>, DbError> {
     crate::db::people::entries(conn, person)
 }
 
@@ -59,15 +60,22 @@ pub fn find_merge(conn: &mut DbConnection, id: i32) -> Result<Merge, DbError> {
 /// Adds the people of a registry import, all or none (the caller's commit
 /// holds them). Someone whose federation id is in the registry already is
 /// left as they are: their index is in the second list.
-pub fn import(w: &mut Write, list: &[PersonFields]) -> Result<(Vec<i32>, Vec<usize>), DbError> {
+pub fn import(
+    w: &mut Write,
+    list: &[PersonFields],
+) -> Result<(Vec<PersonId>, Vec<usize>), DbError> {
     crate::db::people::import(w, list)
 }
 
 /// The person a field of a request names: missing is that field's error.
-pub fn named(conn: &mut DbConnection, field: &'static str, id: i32) -> Result<Person, DbError> {
+pub fn named(
+    conn: &mut DbConnection,
+    field: &'static str,
+    id: PersonId,
+) -> Result<Person, DbError> {
     crate::db::people::named(conn, field, id)
 }
 
-pub fn record(c: &mut DbConnection, id: i32) -> Result<Record, DbError> {
+pub fn record(c: &mut DbConnection, id: PersonId) -> Result<Record, DbError> {
     crate::db::people::record(c, id)
 }

@@ -17,12 +17,13 @@ use crate::results::{EnteredBy, GameResult, ResultEdit};
 use crate::rounds::{OnGames, Refused};
 
 use super::TournamentData;
+use crate::ids::{EntryId, GameId, RoundNo, TournamentId};
 
 /// The holder of a live link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Holder {
-    pub tournament: i32,
-    pub player: i32,
+    pub tournament: TournamentId,
+    pub player: EntryId,
 }
 
 /// The player whose live link `key` is.
@@ -40,7 +41,7 @@ pub struct Own {
     pub data: TournamentData,
     pub player: Player,
     /// The next round still to pair (`None`: every round is paired).
-    pub next_round: Option<i32>,
+    pub next_round: Option<RoundNo>,
 }
 
 impl Own {
@@ -60,7 +61,7 @@ impl Own {
     }
 
     /// The round of the half-point bye this player has had, if any.
-    pub fn half_bye_taken(&self) -> Option<i32> {
+    pub fn half_bye_taken(&self) -> Option<RoundNo> {
         self.byes().into_iter().find(|b| b.half).map(|b| b.round)
     }
 }
@@ -84,9 +85,9 @@ pub fn open(conn: &mut DbConnection, key: &str) -> Result<Own, DbError> {
 }
 
 /// The round after the `paired` ones, while the event has one.
-fn next_round(t: &Tournament, paired: i32) -> Option<i32> {
+fn next_round(t: &Tournament, paired: i32) -> Option<RoundNo> {
     let next = paired + 1;
-    (next <= t.last_round()).then_some(next)
+    (next <= t.last_round()).then_some(RoundNo(next))
 }
 
 /// What a report did.
@@ -96,7 +97,7 @@ pub struct Reported {
     /// The game as stored now.
     pub game: Game,
     pub reports: Reports,
-    pub round: i32,
+    pub round: RoundNo,
     pub table: i32,
 }
 
@@ -106,7 +107,7 @@ pub struct Reported {
 pub fn report(
     conn: &mut DbConnection,
     key: &str,
-    game_id: i32,
+    game_id: GameId,
     result: GameResult,
 ) -> Result<Reported, DbError> {
     let h = holder(conn, key)?;
@@ -116,11 +117,11 @@ pub fn report(
 fn report_in(
     w: &mut Write,
     h: Holder,
-    game_id: i32,
+    game_id: GameId,
     result: GameResult,
 ) -> Result<Reported, DbError> {
     rounds::hold_game(w, game_id)?;
-    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id }));
+    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
     let ctx = rounds::game_context(w.conn(), game_id).map_err(|_| not_yours())?;
     let first = ctx.pairing.first_player_id == Some(h.player);
     let second = ctx.pairing.second_player_id == Some(h.player);
@@ -129,14 +130,14 @@ fn report_in(
     }
     if !ctx.round.is_published() {
         return Err(Refused::Draft {
-            round: ctx.round.number,
+            round: ctx.round.number.0,
             doing: OnGames::Reports,
         }
         .into());
     }
     if ctx.round.locked_at.is_some() {
         return Err(Refused::ReportLocked {
-            round: ctx.round.number,
+            round: ctx.round.number.0,
         }
         .into());
     }
@@ -234,7 +235,7 @@ impl NextRound {
 /// What the next round holds for the player now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NextRoundState {
-    pub round: i32,
+    pub round: RoundNo,
     pub word: NextRound,
 }
 
@@ -277,7 +278,7 @@ pub fn next_round_word(
                 return Err(Refused::HalfByeNotOffered.into());
             }
             if let Some(b) = mine.iter().find(|b| b.half && b.round != round) {
-                return Err(Refused::HalfByeUsed { round: b.round }.into());
+                return Err(Refused::HalfByeUsed { round: b.round.0 }.into());
             }
         }
         if now.is_some() {

@@ -7,13 +7,23 @@ use crate::db::audit::Write;
 use crate::db::players::{Player, Relation};
 use crate::db::tournaments::Tournament;
 use crate::db::{DbConnection, DbError};
+use crate::ids::{EntryId, PersonId, TournamentId};
 use crate::roster::PlayerFields;
 
-pub fn add_relation(w: &mut Write, tournament_id: i32, a: i32, b: i32) -> Result<i32, DbError> {
+pub fn add_relation(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    a: EntryId,
+    b: EntryId,
+) -> Result<i32, DbError> {
     crate::db::players::add_relation(w, tournament_id, a, b)
 }
 
-pub fn create(w: &mut Write, tournament_id: i32, f: &PlayerFields) -> Result<Player, DbError> {
+pub fn create(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    f: &PlayerFields,
+) -> Result<Player, DbError> {
     crate::db::players::create(w, tournament_id, f)
 }
 
@@ -22,8 +32,8 @@ pub fn create(w: &mut Write, tournament_id: i32, f: &PlayerFields) -> Result<Pla
 /// the rounds already paired.
 pub fn withdrawal(
     conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
+    tournament_id: TournamentId,
+    id: EntryId,
 ) -> Result<(Player, usize), DbError> {
     Ok((
         crate::db::players::find(conn, tournament_id, id)?,
@@ -35,7 +45,7 @@ pub fn withdrawal(
 /// relatives.
 pub fn sheet(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
 ) -> Result<(Tournament, Vec<Player>, Vec<Relation>), DbError> {
     Ok((
         crate::db::tournaments::find(conn, tournament_id)?,
@@ -48,8 +58,8 @@ pub fn sheet(
 /// personal link when one was issued.
 pub fn edit(
     conn: &mut DbConnection,
-    tournament_id: i32,
-    id: i32,
+    tournament_id: TournamentId,
+    id: EntryId,
 ) -> Result<(Player, Option<String>), DbError> {
     Ok((
         crate::db::players::find(conn, tournament_id, id)?,
@@ -64,40 +74,52 @@ pub fn person_named(
     asked: &str,
 ) -> Result<Option<crate::db::people::Person>, DbError> {
     Ok(match asked.trim().trim_start_matches('#').parse::<i32>() {
-        Ok(id) => crate::db::people::find(conn, id).ok(),
+        Ok(id) => crate::db::people::find(conn, PersonId(id)).ok(),
         Err(_) => crate::db::people::by_federation_id(conn, asked.trim())?,
     })
 }
 
-pub fn find(conn: &mut DbConnection, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+pub fn find(
+    conn: &mut DbConnection,
+    tournament_id: TournamentId,
+    id: EntryId,
+) -> Result<Player, DbError> {
     crate::db::players::find(conn, tournament_id, id)
 }
 
 /// Players in entry order (the order late entries get their numbers in).
-pub fn list(conn: &mut DbConnection, tournament_id: i32) -> Result<Vec<Player>, DbError> {
+pub fn list(conn: &mut DbConnection, tournament_id: TournamentId) -> Result<Vec<Player>, DbError> {
     crate::db::players::list(conn, tournament_id)
 }
 
 /// Takes back a withdrawal: the player is paired again from the next round.
-pub fn reinstate(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+pub fn reinstate(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    id: EntryId,
+) -> Result<Player, DbError> {
     crate::db::players::reinstate(w, tournament_id, id)
 }
 
-pub fn remove_relation(w: &mut Write, tournament_id: i32, id: i32) -> Result<(), DbError> {
+pub fn remove_relation(w: &mut Write, tournament_id: TournamentId, id: i32) -> Result<(), DbError> {
     crate::db::players::remove_relation(w, tournament_id, id)
 }
 
 pub fn update(
     w: &mut Write,
-    tournament_id: i32,
-    id: i32,
+    tournament_id: TournamentId,
+    id: EntryId,
     f: &PlayerFields,
 ) -> Result<Player, DbError> {
     crate::db::players::update(w, tournament_id, id, f)
 }
 
 /// Withdraws a player from the next round on; rounds already paired stand.
-pub fn withdraw(w: &mut Write, tournament_id: i32, id: i32) -> Result<Player, DbError> {
+pub fn withdraw(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    id: EntryId,
+) -> Result<Player, DbError> {
     crate::db::players::withdraw(w, tournament_id, id)
 }
 
@@ -121,7 +143,7 @@ pub struct Imported {
 /// `book`, as entering the person does.
 pub fn import_lines(
     w: &mut Write,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     mut players: Vec<PlayerFields>,
     relatives: &[(usize, usize)],
     book: &super::ratings::Book,

@@ -6,27 +6,33 @@
 use crate::db::audit::Write;
 use crate::db::publications::Publication;
 use crate::db::{DbConnection, DbError};
+use crate::ids::TournamentId;
 
-pub fn find(conn: &mut DbConnection, tid: i32) -> Result<Option<Publication>, DbError> {
+pub fn find(conn: &mut DbConnection, tid: TournamentId) -> Result<Option<Publication>, DbError> {
     crate::db::publications::find(conn, tid)
 }
 
 /// Publishes tournament `tid` to `target` with `token` from now on. The
 /// origin id is kept from an earlier setting (the target knows the event by
 /// it); a new target starts from nothing acknowledged.
-pub fn set(w: &mut Write, tid: i32, target: &str, token: &str) -> Result<Publication, DbError> {
+pub fn set(
+    w: &mut Write,
+    tid: TournamentId,
+    target: &str,
+    token: &str,
+) -> Result<Publication, DbError> {
     crate::db::publications::set(w, tid, target, token)
 }
 
 /// Stops publishing tournament `tid` (the settings stay, for a restart).
-pub fn stop(w: &mut Write, tid: i32) -> Result<(), DbError> {
+pub fn stop(w: &mut Write, tid: TournamentId) -> Result<(), DbError> {
     crate::db::publications::stop(w, tid)
 }
 
 /// A referee's "Send now": the failures in a row and the last try are
 /// cleared, so the sender's wait starts again from its shortest and the
 /// next try is due at once. The error stays until a send succeeds.
-pub fn send_now(w: &mut Write, tid: i32) -> Result<(), DbError> {
+pub fn send_now(w: &mut Write, tid: TournamentId) -> Result<(), DbError> {
     crate::db::publications::send_now(w, tid)
 }
 

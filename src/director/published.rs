@@ -8,6 +8,7 @@ use crate::db::event::EventFile;
 use crate::db::published::{Published, Received, Sent};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
+use crate::ids::TournamentId;
 
 /// Stores revision `sent.revision` of the event `sent.origin`: the whole
 /// replacement in the caller's one transaction. The same revision again,
@@ -25,7 +26,10 @@ pub fn receive(
     crate::db::published::receive(w, sent, by, file)
 }
 
-pub fn of_tournament(conn: &mut DbConnection, tid: i32) -> Result<Option<Published>, DbError> {
+pub fn of_tournament(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+) -> Result<Option<Published>, DbError> {
     crate::db::published::of_tournament(conn, tid)
 }
 
@@ -41,6 +45,6 @@ pub fn parse(text: &str) -> Result<crate::db::event::EventFile, DbError> {
 
 /// Reads every row of one tournament, in one transaction so the file is one
 /// moment of the event even while results are being entered.
-pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
+pub fn export(conn: &mut DbConnection, tid: TournamentId) -> Result<EventFile, DbError> {
     crate::db::event::export(conn, tid)
 }

@@ -9,6 +9,7 @@ use crate::standings::{self, Entrant, Outcome, Scoring, Standing};
 use crate::tournament::ByeKind;
 
 use super::{pid, TournamentData};
+use crate::ids::{EntryId, TeamId};
 
 impl TournamentData {
     pub fn scoring(&self) -> Scoring {
@@ -21,7 +22,7 @@ impl TournamentData {
 
     /// What `player` got out of `round`, counting the main games only (a
     /// knock-out's tiebreak games decide who goes through, not the score).
-    pub fn outcome(&self, player: i32, round: &Round) -> Outcome {
+    pub fn outcome(&self, player: EntryId, round: &Round) -> Outcome {
         let seat = self
             .pairings_of(round)
             .into_iter()
@@ -33,7 +34,7 @@ impl TournamentData {
     /// player's outcome of a round through this is one pass over the
     /// round, where asking [`Self::outcome`] player by player is a pass
     /// per player (1.7 s of a 10,000-player standings page).
-    pub fn seats_of(&self, round: &Round) -> HashMap<i32, &Pairing> {
+    pub fn seats_of(&self, round: &Round) -> HashMap<EntryId, &Pairing> {
         let mut seats = HashMap::new();
         for p in self.pairings_of(round) {
             for player in [p.first_player_id, p.second_player_id]
@@ -47,7 +48,7 @@ impl TournamentData {
     }
 
     /// What `player` got out of the pairing they sat in (`None`: none).
-    pub fn outcome_at(&self, player: i32, seat: Option<&Pairing>) -> Outcome {
+    pub fn outcome_at(&self, player: EntryId, seat: Option<&Pairing>) -> Outcome {
         let Some(p) = seat else {
             return Outcome::Absent;
         };
@@ -115,7 +116,7 @@ impl TournamentData {
         }
         let numbers = self.pairing_numbers();
         let published = self.published();
-        let seats: Vec<HashMap<i32, &Pairing>> =
+        let seats: Vec<HashMap<EntryId, &Pairing>> =
             published.iter().map(|r| self.seats_of(r)).collect();
         self.players
             .iter()
@@ -135,7 +136,7 @@ impl TournamentData {
 
     /// How far `player` got in a knock-out over the `published` rounds
     /// ([`standings::knockout_stage`]); 0 in every other system.
-    fn knockout_stage(&self, player: i32, published: &[&Round]) -> u32 {
+    fn knockout_stage(&self, player: EntryId, published: &[&Round]) -> u32 {
         if self.tournament.system != crate::tournament::System::Knockout {
             return 0;
         }
@@ -192,7 +193,7 @@ impl TournamentData {
     /// The club of a line of the standings (a player's, or a team's).
     pub fn club_of(&self, id: u32) -> &str {
         if self.is_team_event() {
-            return self.team(id as i32).map_or("", |t| t.club.as_str());
+            return self.team(TeamId(id as i32)).map_or("", |t| t.club.as_str());
         }
         self.players
             .iter()

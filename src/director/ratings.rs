@@ -11,6 +11,7 @@ use chrono::NaiveDate;
 
 use crate::db::people::{self, Person, PlayedGame};
 use crate::db::{DbConnection, DbError};
+use crate::ids::{EntryId, GameId, PersonId, TournamentId};
 use crate::rating::{self, Game, History, Period, Rating, Settings, Start};
 
 /// The ratings at one moment: the people, the inputs and their history.
@@ -22,7 +23,7 @@ pub struct Book {
     /// Everyone in the registry, by id; a person's index here is their
     /// index in the history.
     pub people: Vec<Person>,
-    index: HashMap<i32, u32>,
+    index: HashMap<PersonId, u32>,
     starts: Vec<Start>,
     /// Sorted by period (the order the games are stored in within one).
     games: Vec<Game>,
@@ -41,12 +42,12 @@ pub struct Listed<'a> {
 }
 
 impl Book {
-    pub fn index_of(&self, person: i32) -> Option<u32> {
+    pub fn index_of(&self, person: PersonId) -> Option<u32> {
         self.index.get(&person).copied()
     }
 
     /// The person's rating after the latest period, if rated.
-    pub fn current(&self, person: i32) -> Option<Rating> {
+    pub fn current(&self, person: PersonId) -> Option<Rating> {
         let i = self.index_of(person)?;
         let (_, snapshot) = self.history.latest()?;
         snapshot.get(i).map(|(r, _)| r)
@@ -56,7 +57,7 @@ impl Book {
     /// played in, and the latest month (their current rating). Months in
     /// which nothing happened to them are left out, so the line grows with
     /// the games a person plays, never with the calendar.
-    pub fn line(&self, person: i32) -> Vec<(Period, Rating, u32)> {
+    pub fn line(&self, person: PersonId) -> Vec<(Period, Rating, u32)> {
         let Some(i) = self.index_of(person) else {
             return Vec::new();
         };
@@ -116,7 +117,7 @@ pub struct Ratings {
     /// tournament's revision then: a change reads again only the
     /// tournaments it touched (a result, a round's day), not a million
     /// games.
-    games: Mutex<HashMap<i32, Kept>>,
+    games: Mutex<HashMap<TournamentId, Kept>>,
 }
 
 /// A tournament's revision and its games played on the board then.
@@ -177,7 +178,7 @@ impl Ratings {
         previous: Option<&Book>,
     ) -> Result<Book, DbError> {
         let everyone = people::all(conn)?;
-        let index: HashMap<i32, u32> = everyone
+        let index: HashMap<PersonId, u32> = everyone
             .iter()
             .enumerate()
             .map(|(i, p)| (p.id, i as u32))
@@ -189,12 +190,12 @@ impl Ratings {
         for s in &mut starts {
             s.after = s.after.max(before_first);
         }
-        let entry_person: HashMap<i32, u32> = people::entry_people(conn)?
+        let entry_person: HashMap<EntryId, u32> = people::entry_people(conn)?
             .into_iter()
             .filter_map(|(entry, person)| Some((entry, *index.get(&person)?)))
             .collect();
         let played = self.played(conn)?;
-        let mut games: Vec<(Game, (NaiveDate, i32))> = played
+        let mut games: Vec<(Game, (NaiveDate, GameId))> = played
             .iter()
             .flat_map(|t| t.iter())
             .filter_map(|g| {
@@ -239,7 +240,7 @@ impl Ratings {
 /// (the first such by id), so that a merge never loses a rating brought in
 /// and an undo finds every row as it was.
 fn starts_of(everyone: &[Person]) -> Vec<Start> {
-    let index: HashMap<i32, usize> = everyone
+    let index: HashMap<PersonId, usize> = everyone
         .iter()
         .enumerate()
         .map(|(i, p)| (p.id, i))
@@ -250,7 +251,7 @@ fn starts_of(everyone: &[Person]) -> Vec<Start> {
         }
         &everyone[p]
     };
-    let mut by_person: HashMap<i32, Start> = HashMap::new();
+    let mut by_person: HashMap<PersonId, Start> = HashMap::new();
     for (i, p) in everyone.iter().enumerate() {
         let Some(start) = p.start() else { continue };
         let owner = root(i);

@@ -9,6 +9,7 @@ use crate::db::players::{self, Player};
 use crate::db::tournaments::rounds_paired;
 use crate::db::DbError;
 use crate::field::{FieldError, Problem};
+use crate::ids::{EntryId, PersonId, TournamentId};
 use crate::rating::Rating;
 use crate::refusal::Refusal;
 use crate::registry::{PersonFields, Pulled};
@@ -41,8 +42,8 @@ pub fn entry_fields(p: &Person, current: Option<Rating>, seed: Option<i32>) -> P
 /// now (from the ratings the caller read).
 pub fn enter(
     w: &mut Write,
-    tid: i32,
-    person: i32,
+    tid: TournamentId,
+    person: PersonId,
     current: Option<Rating>,
     seed: Option<i32>,
 ) -> Result<Player, DbError> {
@@ -53,7 +54,10 @@ pub fn enter(
     if let Some(into) = p.merged_into {
         return Err(DbError::Refused(Refusal::Invalid(FieldError::new(
             "person",
-            Problem::MergedAway { person, into },
+            Problem::MergedAway {
+                person: person.0,
+                into: into.0,
+            },
         ))));
     }
     players::create_as(w, tid, &entry_fields(&p, current, seed), Some(person))
@@ -62,8 +66,8 @@ pub fn enter(
 /// Copies the person's fields and current rating into the entry again.
 pub fn refresh(
     w: &mut Write,
-    tid: i32,
-    player: i32,
+    tid: TournamentId,
+    player: EntryId,
     current: Option<Rating>,
 ) -> Result<Player, DbError> {
     let entry = players::find(w.conn(), tid, player)?;

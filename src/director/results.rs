@@ -15,6 +15,7 @@ use crate::results::{GameResult, ResultEdit};
 use crate::tournament::System;
 
 use super::TournamentData;
+use crate::ids::{GameId, PairingId, TournamentId};
 
 /// What a save did.
 #[derive(Debug, Clone, Default)]
@@ -30,12 +31,12 @@ pub struct SaveReport {
     pub ruled: Vec<RulingStands>,
     /// Games left as they are, and why: a main game of a knock-out pairing
     /// whose tiebreak set has results.
-    pub refused: Vec<(i32, Conflict)>,
+    pub refused: Vec<(GameId, Conflict)>,
     /// Knock-out tables left level that got a new tiebreak set (OGR 9.4).
     pub new_tiebreak_sets: Vec<i32>,
     /// Knock-out pairings whose tiebreak games were added or removed, by
     /// id, with all their games as stored now.
-    pub tiebreak_games: Vec<(i32, Vec<Game>)>,
+    pub tiebreak_games: Vec<(PairingId, Vec<Game>)>,
 }
 
 impl TournamentData {
@@ -68,7 +69,7 @@ impl TournamentData {
 /// still saved. A game of another tournament is not found.
 pub fn save(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     edits: &[ResultEdit],
     by: &User,
 ) -> Result<SaveReport, DbError> {
@@ -80,9 +81,9 @@ pub fn save(
 /// records. Any other game whose ruling stands is reported, not changed.
 pub fn save_replacing(
     conn: &mut DbConnection,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     edits: &[ResultEdit],
-    replacing: &[i32],
+    replacing: &[GameId],
     by: &User,
 ) -> Result<SaveReport, DbError> {
     super::commit(conn, Some(by.id), |w| {
@@ -94,9 +95,9 @@ pub fn save_replacing(
 /// result with itself).
 pub fn save_in(
     w: &mut Write,
-    tournament_id: i32,
+    tournament_id: TournamentId,
     edits: &[ResultEdit],
-    replacing: &[i32],
+    replacing: &[GameId],
 ) -> Result<SaveReport, DbError> {
     let mut report = SaveReport::default();
     if edits.is_empty() {
@@ -116,7 +117,7 @@ pub fn save_in(
         }
         if !ctx.round.is_published() {
             return Err(Refused::Draft {
-                round: ctx.round.number,
+                round: ctx.round.number.0,
                 doing: OnGames::Results,
             }
             .into());
@@ -132,8 +133,8 @@ pub fn save_in(
             if let Some(r) = standing_ruling(conn, &ctx)? {
                 if !replacing.contains(&edit.game) {
                     report.ruled.push(RulingStands {
-                        game_id: edit.game,
-                        round: ctx.round.number,
+                        game_id: edit.game.0,
+                        round: ctx.round.number.0,
                         table: ctx.pairing.table_no,
                         game: ctx.game.number,
                         tiebreak: ctx.game.tiebreak,
@@ -198,7 +199,7 @@ fn main_game_held(conn: &mut DbConnection, ctx: &GameContext) -> Result<Option<C
         .iter()
         .position(|g| g.result.is_some())
         .map(|i| Conflict::HeldByTiebreak {
-            round: ctx.round.number,
+            round: ctx.round.number.0,
             table: ctx.pairing.table_no,
             set: i / 2 + 1,
             game: ctx.game.number,
@@ -218,8 +219,8 @@ fn settle_tiebreak_sets(
     report: &mut SaveReport,
 ) -> Result<(), DbError> {
     let mut data = super::load::round_alone(w.conn(), t.clone(), round.clone())?;
-    let mut changed: Vec<i32> = Vec::new();
-    let mut unwanted: Vec<i32> = Vec::new();
+    let mut changed: Vec<PairingId> = Vec::new();
+    let mut unwanted: Vec<GameId> = Vec::new();
     for p in data.pairings_of(&round) {
         let games = data.tiebreak_games_not_called_for(p);
         if !games.is_empty() {

@@ -6,20 +6,21 @@
 use crate::db::audit::Write;
 use crate::db::rounds::{GameContext, Round};
 use crate::db::{DbConnection, DbError};
+use crate::ids::{EntryId, GameId, RoundNo, TournamentId};
 use chrono::NaiveDate;
 
 /// Sets the day round `number` is played on; audited with the old day and
 /// the new. The same day again changes nothing and records nothing.
 pub fn set_date(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     day: NaiveDate,
 ) -> Result<Round, DbError> {
     crate::db::round_settings::set_date(w, tournament_id, number, day)
 }
 
-pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext, DbError> {
+pub fn game_context(conn: &mut DbConnection, game_id: GameId) -> Result<GameContext, DbError> {
     crate::db::rounds::game_context(conn, game_id)
 }
 
@@ -28,19 +29,23 @@ pub fn game_context(conn: &mut DbConnection, game_id: i32) -> Result<GameContext
 /// knock-out tiebreak sets that level games added. Refused once a later
 /// round is paired (its pairing rests on these results) and when there is
 /// nothing to clear. Returns how many results were cleared.
-pub fn clear_results(w: &mut Write, tournament_id: i32, number: i32) -> Result<usize, DbError> {
+pub fn clear_results(
+    w: &mut Write,
+    tournament_id: TournamentId,
+    number: RoundNo,
+) -> Result<usize, DbError> {
     crate::db::rounds::clear_results(w, tournament_id, number)
 }
 
-pub fn publish(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
+pub fn publish(w: &mut Write, tournament_id: TournamentId, number: RoundNo) -> Result<(), DbError> {
     crate::db::rounds::publish(w, tournament_id, number)
 }
 
 /// Sets round `number`'s clock (OGR 8).
 pub fn set_clock(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     clock: crate::clock::RoundClock,
 ) -> Result<Round, DbError> {
     crate::db::round_settings::set_clock(w, tournament_id, number, clock)
@@ -50,8 +55,8 @@ pub fn set_clock(
 /// unlocks it again; audited.
 pub fn set_locked(
     w: &mut Write,
-    tournament_id: i32,
-    number: i32,
+    tournament_id: TournamentId,
+    number: RoundNo,
     lock: bool,
 ) -> Result<(), DbError> {
     crate::db::round_settings::set_locked(w, tournament_id, number, lock)
@@ -59,7 +64,7 @@ pub fn set_locked(
 
 /// Deletes the last round so it can be paired again; refused once any of
 /// its games has a result.
-pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbError> {
+pub fn undo(w: &mut Write, tournament_id: TournamentId, number: RoundNo) -> Result<(), DbError> {
     crate::db::rounds::undo(w, tournament_id, number)
 }
 
@@ -68,9 +73,9 @@ pub fn undo(w: &mut Write, tournament_id: i32, number: i32) -> Result<(), DbErro
 /// asked for themselves; the referee cancels any.
 pub fn cancel_bye(
     w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    round: i32,
+    tournament_id: TournamentId,
+    player_id: EntryId,
+    round: RoundNo,
     by_player: bool,
 ) -> Result<(), DbError> {
     crate::db::byes::cancel_bye(w, tournament_id, player_id, round, by_player)
@@ -81,9 +86,9 @@ pub fn cancel_bye(
 /// the player must be of this event.
 pub fn request_bye(
     w: &mut Write,
-    tournament_id: i32,
-    player_id: i32,
-    round: i32,
+    tournament_id: TournamentId,
+    player_id: EntryId,
+    round: RoundNo,
     half: bool,
     by_player: bool,
 ) -> Result<(), DbError> {

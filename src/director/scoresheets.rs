@@ -21,6 +21,7 @@ use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{players, settings, DbConnection, DbError};
 use crate::field::{FieldError, Problem};
+use crate::ids::{EntryId, GameId, PairingId, TournamentId};
 use crate::results::{GameResult, ResultEdit};
 use crate::rules::check::check_sheet;
 use crate::rules::notation::{self, Scoresheet};
@@ -85,7 +86,7 @@ fn summary(check: &Result<(Scoresheet, Report), ParseError>) -> String {
 /// referees the game's tournament).
 pub fn submit(
     conn: &mut DbConnection,
-    game_id: i32,
+    game_id: GameId,
     side: RecordSide,
     text: &str,
     by: &User,
@@ -97,7 +98,7 @@ pub fn submit(
 fn store(
     conn: &mut DbConnection,
     round: &Round,
-    game_id: i32,
+    game_id: GameId,
     side: RecordSide,
     text: &str,
     by: Option<&User>,
@@ -105,7 +106,7 @@ fn store(
     refuse(text)?;
     if !round.is_published() {
         return Err(Refused::Draft {
-            round: round.number,
+            round: round.number.0,
             doing: OnGames::Records,
         }
         .into());
@@ -141,7 +142,7 @@ pub struct LinkPairing {
     pub pairing: Pairing,
     pub games: Vec<Game>,
     /// Names by player id.
-    pub names: HashMap<i32, String>,
+    pub names: HashMap<EntryId, String>,
     /// Records may still be sent: the referee has not locked the round.
     pub open: bool,
     /// The current records of the pairing's games.
@@ -149,7 +150,7 @@ pub struct LinkPairing {
 }
 
 impl LinkPairing {
-    pub fn name(&self, id: Option<i32>) -> String {
+    pub fn name(&self, id: Option<EntryId>) -> String {
         id.and_then(|i| self.names.get(&i).cloned())
             .unwrap_or_default()
     }
@@ -158,7 +159,7 @@ impl LinkPairing {
 /// The secret of a pairing's player link: a digest of the pairing and an
 /// installation secret kept in the settings, so every app process gives
 /// the same link and nothing per pairing needs storing.
-pub fn link_key(conn: &mut DbConnection, pairing_id: i32) -> Result<String, DbError> {
+pub fn link_key(conn: &mut DbConnection, pairing_id: PairingId) -> Result<String, DbError> {
     let secret = settings::get_or_insert(conn, "player_link_secret", crate::accounts::new_token)?;
     let digest = crate::accounts::token_digest(&format!("{secret}:pairing:{pairing_id}"));
     Ok(digest[..32].to_string())
@@ -167,7 +168,7 @@ pub fn link_key(conn: &mut DbConnection, pairing_id: i32) -> Result<String, DbEr
 /// The pairing behind a player link; a wrong key is no such link.
 pub fn open_link(
     conn: &mut DbConnection,
-    pairing_id: i32,
+    pairing_id: PairingId,
     key: &str,
 ) -> Result<LinkPairing, DbError> {
     let expected = link_key(conn, pairing_id)?;
@@ -185,7 +186,7 @@ pub fn open_link(
         .map(|p| (p.id, p.name))
         .collect();
     let open = round.locked_at.is_none();
-    let ids: Vec<i32> = games.iter().map(|g| g.id).collect();
+    let ids: Vec<GameId> = games.iter().map(|g| g.id).collect();
     let sheets = sheets::current_of_tournament(conn, tournament.id)?
         .into_iter()
         .filter(|s| ids.contains(&s.game_id))
@@ -206,9 +207,9 @@ pub fn open_link(
 /// the referee locks the round.
 pub fn submit_by_link(
     conn: &mut DbConnection,
-    pairing_id: i32,
+    pairing_id: PairingId,
     key: &str,
-    game_id: i32,
+    game_id: GameId,
     side: RecordSide,
     text: &str,
 ) -> Result<Submitted, DbError> {
@@ -221,7 +222,7 @@ pub fn submit_by_link(
     }
     if !link.open {
         return Err(Refused::LinkLocked {
-            round: link.round.number,
+            round: link.round.number.0,
         }
         .into());
     }
@@ -406,7 +407,7 @@ fn played(r: GameResult) -> bool {
 }
 
 /// The games of `round` with their entered results, for [`flags_of`].
-pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<i32, Option<GameResult>> {
+pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<GameId, Option<GameResult>> {
     data.pairings_of(round)
         .iter()
         .flat_map(|p| data.games_of(p.id))
@@ -418,11 +419,11 @@ pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<i32, Option<
 /// record, or lack one the tournament requires, by game id.
 pub fn flags_of(
     conn: &mut DbConnection,
-    tournament_id: i32,
-    games: &HashMap<i32, Option<GameResult>>,
-) -> Result<HashMap<i32, Flags>, DbError> {
+    tournament_id: TournamentId,
+    games: &HashMap<GameId, Option<GameResult>>,
+) -> Result<HashMap<GameId, Flags>, DbError> {
     let required = tournaments::find(conn, tournament_id)?.records_required;
-    let mut by_game: HashMap<i32, Vec<RecordView>> = HashMap::new();
+    let mut by_game: HashMap<GameId, Vec<RecordView>> = HashMap::new();
     for s in sheets::current_of_tournament(conn, tournament_id)? {
         if games.contains_key(&s.game_id) {
             by_game
@@ -431,7 +432,7 @@ pub fn flags_of(
                 .push(RecordView::of(SheetBy { sheet: s, by: None }));
         }
     }
-    let mut rulings: HashMap<i32, Vec<(RulingKind, NaiveDateTime)>> = HashMap::new();
+    let mut rulings: HashMap<GameId, Vec<(RulingKind, NaiveDateTime)>> = HashMap::new();
     for r in sheets::rulings_of_tournament(conn, tournament_id)? {
         rulings
             .entry(r.game_id)
@@ -530,14 +531,14 @@ impl GameRecords {
 }
 
 /// Everything recorded about game `game_id`.
-pub fn game(conn: &mut DbConnection, game_id: i32) -> Result<GameRecords, DbError> {
+pub fn game(conn: &mut DbConnection, game_id: GameId) -> Result<GameRecords, DbError> {
     let ctx = rounds::game_context(conn, game_id)?;
     let tournament = tournaments::find(conn, ctx.round.tournament_id)?;
-    let names: HashMap<i32, String> = players::list(conn, tournament.id)?
+    let names: HashMap<EntryId, String> = players::list(conn, tournament.id)?
         .into_iter()
         .map(|p| (p.id, p.name))
         .collect();
-    let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
+    let name = |id: Option<EntryId>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
     let starter = ctx.game.starter_player_id;
     let other = if starter == ctx.pairing.first_player_id {
         ctx.pairing.second_player_id
@@ -576,7 +577,7 @@ pub struct RulingAsked {
 /// save-a-result use case; the ruling itself is audited.
 pub fn rule(
     conn: &mut DbConnection,
-    game_id: i32,
+    game_id: GameId,
     asked: &RulingAsked,
     by: &User,
 ) -> Result<(), DbError> {
@@ -585,7 +586,7 @@ pub fn rule(
         |field: &'static str, problem: Problem| DbError::from(FieldError::new(field, problem));
     if !records.round.is_published() {
         return Err(Refused::Draft {
-            round: records.round.number,
+            round: records.round.number.0,
             doing: OnGames::Rulings,
         }
         .into());

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use crate::db::people::{self, Person};
 use crate::db::seasons::{self, Season};
 use crate::db::{DbConnection, DbError};
+use crate::ids::{PersonId, SeasonId, TournamentId};
 use crate::season::{self, Event, Place};
 
 /// One line of the season table.
@@ -20,10 +21,10 @@ pub struct Line {
     pub person: Person,
     pub points: f64,
     /// (tournament id, place, points, counted), in the season's order.
-    pub results: Vec<(i32, u32, f64, bool)>,
+    pub results: Vec<(TournamentId, u32, f64, bool)>,
 }
 
-pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>), DbError> {
+pub fn standings(conn: &mut DbConnection, id: SeasonId) -> Result<(Season, Vec<Line>), DbError> {
     let s = seasons::find(conn, id)?;
     let mut events = Vec::with_capacity(s.events.len());
     for &(tid, _, weight) in &s.events {
@@ -37,10 +38,10 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
             });
             continue;
         }
-        let person_of: HashMap<u32, i32> = data
+        let person_of: HashMap<u32, PersonId> = data
             .players
             .iter()
-            .filter_map(|p| Some((p.id as u32, p.person_id?)))
+            .filter_map(|p| Some((super::pid(p.id), p.person_id?)))
             .collect();
         let standings = data.standings();
         let mut places = Vec::new();
@@ -48,7 +49,7 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
             let shared = standings.iter().filter(|o| o.rank == st.rank).count();
             if let Some(&person) = person_of.get(&st.id) {
                 places.push(Place {
-                    person: person as u32,
+                    person: person.0 as u32,
                     place: st.rank as u32,
                     shared_to: (st.rank + shared - 1) as u32,
                 });
@@ -59,7 +60,7 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
     let rows = season::table(&s.points, s.best.map(|b| b as usize), &events);
     let mut lines = Vec::with_capacity(rows.len());
     for row in rows {
-        let person = people::find(conn, row.person as i32)?;
+        let person = people::find(conn, PersonId(row.person as i32))?;
         lines.push(Line {
             rank: row.rank,
             person,
@@ -76,8 +77,8 @@ pub fn standings(conn: &mut DbConnection, id: i32) -> Result<(Season, Vec<Line>)
 
 /// The season's events that are not counted: those not rated (friendlies,
 /// test events), by tournament id in the season's order.
-pub fn not_counted(conn: &mut DbConnection, s: &Season) -> Result<Vec<i32>, DbError> {
-    let ids: Vec<i32> = s.events.iter().map(|e| e.0).collect();
+pub fn not_counted(conn: &mut DbConnection, s: &Season) -> Result<Vec<TournamentId>, DbError> {
+    let ids: Vec<TournamentId> = s.events.iter().map(|e| e.0).collect();
     crate::db::tournaments::not_rated_among(conn, &ids)
 }
 
@@ -90,22 +91,22 @@ pub fn create(w: &mut Write, f: &SeasonFields) -> Result<Season, DbError> {
 
 /// Deletes season `id` (its events stay; only their grouping goes); the
 /// change records what the season was.
-pub fn delete(w: &mut Write, id: i32) -> Result<Season, DbError> {
+pub fn delete(w: &mut Write, id: SeasonId) -> Result<Season, DbError> {
     crate::db::seasons::delete(w, id)
 }
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<Season, DbError> {
+pub fn find(conn: &mut DbConnection, id: SeasonId) -> Result<Season, DbError> {
     crate::db::seasons::find(conn, id)
 }
 
 /// Changes season `id` to `f`, its events replaced by `f`'s in their
 /// order; the change records the season before and after.
-pub fn update(w: &mut Write, id: i32, f: &SeasonFields) -> Result<Season, DbError> {
+pub fn update(w: &mut Write, id: SeasonId, f: &SeasonFields) -> Result<Season, DbError> {
     crate::db::seasons::update(w, id, f)
 }
 
 /// Every season, newest first: (id, name).
-pub fn list(conn: &mut DbConnection) -> Result<Vec<(i32, String)>, DbError> {
+pub fn list(conn: &mut DbConnection) -> Result<Vec<(SeasonId, String)>, DbError> {
     crate::db::seasons::list(conn)
 }
 

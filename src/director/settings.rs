@@ -8,12 +8,13 @@ use crate::db::audit::Write;
 use crate::db::tournaments::{self, Tournament};
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
+use crate::ids::TournamentId;
 use crate::refusal::Refusal;
 use crate::tournament::{ChangeRefused, Lock, TournamentFields};
 
 /// The settings locked now, with why: what the edit form shows read-only.
 /// Reads the rounds only: the form needs no more to know what is fixed.
-pub fn locks(conn: &mut DbConnection, tid: i32) -> Result<Vec<Lock>, DbError> {
+pub fn locks(conn: &mut DbConnection, tid: TournamentId) -> Result<Vec<Lock>, DbError> {
     Ok(super::progress_of(&crate::db::rounds::list(conn, tid)?).locks())
 }
 
@@ -22,7 +23,7 @@ pub fn locks(conn: &mut DbConnection, tid: i32) -> Result<Vec<Lock>, DbError> {
 /// longer fit (invalid, naming `rounds`). Nothing changes when refused.
 pub fn update(
     conn: &mut DbConnection,
-    tid: i32,
+    tid: TournamentId,
     fields: &TournamentFields,
     by: &User,
 ) -> Result<Tournament, DbError> {

@@ -10,18 +10,19 @@ use crate::refusal::Refusal;
 use crate::tournament::ByeKind;
 
 use super::{pid, TournamentData};
+use crate::ids::{EntryId, RoundNo, TournamentId};
 
 impl TournamentData {
     /// Every rule a hand swap of `a` and `b` in `round` would break, as
     /// sentences a referee reads before confirming.
-    pub fn swap_warnings(&self, round: &Round, a: i32, b: i32) -> Vec<String> {
-        let name = |id: i32| {
+    pub fn swap_warnings(&self, round: &Round, a: EntryId, b: EntryId) -> Vec<String> {
+        let name = |id: EntryId| {
             self.players
                 .iter()
                 .find(|p| p.id == id)
                 .map_or_else(|| format!("player {id}"), |p| p.name.clone())
         };
-        let swapped = |x: Option<i32>| match x {
+        let swapped = |x: Option<EntryId>| match x {
             Some(x) if x == a => Some(b),
             Some(x) if x == b => Some(a),
             other => other,
@@ -30,7 +31,7 @@ impl TournamentData {
         let (forbidden, waivers) = self.kept_apart(Some(round.number));
         let avoid = crate::pairing::avoidance::Avoidance::new(
             self.tournament.rules,
-            self.total_rounds().unwrap_or(round.number) as u32,
+            self.total_rounds().unwrap_or(round.number.0) as u32,
             &self.ties(&players),
             &forbidden,
             &waivers,
@@ -40,7 +41,7 @@ impl TournamentData {
             .iter()
             .filter(|r| r.number < round.number)
             .collect();
-        let met = |x: i32, y: i32| {
+        let met = |x: EntryId, y: EntryId| {
             earlier.iter().any(|r| {
                 self.pairings_of(r).iter().any(|p| {
                     (p.first_player_id == Some(x) && p.second_player_id == Some(y))
@@ -50,7 +51,7 @@ impl TournamentData {
         };
         // The Swiss engine's notion of a used bye (C2): the allocated bye or
         // a forfeit win, read from the same outcomes its history is built of.
-        let used_bye = |x: i32| {
+        let used_bye = |x: EntryId| {
             earlier.iter().find_map(|r| {
                 let (kind, _) = self.outcome(x, r).entry();
                 kind.uses_bye().then_some((r.number, kind))
@@ -71,9 +72,10 @@ impl TournamentData {
                             name(y)
                         ));
                     }
-                    if let Some(r) = avoid.forbids(pid(x), pid(y), round.number as u32) {
+                    if let Some(r) = avoid.forbids(pid(x), pid(y), round.number.0 as u32) {
                         out.push(format!("{} and {}: {r}", name(x), name(y)));
-                    } else if let Some(r) = avoid.prefers_apart(pid(x), pid(y), round.number as u32)
+                    } else if let Some(r) =
+                        avoid.prefers_apart(pid(x), pid(y), round.number.0 as u32)
                     {
                         out.push(format!("{} and {}: {r}", name(x), name(y)));
                     }
@@ -112,9 +114,9 @@ pub enum Swap {
 /// those rules in the audit trail.
 pub fn swap(
     conn: &mut DbConnection,
-    tid: i32,
-    n: i32,
-    (a, b): (i32, i32),
+    tid: TournamentId,
+    n: RoundNo,
+    (a, b): (EntryId, EntryId),
     confirmed: bool,
     by: &User,
 ) -> Result<Swap, DbError> {

@@ -28,6 +28,7 @@ use crate::standings::{Entrant, Outcome, Scoring};
 use crate::tournament::{ByeKind, ByeValue, Ranking, System};
 
 use super::{pid, DirectorError, TournamentData};
+use crate::ids::{EntryId, PairingId, RoundNo, TeamId, TournamentId};
 
 /// A team match's score so far, from the first team's side.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -53,18 +54,18 @@ impl TournamentData {
         self.tournament.system.is_team()
     }
 
-    pub fn team(&self, id: i32) -> Option<&Team> {
+    pub fn team(&self, id: TeamId) -> Option<&Team> {
         self.teams.iter().find(|t| t.id == id)
     }
 
     /// The team a player plays for.
-    pub fn team_of(&self, player: i32) -> Option<&Team> {
+    pub fn team_of(&self, player: EntryId) -> Option<&Team> {
         let m = self.members.iter().find(|m| m.player_id == player)?;
         self.team(m.team_id)
     }
 
     /// A team's roster players in board order.
-    pub fn roster(&self, team: i32) -> Vec<i32> {
+    pub fn roster(&self, team: TeamId) -> Vec<EntryId> {
         self.members_of(team)
             .filter(|m| !m.substitute)
             .map(|m| m.player_id)
@@ -72,14 +73,14 @@ impl TournamentData {
     }
 
     /// A team's substitutes, in the order they were entered.
-    pub fn substitutes(&self, team: i32) -> Vec<i32> {
+    pub fn substitutes(&self, team: TeamId) -> Vec<EntryId> {
         self.members_of(team)
             .filter(|m| m.substitute)
             .map(|m| m.player_id)
             .collect()
     }
 
-    fn members_of(&self, team: i32) -> impl Iterator<Item = &Member> {
+    fn members_of(&self, team: TeamId) -> impl Iterator<Item = &Member> {
         self.members.iter().filter(move |m| m.team_id == team)
     }
 
@@ -92,7 +93,7 @@ impl TournamentData {
     }
 
     /// The boards of a match, board 1 first.
-    pub fn boards_of(&self, round: &Round, match_id: i32) -> Vec<&Pairing> {
+    pub fn boards_of(&self, round: &Round, match_id: PairingId) -> Vec<&Pairing> {
         let mut list: Vec<&Pairing> = self
             .pairings_of(round)
             .into_iter()
@@ -147,7 +148,7 @@ impl TournamentData {
     }
 
     /// The match a team plays in a round (or its bye).
-    pub fn match_of(&self, round: &Round, team: i32) -> Option<&Pairing> {
+    pub fn match_of(&self, round: &Round, team: TeamId) -> Option<&Pairing> {
         self.matches_of(round)
             .into_iter()
             .find(|m| m.first_team_id == Some(team) || m.second_team_id == Some(team))
@@ -155,7 +156,7 @@ impl TournamentData {
 
     /// Who plays each board for `team` in `round`, board 1 first (empty
     /// for a bye).
-    pub fn lineup(&self, round: &Round, team: i32) -> Vec<i32> {
+    pub fn lineup(&self, round: &Round, team: TeamId) -> Vec<EntryId> {
         let Some(m) = self.match_of(round, team) else {
             return Vec::new();
         };
@@ -182,7 +183,7 @@ impl TournamentData {
     }
 
     /// What `team` got out of `round`, with its game points per board.
-    pub fn team_outcome(&self, team: i32, round: &Round) -> (Outcome, Vec<Points>) {
+    pub fn team_outcome(&self, team: TeamId, round: &Round) -> (Outcome, Vec<Points>) {
         let Some(m) = self.match_of(round, team) else {
             return (Outcome::Absent, Vec::new());
         };
@@ -210,7 +211,7 @@ impl TournamentData {
             .collect();
         (
             Outcome::Played {
-                opponent: pid(other),
+                opponent: other.engine(),
                 points: mine,
                 opponent_points: theirs,
                 // For a team, "wins" counts matches won.
@@ -239,7 +240,7 @@ impl TournamentData {
                     })
                     .collect();
                 Entrant {
-                    id: pid(t.id),
+                    id: t.id.engine(),
                     name: t.name.clone(),
                     order: k as u32 + 1,
                     rounds,
@@ -271,7 +272,7 @@ impl TournamentData {
     }
 
     /// Each team's past matches as the team Swiss engine reads them.
-    fn team_history(&self, team: i32, before: i32) -> Vec<TeamMatch> {
+    fn team_history(&self, team: TeamId, before: RoundNo) -> Vec<TeamMatch> {
         let full = Points::from(self.tournament.games_per_pairing) * BOARDS as Points * POINT;
         self.rounds
             .iter()
@@ -306,10 +307,10 @@ impl TournamentData {
     /// Pairs the next round of a team event: teams by the Dutch engine
     /// (team Swiss) or the Berger tables (team league), then each match's
     /// boards from the teams' rosters (line-ups are given afterwards).
-    pub(super) fn pair_teams(&self, next: i32) -> Result<Vec<PlannedMatch>, DirectorError> {
+    pub(super) fn pair_teams(&self, next: RoundNo) -> Result<Vec<PlannedMatch>, DirectorError> {
         if self.teams.len() < 2 {
             return Err(DirectorError::NotReady(NotReady::TooFewTeams {
-                round: next,
+                round: next.0,
                 teams: self.teams.len(),
             }));
         }
@@ -322,17 +323,17 @@ impl TournamentData {
                 }));
             }
         }
-        let mut pairs: Vec<(i32, Option<i32>, Option<Explanation>)> = Vec::new();
+        let mut pairs: Vec<(TeamId, Option<TeamId>, Option<Explanation>)> = Vec::new();
         match self.tournament.system {
             System::TeamSwiss => {
                 let input = TeamSwissInput {
-                    round: next as u32,
-                    total_rounds: self.total_rounds().unwrap_or(next) as u32,
+                    round: next.0 as u32,
+                    total_rounds: self.total_rounds().unwrap_or(next.0) as u32,
                     teams: self
                         .teams
                         .iter()
                         .map(|t| core::Team {
-                            id: pid(t.id),
+                            id: t.id.engine(),
                             name: t.name.clone(),
                             seed: None,
                             history: self.team_history(t.id, next),
@@ -349,35 +350,43 @@ impl TournamentData {
                 let out = core::pair_swiss(&input)?;
                 for p in &out.pairs {
                     pairs.push((
-                        p.first as i32,
-                        Some(p.second as i32),
+                        TeamId::of_engine(p.first),
+                        Some(TeamId::of_engine(p.second)),
                         Some(p.explanation.clone()),
                     ));
                 }
                 if let Some(b) = &out.bye {
-                    pairs.push((b.player as i32, None, Some(b.explanation.clone())));
+                    pairs.push((
+                        TeamId::of_engine(b.player),
+                        None,
+                        Some(b.explanation.clone()),
+                    ));
                 }
             }
             _ => {
-                let ids: Vec<PlayerId> = self.teams.iter().map(|t| pid(t.id)).collect();
+                let ids: Vec<PlayerId> = self.teams.iter().map(|t| t.id.engine()).collect();
                 let cycle = crate::tournament::cycle_rounds(ids.len());
                 let total = self.total_rounds().map_err(DirectorError::Settings)?;
                 let schedule = core::round_robin(&ids, total > cycle)?;
                 let round = schedule
                     .rounds
                     .iter()
-                    .find(|r| r.round == next as u32)
+                    .find(|r| r.round == next.0 as u32)
                     .ok_or({
                         DirectorError::NotReady(NotReady::NoSuchRound {
-                            round: next,
+                            round: next.0,
                             league: true,
                         })
                     })?;
                 for p in &round.pairs {
-                    pairs.push((p.first as i32, Some(p.second as i32), None));
+                    pairs.push((
+                        TeamId::of_engine(p.first),
+                        Some(TeamId::of_engine(p.second)),
+                        None,
+                    ));
                 }
                 if let Some(b) = round.bye {
-                    pairs.push((b as i32, None, None));
+                    pairs.push((TeamId::of_engine(b), None, None));
                 }
             }
         }
@@ -388,16 +397,16 @@ impl TournamentData {
                     None => Vec::new(),
                     Some(second) => core::board_pairings(
                         &Lineup {
-                            team: pid(first),
+                            team: first.engine(),
                             boards: self.roster(first).into_iter().map(pid).collect(),
                         },
                         &Lineup {
-                            team: pid(second),
+                            team: second.engine(),
                             boards: self.roster(second).into_iter().map(pid).collect(),
                         },
                     )?
                     .into_iter()
-                    .map(|b| (b.first as i32, b.second as i32))
+                    .map(|b| (EntryId::of_engine(b.first), EntryId::of_engine(b.second)))
                     .collect(),
                 };
                 Ok(PlannedMatch {
@@ -414,7 +423,7 @@ impl TournamentData {
     /// The substitutes of a line-up and whom each stands in for (OGR
     /// 10.3): the roster players left out, taken in board order, against
     /// the substitutes in the order of the boards they play.
-    pub fn replacements(&self, team: i32, boards: &[i32]) -> Vec<Option<i32>> {
+    pub fn replacements(&self, team: TeamId, boards: &[EntryId]) -> Vec<Option<EntryId>> {
         let roster = self.roster(team);
         let mut out_of_lineup = roster.iter().filter(|p| !boards.contains(p));
         boards
@@ -434,7 +443,7 @@ impl TournamentData {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineupChange {
     pub team: String,
-    pub round: i32,
+    pub round: RoundNo,
     /// Boards whose player changed (1-based).
     pub changed: Vec<i32>,
 }
@@ -453,11 +462,11 @@ pub struct LineupChange {
 /// change (if the two changes clash, the player named twice is refused).
 pub fn set_lineup(
     conn: &mut DbConnection,
-    tid: i32,
-    n: i32,
-    team_id: i32,
-    boards: &[i32],
-    seen: Option<&[i32]>,
+    tid: TournamentId,
+    n: RoundNo,
+    team_id: TeamId,
+    boards: &[EntryId],
+    seen: Option<&[EntryId]>,
     actor: Actor<'_>,
 ) -> Result<LineupChange, DbError> {
     super::commit(conn, actor.user_id(), |w| {
@@ -475,12 +484,12 @@ pub fn set_lineup(
             .match_of(&round, team_id)
             .ok_or_else(|| Refused::NoMatch {
                 team: team.name.clone(),
-                round: n,
+                round: n.0,
             })?;
         if m.second_team_id.is_none() {
             return Err(Refused::TeamBye {
                 team: team.name.clone(),
-                round: n,
+                round: n.0,
             }
             .into());
         }
@@ -494,7 +503,7 @@ pub fn set_lineup(
             .into());
         }
         let current = data.lineup(&round, team_id);
-        let merged: Vec<i32> = match seen {
+        let merged: Vec<EntryId> = match seen {
             Some(seen) if seen.len() == boards.len() && current.len() == boards.len() => boards
                 .iter()
                 .zip(seen)
@@ -505,22 +514,24 @@ pub fn set_lineup(
         };
         let boards = &merged[..];
         let names = data.player_names();
-        let name = |p: i32| names.get(&p).copied().unwrap_or("?").to_string();
-        let eligible: Vec<i32> = data
+        let name = |p: EntryId| names.get(&p).copied().unwrap_or("?").to_string();
+        let eligible: Vec<EntryId> = data
             .roster(team_id)
             .into_iter()
             .chain(data.substitutes(team_id))
             .collect();
-        crate::roster::check_lineup(&team.name, &eligible, boards, |p| {
+        let eligible: Vec<i32> = eligible.iter().map(|p| p.0).collect();
+        let wanted: Vec<i32> = boards.iter().map(|p| p.0).collect();
+        crate::roster::check_lineup(&team.name, &eligible, &wanted, |p| {
             names
-                .get(&p)
+                .get(&EntryId(p))
                 .map_or(format!("player {p}"), |n| n.to_string())
         })?;
         let board_rows = data.boards_of(&round, m.id);
         if captain && board_rows.iter().any(|b| data.board_started(b)) {
             return Err(Refused::CaptainTooLate {
                 team: team.name.clone(),
-                round: n,
+                round: n.0,
             }
             .into());
         }
@@ -540,13 +551,14 @@ pub fn set_lineup(
             changed.push(k as i32 + 1);
         }
         let replaces = data.replacements(team_id, boards);
-        let stored: Vec<(i32, Option<i32>)> = boards.iter().copied().zip(replaces).collect();
+        let stored: Vec<(EntryId, Option<EntryId>)> =
+            boards.iter().copied().zip(replaces).collect();
         teams::store_lineup(w, round.id, team_id, &stored)?;
         let by = match &actor {
             Actor::Referee(_) => String::new(),
             Actor::Captain { team } => format!(" (by the captain of {team})"),
         };
-        let show = |list: &[i32]| {
+        let show = |list: &[EntryId]| {
             list.iter()
                 .enumerate()
                 .map(|(k, &p)| format!("{} {}", k + 1, name(p)))
@@ -572,9 +584,9 @@ pub fn set_lineup(
 /// be substituted and its captains' links stop changing the line-up.
 pub fn start_match(
     conn: &mut DbConnection,
-    tid: i32,
-    n: i32,
-    match_id: i32,
+    tid: TournamentId,
+    n: RoundNo,
+    match_id: PairingId,
     by: &crate::db::users::User,
 ) -> Result<(), DbError> {
     super::commit(conn, Some(by.id), |w| {
@@ -586,9 +598,9 @@ pub fn start_match(
             .find(|m| m.id == match_id)
             .ok_or(DbError::Refused(Refusal::NotFound(Thing::Match)))?
             .clone();
-        let ids: Vec<i32> = data.boards_of(&round, m.id).iter().map(|b| b.id).collect();
+        let ids: Vec<PairingId> = data.boards_of(&round, m.id).iter().map(|b| b.id).collect();
         db::rounds::mark_started(w, &ids)?;
-        let team = |id: Option<i32>| {
+        let team = |id: Option<TeamId>| {
             id.and_then(|i| data.team(i))
                 .map_or(String::new(), |t| t.name.clone())
         };
@@ -608,7 +620,7 @@ pub fn start_match(
 /// Enters every player and team of a CSV import, or nothing.
 pub fn import(
     conn: &mut DbConnection,
-    tid: i32,
+    tid: TournamentId,
     plan: &crate::roster::TeamImport,
     by: &crate::db::users::User,
 ) -> Result<Vec<Team>, ImportRefused> {
@@ -651,12 +663,12 @@ pub fn by_captain_token(conn: &mut DbConnection, token: &str) -> Result<Option<T
 }
 
 /// Enters a team with its roster and substitutes and a fresh captain link.
-pub fn create(w: &mut Write, tid: i32, t: &NewTeam) -> Result<Team, DbError> {
+pub fn create(w: &mut Write, tid: TournamentId, t: &NewTeam) -> Result<Team, DbError> {
     crate::db::teams::create(w, tid, t)
 }
 
 /// Gives a team a new captain's link and returns its secret, which is
 /// not stored (only its digest is): the old link stops working at once.
-pub fn renew_captain_link(w: &mut Write, tid: i32, id: i32) -> Result<String, DbError> {
+pub fn renew_captain_link(w: &mut Write, tid: TournamentId, id: TeamId) -> Result<String, DbError> {
     crate::db::teams::renew_captain_link(w, tid, id)
 }

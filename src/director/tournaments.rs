@@ -7,13 +7,18 @@ use crate::db::audit::Write;
 use crate::db::tournaments::Tournament;
 use crate::db::users::User;
 use crate::db::{DbConnection, DbError};
+use crate::ids::{TournamentId, UserId};
 use crate::tournament::TournamentFields;
 
-pub fn find(conn: &mut DbConnection, id: i32) -> Result<Tournament, DbError> {
+pub fn find(conn: &mut DbConnection, id: TournamentId) -> Result<Tournament, DbError> {
     crate::db::tournaments::find(conn, id)
 }
 
-pub fn is_referee(conn: &mut DbConnection, id: i32, user_id: i32) -> Result<bool, DbError> {
+pub fn is_referee(
+    conn: &mut DbConnection,
+    id: TournamentId,
+    user_id: UserId,
+) -> Result<bool, DbError> {
     crate::db::tournaments::is_referee(conn, id, user_id)
 }
 
@@ -32,32 +37,39 @@ pub fn create(w: &mut Write, f: &TournamentFields, creator: &User) -> Result<Tou
 /// own trail), naming the tournament's id and name. A tournament with a
 /// published round is refused, unless it is a published copy of a
 /// venue's event (the venue's next publication makes a new copy).
-pub fn delete(w: &mut Write, id: i32) -> Result<(), DbError> {
+pub fn delete(w: &mut Write, id: TournamentId) -> Result<(), DbError> {
     crate::db::tournaments::delete(w, id)
 }
 
 /// Withdraws the tournament from public view (`true`) or returns it; its
 /// ratings and seasons are as they were. The same again records nothing.
-pub fn set_archived(w: &mut Write, id: i32, archived: bool) -> Result<Tournament, DbError> {
+pub fn set_archived(
+    w: &mut Write,
+    id: TournamentId,
+    archived: bool,
+) -> Result<Tournament, DbError> {
     crate::db::tournaments::set_archived(w, id, archived)
 }
 
 /// Makes account `user` a referee of event `id` (both must exist).
-pub fn assign_referee(w: &mut Write, id: i32, user: i32) -> Result<(), DbError> {
+pub fn assign_referee(w: &mut Write, id: TournamentId, user: UserId) -> Result<(), DbError> {
     crate::db::tournaments::find(w.conn(), id)?;
     let referee = crate::db::users::find(w.conn(), user)?;
     crate::db::tournaments::assign_referee(w, id, &referee)
 }
 
 /// Account `user` referees event `id` no longer.
-pub fn unassign_referee(w: &mut Write, id: i32, user: i32) -> Result<(), DbError> {
+pub fn unassign_referee(w: &mut Write, id: TournamentId, user: UserId) -> Result<(), DbError> {
     let referee = crate::db::users::find(w.conn(), user)?;
     crate::db::tournaments::unassign_referee(w, id, &referee)
 }
 
 /// What the question before deleting event `id` says: the event, the
 /// rounds paired, and whether it is a venue's published copy.
-pub fn deletion(conn: &mut DbConnection, id: i32) -> Result<(Tournament, i32, bool), DbError> {
+pub fn deletion(
+    conn: &mut DbConnection,
+    id: TournamentId,
+) -> Result<(Tournament, i32, bool), DbError> {
     Ok((
         crate::db::tournaments::find(conn, id)?,
         crate::db::tournaments::rounds_paired(conn, id)?,
@@ -66,29 +78,32 @@ pub fn deletion(conn: &mut DbConnection, id: i32) -> Result<(Tournament, i32, bo
 }
 
 /// Rounds paired so far (published or draft).
-pub fn rounds_paired(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+pub fn rounds_paired(conn: &mut DbConnection, id: TournamentId) -> Result<i32, DbError> {
     crate::db::tournaments::rounds_paired(conn, id)
 }
 
 /// The tournament's change counter: pages built from it stay valid while it
 /// does not move. One indexed read, cheap enough for every request.
-pub fn revision(conn: &mut DbConnection, id: i32) -> Result<i32, DbError> {
+pub fn revision(conn: &mut DbConnection, id: TournamentId) -> Result<i32, DbError> {
     crate::db::tournaments::revision(conn, id)
 }
 
 /// The revisions of several tournaments in one read (the live pages'
 /// watcher asks for every tournament someone is looking at).
-pub fn revisions(conn: &mut DbConnection, ids: &[i32]) -> Result<Vec<(i32, i32)>, DbError> {
+pub fn revisions(
+    conn: &mut DbConnection,
+    ids: &[TournamentId],
+) -> Result<Vec<(TournamentId, i32)>, DbError> {
     crate::db::tournaments::revisions(conn, ids)
 }
 
 /// The archived tournaments' ids.
-pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<i32>, DbError> {
+pub fn archived_ids(conn: &mut DbConnection) -> Result<Vec<TournamentId>, DbError> {
     crate::db::tournaments::archived_ids(conn)
 }
 
 /// The tournaments `user_id` referees.
-pub fn refereed_by(conn: &mut DbConnection, user_id: i32) -> Result<Vec<i32>, DbError> {
+pub fn refereed_by(conn: &mut DbConnection, user_id: UserId) -> Result<Vec<TournamentId>, DbError> {
     crate::db::tournaments::refereed_by(conn, user_id)
 }
 
@@ -115,7 +130,11 @@ pub struct Page {
 }
 
 /// The tournament page's read for `viewer` (nobody signed in: `None`).
-pub fn page(conn: &mut DbConnection, id: i32, viewer: Option<&User>) -> Result<Page, DbError> {
+pub fn page(
+    conn: &mut DbConnection,
+    id: TournamentId,
+    viewer: Option<&User>,
+) -> Result<Page, DbError> {
     let t = crate::db::tournaments::find(conn, id)?;
     let assigned = match viewer {
         Some(u) => crate::db::tournaments::is_referee(conn, id, u.id)?,

@@ -7,6 +7,7 @@ use crate::db::audit::Write;
 use crate::db::auth::{Admission, ApiToken};
 use crate::db::users::{Role, User};
 use crate::db::{DbConnection, DbError};
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 
 pub fn session_user(conn: &mut DbConnection, token_digest: &str) -> Result<Option<User>, DbError> {
@@ -23,7 +24,7 @@ pub fn token_user(conn: &mut DbConnection, token_digest: &str) -> Result<Option<
 /// their API tokens. The session it was changed from stays signed in.
 pub fn set_password_ending_others(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     password_hash: &str,
     keep_session_digest: Option<&str>,
 ) -> Result<(), DbError> {
@@ -49,7 +50,7 @@ pub fn admit_sign_in(
 
 pub fn create_session(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     token_digest: &str,
 ) -> Result<(), DbError> {
     crate::db::auth::create_session(conn, user_id, token_digest)
@@ -57,7 +58,7 @@ pub fn create_session(
 
 pub fn create_token(
     conn: &mut DbConnection,
-    user_id: i32,
+    user_id: UserId,
     label: &str,
     token_digest: &str,
 ) -> Result<(), DbError> {
@@ -75,7 +76,11 @@ pub fn record_login_failure(conn: &mut DbConnection, name: &str) -> Result<(), D
 }
 
 /// Revokes a token of `user_id`; false when the user has no such live token.
-pub fn revoke_token(conn: &mut DbConnection, user_id: i32, token_id: i32) -> Result<bool, DbError> {
+pub fn revoke_token(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    token_id: i32,
+) -> Result<bool, DbError> {
     crate::db::auth::revoke_token(conn, user_id, token_id)
 }
 
@@ -90,7 +95,7 @@ pub fn sign_in_succeeded(conn: &mut DbConnection, name: &str, id: i32) -> Result
     crate::db::auth::sign_in_succeeded(conn, name, id)
 }
 
-pub fn tokens_of(conn: &mut DbConnection, user_id: i32) -> Result<Vec<ApiToken>, DbError> {
+pub fn tokens_of(conn: &mut DbConnection, user_id: UserId) -> Result<Vec<ApiToken>, DbError> {
     crate::db::auth::tokens_of(conn, user_id)
 }
 
@@ -118,7 +123,7 @@ pub fn create_first_admin(w: &mut Write, name: &str, hash: &str) -> Result<User,
 
 /// Gives account `id` the right to publish events here from a venue, or
 /// takes it back: the command line's `kraal user publisher`, recorded.
-pub fn allow_publishing(w: &mut Write, id: i32, may: bool) -> Result<User, DbError> {
+pub fn allow_publishing(w: &mut Write, id: UserId, may: bool) -> Result<User, DbError> {
     crate::db::users::allow_publishing(w, id, may)
 }
 

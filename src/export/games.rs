@@ -15,14 +15,15 @@ use std::fmt::Write as _;
 use crate::db::scoresheets::{self, Sheet};
 use crate::db::{DbConnection, DbError};
 use crate::director;
+use crate::ids::{EntryId, TournamentId};
 use crate::results::GameResult;
 use crate::tournament::RecordSide;
 
 /// The export of tournament `tid`.
-pub fn text(conn: &mut DbConnection, tid: i32) -> Result<String, DbError> {
+pub fn text(conn: &mut DbConnection, tid: TournamentId) -> Result<String, DbError> {
     let data = director::load(conn, tid)?;
     let sheets = scoresheets::current_of_tournament(conn, tid)?;
-    let name = |id: Option<i32>| {
+    let name = |id: Option<EntryId>| {
         id.and_then(|i| data.players.iter().find(|p| p.id == i))
             .map_or(String::new(), |p| p.name.replace('"', "'"))
     };

@@ -17,6 +17,7 @@ use crate::director::ratings::Book;
 use crate::registry::{PersonFields, PersonText};
 
 use super::players::ImportError;
+use crate::ids::PersonId;
 
 const COLUMNS: &[&str] = &[
     "name",
@@ -33,7 +34,7 @@ const IGNORED: &[&str] = &["id", "games", "provisional", "games_total"];
 /// The rating list (see the module).
 pub fn csv(book: &Book) -> Result<Vec<u8>, csv::Error> {
     let rated = book.list(book.until);
-    let mut listed: HashMap<i32, ()> = HashMap::new();
+    let mut listed: HashMap<PersonId, ()> = HashMap::new();
     let mut rows: Vec<Vec<String>> = Vec::with_capacity(book.people.len());
     let person = |p: &Person| {
         vec![

@@ -89,7 +89,7 @@ pub fn csv(data: &TournamentData, headers: Headers) -> Result<Vec<u8>, csv::Erro
                 data.club_of(s.id).to_string(),
             ];
             if !teams {
-                let player = data.players.iter().find(|p| p.id as u32 == s.id);
+                let player = data.players.iter().find(|p| p.id.engine() == s.id);
                 rec.push(
                     player
                         .and_then(|p| p.rating)
@@ -127,7 +127,7 @@ fn games_played(data: &TournamentData) -> HashMap<u32, usize> {
                 })
                 .count();
             for player in [a, b] {
-                *played.entry(player as u32).or_default() += games;
+                *played.entry(player.engine()).or_default() += games;
             }
         }
     }

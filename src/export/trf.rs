@@ -10,13 +10,14 @@ use std::collections::HashMap;
 
 use crate::db::DbError;
 use crate::director::{pid, TournamentData};
+use crate::ids::RoundNo;
 use crate::pairing::format::{write_trf, TrfEvent};
 
 /// The pairings of the rounds before `next` that still wait for a result:
 /// some main game of theirs has none yet. They are written paired, with a
 /// blank result, never as a round the players sat out nor as a won
 /// mini-match of the games played so far.
-fn pending(data: &TournamentData, next: i32) -> HashMap<(u32, u32), u32> {
+fn pending(data: &TournamentData, next: RoundNo) -> HashMap<(u32, u32), u32> {
     let mut out = HashMap::new();
     for r in data.rounds.iter().filter(|r| r.number < next) {
         for p in data.pairings_of(r) {
@@ -28,7 +29,7 @@ fn pending(data: &TournamentData, next: i32) -> HashMap<(u32, u32), u32> {
                 .iter()
                 .any(|g| !g.tiebreak && g.result.is_none());
             if open {
-                let round = r.number as u32;
+                let round = r.number.0 as u32;
                 out.insert((pid(a), round), pid(b));
                 out.insert((pid(b), round), pid(a));
             }
@@ -52,8 +53,7 @@ pub fn text(data: &TournamentData) -> Result<String, DbError> {
         .filter(|r| r.is_published())
         .map(|r| r.number)
         .max()
-        .unwrap_or(0)
-        + 1;
+        .map_or(RoundNo::FIRST, RoundNo::next);
     let input = data.swiss_input(next);
     let scoring = data.scoring();
     let date = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%Y/%m/%d").to_string());

@@ -12,22 +12,23 @@ use std::time::{Duration, Instant};
 
 use super::{AppError, AppState};
 use crate::director::model::User;
+use crate::ids::TournamentId;
 
 #[derive(Default)]
 pub struct Archived {
-    kept: Mutex<Option<(Instant, Arc<Vec<i32>>)>>,
+    kept: Mutex<Option<(Instant, Arc<Vec<TournamentId>>)>>,
 }
 
 impl Archived {
     pub const RECHECK: Duration = Duration::from_millis(250);
 
-    fn kept(&self) -> std::sync::MutexGuard<'_, Option<(Instant, Arc<Vec<i32>>)>> {
+    fn kept(&self) -> std::sync::MutexGuard<'_, Option<(Instant, Arc<Vec<TournamentId>>)>> {
         self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The archived ids, read again when the kept ones are older than
     /// [`Self::RECHECK`].
-    pub async fn ids(&self, state: &AppState) -> Result<Arc<Vec<i32>>, AppError> {
+    pub async fn ids(&self, state: &AppState) -> Result<Arc<Vec<TournamentId>>, AppError> {
         if let Some((at, ids)) = self.kept().as_ref() {
             if at.elapsed() < Self::RECHECK {
                 return Ok(ids.clone());
@@ -44,7 +45,7 @@ impl Archived {
 
     /// Whether `tid` is archived as last read (no database read: for a
     /// live stream deciding whether to go on).
-    pub fn known(&self, tid: i32) -> bool {
+    pub fn known(&self, tid: TournamentId) -> bool {
         self.kept()
             .as_ref()
             .is_some_and(|(_, ids)| ids.contains(&tid))
@@ -58,7 +59,7 @@ impl Archived {
 
 /// The tournament a path names: `/t/{tid}/...` and
 /// `/api/v1/tournaments/{tid}/...`.
-pub fn tournament_in_path(path: &str) -> Option<i32> {
+pub fn tournament_in_path(path: &str) -> Option<TournamentId> {
     let rest = path
         .strip_prefix("/t/")
         .or_else(|| path.strip_prefix("/api/v1/tournaments/"))?;
@@ -71,7 +72,11 @@ pub fn tournament_in_path(path: &str) -> Option<i32> {
 
 /// Whether `user` may see archived tournament `tid`: an admin, or one of
 /// its referees.
-pub async fn may_see(state: &AppState, user: Option<&User>, tid: i32) -> Result<bool, AppError> {
+pub async fn may_see(
+    state: &AppState,
+    user: Option<&User>,
+    tid: TournamentId,
+) -> Result<bool, AppError> {
     match user {
         None => Ok(false),
         Some(u) if u.is_admin() => Ok(true),
@@ -106,12 +111,12 @@ pub async fn visible<T: Send + 'static>(
     state: &AppState,
     user: Option<&User>,
     list: Vec<T>,
-    id_of: impl Fn(&T) -> (i32, bool),
+    id_of: impl Fn(&T) -> (TournamentId, bool),
 ) -> Result<Vec<T>, AppError> {
     if !list.iter().any(|t| id_of(t).1) {
         return Ok(list);
     }
-    let own: Vec<i32> = match user {
+    let own: Vec<TournamentId> = match user {
         None => Vec::new(),
         Some(u) if u.is_admin() => return Ok(list),
         Some(u) => {
@@ -135,9 +140,10 @@ mod tests {
     #[test]
     fn a_path_names_its_tournament() {
         use super::tournament_in_path as t;
-        assert_eq!(t("/t/12/standings"), Some(12));
-        assert_eq!(t("/t/12"), Some(12));
-        assert_eq!(t("/api/v1/tournaments/7/rounds/1"), Some(7));
+        use crate::ids::TournamentId;
+        assert_eq!(t("/t/12/standings"), Some(TournamentId(12)));
+        assert_eq!(t("/t/12"), Some(TournamentId(12)));
+        assert_eq!(t("/api/v1/tournaments/7/rounds/1"), Some(TournamentId(7)));
         assert_eq!(t("/api/v1/tournaments"), None);
         assert_eq!(t("/t/new"), None);
         assert_eq!(t("/people/3"), None);

@@ -27,6 +27,7 @@ use crate::director::model::User;
 use crate::refusal::{Forbidden, Refusal, Thing, Unreadable};
 
 use crate::director::{tournaments, users};
+use crate::ids::TournamentId;
 
 pub const SESSION_COOKIE: &str = "kraal_session";
 pub const CSRF_COOKIE: &str = "kraal_csrf";
@@ -319,7 +320,7 @@ impl FromRequest for Referee {
         let tid = req
             .match_info()
             .get("tid")
-            .and_then(|v| v.parse::<i32>().ok());
+            .and_then(|v| v.parse::<TournamentId>().ok());
         let state = req.app_data::<web::Data<AppState>>().cloned();
         Box::pin(async move {
             let user = user.ok_or_else(AppError::unauthorized)?;
@@ -335,7 +336,7 @@ impl FromRequest for Referee {
 pub async fn refereed_tournament(
     state: &AppState,
     user: &User,
-    tid: i32,
+    tid: TournamentId,
 ) -> Result<Tournament, AppError> {
     let uid = user.id;
     let (tournament, assigned, published) = state
@@ -369,7 +370,7 @@ pub async fn refereed_tournament(
 pub async fn can_edit(
     state: &AppState,
     ctx: &crate::web::ctx::Ctx,
-    tid: i32,
+    tid: TournamentId,
 ) -> Result<bool, AppError> {
     let Some(u) = &ctx.user else {
         return Ok(false);

@@ -30,6 +30,7 @@ use std::io::Write as _;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::ids::TournamentId;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, AcceptEncoding, Encoding, Header, HeaderValue};
@@ -216,7 +217,7 @@ impl Page {
 /// at most [`PageCache::RECHECK`] later, so that a busy page costs no
 /// database round trip per request.
 pub struct PageCache {
-    pages: Mutex<HashMap<(i32, String), Kept>>,
+    pages: Mutex<HashMap<(TournamentId, String), Kept>>,
     /// One gate per page being built: when a change sends a thousand open
     /// pages back for a fresh copy at once, one request builds it and the
     /// others wait for that copy instead of each building their own.
@@ -227,7 +228,7 @@ pub struct PageCache {
     /// loaded at: after a change every open page of the event is built
     /// again (a thousand players' own pages, each its own page), and they
     /// share one load instead of each reading the whole event.
-    events: Mutex<HashMap<i32, Arc<crate::director::TournamentData>>>,
+    events: Mutex<HashMap<TournamentId, Arc<crate::director::TournamentData>>>,
 }
 
 impl Default for PageCache {
@@ -242,7 +243,7 @@ impl Default for PageCache {
 }
 
 /// A lock per page being built, by tournament and page.
-type Gates = HashMap<(i32, String), Arc<tokio::sync::Mutex<()>>>;
+type Gates = HashMap<(TournamentId, String), Arc<tokio::sync::Mutex<()>>>;
 
 struct Kept {
     /// When the page was last found current; `None` after a change made
@@ -270,11 +271,11 @@ impl PageCache {
     /// page is kilobytes, and the events being followed at once are few.
     const MAX_EVENTS: usize = 32;
 
-    fn pages(&self) -> std::sync::MutexGuard<'_, HashMap<(i32, String), Kept>> {
+    fn pages(&self) -> std::sync::MutexGuard<'_, HashMap<(TournamentId, String), Kept>> {
         self.pages.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn lookup(&self, tid: i32, page: &str) -> Cached {
+    pub fn lookup(&self, tid: TournamentId, page: &str) -> Cached {
         match self.pages().get(&(tid, page.to_string())) {
             Some(k) if k.checked.is_some_and(|c| c.elapsed() < Self::RECHECK) => {
                 Cached::Fresh(k.page.clone())
@@ -286,7 +287,7 @@ impl PageCache {
 
     /// The page if it was built from `revision` or a later one, marking it
     /// checked.
-    pub fn confirm(&self, tid: i32, page: &str, revision: i32) -> Option<Arc<Page>> {
+    pub fn confirm(&self, tid: TournamentId, page: &str, revision: i32) -> Option<Arc<Page>> {
         let mut pages = self.pages();
         let k = pages
             .get_mut(&(tid, page.to_string()))
@@ -295,7 +296,7 @@ impl PageCache {
         Some(k.page.clone())
     }
 
-    pub fn put(&self, tid: i32, page: &str, built: Arc<Page>) {
+    pub fn put(&self, tid: TournamentId, page: &str, built: Arc<Page>) {
         let mut pages = self.pages();
         if pages.len() > Self::MAX_PAGES {
             pages.clear();
@@ -319,7 +320,7 @@ impl PageCache {
     }
 
     /// The tournament as loaded at `revision` or later, if it is kept.
-    fn loaded(&self, tid: i32, revision: i32) -> Option<crate::director::TournamentData> {
+    fn loaded(&self, tid: TournamentId, revision: i32) -> Option<crate::director::TournamentData> {
         let events = self.events.lock().unwrap_or_else(|e| e.into_inner());
         events
             .get(&tid)
@@ -336,7 +337,7 @@ impl PageCache {
     }
 
     /// The gate of one page: hold it while building the page.
-    pub fn gate(&self, tid: i32, page: &str) -> Arc<tokio::sync::Mutex<()>> {
+    pub fn gate(&self, tid: TournamentId, page: &str) -> Arc<tokio::sync::Mutex<()>> {
         let mut map = self.building.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() > Self::MAX_PAGES {
             map.retain(|_, g| Arc::strong_count(g) > 1);
@@ -438,7 +439,7 @@ fn not_modified<B>(res: ServiceResponse<B>, etag: HeaderValue) -> ServiceRespons
 /// every page being built (one load at a time per tournament).
 async fn shared_load(
     state: &super::AppState,
-    tid: i32,
+    tid: TournamentId,
     current: i32,
 ) -> Result<crate::director::TournamentData, super::AppError> {
     if let Some(data) = state.pages.loaded(tid, current) {
@@ -463,7 +464,7 @@ pub async fn public_page<F>(
     state: &super::AppState,
     req: &HttpRequest,
     signed_in: bool,
-    tid: i32,
+    tid: TournamentId,
     page: &str,
     build: F,
 ) -> Result<HttpResponse, super::AppError>
@@ -568,15 +569,20 @@ mod tests {
             cache.boot,
             false,
         ));
-        cache.put(1, "standings", old.clone());
-        assert!(matches!(cache.lookup(1, "standings"), Cached::Fresh(_)));
+        cache.put(crate::ids::TournamentId(1), "standings", old.clone());
+        assert!(matches!(
+            cache.lookup(crate::ids::TournamentId(1), "standings"),
+            Cached::Fresh(_)
+        ));
         cache.outdate();
-        let Cached::Stale(kept) = cache.lookup(1, "standings") else {
+        let Cached::Stale(kept) = cache.lookup(crate::ids::TournamentId(1), "standings") else {
             panic!("the copy stays, marked to be checked");
         };
         assert_eq!(kept.revision, 7);
         assert!(
-            cache.confirm(1, "standings", 8).is_none(),
+            cache
+                .confirm(crate::ids::TournamentId(1), "standings", 8)
+                .is_none(),
             "revision 8 needs a build"
         );
         // An open page revalidating exactly that copy waits for the new one;
@@ -589,12 +595,14 @@ mod tests {
         assert!(!old.held_by(&asking(&[gzip, ("If-None-Match", plain.as_str())])));
         // A copy built from a later revision than asked for is current.
         cache.put(
-            1,
+            crate::ids::TournamentId(1),
             "standings",
             Arc::new(Page::build("<p>round 4</p>".into(), 9, cache.boot, false)),
         );
         assert_eq!(
-            cache.confirm(1, "standings", 8).map(|p| p.revision),
+            cache
+                .confirm(crate::ids::TournamentId(1), "standings", 8)
+                .map(|p| p.revision),
             Some(9)
         );
     }

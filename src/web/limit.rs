@@ -39,6 +39,7 @@ use governor::state::{InMemoryState, NotKeyed, StateStore};
 use governor::{Quota, RateLimiter};
 
 use super::error::AppError;
+use crate::ids::PairingId;
 use crate::refusal::{Counted, Through, TooMany};
 
 /// How many requests a key may make in a window: `max` at once, then one
@@ -379,7 +380,7 @@ impl<C: Clock + Clone> Limiter<C> {
     /// What a request through the players' link of `pairing` came to.
     pub fn player_link_answered<T>(
         &self,
-        pairing: i32,
+        pairing: PairingId,
         key: &str,
         outcome: Result<T, AppError>,
     ) -> Result<T, AppError> {
@@ -430,7 +431,7 @@ impl<C: Clock + Clone> Limiter<C> {
     /// hands what it came to to [`Limiter::player_link_answered`].
     pub fn player_link(
         &self,
-        pairing: i32,
+        pairing: PairingId,
         key: &str,
         req: &HttpRequest,
         record: bool,

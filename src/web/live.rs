@@ -20,12 +20,16 @@ use tokio::sync::broadcast;
 
 use super::{AppError, AppState};
 use crate::director::model::Pool;
+use crate::ids::TournamentId;
 
 /// What the watcher tells open pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// Tournament `tournament` is at `revision` now.
-    Changed { tournament: i32, revision: i32 },
+    Changed {
+        tournament: TournamentId,
+        revision: i32,
+    },
     /// Nothing changed for a while: keeps idle connections (and the proxies
     /// between) awake, and finds the ones that went away.
     Ping,
@@ -45,7 +49,7 @@ struct Watch {
 
 struct Inner {
     tx: broadcast::Sender<Event>,
-    watched: Mutex<HashMap<i32, Watch>>,
+    watched: Mutex<HashMap<TournamentId, Watch>>,
     running: AtomicBool,
     stopping: AtomicBool,
 }
@@ -69,7 +73,7 @@ impl Default for Live {
 /// One open page: its receiver, and its place among the watched.
 pub struct Subscription {
     live: Live,
-    tournament: i32,
+    tournament: TournamentId,
     rx: broadcast::Receiver<Event>,
 }
 
@@ -102,13 +106,13 @@ impl Live {
         self.0.stopping.load(Ordering::SeqCst)
     }
 
-    fn watched(&self) -> std::sync::MutexGuard<'_, HashMap<i32, Watch>> {
+    fn watched(&self) -> std::sync::MutexGuard<'_, HashMap<TournamentId, Watch>> {
         self.0.watched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Opens a page's subscription to tournament `tournament`, starting the
     /// watcher if it is not running. Returns the revision already known.
-    pub fn subscribe(&self, tournament: i32, pool: &Pool) -> (Subscription, Option<i32>) {
+    pub fn subscribe(&self, tournament: TournamentId, pool: &Pool) -> (Subscription, Option<i32>) {
         let rx = self.0.tx.subscribe();
         let known = {
             let mut w = self.watched();
@@ -140,7 +144,7 @@ impl Live {
         let mut idle_since: Option<Instant> = None;
         loop {
             std::thread::sleep(Self::TICK);
-            let ids: Vec<i32> = self.watched().keys().copied().collect();
+            let ids: Vec<TournamentId> = self.watched().keys().copied().collect();
             if ids.is_empty() {
                 let since = *idle_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > Duration::from_secs(5) {
@@ -190,7 +194,7 @@ fn changed(revision: i32) -> Bytes {
 /// whenever it moves (and once at the start, as soon as it is known).
 pub async fn events(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();
     let (sub, known) = state.live.subscribe(tid, &state.pool);

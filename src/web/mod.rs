@@ -27,6 +27,7 @@ use actix_web::{middleware, web, App, HttpServer};
 use crate::director::model::DbConnection;
 use crate::director::model::DbError;
 use crate::director::model::Pool;
+use crate::ids::UserId;
 use crate::refusal::{Refusal, Thing, Unreadable};
 pub use cache::{Cached, PageCache};
 pub use error::{ApiError, AppError};
@@ -114,7 +115,7 @@ impl AppState {
 
     /// Runs one write as account `by` through [`crate::director::commit`]:
     /// what it records lands with it, or nothing does.
-    pub async fn write<T, F>(&self, by: Option<i32>, f: F) -> Result<T, AppError>
+    pub async fn write<T, F>(&self, by: Option<UserId>, f: F) -> Result<T, AppError>
     where
         T: Send + 'static,
         F: Fn(&mut crate::director::model::Write) -> Result<T, DbError> + Send + 'static,

@@ -488,7 +488,7 @@ pub fn tournament(app: &TestApp, creator: &User, name: &str) -> kraal::db::tourn
 /// A player added through the database.
 pub fn player(
     app: &TestApp,
-    tid: i32,
+    tid: kraal::ids::TournamentId,
     by: &User,
     name: &str,
     club: &str,
@@ -692,7 +692,7 @@ pub fn api_tournament(
 pub fn four_team_league(
     app: &TestApp,
     admin: &User,
-) -> (kraal::db::tournaments::Tournament, Vec<i32>) {
+) -> (kraal::db::tournaments::Tournament, Vec<kraal::ids::TeamId>) {
     let fields = kraal::tournament::RawTournament {
         name: "Northern Cape League".into(),
         system: "team_league".into(),
@@ -705,7 +705,7 @@ pub fn four_team_league(
         kraal::db::tournaments::create(w, &fields, admin)
     })
     .unwrap();
-    let players: Vec<i32> = (0..16)
+    let players: Vec<kraal::ids::EntryId> = (0..16)
         .map(|k| player(app, t.id, admin, &format!("Player {k:02}"), "", "1500").id)
         .collect();
     let teams = ["Kimberley", "Upington", "Kuruman", "De Aar"]

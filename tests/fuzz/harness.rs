@@ -261,12 +261,12 @@ fn bodies(input: &[u8], _: u64) -> bool {
     }
     if let Ok(b) = serde_json::from_slice::<api::SeasonPatch>(input) {
         let stored = kraal::db::seasons::Season {
-            id: 1,
+            id: kraal::ids::SeasonId(1),
             name: "Free State Grand Prix 2026".into(),
             points: kraal::season::DEFAULT_POINTS.to_vec(),
             best: Some(4),
             created_at: chrono::NaiveDateTime::default(),
-            events: vec![(3, "Bloemfontein Open".into(), 1.0)],
+            events: vec![(kraal::ids::TournamentId(3), "Bloemfontein Open".into(), 1.0)],
         };
         accepted |= b.over(&stored).is_ok();
     }

@@ -15,6 +15,7 @@ use crate::db::schema::{
 };
 use crate::db::{DbConnection, DbError};
 use crate::field::FileProblem;
+use crate::ids::{EntryId, TournamentId};
 
 /// Old id to new id for one table; a reference to a row the file does not
 /// hold is an error naming both.
@@ -129,10 +130,10 @@ pub fn import(w: &mut Write, file: &EventFile, origin: Option<&str>) -> Result<I
 pub fn replace(
     w: &mut Write,
     file: &EventFile,
-    tid: i32,
+    tid: TournamentId,
     origin: Option<&str>,
 ) -> Result<Imported, DbError> {
-    import_into(w, file, Some(tid), origin)
+    import_into(w, file, Some(tid.0), origin)
 }
 
 fn import_into(
@@ -152,6 +153,7 @@ fn import_into(
     audit_trail(conn, file, &ids, &mut accounts)?;
     let people = people_of(w, file, &ids, origin)?;
     let conn = w.conn();
+    let tid = TournamentId(tid);
 
     // Read the new tournament back through the typed readers, so a
     // setting, status or result this Kraal does not know is refused
@@ -294,7 +296,7 @@ fn people_of(
         } else {
             format!("{name} ({fid})")
         };
-        if !entered.insert(person) {
+        if !entered.insert(person.0) {
             // One person entered twice in one event: the first entry is
             // theirs, the second stays nobody's.
             out.unlinked.push(said);
@@ -328,7 +330,7 @@ fn tournament_and_referees(
     t.created_by = accounts.user(t.created_by);
     let tid: i32 = match into {
         Some(tid) => {
-            t.revision = crate::db::tournaments::revision(conn, tid)?;
+            t.revision = crate::db::tournaments::revision(conn, TournamentId(tid))?;
             clear(conn, tid)?;
             diesel::update(tournaments::table.find(tid))
                 .set(&t)
@@ -389,7 +391,7 @@ fn players_and_relations(
             .values(&row)
             .returning(players::id)
             .get_result(conn)?;
-        crate::db::links::issue(conn, id)?;
+        crate::db::links::issue(conn, EntryId(id))?;
         ids.players.map.insert(p.id, id);
     }
     for r in &file.relations {
@@ -587,7 +589,7 @@ fn audit_trail(
         if let Some(d) = &a.detail {
             let mut detail: Detail = serde_json::from_str(d).unwrap_or_default();
             for p in &mut detail.players {
-                *p = ids.players.map.get(p).copied().unwrap_or(-p.abs());
+                *p = EntryId(ids.players.map.get(&p.0).copied().unwrap_or(-p.0.abs()));
             }
             // A person id of the server the file came from means nothing here.
             detail.person = None;

@@ -38,6 +38,7 @@ use super::schema::{
 };
 use super::{DbConnection, DbError};
 use crate::change::Entity;
+use crate::ids::TournamentId;
 
 /// What the file says it is; anything else is refused by name.
 pub const FORMAT: &str = "kraal event";
@@ -387,7 +388,7 @@ pub struct EventFile {
 
 /// Reads every row of one tournament, in one transaction so the file is one
 /// moment of the event even while results are being entered.
-pub fn export(conn: &mut DbConnection, tid: i32) -> Result<EventFile, DbError> {
+pub fn export(conn: &mut DbConnection, tid: TournamentId) -> Result<EventFile, DbError> {
     conn.transaction(|conn| {
         let tournament: TournamentRow = tournaments::table
             .find(tid)
@@ -556,7 +557,10 @@ fn games_of_rounds(conn: &mut DbConnection, round_ids: &[i32]) -> Result<GameRow
 
 /// The people of the registry the players of tournament `tid` are linked
 /// to, by player.
-fn people_of_players(conn: &mut DbConnection, tid: i32) -> Result<Vec<PersonRef>, DbError> {
+fn people_of_players(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+) -> Result<Vec<PersonRef>, DbError> {
     type Linked = (i32, i32, Option<String>, String, String, Option<i32>);
     let linked: Vec<Linked> = players::table
         .inner_join(people::table)
@@ -617,7 +621,7 @@ fn accounts_named(
 #[derive(Debug, Clone, Serialize)]
 pub struct Imported {
     /// The tournament's id in the target database.
-    pub tournament: i32,
+    pub tournament: TournamentId,
     pub players: usize,
     pub rounds: usize,
     pub games: usize,

@@ -8,6 +8,7 @@ use super::{EventFile, LineupRow, FORMAT, MAX_FILE_BYTES, VERSION};
 use crate::change::{Action, Detail, Entity};
 use crate::db::DbError;
 use crate::field::{FieldError, FileProblem};
+use crate::ids::RoundNo;
 
 /// Reads an event file, refusing anything that is not one with a message
 /// that names the problem (the line and column of bad JSON, the field of a
@@ -539,7 +540,7 @@ fn upgrade_v1(file: &mut EventFile) {
             .as_deref()
             .or(a.old_value.as_deref())
             .unwrap_or("");
-        let leading = |t: &str| -> Option<i32> {
+        let leading = |t: &str| -> Option<RoundNo> {
             let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
             digits.parse().ok()
         };
@@ -549,7 +550,10 @@ fn upgrade_v1(file: &mut EventFile) {
             person: None,
         };
         if a.entity == Entity::Round.as_str() && detail.round.is_none() {
-            detail.round = a.entity_id.and_then(|id| round_numbers.get(&id).copied());
+            detail.round = a
+                .entity_id
+                .and_then(|id| round_numbers.get(&id).copied())
+                .map(RoundNo);
         }
         if a.action == Action::Swap.as_str() {
             let players = a

@@ -9,12 +9,13 @@ use crate::web::error::ApiError;
 use crate::web::AppState;
 
 use super::{refereed, ApiUser};
+use crate::ids::{EntryId, TournamentId};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewForbiddenBody {
-    a: i32,
-    b: i32,
+    a: EntryId,
+    b: EntryId,
     #[serde(default)]
     from_round: Option<i32>,
     #[serde(default)]
@@ -25,8 +26,8 @@ pub struct NewForbiddenBody {
 #[derive(Debug, Serialize)]
 pub struct ForbiddenJson {
     id: i32,
-    a: i32,
-    b: i32,
+    a: EntryId,
+    b: EntryId,
     from_round: Option<i32>,
     to_round: Option<i32>,
     waived: bool,
@@ -51,7 +52,7 @@ impl From<Forbidden> for ForbiddenJson {
 pub async fn add_forbidden(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Json<super::Object<NewForbiddenBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
@@ -72,7 +73,7 @@ pub async fn add_forbidden(
 pub async fn remove_forbidden(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, fid) = path.into_inner();
     let t = refereed(&state, &user, tid).await?;
@@ -95,7 +96,7 @@ pub struct WaiverBody {
 pub async fn waive_forbidden(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
     body: web::Json<super::Object<WaiverBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, fid) = path.into_inner();
@@ -114,7 +115,7 @@ pub async fn waive_forbidden(
 pub async fn clear_forbidden_waiver(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, fid) = path.into_inner();
     let t = refereed(&state, &user, tid).await?;

@@ -15,6 +15,7 @@ use crate::web::AppState;
 
 use super::rounds::GameJson;
 use super::{refereed, ApiUser};
+use crate::ids::{GameId, RoundNo, TournamentId};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -48,7 +49,7 @@ impl ResultBody {
 pub async fn put_game(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<GameId>,
     body: web::Json<super::Object<ResultBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let gid = path.into_inner();
@@ -203,7 +204,7 @@ pub async fn put_scoresheet(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
     req: HttpRequest,
-    path: web::Path<i32>,
+    path: web::Path<GameId>,
     query: web::Query<SideQuery>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -292,9 +293,9 @@ struct RulingJson {
 /// A game with its records, their checks and the referee's rulings.
 #[derive(Debug, Serialize)]
 struct GameWithRecordsJson {
-    id: i32,
-    tournament: i32,
-    round: i32,
+    id: GameId,
+    tournament: TournamentId,
+    round: RoundNo,
     table: i32,
     number: i32,
     tiebreak: bool,
@@ -312,7 +313,7 @@ struct GameWithRecordsJson {
 pub async fn get_game(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let gid = path.into_inner();
     let g = state.run(move |c| scoresheets::game(c, gid)).await?;

@@ -53,6 +53,7 @@ use super::error::{ApiError, AppError};
 use super::AppState;
 use crate::director::model::Tournament;
 use crate::director::model::User;
+use crate::ids::TournamentId;
 
 /// The signed-in caller of an API route; comes first among a handler's
 /// arguments so that an anonymous call is refused before its body is read.
@@ -73,7 +74,11 @@ impl actix_web::FromRequest for ApiUser {
 }
 
 /// The tournament, if `user` may change it.
-async fn refereed(state: &AppState, user: &User, tid: i32) -> Result<Tournament, ApiError> {
+async fn refereed(
+    state: &AppState,
+    user: &User,
+    tid: TournamentId,
+) -> Result<Tournament, ApiError> {
     Ok(auth::refereed_tournament(state, user, tid).await?)
 }
 

@@ -12,6 +12,7 @@ use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
 use super::{invalid, ApiUser};
+use crate::ids::{EntryId, PersonId};
 use crate::web::views::{period_of, rating_book as book, this_year};
 
 /// An imported rating as the API takes and gives it.
@@ -59,7 +60,7 @@ impl NewPerson {
 /// A person as the API gives it back.
 #[derive(Debug, Serialize)]
 pub struct PersonJson {
-    id: i32,
+    id: PersonId,
     name: String,
     federation_id: Option<String>,
     club: String,
@@ -67,7 +68,7 @@ pub struct PersonJson {
     /// The imported starting rating, if any.
     rating: Option<RatingBody>,
     /// Set while the person is merged into another.
-    merged_into: Option<i32>,
+    merged_into: Option<PersonId>,
 }
 
 impl From<&Person> for PersonJson {
@@ -132,7 +133,7 @@ struct RatedPeriod {
 /// `GET /api/v1/people/{id}`
 pub async fn get_person(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<PersonId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let p = state.run(move |c| people::find(c, id)).await?;
@@ -169,16 +170,16 @@ fn rated_json(r: Rating) -> serde_json::Value {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MergeBody {
-    into: i32,
+    into: PersonId,
 }
 
 #[derive(Debug, Serialize)]
 struct MergeJson {
     id: i32,
-    person: i32,
-    into: i32,
+    person: PersonId,
+    into: PersonId,
     /// The entries (players of tournaments) moved.
-    entries: Vec<i32>,
+    entries: Vec<EntryId>,
     undone: bool,
     /// The entries of published copies the merge left with the person
     /// merged away (a copy follows its venue); only in a merge's answer.
@@ -203,7 +204,7 @@ impl From<&Merge> for MergeJson {
 pub async fn merge_person(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<PersonId>,
     body: web::Json<super::Object<MergeBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let (person, into) = (path.into_inner(), body.into);
@@ -273,7 +274,7 @@ struct RatingListJson<'a> {
 
 #[derive(Debug, Serialize)]
 struct ListedJson<'a> {
-    person: i32,
+    person: PersonId,
     name: &'a str,
     federation_id: Option<&'a str>,
     rating: f64,

@@ -17,6 +17,7 @@ use crate::web::views::round::load_data;
 use crate::web::AppState;
 
 use super::{refereed, ApiUser};
+use crate::ids::{EntryId, GameId, RoundNo, TournamentId};
 
 /// Reads a JSON body, naming what could not be read.
 pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
@@ -35,9 +36,9 @@ fn invalid(field: &'static str, problem: Problem) -> ApiError {
 
 #[derive(Debug, Serialize)]
 struct OwnJson {
-    tournament_id: i32,
+    tournament_id: TournamentId,
     tournament: String,
-    player_id: i32,
+    player_id: EntryId,
     name: String,
     withdrawn: bool,
     /// `null` before any result.
@@ -101,9 +102,9 @@ pub struct ReportBody {
 }
 
 /// A game id as sent: a whole number (a string of digits is taken too).
-fn game_id(value: &serde_json::Value) -> Result<i32, ApiError> {
+fn game_id(value: &serde_json::Value) -> Result<GameId, ApiError> {
     let id = match value {
-        serde_json::Value::Number(n) => n.as_i64().and_then(|v| i32::try_from(v).ok()),
+        serde_json::Value::Number(n) => n.as_i64().and_then(|v| i32::try_from(v).ok()).map(GameId),
         serde_json::Value::String(s) => s.trim().parse().ok(),
         _ => None,
     };
@@ -199,7 +200,7 @@ pub async fn get_round_links(
     ApiUser(user): ApiUser,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
@@ -215,7 +216,7 @@ pub async fn renew_link(
     ApiUser(user): ApiUser,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
@@ -233,7 +234,7 @@ pub async fn renew_link(
 pub async fn revoke_link(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
@@ -250,7 +251,7 @@ pub async fn revoke_link(
 pub async fn cancel_bye(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(TournamentId, EntryId, RoundNo)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid, n) = path.into_inner();
     let tid = refereed(&state, &user, tid).await?.id;
@@ -275,7 +276,7 @@ pub struct ClockBody {
 pub async fn put_clock(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     bytes: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();

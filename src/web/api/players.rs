@@ -11,6 +11,7 @@ use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
 use super::{invalid, refereed, ApiUser};
+use crate::ids::{EntryId, PersonId, TournamentId};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -22,7 +23,7 @@ pub struct NewPlayer {
     federation_id: Option<String>,
     /// A person of the registry: the entry takes the person's name, club,
     /// federation id and current rating, so those are not given with it.
-    person: Option<i32>,
+    person: Option<PersonId>,
 }
 
 impl NewPlayer {
@@ -43,7 +44,7 @@ impl NewPlayer {
 pub async fn add_player(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Json<super::Object<NewPlayer>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
@@ -103,35 +104,35 @@ pub async fn add_player(
 /// A player as the API gives it back.
 #[derive(Debug, serde::Serialize)]
 struct PlayerJson {
-    id: i32,
+    id: EntryId,
     name: String,
     club: String,
     rating: Option<i32>,
     seed: Option<i32>,
     federation_id: String,
-    person: Option<i32>,
+    person: Option<PersonId>,
 }
 
 /// Two relatives, the lower id first.
 #[derive(Debug, serde::Serialize)]
 struct RelationJson {
     id: i32,
-    a: i32,
-    b: i32,
+    a: EntryId,
+    b: EntryId,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewRelation {
-    a: i32,
-    b: i32,
+    a: EntryId,
+    b: EntryId,
 }
 
 /// `POST /api/v1/tournaments/{tid}/relations`
 pub async fn add_relation(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Json<super::Object<NewRelation>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;

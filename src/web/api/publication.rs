@@ -9,6 +9,7 @@ use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
 use super::{refereed, ApiUser};
+use crate::ids::TournamentId;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,7 +33,7 @@ fn json_of(p: Option<&Publication>, revision: i32, unrated: &[&str]) -> serde_js
     })
 }
 
-async fn answer(state: &AppState, tid: i32) -> Result<HttpResponse, ApiError> {
+async fn answer(state: &AppState, tid: TournamentId) -> Result<HttpResponse, ApiError> {
     let (p, revision, players) = state
         .run(move |c| {
             Ok((
@@ -50,7 +51,7 @@ async fn answer(state: &AppState, tid: i32) -> Result<HttpResponse, ApiError> {
 pub async fn get_publication(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
     answer(&state, tid).await
@@ -60,7 +61,7 @@ pub async fn get_publication(
 pub async fn put_publication(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Json<super::Object<PublicationBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
@@ -77,7 +78,7 @@ pub async fn put_publication(
 pub async fn delete_publication(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
     state

@@ -12,12 +12,13 @@ use crate::web::views::team::{match_views, MatchView};
 use crate::web::AppState;
 
 use super::{refereed, ApiUser};
+use crate::ids::{EntryId, GameId, PairingId, RoundNo, TeamId, TournamentId};
 
 /// A round as the API gives it: its own types, so that a change to a page
 /// cannot change the API (docs/api.md).
 #[derive(Debug, Serialize)]
 pub struct RoundJson {
-    round: i32,
+    round: RoundNo,
     published: bool,
     /// The day the round is played (`YYYY-MM-DD`): its month is the
     /// rating period of its games.
@@ -32,11 +33,11 @@ pub struct RoundJson {
 
 #[derive(Debug, Serialize)]
 struct MatchJson {
-    id: i32,
+    id: PairingId,
     table: i32,
-    first_team_id: i32,
+    first_team_id: TeamId,
     first_team: String,
-    second_team_id: Option<i32>,
+    second_team_id: Option<TeamId>,
     second_team: String,
     bye: bool,
     /// From the first team's side, `5½-2½`; empty until a result.
@@ -48,10 +49,10 @@ struct MatchJson {
 struct BoardJson {
     board: i32,
     table: i32,
-    pairing_id: i32,
-    first_id: Option<i32>,
+    pairing_id: PairingId,
+    first_id: Option<EntryId>,
     first: String,
-    second_id: Option<i32>,
+    second_id: Option<EntryId>,
     second: String,
     score: String,
     points: Option<[f64; 2]>,
@@ -102,11 +103,11 @@ impl From<MatchView> for MatchJson {
 
 #[derive(Debug, Serialize)]
 struct PairingJson {
-    id: i32,
+    id: PairingId,
     table: i32,
-    first_id: Option<i32>,
+    first_id: Option<EntryId>,
     first: String,
-    second_id: Option<i32>,
+    second_id: Option<EntryId>,
     second: String,
     bye: Option<&'static str>,
     score: String,
@@ -118,7 +119,7 @@ struct PairingJson {
 
 #[derive(Debug, Serialize)]
 pub(super) struct GameJson {
-    pub(super) id: i32,
+    pub(super) id: GameId,
     pub(super) number: i32,
     /// The starter's name.
     pub(super) starter: String,
@@ -137,7 +138,7 @@ pub(super) struct GameJson {
 
 #[derive(Debug, Serialize)]
 pub(super) struct ReportJson {
-    player: i32,
+    player: EntryId,
     result: &'static str,
 }
 
@@ -166,7 +167,7 @@ impl From<PairingView> for PairingJson {
 
 impl GameJson {
     /// A game of the pairing of `first` and `second`.
-    fn of(g: GameView, first: Option<i32>, second: Option<i32>) -> GameJson {
+    fn of(g: GameView, first: Option<EntryId>, second: Option<EntryId>) -> GameJson {
         let reports = [(first, g.reports.first), (second, g.reports.second)]
             .into_iter()
             .filter_map(|(p, r)| {
@@ -241,7 +242,7 @@ impl RoundDateBody {
 pub async fn pair_round(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let tid = refereed(&state, &user, path.into_inner()).await?.id;
@@ -278,7 +279,7 @@ fn round_json(data: &TournamentData, round: &Round) -> RoundJson {
 pub async fn patch_round(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
@@ -304,7 +305,7 @@ pub async fn patch_round(
 /// `GET /api/v1/tournaments/{tid}/rounds/{n}`
 pub async fn get_round(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;

@@ -11,11 +11,12 @@ use crate::web::error::ApiError;
 use crate::web::AppState;
 
 use super::{invalid, ApiUser};
+use crate::ids::{SeasonId, TournamentId};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeasonEventBody {
-    tournament: i32,
+    tournament: TournamentId,
     weight: Option<f64>,
 }
 
@@ -33,7 +34,7 @@ impl NewSeason {
         let events: Vec<(i32, Option<f64>)> = self
             .events
             .iter()
-            .map(|e| (e.tournament, e.weight))
+            .map(|e| (e.tournament.0, e.weight))
             .collect();
         SeasonFields::check(&self.name, self.points.as_deref(), self.best, &events)
     }
@@ -98,8 +99,8 @@ impl SeasonPatch {
             None => s.best.map(i64::from),
         };
         let events: Vec<(i32, Option<f64>)> = match &self.events {
-            Some(list) => list.iter().map(|e| (e.tournament, e.weight)).collect(),
-            None => s.events.iter().map(|&(t, _, w)| (t, Some(w))).collect(),
+            Some(list) => list.iter().map(|e| (e.tournament.0, e.weight)).collect(),
+            None => s.events.iter().map(|&(t, _, w)| (t.0, Some(w))).collect(),
         };
         SeasonFields::check(name, Some(points), best, &events)
     }
@@ -116,7 +117,7 @@ pub async fn list_seasons(state: web::Data<AppState>) -> Result<HttpResponse, Ap
 pub async fn patch_season(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
     body: web::Json<super::Object<SeasonPatch>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
@@ -132,7 +133,7 @@ pub async fn patch_season(
 pub async fn delete_season(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     state
@@ -144,7 +145,7 @@ pub async fn delete_season(
 /// `GET /api/v1/seasons/{id}/standings`
 pub async fn season_standings(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let (s, lines) = state

@@ -4,6 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 
+use crate::ids::TournamentId;
 use crate::standings::show_points;
 use crate::web::error::ApiError;
 use crate::web::views::round::load_data;
@@ -12,7 +13,7 @@ use crate::web::AppState;
 /// `GET /api/v1/tournaments/{tid}/standings`
 pub async fn standings(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let data = load_data(&state, path.into_inner()).await?;
     let names: Vec<String> = data
@@ -24,7 +25,7 @@ pub async fn standings(
     let clubs: std::collections::HashMap<u32, &str> = data
         .players
         .iter()
-        .map(|p| (p.id as u32, p.club.as_str()))
+        .map(|p| (p.id.engine(), p.club.as_str()))
         .collect();
     let totals = data.team_totals();
     let rows: Vec<StandingJson> = data
@@ -76,7 +77,7 @@ pub async fn standings(
 /// The standings as the API gives them.
 #[derive(Debug, Serialize)]
 struct StandingsJson {
-    tournament: i32,
+    tournament: TournamentId,
     rounds_published: usize,
     ranking: crate::tournament::Ranking,
     tiebreaks: Vec<String>,

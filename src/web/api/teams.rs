@@ -9,6 +9,7 @@ use crate::web::views::round::load_data;
 use crate::web::AppState;
 
 use super::{refereed, ApiUser};
+use crate::ids::{EntryId, RoundNo, TeamId, TournamentId};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16,20 +17,20 @@ pub struct NewTeamBody {
     name: String,
     #[serde(default)]
     club: String,
-    members: Vec<i32>,
+    members: Vec<EntryId>,
     #[serde(default)]
-    substitutes: Vec<i32>,
+    substitutes: Vec<EntryId>,
 }
 
 /// A team as the API shows it.
 #[derive(Debug, Serialize)]
 pub struct TeamJson {
-    id: i32,
+    id: TeamId,
     name: String,
     club: String,
     /// Roster players, board 1 first.
-    members: Vec<i32>,
-    substitutes: Vec<i32>,
+    members: Vec<EntryId>,
+    substitutes: Vec<EntryId>,
 }
 
 /// `POST /api/v1/tournaments/{tid}/teams`: enters a team of four players
@@ -37,7 +38,7 @@ pub struct TeamJson {
 pub async fn add_team(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Json<super::Object<NewTeamBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
@@ -66,7 +67,7 @@ pub async fn add_team(
 /// `GET /api/v1/tournaments/{tid}/teams`
 pub async fn list_teams(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let data = load_data(&state, path.into_inner()).await?;
     let teams: Vec<TeamJson> = data
@@ -86,7 +87,7 @@ pub async fn list_teams(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LineupBody {
-    boards: Vec<i32>,
+    boards: Vec<EntryId>,
 }
 
 /// `PUT /api/v1/tournaments/{tid}/rounds/{n}/lineups/{team}`: who plays
@@ -94,7 +95,7 @@ pub struct LineupBody {
 pub async fn put_lineup(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo, TeamId)>,
     body: web::Json<super::Object<LineupBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, team) = path.into_inner();
@@ -131,10 +132,10 @@ struct TeamsJson {
 /// A team's line-up for a round as stored, and whether it changed.
 #[derive(Debug, Serialize)]
 struct LineupJson {
-    team: i32,
+    team: TeamId,
     name: String,
-    round: i32,
-    boards: Vec<i32>,
+    round: RoundNo,
+    boards: Vec<EntryId>,
     /// The boards whose player changed.
     changed: Vec<i32>,
 }

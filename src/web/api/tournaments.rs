@@ -11,6 +11,7 @@ use crate::web::error::{ApiError, AppError};
 use crate::web::AppState;
 
 use super::{invalid, refereed, ApiUser};
+use crate::ids::TournamentId;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -38,7 +39,7 @@ pub struct NewTournament {
 
 #[derive(Debug, Serialize)]
 pub struct TournamentJson {
-    id: i32,
+    id: TournamentId,
     name: String,
     venue: String,
     starts_on: Option<chrono::NaiveDate>,
@@ -157,7 +158,7 @@ pub struct TournamentPatch {
     archived: Option<bool>,
     /// The tournament's own id, as `GET` gives it, so that what `GET`
     /// answers can be sent back changed; another id is refused.
-    id: Option<i32>,
+    id: Option<TournamentId>,
 }
 
 /// A field that is present, even as `null` (`Some(None)`), as against one
@@ -240,7 +241,7 @@ impl TournamentPatch {
 pub async fn patch_tournament(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     body: web::Json<super::Object<TournamentPatch>>,
 ) -> Result<HttpResponse, ApiError> {
     let t = refereed(&state, &user, path.into_inner()).await?;
@@ -249,7 +250,7 @@ pub async fn patch_tournament(
         return Err(ApiError(AppError::from(
             crate::director::model::DbError::from(crate::field::FieldError::new(
                 "id",
-                crate::field::Problem::NoSuch { id },
+                crate::field::Problem::NoSuch { id: id.0 },
             )),
         )));
     }
@@ -279,7 +280,7 @@ pub async fn patch_tournament(
 /// fields `POST` and `PATCH` take, with its `id`, `archived` and `rated`.
 pub async fn get_tournament(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let t = state.run(move |c| tournaments::find(c, id)).await?;
@@ -292,7 +293,7 @@ pub async fn get_tournament(
 pub async fn delete_tournament(
     ApiUser(user): ApiUser,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     if !user.is_admin() {

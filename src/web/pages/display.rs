@@ -10,6 +10,7 @@ use askama::Template;
 
 use crate::clock::RoundClock;
 use crate::director::TournamentData;
+use crate::ids::{RoundNo, TournamentId};
 use crate::standings::{show_points, Standing};
 use crate::web::error::AppError;
 use crate::web::layout::Ctx;
@@ -24,10 +25,10 @@ const ROWS: usize = 12;
 #[template(path = "display.html")]
 pub struct DisplayPage {
     pub ctx: Ctx,
-    pub tid: i32,
+    pub tid: TournamentId,
     pub name: String,
     pub revision: i32,
-    pub round: Option<i32>,
+    pub round: Option<RoundNo>,
     pub clock: Option<RoundClock>,
     /// The round's default limit, said while no clock is set.
     pub limit_minutes: i32,
@@ -85,7 +86,7 @@ pub async fn show(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let signed_in = ctx.user.is_some();
     crate::web::cache::public_page(

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use crate::director::forbidden;
 use crate::director::model::NewForbidden;
 use crate::field::{Chosen, FieldError, Problem};
+use crate::ids::{EntryId, TournamentId};
 use crate::refusal::Kind;
 use crate::web::auth::Referee;
 use crate::web::error::AppError;
@@ -25,7 +26,7 @@ impl ForbiddenRaw {
         };
         let mut player = |field: &'static str, v: &str, what: Chosen| {
             v.trim()
-                .parse::<i32>()
+                .parse::<EntryId>()
                 .map_err(|_| refused(field, Problem::NotChosen { what }))
                 .ok()
         };
@@ -65,7 +66,7 @@ impl ForbiddenRaw {
 async fn page_with_errors(
     state: &AppState,
     ctx: Ctx,
-    tid: i32,
+    tid: TournamentId,
     raw: ForbiddenRaw,
     errors: FormErrors,
 ) -> Result<HttpResponse, AppError> {
@@ -112,7 +113,7 @@ pub async fn add(
 pub async fn remove(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
     state
@@ -132,7 +133,7 @@ pub async fn waive(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
     form: web::Form<WaiverForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
@@ -157,7 +158,7 @@ pub async fn waive(
 pub async fn clear_waiver(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, fid) = path.into_inner();
     state

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use crate::director::model::Round;
 use crate::director::model::Tournament;
 use crate::director::scoresheets::{self, Flags, GameRecords, LinkPairing, RecordView};
+use crate::ids::{EntryId, GameId, PairingId, RoundNo, TournamentId};
 use crate::results::GameResult;
 use crate::rules::board::{Junction, LINES};
 use crate::rules::{Position, Side};
@@ -341,7 +342,11 @@ pub struct GameQuery {
 }
 
 /// The game of tournament `tid`, or no such game.
-async fn records(state: &AppState, tid: i32, gid: i32) -> Result<GameRecords, AppError> {
+async fn records(
+    state: &AppState,
+    tid: TournamentId,
+    gid: GameId,
+) -> Result<GameRecords, AppError> {
     let g = state.run(move |c| scoresheets::game(c, gid)).await?;
     if g.tournament.id != tid {
         return Err(AppError::not_found(Thing::Game));
@@ -411,7 +416,7 @@ fn wanted_ply(text: &str) -> Option<usize> {
 pub async fn show(
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, GameId)>,
     query: web::Query<GameQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, gid) = path.into_inner();
@@ -445,7 +450,7 @@ pub async fn submit(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, GameId)>,
     form: web::Form<RecordForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, gid) = path.into_inner();
@@ -501,7 +506,7 @@ pub async fn rule(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, GameId)>,
     form: web::Form<RulingForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, gid) = path.into_inner();
@@ -555,7 +560,7 @@ pub struct LinkPage {
     action: String,
     problem: Option<String>,
     typed: String,
-    typed_game: i32,
+    typed_game: GameId,
     /// The side chosen with what was typed (`dark`, `light` or nothing):
     /// the page never chooses it for the player.
     typed_side: String,
@@ -563,7 +568,7 @@ pub struct LinkPage {
 }
 
 impl LinkPage {
-    fn who(&self, id: &Option<i32>) -> String {
+    fn who(&self, id: &Option<EntryId>) -> String {
         self.link.name(*id)
     }
     fn dark(&self, g: &crate::director::model::Game) -> String {
@@ -577,7 +582,7 @@ impl LinkPage {
             p.first_player_id
         })
     }
-    fn sheets_of(&self, gid: &i32) -> Vec<&crate::director::model::Sheet> {
+    fn sheets_of(&self, gid: &GameId) -> Vec<&crate::director::model::Sheet> {
         self.link
             .sheets
             .iter()
@@ -593,7 +598,7 @@ impl LinkPage {
 pub async fn link_page(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(PairingId, String)>,
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
@@ -607,7 +612,7 @@ pub async fn link_page(
         link,
         problem: None,
         typed: String::new(),
-        typed_game: 0,
+        typed_game: GameId(0),
         typed_side: String::new(),
         sent: query.contains_key("sent"),
     };
@@ -627,13 +632,13 @@ pub struct LinkForm {
 pub async fn link_submit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, String)>,
+    path: web::Path<(PairingId, String)>,
     form: web::Form<LinkForm>,
 ) -> Result<HttpResponse, AppError> {
     let (pid, key) = path.into_inner();
     state.limits.player_link(pid, &key, &req, true)?;
     let LinkForm { game, side, text } = form.into_inner();
-    let gid: i32 = game.trim().parse().unwrap_or(0);
+    let gid: GameId = game.trim().parse().unwrap_or(GameId(0));
     let outcome = match RecordSide::parse(&side) {
         None => Err(AppError::invalid(
             "side",
@@ -718,7 +723,7 @@ pub async fn blank_sheets(
     ctx: Ctx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     query: web::Query<TableQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use crate::director::model::{Entry, Merge, Person};
 use crate::director::people;
 use crate::director::ratings::Book;
+use crate::ids::{EntryId, PersonId, RoundNo, TournamentId, UserId};
 use crate::rating::{Period, Rating};
 use crate::refusal::Kind;
 use crate::registry::{PersonFields, PersonText};
@@ -323,11 +324,11 @@ pub async fn add(
 /// A game as the person's page lists it.
 pub struct GameLine {
     pub date: chrono::NaiveDate,
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub tournament: String,
-    pub round: i32,
+    pub round: RoundNo,
     pub opponent: String,
-    pub opponent_person: Option<i32>,
+    pub opponent_person: Option<PersonId>,
     /// `1`, `½`, `0`, or the forfeit's spelling.
     pub result: &'static str,
     pub rated: bool,
@@ -490,21 +491,21 @@ pub struct PersonPage {
     entries: Vec<Entry>,
     games: Vec<GameLine>,
     merges: Vec<Merge>,
-    names: HashMap<i32, String>,
-    accounts: HashMap<i32, String>,
+    names: HashMap<PersonId, String>,
+    accounts: HashMap<UserId, String>,
     error: Option<String>,
 }
 
 impl PersonPage {
     /// Who made a merge.
-    fn account(&self, id: &Option<i32>) -> String {
+    fn account(&self, id: &Option<UserId>) -> String {
         id.and_then(|id| self.accounts.get(&id).cloned())
             .unwrap_or_else(|| "an account since removed".into())
     }
 
     /// A person of a merge: two of them often share a name, so the
     /// number goes with it.
-    fn name_of(&self, id: &i32) -> String {
+    fn name_of(&self, id: &PersonId) -> String {
         match self.names.get(id) {
             Some(name) => format!("{name} (#{id})"),
             None => format!("person {id}"),
@@ -515,7 +516,7 @@ impl PersonPage {
 async fn person_page_of(
     state: &AppState,
     ctx: Ctx,
-    id: i32,
+    id: PersonId,
     error: Option<String>,
 ) -> Result<PersonPage, AppError> {
     let mut r = state.run(move |c| people::record(c, id)).await?;
@@ -534,8 +535,8 @@ async fn person_page_of(
     r.entries.retain(|e| !hidden.contains(&e.tournament_id));
     r.games.retain(|g| !hidden.contains(&g.tournament_id));
     let book: std::sync::Arc<Book> = book(state).await?;
-    let own: HashMap<i32, ()> = r.entries.iter().map(|e| (e.player_id, ())).collect();
-    let names: HashMap<i32, String> = r
+    let own: HashMap<EntryId, ()> = r.entries.iter().map(|e| (e.player_id, ())).collect();
+    let names: HashMap<TournamentId, String> = r
         .entries
         .iter()
         .map(|e| (e.tournament_id, e.tournament.clone()))
@@ -603,7 +604,7 @@ async fn person_page_of(
 pub async fn person_page(
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<PersonId>,
 ) -> Result<PersonPage, AppError> {
     person_page_of(&state, ctx, path.into_inner(), None).await
 }
@@ -621,8 +622,8 @@ pub struct MergeForm {
 fn merge_target(
     conn: &mut crate::director::model::DbConnection,
     into: &str,
-) -> Result<i32, crate::director::model::DbError> {
-    match into.trim_start_matches('#').parse::<i32>() {
+) -> Result<PersonId, crate::director::model::DbError> {
+    match into.trim_start_matches('#').parse::<PersonId>() {
         Ok(n) => Ok(n),
         Err(_) => match people::by_federation_id(conn, into)? {
             Some(p) => Ok(p.id),
@@ -672,7 +673,7 @@ pub async fn merge(
     who: SignedIn,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<PersonId>,
     form: web::Form<MergeForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -682,23 +683,24 @@ pub async fn merge(
         let asked = state
             .run(move |c| {
                 let target = merge_target(c, &into)?;
-                let side =
-                    |c: &mut crate::director::model::DbConnection, p: i32, field: &'static str| {
-                        let person = if field == "into" {
-                            people::named(c, field, p)?
-                        } else {
-                            people::find(c, p)?
-                        };
-                        let entries = people::entries(c, p)?;
-                        Ok::<_, crate::director::model::DbError>(MergeSide { person, entries })
+                let side = |c: &mut crate::director::model::DbConnection,
+                            p: PersonId,
+                            field: &'static str| {
+                    let person = if field == "into" {
+                        people::named(c, field, p)?
+                    } else {
+                        people::find(c, p)?
                     };
+                    let entries = people::entries(c, p)?;
+                    Ok::<_, crate::director::model::DbError>(MergeSide { person, entries })
+                };
                 let from = side(c, id, "person")?;
                 let into = side(c, target, "into")?;
                 crate::registry::check_merge(
-                    id,
-                    target,
-                    into.person.merged_into,
-                    from.person.merged_into,
+                    id.0,
+                    target.0,
+                    into.person.merged_into.map(|m| m.0),
+                    from.person.merged_into.map(|m| m.0),
                 )?;
                 // An event both are entered in: the merge would refuse it,
                 // so the question is not asked.
@@ -774,7 +776,7 @@ pub async fn undo_merge(
 
 pub struct ListedRow {
     pub rank: usize,
-    pub person: i32,
+    pub person: PersonId,
     pub name: String,
     pub federation_id: String,
     pub shown: Shown,

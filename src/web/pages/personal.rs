@@ -16,6 +16,7 @@ use crate::clock::Tone;
 use crate::director::model::Tournament;
 use crate::director::personal::{self, NextRound};
 use crate::field::Problem;
+use crate::ids::{EntryId, GameId, RoundNo, TournamentId};
 use crate::refusal::Kind;
 use crate::results::GameResult;
 use crate::tournament::{ByeKind, Confirmation};
@@ -257,7 +258,7 @@ pub async fn report(
 ) -> Result<HttpResponse, AppError> {
     let key = key.into_inner();
     state.limits.personal(&key, &req, true)?;
-    let game: i32 = form.game.trim().parse().unwrap_or(0);
+    let game: GameId = form.game.trim().parse().unwrap_or(GameId(0));
     let done = match crate::reports::read(&form.result) {
         Err(p) => Err(AppError::from(crate::field::FieldError::new("result", p))),
         Ok(result) => {
@@ -322,7 +323,7 @@ pub struct Card {
 pub struct CardsPage {
     pub ctx: Ctx,
     pub t: Tournament,
-    pub round: i32,
+    pub round: RoundNo,
     pub cards: Vec<Card>,
 }
 
@@ -334,7 +335,7 @@ pub async fn cards(
     ctx: Ctx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = crate::web::views::round::load_data(&state, tid).await?;
@@ -365,7 +366,7 @@ pub async fn cards(
 pub async fn renew(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, AppError> {
     change_link(r, state, path, true).await
 }
@@ -374,7 +375,7 @@ pub async fn renew(
 pub async fn revoke(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, AppError> {
     change_link(r, state, path, false).await
 }
@@ -383,7 +384,7 @@ pub async fn revoke(
 async fn change_link(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
     renew: bool,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
@@ -405,7 +406,7 @@ async fn change_link(
 pub async fn cancel_bye(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(TournamentId, EntryId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid, n) = path.into_inner();
     state

@@ -11,6 +11,7 @@ use crate::director::players;
 use crate::director::tournaments;
 use crate::export::players as players_csv;
 use crate::field::{Chosen, Problem};
+use crate::ids::{EntryId, RoundNo, TournamentId};
 use crate::refusal::Kind;
 use crate::roster::PlayerFields;
 use crate::web::auth::Referee;
@@ -123,7 +124,7 @@ async fn add_person(
 pub struct PlayerForm {
     ctx: Ctx,
     t: Tournament,
-    id: i32,
+    id: EntryId,
     raw: PlayerRaw,
     errors: FormErrors,
     /// The player's personal link and its QR code (`None`: revoked).
@@ -135,7 +136,7 @@ pub async fn edit_form(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<PlayerForm, AppError> {
     let (tid, pid) = path.into_inner();
     let (p, key) = state.run(move |c| players::edit(c, tid, pid)).await?;
@@ -157,7 +158,7 @@ pub async fn update(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
     form: web::Form<PlayerRaw>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
@@ -191,7 +192,7 @@ pub async fn withdraw(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
     form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
@@ -231,7 +232,7 @@ pub async fn withdraw(
 pub async fn reinstate(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     state
@@ -245,7 +246,7 @@ pub async fn reinstate(
 pub async fn refresh(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     let person = state
@@ -279,7 +280,7 @@ pub async fn add_relation(
     let a = form
         .a
         .trim()
-        .parse::<i32>()
+        .parse::<EntryId>()
         .map_err(|_| {
             errors.problem(
                 "a",
@@ -292,7 +293,7 @@ pub async fn add_relation(
     let b = form
         .b
         .trim()
-        .parse::<i32>()
+        .parse::<EntryId>()
         .map_err(|_| {
             errors.problem(
                 "b",
@@ -327,7 +328,7 @@ pub async fn add_relation(
 pub async fn remove_relation(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, rid) = path.into_inner();
     state
@@ -454,7 +455,7 @@ pub async fn import(
 /// `GET /t/{tid}/players.csv`: the player list, public like the page.
 pub async fn export_csv(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();
     let (t, list, relations) = state.run(move |c| players::sheet(c, tid)).await?;
@@ -463,9 +464,9 @@ pub async fn export_csv(
         .iter()
         .zip(&fields)
         .map(|(p, f)| players_csv::Row {
-            id: p.id,
+            id: p.id.0,
             fields: f,
-            withdrawn_from_round: p.withdrawn_from_round,
+            withdrawn_from_round: p.withdrawn_from_round.map(|r| r.0),
             relatives: relations
                 .iter()
                 .filter_map(|r| {
@@ -503,7 +504,7 @@ pub async fn request_bye(
     let player = form
         .player
         .trim()
-        .parse::<i32>()
+        .parse::<EntryId>()
         .map_err(|_| {
             errors.problem(
                 "bye_player",
@@ -517,13 +518,13 @@ pub async fn request_bye(
         .run(move |c| tournaments::rounds_paired(c, tid))
         .await?
         + 1;
-    let round = match form.round.trim().parse::<i32>() {
-        Ok(n) if n >= next && n <= r.tournament.last_round() => Some(n),
+    let round = match form.round.trim().parse::<RoundNo>() {
+        Ok(n) if n.0 >= next && n.0 <= r.tournament.last_round() => Some(n),
         Ok(n) => {
             errors.problem(
                 "bye_round",
                 Problem::RoundNotToPair {
-                    round: n,
+                    round: n.0,
                     next,
                     last: r.tournament.last_round(),
                 },

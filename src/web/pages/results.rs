@@ -12,6 +12,7 @@ use askama_web::WebTemplate;
 use crate::director::model::Round;
 use crate::director::TournamentData;
 use crate::director::{self};
+use crate::ids::{GameId, PairingId, RoundNo, TournamentId};
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::show_points;
 use crate::web::auth::Referee;
@@ -82,7 +83,7 @@ pub struct ResultsPage {
     /// Entries not saved because a referee's ruling set the game's result.
     ruled: Vec<crate::conflict::RulingStands>,
     /// The flags of games with records, in words.
-    flags: HashMap<i32, (bool, String, String)>,
+    flags: HashMap<GameId, (bool, String, String)>,
     /// The banner while the publication is failing.
     banner: Option<crate::web::views::publication::Banner>,
 }
@@ -111,7 +112,7 @@ impl ResultsPage {
             banner: None,
         }
     }
-    fn flag(&self, game: &i32) -> Option<&String> {
+    fn flag(&self, game: &GameId) -> Option<&String> {
         self.flags
             .get(game)
             .filter(|(bad, _, _)| *bad)
@@ -291,7 +292,7 @@ pub async fn results_form(
     _r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -326,7 +327,7 @@ fn read_form(
     pairings: &[PairingView],
     games_per_pairing: u32,
     form: &HashMap<String, String>,
-    only: Option<i32>,
+    only: Option<PairingId>,
     problems: &mut Vec<Problem>,
     typed: &mut HashMap<String, String>,
 ) -> Vec<ResultEdit> {
@@ -344,7 +345,7 @@ fn read_form(
             Some(o) => GameResult::parse(o),
             None => g.result,
         };
-        let mut wanted: Vec<(i32, Option<GameResult>)> = Vec::new();
+        let mut wanted: Vec<(GameId, Option<GameResult>)> = Vec::new();
         let mut by_score = |field: String, games: Vec<&GameView>, n: u32| {
             let text = form.get(&field).map(|s| s.trim()).unwrap_or("");
             if text.is_empty() || games.is_empty() {
@@ -485,7 +486,7 @@ pub async fn save_results(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<HashMap<String, String>>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -517,7 +518,7 @@ pub async fn save_results(
     // "Confirm" beside a result both players reported: that game alone.
     let confirmed = form.get("confirm").and_then(|c| {
         let (game, result) = c.split_once(':')?;
-        let game: i32 = game.parse().ok()?;
+        let game: GameId = game.parse().ok()?;
         Some(ResultEdit {
             game,
             wanted: Some(GameResult::parse(result)?),
@@ -537,7 +538,7 @@ pub async fn save_results(
         ),
     };
     // Games whose ruling the referee confirmed this entry replaces.
-    let replacing: Vec<i32> = form
+    let replacing: Vec<GameId> = form
         .iter()
         .filter(|(k, v)| k.starts_with('r') && v.as_str() == "yes")
         .filter_map(|(k, _)| k[1..].parse().ok())

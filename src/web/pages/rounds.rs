@@ -13,6 +13,7 @@ use crate::director::rounds;
 use crate::director::TournamentData;
 use crate::director::{self, pair::Then, swap::Swap};
 use crate::field::{Chosen, Problem};
+use crate::ids::{EntryId, GameId, PairingId, RoundNo, TournamentId};
 use crate::refusal::Kind;
 use crate::web::auth::can_edit;
 use crate::web::auth::Referee;
@@ -39,7 +40,7 @@ pub async fn create(r: Referee, state: web::Data<AppState>) -> Result<HttpRespon
 pub async fn publish(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     state
@@ -60,7 +61,7 @@ pub struct LockForm {
 pub async fn lock(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<LockForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -94,7 +95,7 @@ pub struct DateForm {
 pub async fn set_date(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<DateForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -126,7 +127,7 @@ pub async fn set_clock(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -211,7 +212,7 @@ pub struct ClockTyped {
 fn round_question(
     ctx: Ctx,
     t: crate::director::model::Tournament,
-    n: i32,
+    n: RoundNo,
     action: &str,
     [button, keep]: [String; 2],
     consequences: Vec<String>,
@@ -235,7 +236,7 @@ pub async fn undo(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -274,7 +275,7 @@ pub struct RoundPage {
     ctx: Ctx,
     t: crate::director::model::Tournament,
     round: Round,
-    rounds: Vec<i32>,
+    rounds: Vec<RoundNo>,
     pairings: Vec<PairingView>,
     /// A team round's matches, each with its boards (the same pairings).
     matches: Vec<MatchView>,
@@ -292,7 +293,7 @@ pub struct RoundPage {
     qr: String,
     /// For the round's referees: the flags of games with records, in words
     /// (whether something needs a look, and what).
-    flags: HashMap<i32, (bool, String, String)>,
+    flags: HashMap<GameId, (bool, String, String)>,
     /// Why the round cannot be undone, if it cannot.
     undo_blocker: Option<String>,
     /// Whether its results can be cleared (the last round, with results).
@@ -313,7 +314,7 @@ impl RoundPage {
         (!days.holds(self.round.played_on)).then_some(days)
     }
 
-    fn flag(&self, game: &i32) -> Option<&(bool, String, String)> {
+    fn flag(&self, game: &GameId) -> Option<&(bool, String, String)> {
         self.flags.get(game)
     }
     fn iso(&self, at: impl std::borrow::Borrow<chrono::NaiveDateTime>) -> String {
@@ -344,7 +345,7 @@ pub async fn show(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     query: web::Query<Search>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -385,9 +386,9 @@ pub async fn show(
 fn round_page(
     ctx: Ctx,
     data: TournamentData,
-    n: i32,
+    n: RoundNo,
     can_edit: bool,
-    flags: HashMap<i32, (bool, String, String)>,
+    flags: HashMap<GameId, (bool, String, String)>,
     q: String,
     url: String,
 ) -> Result<RoundPage, AppError> {
@@ -434,7 +435,7 @@ pub async fn clear_results(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
@@ -482,23 +483,23 @@ pub struct SlipsPage {
     date: String,
     /// For the round's referees: each pairing's player link and its QR
     /// code, by pairing id.
-    links: HashMap<i32, (String, String)>,
+    links: HashMap<PairingId, (String, String)>,
     /// For the round's referees: each player's personal link and its QR
     /// code, by player id, printed on a stub for that player alone.
-    personal: HashMap<i32, (String, String)>,
+    personal: HashMap<EntryId, (String, String)>,
 }
 
 impl SlipsPage {
-    fn link(&self, pairing: &i32) -> Option<&(String, String)> {
+    fn link(&self, pairing: &PairingId) -> Option<&(String, String)> {
         self.links.get(pairing)
     }
-    fn sides(&self, p: &PairingView) -> Vec<(Option<i32>, String)> {
+    fn sides(&self, p: &PairingView) -> Vec<(Option<EntryId>, String)> {
         vec![
             (p.first_id, p.first.clone()),
             (p.second_id, p.second.clone()),
         ]
     }
-    fn personal_link(&self, player: &Option<i32>) -> Option<&(String, String)> {
+    fn personal_link(&self, player: &Option<EntryId>) -> Option<&(String, String)> {
         self.personal.get(&(*player)?)
     }
 }
@@ -508,7 +509,7 @@ pub async fn slips(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
@@ -559,12 +560,12 @@ pub async fn swap(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
     form: web::Form<SwapForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let parse = |field: &'static str, v: &str| {
-        v.trim().parse::<i32>().map_err(|_| {
+        v.trim().parse::<EntryId>().map_err(|_| {
             AppError::invalid(
                 field,
                 Problem::NotChosen {
@@ -602,7 +603,7 @@ pub struct SwapPage {
     ctx: Ctx,
     t: crate::director::model::Tournament,
     round: Round,
-    a: i32,
-    b: i32,
+    a: EntryId,
+    b: EntryId,
     broken: Vec<String>,
 }

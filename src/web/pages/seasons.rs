@@ -12,6 +12,7 @@ use crate::director::seasons::Line;
 use crate::director::tournaments;
 use crate::export::seasons::points as shown_points;
 use crate::field::Problem;
+use crate::ids::{SeasonId, TournamentId};
 use crate::refusal::Kind;
 use crate::season::SeasonFields;
 use crate::web::auth::SignedIn;
@@ -26,8 +27,8 @@ pub struct SeasonRaw {
     pub name: String,
     pub points: String,
     pub best: String,
-    pub events: Vec<i32>,
-    pub weights: Vec<(i32, String)>,
+    pub events: Vec<TournamentId>,
+    pub weights: Vec<(TournamentId, String)>,
 }
 
 impl SeasonRaw {
@@ -38,7 +39,7 @@ impl SeasonRaw {
                 "name" => raw.name = v,
                 "points" => raw.points = v,
                 "best" => raw.best = v,
-                "event" => raw.events.extend(v.trim().parse::<i32>().ok()),
+                "event" => raw.events.extend(v.trim().parse::<TournamentId>().ok()),
                 _ => {
                     if let Some(id) = k.strip_prefix("weight_").and_then(|i| i.parse().ok()) {
                         raw.weights.push((id, v));
@@ -70,14 +71,14 @@ impl SeasonRaw {
         }
     }
 
-    pub fn weight_of(&self, id: &i32) -> String {
+    pub fn weight_of(&self, id: &TournamentId) -> String {
         self.weights
             .iter()
             .find(|(t, _)| t == id)
             .map_or_else(|| "1".into(), |(_, w)| w.clone())
     }
 
-    pub fn chose(&self, id: &i32) -> bool {
+    pub fn chose(&self, id: &TournamentId) -> bool {
         self.events.contains(id)
     }
 
@@ -124,7 +125,7 @@ impl SeasonRaw {
         for id in &self.events {
             let w = self.weight_of(id);
             match w.trim().parse::<f64>() {
-                Ok(v) => events.push((*id, Some(v))),
+                Ok(v) => events.push((id.0, Some(v))),
                 Err(_) => errors.problem(
                     "weight",
                     Problem::NotANumber {
@@ -144,7 +145,7 @@ impl SeasonRaw {
 #[template(path = "seasons.html")]
 pub struct SeasonsPage {
     ctx: Ctx,
-    seasons: Vec<(i32, String)>,
+    seasons: Vec<(SeasonId, String)>,
     tournaments: Vec<Tournament>,
     raw: SeasonRaw,
     errors: FormErrors,
@@ -241,7 +242,7 @@ pub struct SeasonPage {
     season: Season,
     lines: Vec<Line>,
     /// Events not rated (friendlies, test events): not counted.
-    not_counted: Vec<i32>,
+    not_counted: Vec<TournamentId>,
 }
 
 impl SeasonPage {
@@ -268,7 +269,7 @@ impl SeasonPage {
 pub async fn show(
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
 ) -> Result<SeasonPage, AppError> {
     let id = path.into_inner();
     let (season, lines, not_counted) = state
@@ -289,7 +290,7 @@ pub async fn show(
 /// `GET /seasons/{id}/standings.csv`
 pub async fn standings_csv(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let (season, lines) = state
@@ -315,7 +316,7 @@ pub struct SeasonEditPage {
 async fn edit_page(
     state: &AppState,
     ctx: Ctx,
-    id: i32,
+    id: SeasonId,
     raw: Option<SeasonRaw>,
     errors: FormErrors,
 ) -> Result<SeasonEditPage, AppError> {
@@ -346,7 +347,7 @@ pub async fn edit_form(
     _who: SignedIn,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
 ) -> Result<SeasonEditPage, AppError> {
     edit_page(&state, ctx, path.into_inner(), None, FormErrors::default()).await
 }
@@ -357,7 +358,7 @@ pub async fn update(
     who: SignedIn,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
@@ -396,7 +397,7 @@ pub async fn delete(
     who: SignedIn,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<SeasonId>,
     form: web::Form<Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();

@@ -8,6 +8,7 @@ use askama_web::WebTemplate;
 
 use crate::director::TournamentData;
 use crate::field::Problem;
+use crate::ids::TournamentId;
 use crate::standings::{show_points, SeparatedBy, Standing};
 use crate::web::error::AppError;
 use crate::web::layout::Ctx;
@@ -124,7 +125,7 @@ pub async fn standings(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let signed_in = ctx.user.is_some();
     crate::web::cache::public_page(
@@ -152,7 +153,7 @@ pub struct CsvHeaders {
 /// or by the keys scripts read.
 pub async fn standings_csv_route(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     query: web::Query<CsvHeaders>,
 ) -> Result<HttpResponse, AppError> {
     let headers =

@@ -11,6 +11,7 @@ use askama_web::WebTemplate;
 use crate::director::model::Player;
 use crate::director::model::Tournament;
 use crate::director::TournamentData;
+use crate::ids::{EntryId, RoundNo, TournamentId};
 use crate::results::GameResult;
 use crate::standings::{show_points, Outcome};
 use crate::web::cache::public_page;
@@ -68,19 +69,20 @@ pub fn crosstable(data: &TournamentData) -> Vec<CrossRow> {
     let rank = |id: &u32| rank_of.get(id).map(|r| r.to_string()).unwrap_or_default();
     // Who sits opposite whom in each published round: a pairing whose
     // result is still missing is told apart from a round not played.
-    let seats: Vec<HashMap<i32, &crate::director::model::Pairing>> = if data.is_team_event() {
+    let seats: Vec<HashMap<EntryId, &crate::director::model::Pairing>> = if data.is_team_event() {
         Vec::new()
     } else {
         data.published().iter().map(|r| data.seats_of(r)).collect()
     };
     let pending_against = |player: u32, round: usize| -> Option<u32> {
-        let p = seats.get(round)?.get(&(player as i32))?;
-        let other = if p.first_player_id == Some(player as i32) {
+        let player = EntryId::of_engine(player);
+        let p = seats.get(round)?.get(&player)?;
+        let other = if p.first_player_id == Some(player) {
             p.second_player_id
         } else {
             p.first_player_id
         }?;
-        u32::try_from(other).ok()
+        Some(other.engine())
     };
     standings
         .iter()
@@ -154,7 +156,7 @@ pub async fn crosstable_page(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let signed_in = ctx.user.is_some();
     public_page(
@@ -186,7 +188,7 @@ pub async fn crosstable_page(
 
 pub async fn crosstable_csv(
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let data = load_data(&state, path.into_inner()).await?;
     let rows = crosstable(&data);
@@ -209,7 +211,7 @@ pub async fn crosstable_csv(
 /// `GET /t/{tid}/rounds/{n}/pairings.csv`: table, players, score, each game.
 pub async fn pairings_csv(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
@@ -240,10 +242,10 @@ pub async fn pairings_csv(
 
 /// A player's pairing in one round, from their side.
 pub struct PlayerRound {
-    pub round: i32,
+    pub round: RoundNo,
     pub pairing: PairingView,
     pub opponent: String,
-    pub opponent_id: Option<i32>,
+    pub opponent_id: Option<EntryId>,
     pub score: String,
     /// The player is the pairing's first-listed one.
     pub first: bool,
@@ -287,7 +289,7 @@ pub async fn player_page(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, EntryId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pid) = path.into_inner();
     let signed_in = ctx.user.is_some();
@@ -301,7 +303,7 @@ pub async fn player_page(
 }
 
 /// Player `pid`'s page: their games round by round and where they stand.
-fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, AppError> {
+fn player_view(ctx: Ctx, data: TournamentData, pid: EntryId) -> Result<PlayerPage, AppError> {
     let player = data
         .players
         .iter()
@@ -309,7 +311,7 @@ fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, A
         .cloned()
         .ok_or_else(|| AppError::not_found(Thing::PlayerInTournament))?;
     let standings = data.standings();
-    let me = standings.iter().find(|s| s.id == pid as u32);
+    let me = standings.iter().find(|s| s.id == pid.engine());
     let mut rounds = Vec::new();
     let sits = |p: &crate::director::model::Pairing| {
         p.first_player_id == Some(pid) || p.second_player_id == Some(pid)
@@ -350,7 +352,7 @@ fn player_view(ctx: Ctx, data: TournamentData, pid: i32) -> Result<PlayerPage, A
 
 /// One round of the bracket.
 pub struct BracketRound {
-    pub number: i32,
+    pub number: RoundNo,
     pub matches: Vec<PairingView>,
 }
 
@@ -366,7 +368,7 @@ pub async fn bracket_page(
     ctx: Ctx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let signed_in = ctx.user.is_some();
     public_page(

@@ -17,6 +17,7 @@ use crate::director::teams;
 use crate::director::teams::{set_lineup, start_match};
 use crate::director::TournamentData;
 use crate::export::players::ImportError;
+use crate::ids::{EntryId, PairingId, RoundNo, TeamId, TournamentId};
 use crate::standings::show_points;
 use crate::web::auth::can_edit;
 use crate::web::auth::Referee;
@@ -30,17 +31,17 @@ use crate::web::AppState;
 /// A team with its players' names, as the pages list it.
 #[derive(Debug, Clone)]
 pub struct TeamView {
-    pub id: i32,
+    pub id: TeamId,
     pub name: String,
     pub club: String,
     /// (player id, name), board 1 first.
-    pub roster: Vec<(i32, String)>,
-    pub substitutes: Vec<(i32, String)>,
+    pub roster: Vec<(EntryId, String)>,
+    pub substitutes: Vec<(EntryId, String)>,
 }
 
 fn team_views(data: &TournamentData) -> Vec<TeamView> {
     let names = data.player_names();
-    let named = |ids: Vec<i32>| {
+    let named = |ids: Vec<EntryId>| {
         ids.into_iter()
             .map(|p| (p, names.get(&p).copied().unwrap_or("").to_string()))
             .collect()
@@ -79,7 +80,7 @@ pub struct TeamsPage {
     teams: Vec<TeamView>,
     can_edit: bool,
     /// Players on no team yet: the add form's choices.
-    free: Vec<(i32, String)>,
+    free: Vec<(EntryId, String)>,
     raw: TeamRaw,
     errors: FormErrors,
     csv: String,
@@ -88,7 +89,7 @@ pub struct TeamsPage {
 }
 
 impl TeamsPage {
-    fn picked(&self, field: &str, id: &i32) -> bool {
+    fn picked(&self, field: &str, id: &EntryId) -> bool {
         let v = match field {
             "b1" => &self.raw.b1,
             "b2" => &self.raw.b2,
@@ -102,7 +103,7 @@ impl TeamsPage {
 async fn teams_page(
     state: &AppState,
     ctx: Ctx,
-    tid: i32,
+    tid: TournamentId,
     raw: TeamRaw,
     errors: FormErrors,
 ) -> Result<TeamsPage, AppError> {
@@ -132,7 +133,7 @@ async fn teams_page(
 pub async fn list(
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let page = teams_page(
         &state,
@@ -145,12 +146,12 @@ pub async fn list(
     render(&page, StatusCode::OK)
 }
 
-fn ids(field: &'static str, text: &str) -> Result<Vec<i32>, FormErrors> {
+fn ids(field: &'static str, text: &str) -> Result<Vec<EntryId>, FormErrors> {
     text.split([',', ' '])
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| {
-            s.parse::<i32>().map_err(|_| {
+            s.parse::<EntryId>().map_err(|_| {
                 let mut e = FormErrors::default();
                 e.problem(
                     field,
@@ -321,9 +322,9 @@ pub async fn import(
 /// One match of a team, from the team's side.
 #[derive(Debug, Clone)]
 pub struct TeamMatchRow {
-    pub round: i32,
+    pub round: RoundNo,
     pub opponent: String,
-    pub opponent_id: Option<i32>,
+    pub opponent_id: Option<TeamId>,
     /// `W`, `D`, `L`, `bye`, `so far` while boards are still being played,
     /// or empty until a result.
     pub mark: String,
@@ -353,7 +354,7 @@ pub async fn show(
     ctx: Ctx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, team_id) = path.into_inner();
     team_page(ctx, &req, &state, tid, team_id, None).await
@@ -365,8 +366,8 @@ async fn team_page(
     ctx: Ctx,
     req: &HttpRequest,
     state: &AppState,
-    tid: i32,
-    team_id: i32,
+    tid: TournamentId,
+    team_id: TeamId,
     fresh_link: Option<String>,
 ) -> Result<HttpResponse, AppError> {
     let data = load_data(state, tid).await?;
@@ -458,7 +459,7 @@ pub async fn renew_link(
     ctx: Ctx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, team_id) = path.into_inner();
     let token = state
@@ -474,7 +475,7 @@ pub async fn renew_link(
 #[derive(Debug, Clone)]
 pub struct BoardChoice {
     pub board: usize,
-    pub current: i32,
+    pub current: EntryId,
     pub current_name: String,
     pub started: bool,
 }
@@ -485,7 +486,7 @@ pub struct LineupPage {
     ctx: Ctx,
     t: Tournament,
     team: TeamView,
-    round: i32,
+    round: RoundNo,
     opponent: String,
     boards: Vec<BoardChoice>,
     /// Where the form posts: the referee's route or the captain's link.
@@ -500,7 +501,7 @@ pub struct LineupPage {
 }
 
 impl LineupPage {
-    fn choices(&self) -> Vec<(i32, String)> {
+    fn choices(&self) -> Vec<(EntryId, String)> {
         self.team
             .roster
             .iter()
@@ -508,7 +509,7 @@ impl LineupPage {
             .cloned()
             .collect()
     }
-    fn is_substitute(&self, id: &i32) -> bool {
+    fn is_substitute(&self, id: &EntryId) -> bool {
         self.team.substitutes.iter().any(|(p, _)| p == id)
     }
 }
@@ -529,7 +530,7 @@ fn lineup_page(
     let m = data.match_of(round, team.id).ok_or_else(|| {
         AppError::from(crate::rounds::Refused::NoMatch {
             team: team.name.clone(),
-            round: round.number,
+            round: round.number.0,
         })
     })?;
     let other = if m.first_team_id == Some(team.id) {
@@ -602,14 +603,14 @@ pub struct LineupForm {
 
 impl LineupForm {
     /// The line-up the form was shown with, when it says so.
-    fn seen(&self) -> Option<Vec<i32>> {
+    fn seen(&self) -> Option<Vec<EntryId>> {
         [&self.o1, &self.o2, &self.o3, &self.o4]
             .iter()
-            .map(|v| v.trim().parse::<i32>().ok())
+            .map(|v| v.trim().parse::<EntryId>().ok())
             .collect()
     }
 
-    fn boards(&self) -> Result<Vec<i32>, AppError> {
+    fn boards(&self) -> Result<Vec<EntryId>, AppError> {
         [
             ("b1", &self.b1),
             ("b2", &self.b2),
@@ -619,7 +620,7 @@ impl LineupForm {
         .iter()
         .enumerate()
         .map(|(k, (field, v))| {
-            v.trim().parse::<i32>().map_err(|_| {
+            v.trim().parse::<EntryId>().map_err(|_| {
                 AppError::invalid(
                     field,
                     Problem::NotChosen {
@@ -637,7 +638,7 @@ pub async fn lineup_form(
     _referee: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo, TeamId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n, team_id) = path.into_inner();
     let data = load_data(&state, tid).await?;
@@ -668,8 +669,8 @@ enum Sender {
 async fn save_lineup(
     state: &AppState,
     ctx: Ctx,
-    tid: i32,
-    n: i32,
+    tid: TournamentId,
+    n: RoundNo,
     team: Team,
     form: LineupForm,
     sender: Sender,
@@ -723,7 +724,7 @@ pub async fn lineup_save(
     r: Referee,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo, TeamId)>,
     form: web::Form<LineupForm>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n, team_id) = path.into_inner();
@@ -832,7 +833,7 @@ pub async fn captain_save(
 pub async fn start(
     r: Referee,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo, PairingId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n, mid) = path.into_inner();
     state
@@ -855,7 +856,7 @@ pub struct CardsPage {
 pub async fn cards(
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;
@@ -938,7 +939,7 @@ pub fn matches_csv(data: &TournamentData, round: &Round) -> Result<Vec<u8>, csv:
 /// `GET /t/{tid}/rounds/{n}/matches.csv`
 pub async fn matches_csv_route(
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, RoundNo)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let data = load_data(&state, tid).await?;

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::director::model::Tournament;
 use crate::director::tournaments;
 use crate::field::{Chosen, Problem};
+use crate::ids::{TournamentId, UserId};
 use crate::refusal::Kind;
 use crate::tournament::{ByeValue, Lock, Ranking, RawTournament, RuleSet, System, Tiebreak};
 use crate::web::auth::{Admin, Referee, SignedIn};
@@ -26,7 +27,7 @@ const TIEBREAK_SLOTS: usize = 7;
 pub struct TournamentForm {
     ctx: Ctx,
     /// `None` while creating.
-    id: Option<i32>,
+    id: Option<TournamentId>,
     raw: RawTournament,
     chosen_tiebreaks: Vec<String>,
     errors: FormErrors,
@@ -35,7 +36,12 @@ pub struct TournamentForm {
 }
 
 impl TournamentForm {
-    fn new(ctx: Ctx, id: Option<i32>, raw: RawTournament, errors: FormErrors) -> TournamentForm {
+    fn new(
+        ctx: Ctx,
+        id: Option<TournamentId>,
+        raw: RawTournament,
+        errors: FormErrors,
+    ) -> TournamentForm {
         let mut chosen: Vec<String> = raw
             .tiebreaks
             .split(',')
@@ -279,7 +285,7 @@ pub async fn update(
 pub async fn show(
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let page = load_page(
         &state,
@@ -301,11 +307,11 @@ pub struct AssignForm {
 pub async fn assign_referee(
     admin: Admin,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     form: web::Form<AssignForm>,
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();
-    let uid: i32 = form.user_id.trim().parse().map_err(|_| {
+    let uid: UserId = form.user_id.trim().parse().map_err(|_| {
         AppError::invalid(
             "user_id",
             Problem::NotChosen {
@@ -324,7 +330,7 @@ pub async fn assign_referee(
 pub async fn unassign_referee(
     admin: Admin,
     state: web::Data<AppState>,
-    path: web::Path<(i32, i32)>,
+    path: web::Path<(TournamentId, UserId)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, uid) = path.into_inner();
     state
@@ -560,7 +566,7 @@ pub async fn delete(
     admin: Admin,
     ctx: Ctx,
     state: web::Data<AppState>,
-    path: web::Path<i32>,
+    path: web::Path<TournamentId>,
     form: web::Form<crate::web::layout::Confirm>,
 ) -> Result<HttpResponse, AppError> {
     let tid = path.into_inner();

@@ -20,6 +20,7 @@ use crate::web::layout::absolute_url;
 use crate::web::AppState;
 
 use super::round::{pairing_views_of, GameView, PairingView};
+use crate::ids::{EntryId, GameId, RoundNo, TournamentId};
 
 /// Where one of the player's games stands for reporting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,7 +66,7 @@ impl Standing {
 /// One game of the player's, from their side.
 #[derive(Debug, Clone, Serialize)]
 pub struct OwnGame {
-    pub id: i32,
+    pub id: GameId,
     pub number: i32,
     pub tiebreak: bool,
     /// The player starts it (dark cows, OGR 3.1.3).
@@ -82,10 +83,10 @@ pub struct OwnGame {
 /// The player's pairing in the latest round they are in.
 #[derive(Debug, Clone, Serialize)]
 pub struct Current {
-    pub round: i32,
+    pub round: RoundNo,
     pub table: i32,
     pub opponent: String,
-    pub opponent_id: Option<i32>,
+    pub opponent_id: Option<EntryId>,
     /// Set where the player has no opponent this round.
     pub bye: Option<ByeKind>,
     /// The referee locked the round: results are the desk's now.
@@ -98,7 +99,7 @@ pub struct Current {
 /// One round in the player's results.
 #[derive(Debug, Clone, Serialize)]
 pub struct Line {
-    pub round: i32,
+    pub round: RoundNo,
     pub opponent: String,
     pub bye: Option<ByeKind>,
     /// From the player's side, `1½-½`; empty until a result.
@@ -108,7 +109,7 @@ pub struct Line {
 /// The player's word on the next round.
 #[derive(Debug, Clone, Serialize)]
 pub struct Next {
-    pub round: i32,
+    pub round: RoundNo,
     pub play: bool,
     pub bye: Option<ByeKind>,
     /// They said it themselves (and may take it back); otherwise the
@@ -117,17 +118,17 @@ pub struct Next {
     /// A half-point bye is open to them now.
     pub half_offered: bool,
     /// The round of the half-point bye they have had.
-    pub half_taken: Option<i32>,
+    pub half_taken: Option<RoundNo>,
 }
 
 /// Everything the personal page shows.
 #[derive(Debug, Clone)]
 pub struct OwnView {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub tournament: String,
     pub revision: i32,
     pub confirmation: Confirmation,
-    pub player_id: i32,
+    pub player_id: EntryId,
     pub name: String,
     pub withdrawn: bool,
     pub rank: Option<usize>,
@@ -142,7 +143,7 @@ impl OwnView {
         let data = &own.data;
         let pid = own.player.id;
         let standings = data.standings();
-        let me = standings.iter().find(|s| s.id == pid as u32);
+        let me = standings.iter().find(|s| s.id == pid.engine());
         let sits = |p: &crate::director::model::Pairing| {
             p.first_player_id == Some(pid) || p.second_player_id == Some(pid)
         };
@@ -196,7 +197,7 @@ impl OwnView {
         let withdrawn = own
             .player
             .withdrawn_from_round
-            .is_some_and(|from| from <= own.next_round.unwrap_or(i32::MAX));
+            .is_some_and(|from| from <= own.next_round.unwrap_or(RoundNo(i32::MAX)));
         OwnView {
             tournament_id: data.tournament.id,
             tournament: data.tournament.name.clone(),
@@ -309,7 +310,7 @@ pub fn tone_name(t: Tone) -> &'static str {
 /// A player's personal link as the referee prints it.
 #[derive(Debug, Clone, Serialize)]
 pub struct PersonalLink {
-    pub player: i32,
+    pub player: EntryId,
     pub name: String,
     /// `null` while the link is revoked.
     pub url: Option<String>,
@@ -325,7 +326,7 @@ pub async fn round_links(
     data: &TournamentData,
     round: &Round,
 ) -> Result<Vec<PersonalLink>, AppError> {
-    let mut seated: Vec<(i32, i32)> = Vec::new();
+    let mut seated: Vec<(EntryId, i32)> = Vec::new();
     for p in data.pairings_of(round) {
         for id in [p.first_player_id, p.second_player_id]
             .into_iter()
@@ -336,7 +337,7 @@ pub async fn round_links(
             }
         }
     }
-    let ids: Vec<i32> = seated.iter().map(|(id, _)| *id).collect();
+    let ids: Vec<EntryId> = seated.iter().map(|(id, _)| *id).collect();
     let keys = state
         .run(move |c| crate::director::links::keys(c, &ids))
         .await?;

@@ -6,13 +6,14 @@
 use chrono::NaiveDateTime;
 
 use crate::director::model::Publication;
+use crate::ids::TournamentId;
 use crate::web::error::AppError;
 use crate::web::AppState;
 
 /// A failing publication, as the banner says it.
 #[derive(Debug, Clone)]
 pub struct Banner {
-    pub tournament_id: i32,
+    pub tournament_id: TournamentId,
     pub target: String,
     /// What the target or the network said last, without a closing full
     /// stop (the banner's sentence has its own).
@@ -64,7 +65,7 @@ impl Banner {
 /// failing.
 pub async fn failing(
     state: &AppState,
-    tid: i32,
+    tid: TournamentId,
     revision: i32,
     can_edit: bool,
     back: String,
@@ -81,7 +82,7 @@ pub async fn failing(
 
 /// Where "Send now" returns: the page it was pressed on when that is one
 /// of tournament `tid`'s own pages, else the tournament page.
-pub fn back_to(tid: i32, back: &str) -> String {
+pub fn back_to(tid: TournamentId, back: &str) -> String {
     let own = format!("/t/{tid}");
     let safe = back
         .chars()

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::director::model::{Game, Pairing, Round};
 use crate::director::{scoresheets, TournamentData};
+use crate::ids::{EntryId, GameId, PairingId, RoundNo, TournamentId};
 use crate::pairing::explain::Explanation;
 use crate::reports::Reports;
 use crate::results::{tally, GameResult, PairingTally};
@@ -18,13 +19,17 @@ use crate::web::AppState;
 
 /// The tournament with everything stored about it, loaded off the
 /// request's thread.
-pub async fn load_data(state: &AppState, tid: i32) -> Result<TournamentData, AppError> {
+pub async fn load_data(state: &AppState, tid: TournamentId) -> Result<TournamentData, AppError> {
     state.run(move |c| crate::director::load(c, tid)).await
 }
 
 /// The tournament with its players and round `n` only
 /// ([`crate::director::load_round`]), for a page of that round alone.
-pub async fn load_round(state: &AppState, tid: i32, n: i32) -> Result<TournamentData, AppError> {
+pub async fn load_round(
+    state: &AppState,
+    tid: TournamentId,
+    n: RoundNo,
+) -> Result<TournamentData, AppError> {
     state
         .run(move |c| crate::director::load_round(c, tid, n))
         .await
@@ -33,7 +38,7 @@ pub async fn load_round(state: &AppState, tid: i32, n: i32) -> Result<Tournament
 /// One game as a row of the pairings page.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameView {
-    pub id: i32,
+    pub id: GameId,
     pub number: i32,
     pub starter: String,
     pub first_started: bool,
@@ -63,11 +68,11 @@ impl GameView {
 /// One pairing as the pages and the API show it.
 #[derive(Debug, Clone, Serialize)]
 pub struct PairingView {
-    pub id: i32,
+    pub id: PairingId,
     pub table: i32,
-    pub first_id: Option<i32>,
+    pub first_id: Option<EntryId>,
     pub first: String,
-    pub second_id: Option<i32>,
+    pub second_id: Option<EntryId>,
     pub second: String,
     pub bye: Option<ByeKind>,
     /// The score from the first player's side, `1½-½`; empty until a result.
@@ -82,7 +87,7 @@ pub struct PairingView {
     pub winner: Option<String>,
     /// For a board of a team match: the board (1-4) and the match's id.
     pub board: Option<i32>,
-    pub match_id: Option<i32>,
+    pub match_id: Option<PairingId>,
 }
 
 impl PairingView {
@@ -106,13 +111,13 @@ pub fn pairing_views_of(
     keep: impl Fn(&Pairing) -> bool,
 ) -> Vec<PairingView> {
     let names = data.player_names();
-    let name = |id: Option<i32>| {
+    let name = |id: Option<EntryId>| {
         id.and_then(|i| names.get(&i).map(|s| s.to_string()))
             .unwrap_or_default()
     };
     let knockout = data.tournament.system == crate::tournament::System::Knockout;
     let name_of = data.name_of();
-    let mut reported: std::collections::HashMap<i32, Vec<&crate::director::model::Report>> =
+    let mut reported: std::collections::HashMap<GameId, Vec<&crate::director::model::Report>> =
         std::collections::HashMap::new();
     for r in &data.reports {
         reported.entry(r.game_id).or_default().push(r);
@@ -188,7 +193,7 @@ pub fn pairing_views_of(
 /// Where a player sits in a round: the "where do I sit?" list.
 #[derive(Debug, Clone)]
 pub struct Seat {
-    pub id: i32,
+    pub id: EntryId,
     pub name: String,
     pub table: i32,
     /// The opponent's name; empty for a bye.
@@ -235,7 +240,7 @@ impl GameView {
 pub async fn player_link(
     state: &AppState,
     req: &HttpRequest,
-    pairing_id: i32,
+    pairing_id: PairingId,
 ) -> Result<String, AppError> {
     let key = state
         .run(move |c| scoresheets::link_key(c, pairing_id))
@@ -249,7 +254,7 @@ pub async fn flag_words(
     state: &AppState,
     data: &TournamentData,
     round: &Round,
-) -> Result<std::collections::HashMap<i32, (bool, String, String)>, AppError> {
+) -> Result<std::collections::HashMap<GameId, (bool, String, String)>, AppError> {
     let games = crate::director::scoresheets::round_games(data, round);
     let tid = data.tournament.id;
     let flags = state

@@ -5,16 +5,17 @@ use crate::director::TournamentData;
 use crate::standings::show_points;
 
 use super::round::PairingView;
+use crate::ids::{PairingId, TeamId};
 
 /// A team match as the round page, the cards and the API show it.
 #[derive(Debug, Clone)]
 pub struct MatchView {
-    pub id: i32,
+    pub id: PairingId,
     /// The match number; its boards play on tables `4k-3`..`4k`.
     pub table: i32,
-    pub first_team_id: i32,
+    pub first_team_id: TeamId,
     pub first_team: String,
-    pub second_team_id: Option<i32>,
+    pub second_team_id: Option<TeamId>,
     pub second_team: String,
     /// `5½-2½` from the first team's side; empty until a result.
     pub score: String,
@@ -39,7 +40,7 @@ pub fn match_views(
     round: &Round,
     pairings: &[PairingView],
 ) -> Vec<MatchView> {
-    let team = |id: Option<i32>| {
+    let team = |id: Option<TeamId>| {
         id.and_then(|i| data.team(i))
             .map_or(String::new(), |t| t.name.clone())
     };

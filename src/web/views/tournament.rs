@@ -10,6 +10,7 @@ use crate::director::model::Forbidden;
 use crate::director::model::Tournament;
 use crate::director::model::User;
 use crate::director::model::{Player, Relation};
+use crate::ids::{RoundNo, TournamentId};
 use crate::tournament::System;
 use crate::web::error::AppError;
 use crate::web::layout::{Ctx, FormErrors};
@@ -148,10 +149,12 @@ impl TournamentPage {
 }
 
 impl TournamentPage {
-    fn next_round(&self) -> i32 {
-        self.rounds.last().map_or(1, |r| r.number + 1)
+    fn next_round(&self) -> RoundNo {
+        self.rounds
+            .last()
+            .map_or(RoundNo::FIRST, |r| r.number.next())
     }
-    fn state_of(&self, n: &i32) -> String {
+    fn state_of(&self, n: &RoundNo) -> String {
         self.states
             .iter()
             .find(|s| s.number == *n)
@@ -160,7 +163,7 @@ impl TournamentPage {
     }
     /// The state of round `n` for the page's data attributes: its key and
     /// its tables complete of tables (`3/4`).
-    fn state_data(&self, n: &i32) -> (&'static str, String) {
+    fn state_data(&self, n: &RoundNo) -> (&'static str, String) {
         self.states
             .iter()
             .find(|s| s.number == *n)
@@ -197,7 +200,7 @@ impl TournamentPage {
 pub async fn load_page(
     state: &AppState,
     ctx: Ctx,
-    id: i32,
+    id: TournamentId,
     new_player: PlayerRaw,
     errors: FormErrors,
 ) -> Result<TournamentPage, AppError> {
@@ -233,7 +236,7 @@ pub async fn load_page(
     let byes = data
         .byes
         .iter()
-        .filter(|b| b.round > paired)
+        .filter(|b| b.round.0 > paired)
         .map(|b| {
             let name = names.get(&b.player_id).map(|s| s.to_string());
             (b.clone(), name.unwrap_or_default())
