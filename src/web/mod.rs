@@ -296,9 +296,6 @@ pub fn server(
     // `kraal serve` answers SIGTERM and Ctrl-C itself (`cli::serve`): it
     // ends the live pages' streams first, then stops gracefully.
     .disable_signals()
-    // A cached page is not copied into the write buffer on its way out
-    // (vendor/actix-http): the buffer holds headers and small bodies only,
-    // so actix's default size and retention suit it.
     .listen(listener)?
     .run();
     Ok(server)
