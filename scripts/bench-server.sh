@@ -10,7 +10,8 @@
 #   identity     no Accept-Encoding (nginx: sendfile)
 #   conditional  If-None-Match with the gzip copy's ETag (both answer 304)
 # and prints each ratio (the medians of ROUNDS=3 alternating runs of SECS=5
-# seconds each). Needs nginx and wrk (Debian packages), Python 3.
+# seconds each), and for gzip and br whether the target holds: at least
+# 0.8x nginx with Kraal's p99 at most 20 ms. Needs nginx and wrk (Debian packages), Python 3.
 #
 # PLAYERS=10000 builds a 10,000-player event instead (and reports the
 # page's build time and the memory its cached copies take).
@@ -133,9 +134,19 @@ for way in ${WAYS:-gzip br identity conditional}; do
     read -r r p b < <(measure "$page" "${kh[@]}"); krates+=("$r"); kp99s+=("$p"); bad=$((bad + b))
     read -r r p b < <(measure "$npage" "${nh[@]}"); nrates+=("$r"); np99s+=("$p"); bad=$((bad + b))
   done
-  krate=$(median "${krates[@]}"); nrate=$(median "${nrates[@]}")
-  printf '%-12s %12.0f %9s %12.0f %9s %7s\n' "$way" "$krate" "$(median "${kp99s[@]}")" "$nrate" "$(median "${np99s[@]}")" \
-    "$(python3 -c "print(f'{$krate / $nrate:.2f}')")"
+  krate=$(median "${krates[@]}"); nrate=$(median "${nrates[@]}"); kp99=$(median "${kp99s[@]}")
+  ratio=$(python3 -c "print(f'{$krate / $nrate:.2f}')")
+  printf '%-12s %12.0f %9s %12.0f %9s %7s\n' "$way" "$krate" "$kp99" "$nrate" "$(median "${np99s[@]}")" "$ratio"
+  # The target: what browsers fetch (gzip, br) at 0.8x nginx's
+  # gzip_static or better, p99 at most 20 ms; identity and 304 reported.
+  case $way in
+    gzip | br)
+      if python3 -c "import sys; sys.exit(0 if $ratio >= 0.8 and $kp99 <= 20 else 1)"; then
+        echo "  target (>= 0.80x nginx, p99 <= 20 ms): met"
+      else
+        echo "  target (>= 0.80x nginx, p99 <= 20 ms): NOT met"
+      fi ;;
+  esac
   echo "  kraal ${krates[*]} / nginx ${nrates[*]} req/s"
   if [ "$bad" != 0 ]; then echo "  ($bad responses were not 2xx or 3xx)"; fi
 done

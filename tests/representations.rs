@@ -161,6 +161,7 @@ fn a_public_page_comes_in_the_encoding_asked_for_with_a_tag_that_a_304_answers()
             assert!(body.is_empty(), "{path}");
             assert_eq!(h["etag"], gz_tag, "{path}");
             assert_eq!(h["cache-control"], "no-cache", "{path}");
+            assert_eq!(h["vary"], "Accept-Encoding", "{path}");
             // A list with the tag in it, and the weak form: still the copy held.
             let listed = format!("\"other\", W/{gz_tag}");
             let (status, _, _) = phone.get_bytes(

@@ -193,10 +193,20 @@ impl Page {
     /// served as built before).
     pub fn respond(&self, req: &HttpRequest, how: &'static str) -> HttpResponse {
         let coding = self.coding_for(req);
+        let etag = self.etag(coding);
+        // The copy the client holds is this one: 304 at once, without
+        // building a response of the page first for [`validate`] to drop.
+        if none_match(req, etag.as_bytes()) {
+            return HttpResponse::NotModified()
+                .insert_header((header::ETAG, etag))
+                .insert_header((header::CACHE_CONTROL, "no-cache"))
+                .insert_header((header::VARY, "Accept-Encoding"))
+                .finish();
+        }
         let mut res = HttpResponse::Ok();
         res.content_type("text/html; charset=utf-8")
             .insert_header(("X-Kraal-Page", how))
-            .insert_header((header::ETAG, self.etag(coding)))
+            .insert_header((header::ETAG, etag))
             .insert_header((header::CACHE_CONTROL, "no-cache"))
             .insert_header((header::VARY, "Accept-Encoding"));
         // An encoded body says so, and the compression middleware leaves
