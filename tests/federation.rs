@@ -966,6 +966,27 @@ fn the_data_health_page_lists_what_would_make_the_lists_wrong() {
             json!({"archived": true}),
         );
         assert_eq!(archived.status, 200, "{}", archived.body);
+        // A visitor's season page names the archived event without a link
+        // to its standings (a 404 for them); the officer still has one.
+        let standings = format!("href=\"/t/{friendly}/standings\"");
+        let seen = app.client().get(&format!("/seasons/{season}"));
+        assert_eq!(seen.status, 200);
+        assert!(
+            common::has_attr(&seen.body, "data-archived", &friendly.to_string()),
+            "{}",
+            seen.body
+        );
+        assert!(!seen.body.contains(&standings), "{}", seen.body);
+        assert_eq!(
+            app.client().get(&format!("/t/{friendly}/standings")).status,
+            404
+        );
+        let officers = app
+            .client_as(&officer)
+            .get(&format!("/seasons/{season}"))
+            .body;
+        assert!(officers.contains(&standings), "{officers}");
+        assert!(!officers.contains("data-archived"), "{officers}");
 
         let h = api.get("/api/v1/health/data").json();
         assert_eq!(h["clean"], false);

@@ -243,6 +243,9 @@ pub struct SeasonPage {
     lines: Vec<Line>,
     /// Events not rated (friendlies, test events): not counted.
     not_counted: Vec<TournamentId>,
+    /// Events archived since, which this visitor may not open: named, not
+    /// linked (their results still count; their pages answer 404).
+    archived: Vec<TournamentId>,
 }
 
 impl SeasonPage {
@@ -279,11 +282,27 @@ pub async fn show(
             Ok((season, lines, not_counted))
         })
         .await?;
+    let events: Vec<(TournamentId, bool)> = {
+        let archived = state.archived.ids(&state).await?;
+        season
+            .events
+            .iter()
+            .map(|(tid, _, _)| (*tid, archived.contains(tid)))
+            .collect()
+    };
+    let open =
+        crate::web::archive::visible(&state, ctx.user.as_ref(), events.clone(), |e| *e).await?;
+    let archived = events
+        .into_iter()
+        .filter(|e| !open.contains(e))
+        .map(|(tid, _)| tid)
+        .collect();
     Ok(SeasonPage {
         ctx,
         season,
         lines,
         not_counted,
+        archived,
     })
 }
 
