@@ -255,6 +255,23 @@ pub enum Problem {
     NoResult,
     /// A TRF of a team event (TRF describes individual games).
     TeamEventTrf,
+    /// A quick entry at the results desk that is not a table and a score
+    /// (`7 4-2`).
+    NotAQuickEntry { text: String },
+    /// A quick entry's table that is not a number.
+    NotATable { text: String },
+    /// A quick entry's table where no two players sit this round.
+    NoTable { table: i32 },
+    /// A quick entry's score that `problem` refuses, at `table`.
+    AtTable { table: i32, problem: Box<Problem> },
+    /// A quick entry for a table playing tiebreak set `set` (of two games)
+    /// after its main games ended `level`, whose score is not one of a set.
+    NotASetScore {
+        table: i32,
+        level: String,
+        set: usize,
+        text: String,
+    },
     /// A problem in an event file, at a place in it (`players[3].rating`).
     InFile {
         at: String,

@@ -272,17 +272,20 @@ fn a_quick_entry_names_the_pairing_back_before_it_is_stored() {
     );
 
     // Wrong input names the problem and ties it to the box.
-    for (typed, says) in [
-        ("9 2-0", "there is no table 9"),
-        ("3 2-1", "does not add up to the 2 games"),
-        ("three 2-0", "&#39;three&#39; is not a table number"),
-        ("3", "is not a table and a score"),
+    for (typed, code) in [
+        ("9 2-0", "no_table"),
+        ("3 2-1", "at_table"),
+        ("three 2-0", "not_a_table"),
+        ("3", "not_a_quick_entry"),
     ] {
         let page = c.post(&url, &[("quick", typed)]);
         assert_eq!(page.status, 422, "{typed}");
-        // English until a quick entry's problem carries a code (it is a
-        // sentence made in web::pages::results)
-        assert!(page.body.contains(says), "{typed}: {}", page.body);
+        assert_eq!(
+            common::attr_values(&page.body, "data-code"),
+            [code],
+            "{typed}: {}",
+            page.body
+        );
         assert!(
             page.body.contains("id=\"quick\"")
                 && page.body.contains("aria-describedby=\"problem-0\"")
@@ -640,9 +643,9 @@ fn a_quick_entry_for_a_level_knockout_table_goes_into_its_tiebreak_set() {
         // A score that is not one of a set's two games names the set.
         let wrong = c.post(&url, &[("quick", "1 3-1")]);
         assert_eq!(wrong.status, 422);
-        // English until a quick entry's problem carries a code
-        assert!(
-            wrong.body.contains("plays tiebreak set 1, of two games"),
+        assert_eq!(
+            common::attr_values(&wrong.body, "data-code"),
+            ["not_a_set_score"],
             "{}",
             wrong.body
         );

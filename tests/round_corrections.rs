@@ -112,9 +112,11 @@ fn a_rounds_results_are_cleared_after_a_question_and_undo_is_offered_only_where_
         assert!(!earlier.contains("data-action=\"undo\""));
         assert!(!earlier.contains("data-action=\"clear\""));
         assert!(earlier.contains("data-undo-blocked"));
-        // English until the page carries the blocker as a value
-        assert!(earlier
-            .contains("Only the last round can be undone: round 2 is paired after this one."));
+        assert_eq!(
+            common::refusal_of(&earlier),
+            ("undo_not_last".to_string(), json!({"round": 1})),
+            "{earlier}"
+        );
         let refused = page.post(&format!("/t/{tid}/rounds/1/clear"), &[("confirm", "yes")]);
         assert_eq!(refused.status, 409);
         assert_eq!(

@@ -188,7 +188,7 @@ fn forms_without_the_csrf_token_are_refused() {
         let mut c = app.client_as(&admin);
         let r = c.post_raw("/t", &[("name", "Forged Open"), ("rounds", "5")]);
         assert_eq!(r.status, 403);
-        assert!(r.body.contains("This form has expired"));
+        assert_eq!(common::refusal_of(&r.body).0, "foreign_form", "{}", r.body);
         let r = c.post_raw(
             "/t",
             &[

@@ -295,22 +295,13 @@ impl TournamentData {
     }
 
     /// Why round `n` cannot be undone, or `None` when it can (the rule is
-    /// [`crate::rounds::check_undo`]), in the words of the round page.
-    pub fn undo_blocker(&self, n: RoundNo) -> Option<String> {
-        use crate::rounds::Refused;
+    /// [`crate::rounds::check_undo`]), with the last round's number that
+    /// the round page words it with.
+    pub fn undo_blocker(&self, n: RoundNo) -> Option<(crate::rounds::Refused, RoundNo)> {
         let last = self.rounds.last()?;
-        match crate::rounds::check_undo(n.0, Some(last.number.0), self.results_in(last)) {
-            Ok(()) => None,
-            Err(Refused::UndoNotLast { .. }) => Some(format!(
-                "Only the last round can be undone: round {} is paired after this one.",
-                last.number
-            )),
-            Err(Refused::UndoWithResults { results, .. }) => Some(format!(
-                "Round {n} has {results} {}: clear them first to undo it.",
-                if results == 1 { "result" } else { "results" }
-            )),
-            Err(other) => Some(other.to_string()),
-        }
+        crate::rounds::check_undo(n.0, Some(last.number.0), self.results_in(last))
+            .err()
+            .map(|r| (r, last.number))
     }
 
     /// Whether round `n`'s results can be cleared, as far as the loaded

@@ -91,6 +91,26 @@ impl AppError {
     }
 }
 
+/// A refusal a page shows in place (a button it does not offer, and why):
+/// its words, and the code and params the API would give it, for what
+/// reads the page (`data-code`, `data-params`).
+#[derive(Debug, Clone)]
+pub struct Said {
+    pub code: &'static str,
+    pub params: String,
+    pub words: String,
+}
+
+impl Said {
+    pub fn of(r: &Refusal, words: String) -> Said {
+        Said {
+            code: r.code(),
+            params: serde_json::Value::Object(r.params()).to_string(),
+            words,
+        }
+    }
+}
+
 impl From<Refusal> for AppError {
     fn from(r: Refusal) -> AppError {
         AppError::Refused(r)

@@ -358,6 +358,18 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             f,
             "a team event has no TRF (TRF describes individual games): download the event file instead"
         ),
+        Problem::NotAQuickEntry { text } => {
+            write!(f, "'{text}' is not a table and a score, like 7 4-2")
+        }
+        Problem::NotATable { text } => write!(f, "'{text}' is not a table number"),
+        Problem::NoTable { table } => {
+            write!(f, "there is no table {table} with two players in this round")
+        }
+        Problem::AtTable { table, problem } => write!(f, "Table {table}: {}", score(problem)),
+        Problem::NotASetScore { table, level, set, text } => write!(
+            f,
+            "Table {table} was level {level} after its main games and plays tiebreak set {set}, of two games: '{text}' is not a score of that set (like {table} 2-0 or {table} 1½-½)"
+        ),
         Problem::InFile { at, problem } => file(f, at, problem),
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::Lang;
 use crate::rounds::{NotReady, OnGames, Refused};
 
 impl fmt::Display for NotReady {
@@ -190,5 +191,23 @@ impl fmt::Display for Refused {
                 "this board started meanwhile (a result or the start was entered): its player can no longer change (OGR 10.3.1)"
             ),
         }
+    }
+}
+
+/// Why a round's page offers no Undo, beside where the button would be
+/// (`last`: the tournament's last round).
+pub fn undo_blocked(r: &Refused, last: i32, lang: Lang) -> String {
+    match lang {
+        Lang::English => match r {
+            Refused::UndoNotLast { .. } => {
+                format!("Only the last round can be undone: round {last} is paired after this one.")
+            }
+            Refused::UndoWithResults { round, results } => format!(
+                "Round {round} has {results} {}: clear them first to undo it.",
+                if *results == 1 { "result" } else { "results" }
+            ),
+            // check_undo refuses in no other way.
+            other => other.to_string(),
+        },
     }
 }

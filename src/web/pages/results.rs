@@ -12,6 +12,7 @@ use askama_web::WebTemplate;
 use crate::director::model::Round;
 use crate::director::TournamentData;
 use crate::director::{self};
+use crate::field::Problem as FieldProblem;
 use crate::ids::{GameId, PairingId, RoundNo, TournamentId};
 use crate::results::{fill_from_first, parse_pairing_score, tally, GameResult, ResultEdit};
 use crate::standings::show_points;
@@ -27,6 +28,8 @@ pub struct Problem {
     /// The `id` of the field, so the page can tie the message to it.
     pub field: String,
     pub message: String,
+    /// The refusal's code, where the problem is one (as the API's `code`).
+    pub code: Option<&'static str>,
 }
 
 /// A quick entry (`7 4-2`) named back before it is stored.
@@ -334,7 +337,11 @@ fn read_form(
     let mut edits = Vec::new();
     let mut problem = |field: String, message: String, value: &str| {
         typed.insert(field.clone(), value.to_string());
-        problems.push(Problem { field, message });
+        problems.push(Problem {
+            field,
+            message,
+            code: None,
+        });
     };
     for p in pairings
         .iter()
@@ -420,23 +427,26 @@ fn read_quick(
     text: &str,
     pairings: &[PairingView],
     games_per_pairing: u32,
-) -> Result<Quick, String> {
+) -> Result<Quick, FieldProblem> {
     let text = text.trim();
     let (table, score) = text
         .split_once(char::is_whitespace)
-        .ok_or_else(|| format!("'{text}' is not a table and a score, like 7 4-2"))?;
+        .ok_or_else(|| FieldProblem::NotAQuickEntry { text: text.into() })?;
     let table: i32 = table
         .parse()
-        .map_err(|_| format!("'{table}' is not a table number"))?;
+        .map_err(|_| FieldProblem::NotATable { text: table.into() })?;
     let pairing = pairings
         .iter()
         .find(|p| p.table == table && p.second_id.is_some())
-        .ok_or_else(|| format!("there is no table {table} with two players in this round"))?;
+        .ok_or(FieldProblem::NoTable { table })?;
     let score = score.trim().to_string();
     let set_games = pairing.last_set();
     if set_games.is_empty() {
-        let (first, _) = parse_pairing_score(&score, games_per_pairing)
-            .map_err(|m| format!("Table {table}: {}", crate::wording::field::score(&m)))?;
+        let (first, _) =
+            parse_pairing_score(&score, games_per_pairing).map_err(|m| FieldProblem::AtTable {
+                table,
+                problem: Box::new(m),
+            })?;
         let main: Vec<&GameView> = pairing.games.iter().filter(|g| !g.tiebreak).collect();
         let starts: Vec<bool> = main.iter().map(|g| g.first_started).collect();
         let fills = fill_from_first(first, &starts);
@@ -454,10 +464,12 @@ fn read_quick(
     }
     let set = pairing.set_scores().len();
     let (first, _) = parse_pairing_score(&score, set_games.len() as u32).map_err(|_| {
-        format!(
-            "Table {table} was level {} after its main games and plays tiebreak set {set}, of two games: '{score}' is not a score of that set (like {table} 2-0 or {table} 1½-½)",
-            pairing.score
-        )
+        FieldProblem::NotASetScore {
+            table,
+            level: pairing.score.clone(),
+            set,
+            text: score.clone(),
+        }
     })?;
     let starts: Vec<bool> = set_games.iter().map(|g| g.first_started).collect();
     let fills = fill_from_first(first, &starts);
@@ -501,11 +513,13 @@ pub async fn save_results(
         match read_quick(q, &views, games_per_pairing) {
             Ok(Quick::Store(entry)) => page.quick = Some(*entry),
             Ok(Quick::AlreadySo(notice)) => page.notice = Some(notice),
-            Err(message) => {
+            Err(problem) => {
                 page.typed.insert("quick".into(), q.clone());
+                let refused = crate::field::FieldError::new("quick", problem);
                 page.problems.push(Problem {
                     field: "quick".into(),
-                    message,
+                    message: refused.to_string(),
+                    code: Some(crate::refusal::Refusal::Invalid(refused).code()),
                 });
                 return render(&page, StatusCode::UNPROCESSABLE_ENTITY);
             }
@@ -554,12 +568,14 @@ pub async fn save_results(
                 "{} The page shows it now: set yours again if it is right.",
                 c.meanwhile
             ),
+            code: None,
         });
     }
     for (game, why) in &report.refused {
         problems.push(Problem {
             field: format!("g{game}"),
             message: why.to_string(),
+            code: None,
         });
     }
     let saved = report.saved.len();

@@ -295,7 +295,7 @@ pub struct RoundPage {
     /// (whether something needs a look, and what).
     flags: HashMap<GameId, (bool, String, String)>,
     /// Why the round cannot be undone, if it cannot.
-    undo_blocker: Option<String>,
+    undo_blocker: Option<crate::web::error::Said>,
     /// Whether its results can be cleared (the last round, with results).
     can_clear: bool,
     /// The clock form as typed, when it comes back with a problem.
@@ -401,7 +401,11 @@ fn round_page(
         .cloned()
         .collect();
     Ok(RoundPage {
-        undo_blocker: data.undo_blocker(n),
+        undo_blocker: data.undo_blocker(n).map(|(r, last)| {
+            let words =
+                crate::wording::rounds::undo_blocked(&r, last.0, crate::wording::Lang::default());
+            crate::web::error::Said::of(&crate::refusal::Refusal::Round(r), words)
+        }),
         can_clear: data.can_clear_results(n),
         flags,
         qr: qr_svg(&url),
