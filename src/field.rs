@@ -255,6 +255,10 @@ pub enum Problem {
     NoResult,
     /// A TRF of a team event (TRF describes individual games).
     TeamEventTrf,
+    /// An `Idempotency-Key` header that is not 1 to 255 visible characters.
+    NotAnIdempotencyKey { text: String },
+    /// An `Idempotency-Key` sent before with another request.
+    IdempotencyKeyReused,
     /// A quick entry at the results desk that is not a table and a score
     /// (`7 4-2`).
     NotAQuickEntry { text: String },

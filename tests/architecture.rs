@@ -602,6 +602,7 @@ const WRITES_WITHOUT_A_CHANGE: &[&str] = &[
     "auth::sign_in_failed",
     "auth::sign_in_succeeded",
     "auth::set_password_ending_others",
+    "idempotency::keep",
     "publications::acknowledged",
     "publications::failed",
     "settings::get_or_insert",

@@ -12,6 +12,7 @@ pub mod event;
 pub mod explanations;
 pub mod forbidden;
 pub mod health;
+pub mod idempotency;
 pub mod ids;
 pub mod links;
 pub mod people;

@@ -149,6 +149,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    idempotent_answers (link, idempotency_key) {
+        link -> Text,
+        idempotency_key -> Text,
+        request -> Text,
+        status -> Integer,
+        content_type -> Nullable<Text>,
+        location -> Nullable<Text>,
+        body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     publications (id) {
         id -> Integer,
         tournament_id -> Integer,
@@ -399,6 +412,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     audit_entries,
     forbidden_pairs,
     games,
+    idempotent_answers,
     lineups,
     login_failures,
     merges,

@@ -11,6 +11,7 @@ pub use crate::db::byes::RequestedBye;
 pub use crate::db::event::{EventFile, Imported, MAX_FILE_BYTES};
 pub use crate::db::forbidden::{Forbidden, NewForbidden};
 pub use crate::db::health::EventEntries;
+pub use crate::db::idempotency::Answer;
 pub use crate::db::people::{Entry, LeftEntry, Merge, Person};
 pub use crate::db::players::{Player, Relation};
 pub use crate::db::publications::Publication;

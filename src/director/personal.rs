@@ -171,9 +171,21 @@ fn report_in(
         }
         None => {}
     }
+    let t = tournaments::find(w.conn(), h.tournament)?;
+    let mine = if first { two.first } else { two.second };
+    if mine == Some(result) {
+        // The same report again (a phone that lost the answer, two sends
+        // that crossed): it is stored already, and nothing changes.
+        return Ok(Reported {
+            outcome: reports::outcome(t.confirmation, two),
+            game: ctx.game.clone(),
+            reports: two,
+            round: ctx.round.number,
+            table: ctx.pairing.table_no,
+        });
+    }
     stored::put(w, &ctx, h.player, result)?;
     two.set(first, result);
-    let t = tournaments::find(w.conn(), h.tournament)?;
     let outcome = reports::outcome(t.confirmation, two);
     let mut game = ctx.game.clone();
     if let Some(wanted) = reports::stored_change(now, outcome) {
@@ -289,4 +301,23 @@ pub fn next_round_word(
         }
         Ok(NextRoundState { round, word })
     })
+}
+
+/// The answer kept for a player's write sent before with its
+/// `Idempotency-Key` (`link`: the digest of the link's key).
+pub fn recalled(
+    conn: &mut DbConnection,
+    link: &str,
+    key: &str,
+) -> Result<Option<crate::db::idempotency::Answer>, DbError> {
+    crate::db::idempotency::recall(conn, link, key)
+}
+
+/// Keeps the first answer to a player's write sent with a key. Not a
+/// change of the event: the write it answers recorded its own.
+pub fn keep_answer(
+    conn: &mut DbConnection,
+    answer: &crate::db::idempotency::Answer,
+) -> Result<(), DbError> {
+    crate::db::idempotency::keep(conn, answer)
 }

@@ -12,6 +12,7 @@ pub mod caller;
 pub mod ctx;
 pub mod error;
 pub mod handled;
+pub mod idempotency;
 pub mod layout;
 pub mod limit;
 pub mod live;
@@ -267,6 +268,7 @@ pub fn server(
                     e.into()
                 }
             }))
+            .wrap(middleware::from_fn(idempotency::idempotent))
             .wrap(middleware::from_fn(auth::guard))
             .wrap(middleware::from_fn(cache::validate))
             .wrap(middleware::from_fn(log_request))

@@ -358,6 +358,14 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             f,
             "a team event has no TRF (TRF describes individual games): download the event file instead"
         ),
+        Problem::NotAnIdempotencyKey { text } => write!(
+            f,
+            "'{text}' is not an Idempotency-Key: one is 1 to 255 visible characters, such as a UUID"
+        ),
+        Problem::IdempotencyKeyReused => write!(
+            f,
+            "this Idempotency-Key was sent before with another request: a new write needs a new key"
+        ),
         Problem::NotAQuickEntry { text } => {
             write!(f, "'{text}' is not a table and a score, like 7 4-2")
         }

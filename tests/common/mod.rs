@@ -427,6 +427,41 @@ impl Client {
         self.finish(r)
     }
 
+    /// Posts a form with this browser's CSRF token added and `headers`
+    /// set (an `Idempotency-Key`, ...).
+    pub fn post_with(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let csrf = self.cookies.get("kraal_csrf").cloned().unwrap_or_default();
+        let mut all: Vec<(&str, &str)> = fields.to_vec();
+        all.push(("csrf", &csrf));
+        let mut r = self.request("POST", path);
+        for (name, value) in headers {
+            r = r.set(name, value);
+        }
+        let r = r.send_form(&all);
+        self.finish(r)
+    }
+
+    /// Sends `body` as JSON with `headers` set.
+    pub fn send_json_with(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut r = self.request(method, path);
+        for (name, value) in headers {
+            r = r.set(name, value);
+        }
+        let r = r.send_json(body);
+        self.finish(r)
+    }
+
     /// Posts a form exactly as given (no CSRF token added).
     pub fn post_raw(&mut self, path: &str, fields: &[(&str, &str)]) -> Reply {
         let r = self.request("POST", path).send_form(fields);

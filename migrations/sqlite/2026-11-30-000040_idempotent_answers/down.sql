@@ -1,0 +1,1 @@
+DROP TABLE idempotent_answers;
