@@ -147,6 +147,13 @@ fn a_report_sent_twice_with_one_key_is_stored_and_audited_once() {
             assert_eq!(r.status, 422, "{bad:?}: {}", r.body);
             assert_eq!(r.json()["code"], "not_an_idempotency_key", "{}", r.body);
         }
+        // A link that does not hold is 404 whatever the key and body: no
+        // answer is kept for it.
+        let made_up = "0".repeat(32);
+        for result in ["1-0", "0-1"] {
+            let r = report(&app, &made_up, game, result, "a3f1c2d4-report-1");
+            assert_eq!(r.status, 404, "{}", r.body);
+        }
         // Without a key, a write is done as before.
         let plain = app.client().send_json(
             "POST",

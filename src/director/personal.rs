@@ -303,6 +303,16 @@ pub fn next_round_word(
     })
 }
 
+/// Whether `key` is a personal link that holds (a wrong or revoked one
+/// is answered by the write's own route, and no answer to it is kept).
+pub fn link_holds(conn: &mut DbConnection, key: &str) -> Result<bool, DbError> {
+    match holder(conn, key) {
+        Ok(_) => Ok(true),
+        Err(DbError::Refused(Refusal::NotFound(_))) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// The answer kept for a player's write sent before with its
 /// `Idempotency-Key` (`link`: the digest of the link's key).
 pub fn recalled(

@@ -11,9 +11,8 @@
 //! another game) is refused 422 naming the header: it is a client's
 //! mistake, and doing either write could be the wrong one. A form's `csrf`
 //! field is left out of the comparison (the page may have been reloaded in
-//! between). Answers that say the write was not looked at (429, 5xx, and
-//! 401, 403 or 404 before the link was read) are not kept, so the retry
-//! is done for real; a refusal of the write itself (409: a referee's result
+//! between). Answers that say the write was not looked at (429, 5xx, a
+//! link that does not hold) are not kept, so the retry is done for real; a refusal of the write itself (409: a referee's result
 //! got there first; 422) is kept like a success, so a queue that resends
 //! it gets the same refusal and stops.
 //!
@@ -90,16 +89,26 @@ pub async fn idempotent(
     };
     let body = read_body(&mut req).await.map_err(&refuse)?;
     let request = request_digest(&req, &body);
+    let link_key = link.clone();
     let link = crate::accounts::token_digest(&link);
     let state = req
         .app_data::<web::Data<AppState>>()
         .cloned()
         .expect("the app's state");
-    let (l, k) = (link.clone(), key.clone());
+    let (plain, l, k) = (link_key, link.clone(), key.clone());
     let kept = state
-        .run(move |c| personal::recalled(c, &l, &k))
+        .run(move |c| {
+            if !personal::link_holds(c, &plain)? {
+                return Ok(None);
+            }
+            personal::recalled(c, &l, &k).map(Some)
+        })
         .await
         .map_err(&refuse)?;
+    // A link that does not hold: its route says so, and nothing is kept.
+    let Some(kept) = kept else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
     if let Some(kept) = kept {
         if kept.request != request {
             return Err(refuse(

@@ -39,6 +39,47 @@ pub async fn stylesheet() -> HttpResponse {
         .body(include_str!("../../../static/kraal.css"))
 }
 
+/// The web app manifest: a phone that adds Kraal to its home screen gets
+/// its name, icon and colour, and opens it without the browser's bars.
+pub async fn manifest() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/manifest+json")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(include_str!("../../../static/manifest.webmanifest"))
+}
+
+/// The icon browsers ask for on their own (16, 32 and 48 px).
+pub async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("image/x-icon")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(&include_bytes!("../../../static/icons/favicon.ico")[..])
+}
+
+/// The manifest's icons, built into the binary (`scripts/icons.sh` makes
+/// them from the SVG).
+pub async fn icon(name: actix_web::web::Path<String>) -> Result<HttpResponse, AppError> {
+    let (kind, bytes): (&str, &'static [u8]) = match name.as_str() {
+        "icon-192.png" => (
+            "image/png",
+            include_bytes!("../../../static/icons/icon-192.png"),
+        ),
+        "icon-512.png" => (
+            "image/png",
+            include_bytes!("../../../static/icons/icon-512.png"),
+        ),
+        "icon.svg" => (
+            "image/svg+xml",
+            include_bytes!("../../../static/icons/icon.svg"),
+        ),
+        _ => return Err(AppError::not_found(crate::refusal::Thing::Page)),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(kind)
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(bytes))
+}
+
 /// The live pages' script, built into the binary.
 pub async fn script() -> HttpResponse {
     HttpResponse::Ok()
