@@ -111,6 +111,9 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/" => vec!["/".to_string()],
         "/static/kraal.css" => vec!["/static/kraal.css".into()],
         "/static/kraal.js" => vec!["/static/kraal.js".into()],
+        "/manifest.webmanifest" => vec!["/manifest.webmanifest".into()],
+        "/favicon.ico" => vec!["/favicon.ico".into()],
+        "/static/icons/{name}" => vec!["/static/icons/icon-192.png".into()],
         // An event stream, not a page: it never ends, so it is not fetched.
         "/t/{tid:\\d+}/events" => vec![],
         "/setup" => vec!["/setup".into()],

@@ -235,26 +235,33 @@ async fn check_csrf(req: &mut ServiceRequest, cookie: Option<&str>) -> Result<()
     if !is_form {
         return Err(expired());
     }
+    let body = whole_body(req, MAX_FORM_BYTES).await?;
+    let sent = form_urlencoded_value(&body, CSRF_FIELD);
+    match sent {
+        Some(v) if accounts::same_secret(&v, cookie) => Ok(()),
+        _ => Err(expired()),
+    }
+}
+
+/// Reads a request's whole body (at most `max` bytes: past that it is
+/// refused as too large) and puts it back for the handler.
+pub async fn whole_body(req: &mut ServiceRequest, max: usize) -> Result<Bytes, AppError> {
     let mut payload = req.take_payload();
     let mut body = BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| Unreadable::UnreadableBody {
             detail: e.to_string(),
         })?;
-        if body.len() + chunk.len() > MAX_FORM_BYTES {
+        if body.len() + chunk.len() > max {
             return Err(AppError::Refused(Refusal::TooLarge {
-                max_bytes: MAX_FORM_BYTES as u64,
+                max_bytes: max as u64,
             }));
         }
         body.extend_from_slice(&chunk);
     }
     let body: Bytes = body.freeze();
-    let sent = form_urlencoded_value(&body, CSRF_FIELD);
-    req.set_payload(Payload::from(body));
-    match sent {
-        Some(v) if accounts::same_secret(&v, cookie) => Ok(()),
-        _ => Err(expired()),
-    }
+    req.set_payload(Payload::from(body.clone()));
+    Ok(body)
 }
 
 fn form_urlencoded_value(body: &[u8], key: &str) -> Option<String> {

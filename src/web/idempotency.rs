@@ -21,19 +21,18 @@
 //! changes nothing, and the first answer kept is the one kept.
 
 use actix_web::body::{to_bytes, BoxBody, MessageBody};
-use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::web::{self, Bytes, BytesMut};
-use actix_web::{HttpMessage, HttpResponse};
+use actix_web::web;
+use actix_web::HttpResponse;
 use blake2::{Blake2s256, Digest};
-use futures_util::StreamExt;
 
 use super::error::{ApiError, AppError};
 use super::AppState;
 use crate::director::personal;
 use crate::field::{FieldError, Problem};
-use crate::refusal::{Refusal, Unreadable};
+use crate::refusal::Refusal;
 
 /// The request header.
 pub const HEADER: &str = "Idempotency-Key";
@@ -87,7 +86,9 @@ pub async fn idempotent(
             ));
         }
     };
-    let body = read_body(&mut req).await.map_err(&refuse)?;
+    let body = super::auth::whole_body(&mut req, MAX_BODY)
+        .await
+        .map_err(&refuse)?;
     let request = request_digest(&req, &body);
     let link_key = link.clone();
     let link = crate::accounts::token_digest(&link);
@@ -169,26 +170,6 @@ fn worth_keeping(status: StatusCode) -> bool {
             status,
             StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY | StatusCode::BAD_REQUEST
         )
-}
-
-/// Reads the body to compare it, and puts it back for the handler.
-async fn read_body(req: &mut ServiceRequest) -> Result<Bytes, AppError> {
-    let mut payload = req.take_payload();
-    let mut body = BytesMut::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| Unreadable::UnreadableBody {
-            detail: e.to_string(),
-        })?;
-        if body.len() + chunk.len() > MAX_BODY {
-            return Err(AppError::Refused(Refusal::TooLarge {
-                max_bytes: MAX_BODY as u64,
-            }));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    let body = body.freeze();
-    req.set_payload(Payload::from(body.clone()));
-    Ok(body)
 }
 
 /// What makes two sends the same write: the path and the body, a form's
