@@ -196,19 +196,20 @@ impl Page {
         let etag = self.etag(coding);
         // The copy the client holds is this one: 304 at once, without
         // building a response of the page first for [`validate`] to drop.
-        if none_match(req, etag.as_bytes()) {
-            return HttpResponse::NotModified()
-                .insert_header((header::ETAG, etag))
-                .insert_header((header::CACHE_CONTROL, "no-cache"))
-                .insert_header((header::VARY, "Accept-Encoding"))
-                .finish();
-        }
-        let mut res = HttpResponse::Ok();
-        res.content_type("text/html; charset=utf-8")
-            .insert_header(("X-Kraal-Page", how))
-            .insert_header((header::ETAG, etag))
+        let held = none_match(req, etag.as_bytes());
+        let mut res = if held {
+            HttpResponse::NotModified()
+        } else {
+            HttpResponse::Ok()
+        };
+        res.insert_header((header::ETAG, etag))
             .insert_header((header::CACHE_CONTROL, "no-cache"))
             .insert_header((header::VARY, "Accept-Encoding"));
+        if held {
+            return res.finish();
+        }
+        res.content_type("text/html; charset=utf-8")
+            .insert_header(("X-Kraal-Page", how));
         // An encoded body says so, and the compression middleware leaves
         // it be; a plain one is what that middleware would choose too (it
         // negotiates the same way), so it stays plain.
