@@ -9,11 +9,25 @@
   var shown = Number(main.getAttribute("data-revision"));
   var wanted = shown;
   var busy = false;
+  // The page as the server has it now: not an error page, and not the
+  // copy the service worker kept (served while the network is gone).
+  function fetched(r) {
+    if (!r.ok || r.headers.get("kraal-offline")) throw new Error("not fresh");
+    document.dispatchEvent(new CustomEvent("kraal:fresh"));
+    return r.text();
+  }
+  // A write the page sent brought its answer's sections in (below).
+  document.addEventListener("kraal:shown", function (e) {
+    if (e.detail > shown) shown = e.detail;
+    // The change the notice was about is the one now shown.
+    var note = document.querySelector("#live-notice > p");
+    if (note && shown >= wanted) note.hidden = true;
+  });
   function refresh() {
     if (busy) return;
     busy = true;
     fetch(location.href, { credentials: "same-origin", cache: "no-cache" })
-      .then(function (r) { return r.text(); })
+      .then(fetched)
       .then(function (html) {
         busy = false;
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
@@ -44,7 +58,7 @@
     if (patching) return;
     patching = true;
     fetch(location.href, { credentials: "same-origin", cache: "no-cache" })
-      .then(function (r) { return r.text(); })
+      .then(fetched)
       .then(function (html) {
         patching = false;
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
@@ -81,7 +95,15 @@
       .catch(function () { patching = false; setTimeout(patch, 2000); });
   }
   var patches = main.querySelector("[data-live-part]") !== null;
-  new EventSource(url).addEventListener("changed", function (e) {
+  var stream = new EventSource(url);
+  // Whether the page is live, for the connection's line (below).
+  stream.addEventListener("open", function () {
+    document.dispatchEvent(new CustomEvent("kraal:stream", { detail: "open" }));
+  });
+  stream.addEventListener("error", function () {
+    document.dispatchEvent(new CustomEvent("kraal:stream", { detail: "lost" }));
+  });
+  stream.addEventListener("changed", function (e) {
     // The last revision heard, for whoever watches the page (its tests).
     document.documentElement.setAttribute("data-live-heard", e.data);
     // Revisions only grow: an older one (a watcher that has not yet seen
@@ -270,7 +292,11 @@
   }
   function refresh() {
     fetch(location.href, { cache: "no-cache" })
-      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+      .then(function (r) {
+        // An error, or the copy the service worker kept: still offline.
+        if (!r.ok || r.headers.get("kraal-offline")) throw new Error(String(r.status));
+        return r.text();
+      })
       .then(function (html) {
         offline = 0;
         mark(false);
@@ -291,6 +317,12 @@
       });
   }
   setInterval(refresh, 60 * 1000);
+  // Opened from the phone's or the screen's kept copy: say so, and catch
+  // up as soon as the network answers.
+  if (document.documentElement.hasAttribute("data-offline-as-of")) {
+    mark(true);
+    refresh();
+  }
   function listen() {
     if (!window.EventSource) return;
     var stream = new EventSource(main.getAttribute("data-display"));
@@ -325,4 +357,248 @@
   }
   if (document.readyState === "complete") setTimeout(focus, 0);
   else window.addEventListener("load", function () { setTimeout(focus, 0); });
+})();
+
+// The connection, and the writes a phone makes through a dead network.
+//
+// The service worker (/sw.js) keeps the pages a phone opened; a page it
+// serves while the network is gone carries data-offline-as-of, and this
+// says "Offline: as of 14:32" with a retry, then reloads the page once the
+// network answers. A player's page also says when it is live.
+//
+// A form marked data-queue (a player's report, their word on the next
+// round) is not sent by the browser: its fields go into a queue kept on
+// the phone (IndexedDB, in order), each with an Idempotency-Key of its
+// own, and the queue is sent now or, offline, when the network returns
+// (honouring Retry-After). Whatever the network did, the server does each
+// write once. The page says how many wait, then what the server answered,
+// in its words: a refusal (a referee's result got there first) ends that
+// write's retries like a success does. Without IndexedDB the form posts
+// as a plain form.
+(function () {
+  "use strict";
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () {});
+  }
+  var net = document.getElementById("net");
+  if (!net || !window.fetch || !window.DOMParser) return;
+  var root = document.documentElement;
+  var said = net.querySelector("[data-net-state]");
+  var retry = net.querySelector("[data-net-retry]");
+  var writes = net.querySelector("[data-net-writes]");
+  var always = net.getAttribute("data-net") === "always";
+  var keptAt = root.getAttribute("data-offline-as-of");
+  var asOf = keptAt ? new Date(keptAt) : new Date();
+  var offline = !!keptAt;
+  var live = false;
+  var waiting = [];
+  function words(name, values) {
+    var w = net.getAttribute("data-words-" + name) || "";
+    Object.keys(values || {}).forEach(function (k) { w = w.replace("{" + k + "}", values[k]); });
+    return w;
+  }
+  function hhmm(d) {
+    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  }
+  function show() {
+    var parts = [];
+    if (offline) parts.push(words("offline", { time: hhmm(asOf) }));
+    else if (live && always) parts.push(words("live"));
+    if (waiting.length) parts.push(words("waiting", { count: waiting.length }));
+    said.textContent = parts.join(" ");
+    retry.hidden = !offline;
+    Array.prototype.forEach.call(writes.querySelectorAll("[data-answer=waiting]"), function (li) { li.remove(); });
+    waiting.forEach(function (item) {
+      var li = document.createElement("li");
+      li.setAttribute("data-answer", "waiting");
+      li.textContent = item.what + ": " + words("queued") + ".";
+      writes.appendChild(li);
+    });
+    var state = offline ? "offline" : waiting.length ? "waiting" : live ? "live" : "";
+    net.setAttribute("data-state", state);
+    root.setAttribute("data-connection", state);
+    net.hidden = !(parts.length || writes.children.length);
+  }
+
+  // Back online: a kept copy is replaced by the page itself; an open page
+  // sends what waits.
+  var timer = null;
+  function later(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(check, ms || 10000);
+  }
+  function back() {
+    if (keptAt) {
+      location.reload();
+      return;
+    }
+    offline = false;
+    asOf = new Date();
+    show();
+    flush();
+  }
+  function check() {
+    fetch("/healthz", { cache: "no-store" })
+      .then(function (r) { if (r.ok) back(); else later(); })
+      .catch(function () { later(); });
+  }
+  retry.addEventListener("click", check);
+  window.addEventListener("online", check);
+  document.addEventListener("kraal:fresh", function () { if (!keptAt) asOf = new Date(); });
+  document.addEventListener("kraal:stream", function (e) {
+    live = e.detail === "open";
+    if (live && offline) {
+      back();
+    } else if (!live && !offline) {
+      offline = true;
+      later();
+    } else if (live) {
+      flush();
+    }
+    show();
+  });
+
+  // The queue of writes, kept on the phone.
+  var db = null;
+  var link = location.pathname;
+  function store(mode, f) {
+    return new Promise(function (resolve, reject) {
+      var t = db.transaction("outbox", mode);
+      var asked = f(t.objectStore("outbox"));
+      t.oncomplete = function () { resolve(asked.result); };
+      t.onerror = function () { reject(t.error); };
+    });
+  }
+  function queued() {
+    return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
+      return all.filter(function (item) { return item.link === link; });
+    });
+  }
+  function keep(item) { return store("readwrite", function (s) { return s.put(item); }); }
+  function drop(item) { return store("readwrite", function (s) { return s.delete(item.id); }); }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
+  var sending = false;
+  var stalled = false;
+  function flush() {
+    if (!db || sending) return;
+    sending = true;
+    stalled = false;
+    function done() {
+      sending = false;
+      queued().then(function (left) {
+        waiting = left;
+        show();
+        // A write queued while these were sent goes now.
+        if (left.length && !stalled) flush();
+      });
+    }
+    queued().then(function (items) {
+      waiting = items;
+      show();
+      return each(items);
+    }).then(done, done);
+  }
+  function each(items) {
+    if (!items.length) return null;
+    return send(items[0]).then(function (goOn) { return goOn ? each(items.slice(1)) : null; });
+  }
+  // Sends one write: true when it is answered for good (done or refused),
+  // false when it waits for the network or the server.
+  function send(item) {
+    return fetch(item.url, {
+      method: "POST",
+      body: item.body,
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": item.key },
+    }).then(function (r) {
+      if (r.status === 429 || r.status >= 500) {
+        var pause = Number(r.headers.get("Retry-After"));
+        stalled = true;
+        later(pause > 0 ? pause * 1000 : 10000);
+        return false;
+      }
+      return r.text().then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        // The phone's form token has lapsed (a browser that forgot its
+        // cookie): take a fresh one from the page and send again, once.
+        if (r.status === 403 && !item.renewed && page.querySelector("[data-code=foreign_form]")) {
+          return renew(item).then(function () { return send(item); });
+        }
+        answered(item, r.status, page);
+        return drop(item).then(function () { return true; });
+      });
+    }, function () {
+      offline = true;
+      stalled = true;
+      show();
+      later();
+      return false;
+    });
+  }
+  function renew(item) {
+    return fetch(location.pathname, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var field = new DOMParser().parseFromString(html, "text/html").querySelector("input[name=csrf]");
+        var body = new URLSearchParams(item.body);
+        if (field) body.set("csrf", field.value);
+        item.body = body.toString();
+        item.renewed = true;
+        return keep(item);
+      });
+  }
+  // What the server answered, in its words, and the page as it is now.
+  function answered(item, status, page) {
+    var refused = status >= 400;
+    var words = page.querySelector(refused ? "#main [role=alert]" : "#done");
+    var li = document.createElement("li");
+    li.setAttribute("data-answer", refused ? "refused" : "done");
+    li.setAttribute("data-status", String(status));
+    li.textContent = item.what + ": " + (words ? words.textContent.trim() : String(status));
+    writes.insertBefore(li, writes.querySelector("[data-answer=waiting]"));
+    while (writes.querySelectorAll("[data-answer=done], [data-answer=refused]").length > 5) {
+      writes.removeChild(writes.firstElementChild);
+    }
+    var fresh = page.getElementById("main");
+    if (!fresh || !fresh.hasAttribute("data-revision")) return;
+    Array.prototype.forEach.call(fresh.querySelectorAll("section[id]"), function (section) {
+      var old = document.getElementById(section.id);
+      if (old) old.replaceWith(document.importNode(section, true));
+    });
+    document.dispatchEvent(new CustomEvent("kraal:shown", { detail: Number(fresh.getAttribute("data-revision")) }));
+  }
+
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!db || !form.hasAttribute || !form.hasAttribute("data-queue")) return;
+    e.preventDefault();
+    var body = new URLSearchParams(new FormData(form));
+    var by = e.submitter;
+    if (by && by.name) body.append(by.name, by.value);
+    var what = form.getAttribute("data-queue") + (by ? ", " + by.textContent.trim() : "");
+    keep({ link: link, url: form.action, body: body.toString(), key: newKey(), what: what, at: Date.now() })
+      .then(flush);
+  });
+
+  show();
+  if (!window.indexedDB || !document.querySelector("form[data-queue]")) {
+    if (offline) later();
+    return;
+  }
+  var opening = indexedDB.open("kraal", 1);
+  opening.onupgradeneeded = function () {
+    opening.result.createObjectStore("outbox", { keyPath: "id", autoIncrement: true });
+  };
+  opening.onsuccess = function () {
+    db = opening.result;
+    flush();
+  };
+  if (offline) later();
 })();

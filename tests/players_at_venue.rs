@@ -120,9 +120,11 @@ fn each_player_has_a_link_of_their_own_kept_out_of_public_pages_and_stored_as_a_
             "{}",
             page.body
         );
+        // The phone that opened it may keep it (to open it in a dead spot),
+        // asking each time it is online; no shared cache may.
         assert_eq!(
             page.headers.get("cache-control").map(String::as_str),
-            Some("no-store")
+            Some("private, no-cache")
         );
         let own = app.client().get(&format!("/api/v1/player/{key}")).json();
         assert_eq!(own["current"]["table"], 1);

@@ -60,11 +60,26 @@ impl Own {
         self.byes().into_iter().find(|b| b.round == n)
     }
 
+    /// The last day a phone keeps this player's page for reading offline:
+    /// 30 days after the event's last round, or after its last day if
+    /// that is later (the event may have rounds still to come); counted
+    /// from `today` while neither is known.
+    pub fn kept_until(&self, today: chrono::NaiveDate) -> chrono::NaiveDate {
+        let last_round = self.data.rounds.iter().map(|r| r.played_on).max();
+        let last = last_round
+            .max(self.data.tournament.ends_on)
+            .unwrap_or(today);
+        last + chrono::Days::new(KEPT_DAYS)
+    }
+
     /// The round of the half-point bye this player has had, if any.
     pub fn half_bye_taken(&self) -> Option<RoundNo> {
         self.byes().into_iter().find(|b| b.half).map(|b| b.round)
     }
 }
+
+/// How many days after the event a phone keeps a player's page.
+pub const KEPT_DAYS: u64 = 30;
 
 /// Loads what the holder of `key` sees.
 pub fn open(conn: &mut DbConnection, key: &str) -> Result<Own, DbError> {

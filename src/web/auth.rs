@@ -93,13 +93,14 @@ pub async fn guard(
     Ok(res)
 }
 
-/// The last touches of every response: `no-store` where it is
-/// [`private`], and the CSRF cookie of a token the page handed out.
+/// The last touches of every response: its `Cache-Control` where
+/// [`keeping`] decides it, and the CSRF cookie of a token the page handed
+/// out.
 fn seal<B>(res: &mut ServiceResponse<B>, secure: bool) -> Result<(), actix_web::Error> {
-    if private(res) {
+    if let Some(kept) = keeping(res) {
         res.response_mut().headers_mut().insert(
             header::CACHE_CONTROL,
-            header::HeaderValue::from_static("no-store"),
+            header::HeaderValue::from_static(kept),
         );
     }
     let issued = res
@@ -124,19 +125,40 @@ fn error_ctx(req: &HttpRequest) -> super::ctx::Ctx {
     }
 }
 
-/// A response no browser, proxy or shared computer may keep: every answer
-/// to a signed-in session or a token (the account, a new token, the event
-/// file, the records, the audit trail, the results desk all are), and the
-/// pages a secret link opens. The stylesheet and script stay cacheable.
-fn private<B>(res: &ServiceResponse<B>) -> bool {
-    let path = res.request().path();
+/// How a private response may be kept (`None`: a public one, which says
+/// for itself).
+///
+/// `no-store` is for what no browser, proxy or shared computer may keep:
+/// every answer to a signed-in session or a token (the account, a new
+/// token, the event file, the records, the audit trail, the results desk
+/// all are), the pages a captain's or a pairing's secret link opens, the
+/// player API and every answer to a write. A player's own page (and its
+/// manifest), read without an account, is `private, no-cache` instead:
+/// no shared cache keeps it, and the phone that opened it may, revalidating
+/// it each time it is online, so that it opens in a dead spot (the
+/// service worker keeps it for that, `static/sw.js`). The stylesheet and
+/// script stay cacheable.
+fn keeping<B>(res: &ServiceResponse<B>) -> Option<&'static str> {
+    let req = res.request();
+    let path = req.path();
     if path.starts_with("/static/") {
-        return false;
+        return None;
     }
-    caller(res.request()).user.is_some()
+    let signed_in = caller(req).user.is_some();
+    let own_page = path.strip_prefix("/player/").is_some_and(|rest| {
+        matches!(
+            rest.split_once('/'),
+            None | Some((_, "manifest.webmanifest"))
+        )
+    });
+    if own_page && !signed_in && matches!(*req.method(), Method::GET | Method::HEAD) {
+        return Some("private, no-cache");
+    }
+    let private = signed_in
         || ["/captain/", "/p/", "/player/", "/api/v1/player/"]
             .iter()
-            .any(|prefix| path.starts_with(prefix))
+            .any(|prefix| path.starts_with(prefix));
+    private.then_some("no-store")
 }
 
 /// Who is calling, checked: the bearer token or the session, and for a

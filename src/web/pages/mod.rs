@@ -36,7 +36,7 @@ pub async fn stylesheet() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/css; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .body(include_str!("../../../static/kraal.css"))
+        .body(STYLESHEET)
 }
 
 /// The web app manifest: a phone that adds Kraal to its home screen gets
@@ -45,8 +45,12 @@ pub async fn manifest() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/manifest+json")
         .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
-        .body(include_str!("../../../static/manifest.webmanifest"))
+        .body(MANIFEST)
 }
+
+/// The site's web app manifest (a player's page has its own, which
+/// starts at that page: [`personal::manifest`]).
+pub const MANIFEST: &str = include_str!("../../../static/manifest.webmanifest");
 
 /// The icon browsers ask for on their own (16, 32 and 48 px).
 pub async fn favicon() -> HttpResponse {
@@ -85,5 +89,34 @@ pub async fn script() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/javascript; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-        .body(include_str!("../../../static/kraal.js"))
+        .body(SCRIPT)
+}
+
+const SCRIPT: &str = include_str!("../../../static/kraal.js");
+const STYLESHEET: &str = include_str!("../../../static/kraal.css");
+const WORKER: &str = include_str!("../../../static/sw.js");
+
+/// `GET /sw.js`: the service worker that keeps the public pages and a
+/// player's own page on the phone that opened them. Served from the root
+/// so that its scope covers `/t/` and `/player/`; `no-cache`, so a phone
+/// online asks for it each time and a new build's worker (whose version is
+/// a digest of the files it keeps) replaces the old one at once.
+pub async fn worker() -> HttpResponse {
+    static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let body = BUILT.get_or_init(|| {
+        use blake2::Digest;
+        let mut d = blake2::Blake2s256::new();
+        for part in [WORKER, SCRIPT, STYLESHEET, MANIFEST] {
+            d.update(part.as_bytes());
+        }
+        let version: String = d.finalize()[..6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        WORKER.replace("@VERSION@", &version)
+    });
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body.as_str())
 }

@@ -39,6 +39,8 @@ pub struct MePage {
     pub notice: Option<String>,
     pub problem: Option<String>,
     pub now: chrono::NaiveDateTime,
+    /// The last day the phone keeps this page ([`personal::Own::kept_until`]).
+    pub kept_until: chrono::NaiveDate,
 }
 
 impl MePage {
@@ -173,6 +175,8 @@ async fn me_page(
     let own = state.run(move |c| personal::open(c, &k)).await;
     let own = state.limits.personal_answered(&key, own)?;
     let me = OwnView::of(&own);
+    let now = chrono::Utc::now().naive_utc();
+    let kept_until = own.kept_until(now.date());
     let pairing = own.data.rounds.iter().rev().find_map(|r| {
         own.data.pairings_of(r).into_iter().find(|p| {
             p.second_player_id.is_some()
@@ -193,7 +197,8 @@ async fn me_page(
         records,
         notice,
         problem,
-        now: chrono::Utc::now().naive_utc(),
+        now,
+        kept_until,
     })
 }
 
@@ -211,10 +216,44 @@ pub async fn page(
         Some("next") => Some("The referee has your word on the next round.".to_string()),
         _ => None,
     };
-    render(
-        &me_page(&req, &state, key, notice, None).await?,
-        StatusCode::OK,
-    )
+    let page = me_page(&req, &state, key, notice, None).await?;
+    let mut res = render(&page, StatusCode::OK)?;
+    // For the service worker, which drops its copy after that day.
+    res.headers_mut().insert(
+        actix_web::http::header::HeaderName::from_static(KEPT_UNTIL),
+        actix_web::http::header::HeaderValue::from_str(&page.kept_until.to_string())
+            .map_err(AppError::internal)?,
+    );
+    Ok(res)
+}
+
+/// The response header that tells the phone's service worker the last day
+/// it keeps a player's page (`static/sw.js`).
+pub const KEPT_UNTIL: &str = "kraal-kept-until";
+
+/// `GET /player/{key}/manifest.webmanifest`: the manifest of a player's
+/// page. A phone that installs Kraal from its player's page opens that
+/// page from the home screen, not the list of tournaments, from which a
+/// secret link cannot be found again.
+pub async fn manifest(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let key = key.into_inner();
+    state.limits.personal(&key, &req, false)?;
+    let k = key.clone();
+    let own = state.run(move |c| personal::open(c, &k)).await;
+    let own = state.limits.personal_answered(&key, own)?;
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(crate::web::pages::MANIFEST).map_err(AppError::internal)?;
+    let start = format!("/player/{key}");
+    manifest["id"] = start.clone().into();
+    manifest["start_url"] = start.into();
+    manifest["name"] = format!("Kraal · {} · {}", own.player.name, own.data.tournament.name).into();
+    Ok(HttpResponse::Ok()
+        .content_type("application/manifest+json")
+        .body(manifest.to_string()))
 }
 
 #[derive(Debug, Default, Deserialize)]
