@@ -113,6 +113,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/static/kraal.js" => vec!["/static/kraal.js".into()],
         "/manifest.webmanifest" => vec!["/manifest.webmanifest".into()],
         "/favicon.ico" => vec!["/favicon.ico".into()],
+        "/sw.js" => vec!["/sw.js".into()],
         "/static/icons/{name}" => vec!["/static/icons/icon-192.png".into()],
         // An event stream, not a page: it never ends, so it is not fetched.
         "/t/{tid:\\d+}/events" => vec![],
@@ -179,6 +180,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/t/{tid:\\d+}/export.trf" => vec![format!("/t/{s}/export.trf")],
         "/p/{pid:\\d+}/{key:[0-9a-f]{32}}" => vec![d.link.clone()],
         "/player/{key}" => vec![d.own.clone()],
+        "/player/{key}/manifest.webmanifest" => vec![format!("{}/manifest.webmanifest", d.own)],
         "/api/v1/player/{key}" => vec![format!("/api/v1{}", d.own)],
         "/t/{tid:\\d+}/display" => vec![format!("/t/{s}/display"), format!("/t/{l}/display")],
         "/t/{tid:\\d+}/rounds/{n:\\d+}/links" => vec![format!("/t/{s}/rounds/2/links")],

@@ -258,6 +258,7 @@ async fn the_venue_display_comes_back_by_itself_after_the_network_drops() {
         .unwrap()
         .port();
     let served = common::Served::start_on(port, &app.database_url, |_| {});
+    let base = served.base.clone();
     let Some((tv, _driver)) = browser().await else {
         return;
     };
@@ -301,6 +302,21 @@ async fn the_venue_display_comes_back_by_itself_after_the_network_drops() {
         .await
         .unwrap();
     assert_eq!(same, json!(true), "without a reload");
+
+    // The screen is restarted while the network is down again: it shows
+    // the pairings it last had, with the result, and says it is offline.
+    until_kept(&tv, &format!("/t/{tid}/display")).await;
+    drop(_back);
+    navigate(&tv, Go::To(&format!("{base}/t/{tid}/display"))).await;
+    let html = tv.find(Locator::Css("html")).await.unwrap();
+    assert!(html.attr("data-offline-as-of").await.unwrap().is_some());
+    until(
+        &tv,
+        "var n = document.querySelector('[data-offline]'); var row = document.querySelector('table.big tbody tr'); return !!n && !n.hidden && row.textContent.indexOf('1-0') >= 0;",
+        vec![],
+        "the restarted display shows its last pairings, offline",
+    )
+    .await;
 }
 
 /// Whether the phone's service worker keeps a copy of `path`.
