@@ -10,12 +10,13 @@
 // - Online, a page comes from the network as before (the browser's own
 //   cache revalidates it with its ETag) and its copy here is renewed; an
 //   answer that is not a page (a revoked link's 404, a page that went
-//   private) drops the copy.
-// - Offline (or the network silent for 6 s while a copy is here; with no
-//   copy the page waits for the network however slow), the copy is served
-//   with the time it was fetched in `data-offline-as-of` on its `<html>`
-//   and the `kraal-offline` header; the page's script marks it "Offline:
-//   as of 14:32", offers a retry, and reloads it when the network is back.
+//   private) drops the copy; a server error keeps it.
+// - Offline (the network fails, answers 5xx, or is silent for 6 s while a
+//   copy is here; with no copy the page waits for the network however
+//   slow), the copy is served with the time it was fetched in
+//   `data-offline-as-of` on its `<html>` and the `kraal-offline` header;
+//   the page's script marks it "Offline: as of 14:32", offers a retry, and
+//   reloads it when the network is back.
 // - The stylesheet, script and icons are kept per build (VERSION is a
 //   digest of them, so a new build's worker replaces them) and served from
 //   here first.
@@ -49,8 +50,9 @@ self.addEventListener("install", function (event) {
   event.waitUntil(
     caches.open(ASSETS)
       .then(function (cache) {
-        // Past the browser's cache: a new build's files, not the last one's.
-        return cache.addAll(ASSET_PATHS.map(function (p) { return new Request(p, { cache: "reload" }); }));
+        // Revalidated: a new build's files, not the last one's, and a 304
+        // (not the bytes again) for those the page has just fetched.
+        return cache.addAll(ASSET_PATHS.map(function (p) { return new Request(p, { cache: "no-cache" }); }));
       })
       .then(function () { return self.skipWaiting(); })
   );
@@ -102,34 +104,43 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-// A page: the network's answer, its copy renewed (or dropped); the copy,
-// marked, when the network fails, or is silent while a copy is here.
+// A page: the network's answer, its copy renewed (or dropped when the page
+// is gone or private now); the copy, marked, when the network fails, is
+// silent while a copy is here, or answers with a server error (a proxy's
+// 502 while Kraal restarts is no reason to lose the page).
 function page(event, url) {
   var key = url.origin + url.pathname;
   var fetched = fetch(event.request).then(function (response) {
-    var done = storable(response) ? keep(key, response.clone()) : forget(key);
+    var done = storable(response) ? keep(key, response.clone())
+      : response.status < 500 ? forget(key) : Promise.resolve();
     return done.then(function () { return response; }, function () { return response; });
   });
   event.waitUntil(fetched.then(sweepNow, function () {}));
   return new Promise(function (resolve, reject) {
     var settled = false;
+    // `failure`: the network's error or a server error's response, given
+    // when there is no copy; null while the network may still answer.
     function fallBack(failure) {
       copyOf(key).then(function (copy) {
         if (settled) return;
         if (copy) {
           settled = true;
           resolve(copy);
+        } else if (failure instanceof Response) {
+          settled = true;
+          resolve(failure);
         } else if (failure) {
           settled = true;
           reject(failure);
         }
-        // No copy and a network only slow: its answer is awaited.
       });
     }
     var timer = setTimeout(function () { fallBack(null); }, SILENT_MS);
     fetched.then(function (response) {
       clearTimeout(timer);
-      if (!settled) {
+      if (response.status >= 500) {
+        fallBack(response);
+      } else if (!settled) {
         settled = true;
         resolve(response);
       }
