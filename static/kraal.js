@@ -531,8 +531,12 @@
         if (r.status === 403 && !item.renewed && page.querySelector("[data-code=foreign_form]")) {
           return renew(item).then(function () { return send(item); });
         }
-        answered(item, r.status, page);
-        return drop(item).then(function () { return true; });
+        return drop(item).then(function () {
+          waiting = waiting.filter(function (w) { return w.id !== item.id; });
+          answered(item, r.status, page);
+          show();
+          return true;
+        });
       });
     }, function () {
       offline = true;
