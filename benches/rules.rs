@@ -1,5 +1,7 @@
-//! Benchmarks of the rules core: perft from the empty board and the check
-//! of a 120-ply scoresheet. Figures and commands are in docs/performance.md.
+//! Benchmarks of the rules core: perft from the empty board, the check
+//! of a 120-ply scoresheet, and one ply checked as it is recorded (the
+//! 120th, against replaying the game to it). Figures and commands are in
+//! docs/performance.md.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kraal::rules::movegen::perft;
@@ -44,5 +46,50 @@ fn check_120_plies(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, perft_empty_board, check_120_plies);
+/// The 120th ply of a game being recorded: checked on its own (the
+/// recording of the 119 before it is cloned outside the timing), and, for
+/// comparison, by replaying the whole game as a sheet.
+fn one_ply_recorded(c: &mut Criterion) {
+    use criterion::BatchSize;
+    use kraal::rules::record::Recording;
+    let mut group = c.benchmark_group("record");
+    for (rules, style) in [
+        (PlayRules::OFFICIAL, Style::Official),
+        (PlayRules::GAR, Style::Standard),
+    ] {
+        let moves = kraal::rules::sample::lasting_game(rules, 0, 120);
+        let plies: Vec<String> = (0..moves.len())
+            .map(|i| {
+                let text = notation::write(&rules, &moves[..=i], style, None);
+                let sheet = notation::parse(&text).expect("the sheet reads");
+                let last = sheet.plies.last().expect("a ply");
+                sheet.text(last).to_string()
+            })
+            .collect();
+        let (last, before) = plies.split_last().expect("120 plies");
+        let recorded =
+            Recording::of(&rules, before.iter().map(String::as_str)).expect("the plies read");
+        assert!(recorded.irregularities().is_empty() && recorded.len() == 119);
+        group.bench_function(format!("{}/ply 120", rules.name), |b| {
+            b.iter_batched(
+                || recorded.clone(),
+                |mut r| r.push(black_box(last)).map(|p| p.ply),
+                BatchSize::SmallInput,
+            )
+        });
+        let sheet = plies.join(" ");
+        group.bench_function(
+            format!("{}/ply 120 by replaying the game", rules.name),
+            |b| b.iter(|| check_scoresheet(black_box(&sheet), Some(rules.name))),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    perft_empty_board,
+    check_120_plies,
+    one_ply_recorded
+);
 criterion_main!(benches);

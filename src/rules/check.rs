@@ -211,98 +211,32 @@ pub fn first_difference(a: &Scoresheet, b: &Scoresheet) -> Option<u32> {
 }
 
 fn run(sheet: &Scoresheet, rules: &PlayRules, mut positions: Option<&mut Vec<Position>>) -> Report {
-    let mut replay = Replay {
-        sheet,
-        rules,
-        pos: Position::new(rules),
-        spent: Vec::new(),
-        triplets: Vec::new(),
-        irregularities: Vec::new(),
-        shot_at: Vec::new(),
-    };
-    let mut last_mover: Option<Side> = None;
+    let mut replay = Replay::new(rules);
     // A sheet that numbers every ply `1. 2. 3. ...` says nothing about sides.
     let numbered_by_ply = sheet.plies.len() > 1
         && sheet.plies.iter().enumerate().all(|(i, p)| {
             p.number
                 .is_some_and(|n| n.side == Side::Dark && n.number as usize == i + 1)
         });
-    let mut end: Option<Status> = None;
     for (i, ply) in sheet.plies.iter().enumerate() {
-        let number = i as u32 + 1;
-        let now = status(&replay.pos, rules);
-        if now != Status::Ongoing {
-            let side = replay.pos.side();
-            if let Some(ending) = ending(now) {
-                replay.report(
-                    number,
-                    side,
-                    ply,
-                    ending.article(),
-                    Fault::AfterTheEnd { ending },
-                );
-            }
-            end = Some(now);
+        let written = Written {
+            number: i as u32 + 1,
+            ply,
+            text: sheet.text(ply),
+        };
+        if !replay.step(written, sheet.plies.get(i + 1), numbered_by_ply) {
             break;
         }
-        let mut side = replay.pos.side();
-        if let Some(last) = last_mover.filter(|&last| last != side) {
-            if let Some(evidence) = twice_in_a_row(
-                &replay.pos,
-                ply,
-                sheet.plies.get(i + 1),
-                last,
-                numbered_by_ply,
-            ) {
-                side = last;
-                replay.pos.set_side(side);
-                replay.report(
-                    number,
-                    side,
-                    ply,
-                    "OGR 5.4.1",
-                    Fault::TwiceInARow { evidence },
-                );
-            }
-        }
-        replay.ply(number, side, ply);
         if let Some(list) = positions.as_deref_mut() {
             list.push(replay.pos);
         }
-        last_mover = Some(side);
     }
-    let end = end.unwrap_or_else(|| status(&replay.pos, rules));
-    let board_result = match end {
-        Status::Ongoing => None,
-        Status::Drawn => Some(BoardResult::Draw),
-        Status::Won { winner, .. } => Some(match winner {
-            Side::Dark => BoardResult::Dark,
-            Side::Light => BoardResult::Light,
-        }),
-    };
-    let board_reason = ending(end);
-    let claimed_result = sheet.claimed_result();
-    let result_agrees = match (board_result, claimed_result) {
-        (Some(b), Some(c)) => Some(b.agrees_with(c)),
-        _ => None,
-    };
     let header = sheet
         .tags
         .iter()
         .map(|t| (t.name.clone(), t.value.clone()))
         .collect();
-    Report {
-        rules: rules.name,
-        plies: sheet.plies.len() as u32,
-        irregularities: replay.irregularities,
-        board_result,
-        board_reason,
-        claimed_result,
-        result_agrees,
-        triplets: replay.triplets,
-        final_position: FinalPosition::of(&replay.pos),
-        header,
-    }
+    replay.report(sheet.plies.len() as u32, sheet.claimed_result(), header)
 }
 
 /// Whether the sheet shows the side that moved last, `last`, moving again
@@ -365,40 +299,159 @@ fn ending(status: Status) -> Option<Ending> {
     }
 }
 
-struct Replay<'a> {
-    sheet: &'a Scoresheet,
-    rules: &'a PlayRules,
+/// One ply as written, with its number (from 1) and its text.
+#[derive(Clone, Copy)]
+pub(super) struct Written<'a> {
+    pub(super) number: u32,
+    pub(super) ply: &'a WrittenPly,
+    pub(super) text: &'a str,
+}
+
+/// The replay of a game so far: what the next ply is checked against.
+#[derive(Clone, Debug)]
+pub(super) struct Replay {
+    rules: PlayRules,
     pos: Position,
     spent: Vec<Arrangement>,
     triplets: Vec<Triplet>,
     irregularities: Vec<Irregularity>,
     /// For each arrangement that shot, the ply it shot on.
     shot_at: Vec<(Arrangement, u32)>,
+    /// The side that played the last ply replayed.
+    last_mover: Option<Side>,
+    /// How the game had ended when a ply came after its end: the replay
+    /// stopped there.
+    end: Option<Status>,
 }
 
-impl Replay<'_> {
-    fn report(&mut self, ply: u32, side: Side, written: &WrittenPly, article: &str, fault: Fault) {
+impl Replay {
+    pub(super) fn new(rules: &PlayRules) -> Replay {
+        Replay {
+            rules: *rules,
+            pos: Position::new(rules),
+            spent: Vec::new(),
+            triplets: Vec::new(),
+            irregularities: Vec::new(),
+            shot_at: Vec::new(),
+            last_mover: None,
+            end: None,
+        }
+    }
+
+    /// Replays one more ply, knowing the ply written after it (`next`, if
+    /// any: whether a side moved twice in a row may show only there).
+    /// False when the game had already ended: the ply is reported, and the
+    /// replay stops.
+    pub(super) fn step(
+        &mut self,
+        written: Written,
+        next: Option<&WrittenPly>,
+        numbered_by_ply: bool,
+    ) -> bool {
+        if self.end.is_some() {
+            return false;
+        }
+        let now = status(&self.pos, &self.rules);
+        if now != Status::Ongoing {
+            let side = self.pos.side();
+            if let Some(ending) = ending(now) {
+                self.report_fault(
+                    written,
+                    side,
+                    ending.article(),
+                    Fault::AfterTheEnd { ending },
+                );
+            }
+            self.end = Some(now);
+            return false;
+        }
+        let mut side = self.pos.side();
+        if let Some(last) = self.last_mover.filter(|&last| last != side) {
+            if let Some(evidence) =
+                twice_in_a_row(&self.pos, written.ply, next, last, numbered_by_ply)
+            {
+                side = last;
+                self.pos.set_side(side);
+                self.report_fault(written, side, "OGR 5.4.1", Fault::TwiceInARow { evidence });
+            }
+        }
+        self.ply(written, side);
+        self.last_mover = Some(side);
+        true
+    }
+
+    /// The position after the last ply replayed.
+    pub(super) fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// How the game stands: ended (and how), or going on.
+    pub(super) fn status(&self) -> Status {
+        self.end.unwrap_or_else(|| status(&self.pos, &self.rules))
+    }
+
+    /// Every irregularity found so far.
+    pub(super) fn irregularities(&self) -> &[Irregularity] {
+        &self.irregularities
+    }
+
+    /// What the replay found, for a record of `plies` plies.
+    pub(super) fn report(
+        &self,
+        plies: u32,
+        claimed_result: Option<SheetResult>,
+        header: BTreeMap<String, String>,
+    ) -> Report {
+        let end = self.status();
+        let board_result = match end {
+            Status::Ongoing => None,
+            Status::Drawn => Some(BoardResult::Draw),
+            Status::Won { winner, .. } => Some(match winner {
+                Side::Dark => BoardResult::Dark,
+                Side::Light => BoardResult::Light,
+            }),
+        };
+        let result_agrees = match (board_result, claimed_result) {
+            (Some(b), Some(c)) => Some(b.agrees_with(c)),
+            _ => None,
+        };
+        Report {
+            rules: self.rules.name,
+            plies,
+            irregularities: self.irregularities.clone(),
+            board_result,
+            board_reason: ending(end),
+            claimed_result,
+            result_agrees,
+            triplets: self.triplets.clone(),
+            final_position: FinalPosition::of(&self.pos),
+            header,
+        }
+    }
+
+    fn report_fault(&mut self, written: Written, side: Side, article: &str, fault: Fault) {
         self.irregularities.push(Irregularity {
-            ply,
+            ply: written.number,
             side,
-            text: self.sheet.text(written).to_string(),
+            text: written.text.to_string(),
             article: article.to_string(),
             fault,
         });
     }
 
     /// Replays one ply for `side` (the side to move).
-    fn ply(&mut self, number: u32, side: Side, ply: &WrittenPly) {
+    fn ply(&mut self, written: Written, side: Side) {
+        let (number, ply) = (written.number, written.ply);
         let to = ply.to.junction;
         let cow = match ply.from {
-            None => match self.placement(number, side, ply) {
+            None => match self.placement(written, side) {
                 Some(cow) => cow,
                 None => return self.pos.pass(),
             },
             Some(from) => {
                 let from = from.junction;
                 let Some(owner) = self.pos.owner(from) else {
-                    self.report(number, side, ply, "OGR 5.4.2", Fault::NoCowToMove { from });
+                    self.report_fault(written, side, "OGR 5.4.2", Fault::NoCowToMove { from });
                     return self.pos.pass();
                 };
                 if let Some(other) = self.pos.owner(to) {
@@ -407,21 +460,21 @@ impl Replay<'_> {
                         owner: other,
                         cow: self.pos.cow_at(to).unwrap_or(0),
                     };
-                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", fault);
+                    self.report_fault(written, side, "OGR 5.4.2 / 3.2.2", fault);
                     return self.pos.pass();
                 }
                 let cow = self.pos.cow_at(from).unwrap_or(0);
                 if owner != side {
                     let fault = Fault::OpponentsCow { owner, cow };
-                    self.report(number, side, ply, "OGR 5.4.5", fault);
+                    self.report_fault(written, side, "OGR 5.4.5", fault);
                 } else if self.pos.in_hand(side) > 0 {
                     let fault = Fault::MovedWhilePlacing {
                         in_hand: self.pos.in_hand(side),
                     };
-                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.1", fault);
-                } else if !self.pos.flies(self.rules, side) && from.neighbours() & to.bit() == 0 {
+                    self.report_fault(written, side, "OGR 5.4.2 / 3.2.1", fault);
+                } else if !self.pos.flies(&self.rules, side) && from.neighbours() & to.bit() == 0 {
                     let fault = Fault::NotALine { from, to };
-                    self.report(number, side, ply, "OGR 5.4.2 / 3.2.2", fault);
+                    self.report_fault(written, side, "OGR 5.4.2 / 3.2.2", fault);
                 } else if self.pos.forbidden_return(side) == Some((from, to))
                     && super::board::completes_line(
                         self.pos.cows(side) & !from.bit() | to.bit(),
@@ -429,25 +482,29 @@ impl Replay<'_> {
                     )
                 {
                     let fault = Fault::NoReturn { to };
-                    self.report(number, side, ply, "GAR stage 2: no return", fault);
+                    self.report_fault(written, side, "GAR stage 2: no return", fault);
                 }
-                if let Some(written) = ply.from.and_then(|f| f.cow) {
-                    if written != cow {
-                        let fault = Fault::WrongCowMoved { from, cow, written };
-                        self.report(number, side, ply, "OGR 6.2.3", fault);
+                if let Some(number) = ply.from.and_then(|f| f.cow) {
+                    if number != cow {
+                        let fault = Fault::WrongCowMoved {
+                            from,
+                            cow,
+                            written: number,
+                        };
+                        self.report_fault(written, side, "OGR 6.2.3", fault);
                     }
                 }
                 cow
             }
         };
         let from = ply.from.map(|f| f.junction);
-        let formed = self.pos.formed(self.rules, &self.spent, from, to, cow);
+        let formed = self.pos.formed(&self.rules, &self.spent, from, to, cow);
         let targets = if formed.any() || ply.shot.is_some() {
-            self.pos.targets(self.rules)
+            self.pos.targets(&self.rules)
         } else {
             0
         };
-        let shot = self.shot(number, side, ply, &formed, targets);
+        let shot = self.shot(written, side, &formed, targets);
         if shot.is_some() && formed.any_fresh() {
             if let Some((a, _)) = formed.lines().find(|&(_, fresh)| fresh) {
                 self.shot_at.push((a, number));
@@ -456,21 +513,16 @@ impl Replay<'_> {
         let mv = Move { from, to, shot };
         let log = &mut self.triplets;
         self.pos
-            .play_formed(self.rules, &mut self.spent, mv, cow, formed, Some(log));
+            .play_formed(&self.rules, &mut self.spent, mv, cow, formed, Some(log));
     }
 
     /// Checks a placement and returns the number of the cow placed, or
     /// `None` when nothing can be placed.
-    fn placement(&mut self, number: u32, side: Side, ply: &WrittenPly) -> Option<u8> {
+    fn placement(&mut self, written: Written, side: Side) -> Option<u8> {
+        let ply = written.ply;
         let to = ply.to.junction;
         if self.pos.in_hand(side) == 0 {
-            self.report(
-                number,
-                side,
-                ply,
-                "OGR 5.4.2 / 3.2.1",
-                Fault::NothingToPlace,
-            );
+            self.report_fault(written, side, "OGR 5.4.2 / 3.2.1", Fault::NothingToPlace);
             return None;
         }
         if let Some(other) = self.pos.owner(to) {
@@ -479,7 +531,7 @@ impl Replay<'_> {
                 owner: other,
                 cow: self.pos.cow_at(to).unwrap_or(0),
             };
-            self.report(number, side, ply, "OGR 3.1.5", fault);
+            self.report_fault(written, side, "OGR 3.1.5", fault);
             return None;
         }
         let next = self.pos.next_cow(side).unwrap_or(0);
@@ -491,7 +543,7 @@ impl Replay<'_> {
                     already_placed: Side::of_cow(cow) == Some(side),
                     taken_as: next,
                 };
-                self.report(number, side, ply, "OGR 6.2.1", fault);
+                self.report_fault(written, side, "OGR 6.2.1", fault);
                 Some(next)
             }
             None => Some(next),
@@ -502,39 +554,32 @@ impl Replay<'_> {
     /// the junction whose cow is removed, if any.
     fn shot(
         &mut self,
-        number: u32,
+        written: Written,
         side: Side,
-        ply: &WrittenPly,
         formed: &super::position::Formed,
         targets: u32,
     ) -> Option<Junction> {
         let due = formed.any_fresh() && targets != 0;
-        let Some(written) = ply.shot else {
+        let Some(shot) = written.ply.shot else {
             if due {
                 let line = formed
                     .lines()
                     .find(|&(_, f)| f)
                     .map(|(a, _)| line_name(a))
                     .unwrap_or_default();
-                self.report(number, side, ply, "OGR 5.4.6", Fault::ShotMissing { line });
+                self.report_fault(written, side, "OGR 5.4.6", Fault::ShotMissing { line });
             }
             return None;
         };
-        let t = written.junction;
+        let t = shot.junction;
         let owner = self.pos.owner(t);
         if owner.is_none() {
-            self.report(
-                number,
-                side,
-                ply,
-                "OGR 5.4.8",
-                Fault::NoCowToShoot { at: t },
-            );
+            self.report_fault(written, side, "OGR 5.4.8", Fault::NoCowToShoot { at: t });
             return None;
         }
         let victim = self.pos.cow_at(t).unwrap_or(0);
         if !formed.any() {
-            self.report(number, side, ply, "OGR 5.4.7", Fault::ShotWithoutLine);
+            self.report_fault(written, side, "OGR 5.4.7", Fault::ShotWithoutLine);
         } else if !formed.any_fresh() {
             let first = formed.lines().next().map(|(a, _)| a);
             let fault = Fault::SpentArrangement {
@@ -543,24 +588,24 @@ impl Replay<'_> {
                     .and_then(|a| self.shot_at.iter().find(|(s, _)| *s == a))
                     .map(|(_, p)| *p),
             };
-            self.report(number, side, ply, "OGR 5.4.9 / 3.2.4.1.2", fault);
+            self.report_fault(written, side, "OGR 5.4.9 / 3.2.4.1.2", fault);
         } else if owner == Some(side) {
             let fault = Fault::OwnCowShot { cow: victim, at: t };
-            self.report(number, side, ply, "OGR 5.4.7", fault);
+            self.report_fault(written, side, "OGR 5.4.7", fault);
         } else if targets == 0 {
-            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8.2", Fault::BarrenLine);
+            self.report_fault(written, side, "OGR 5.4.8 / 3.1.8.2", Fault::BarrenLine);
         } else if targets & t.bit() == 0 {
             let fault = Fault::ProtectedCow { cow: victim, at: t };
-            self.report(number, side, ply, "OGR 5.4.8 / 3.1.8", fault);
+            self.report_fault(written, side, "OGR 5.4.8 / 3.1.8", fault);
         }
-        if let Some(w) = written.cow {
+        if let Some(w) = shot.cow {
             if w != victim {
                 let fault = Fault::WrongCowShot {
                     at: t,
                     cow: victim,
                     written: w,
                 };
-                self.report(number, side, ply, "OGR 6.2.4", fault);
+                self.report_fault(written, side, "OGR 6.2.4", fault);
             }
         }
         Some(t)

@@ -8,6 +8,8 @@
 //! - [`movegen`]: legal moves, the end of the game, perft.
 //! - [`notation`]: reading and writing scoresheets in both notations.
 //! - [`check`]: replaying a scoresheet and reporting every irregularity.
+//! - [`record`]: a game checked ply by ply as it is recorded, with the
+//!   check's verdicts.
 
 pub mod board;
 pub mod check;
@@ -15,6 +17,7 @@ pub mod fault;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod record;
 pub mod ruleset;
 #[cfg(feature = "testing")]
 pub mod sample;
