@@ -1377,3 +1377,43 @@ fn a_draft_a_missing_result_and_a_dispute_each_say_what_they_are() {
         );
     }
 }
+
+/// Every player's page of an event is built from one copy of the event
+/// and one ranking per revision: each result moves every page on at once,
+/// the page and the API alike, and a page read between two results shows
+/// the first, not a copy from before it.
+#[test]
+fn every_players_page_follows_each_result_from_the_shared_copy() {
+    for app in TestApp::all() {
+        let (tid, mut api, pairings) = event(&app, json!({}));
+        let all = links(&mut api, tid, 1);
+        let (first, second, g1) = table_one(&pairings);
+        let own = |player: i64| {
+            app.client()
+                .get(&format!("/api/v1/player/{}", key_for(&all, player)))
+                .json()
+        };
+        // Every page read once: the event is loaded and ranked.
+        for (player, _, _) in &all {
+            assert_eq!(own(*player)["points"], "0", "[{}]", app.backend);
+        }
+        common::put(&mut api, &g1, "1-0");
+        let winner = own(first);
+        assert_eq!(winner["points"], "1", "[{}] {winner}", app.backend);
+        assert_eq!(winner["rank"], 1, "[{}]", app.backend);
+        assert_eq!(own(second)["points"], "0", "[{}]", app.backend);
+        let page = app
+            .client()
+            .get(&format!("/player/{}", key_for(&all, first)));
+        assert!(
+            page.body.contains("with <strong>1</strong> points"),
+            "[{}] {}",
+            app.backend,
+            page.body
+        );
+        // The second game: the starter's opponent wins it.
+        common::put(&mut api, &pairings[0]["games"][1], "1-0");
+        assert_eq!(own(first)["points"], "1", "[{}]", app.backend);
+        assert_eq!(own(second)["points"], "1", "[{}]", app.backend);
+    }
+}

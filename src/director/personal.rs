@@ -38,7 +38,8 @@ pub fn holder(conn: &mut DbConnection, key: &str) -> Result<Holder, DbError> {
 
 /// The tournament as its player's page reads it, and who the player is.
 pub struct Own {
-    pub data: TournamentData,
+    /// Shared by every player's page at one revision of the event.
+    pub data: std::sync::Arc<TournamentData>,
     pub player: Player,
     /// The next round still to pair (`None`: every round is paired).
     pub next_round: Option<RoundNo>,
@@ -81,10 +82,17 @@ impl Own {
 /// How many days after the event a phone keeps a player's page.
 pub const KEPT_DAYS: u64 = 30;
 
-/// Loads what the holder of `key` sees.
-pub fn open(conn: &mut DbConnection, key: &str) -> Result<Own, DbError> {
+/// The holder of `key`, and the revision their event is at now: what a
+/// reader needs to find the event as already loaded (`own`).
+pub fn holder_at(conn: &mut DbConnection, key: &str) -> Result<(Holder, i32), DbError> {
     let h = holder(conn, key)?;
-    let data = super::load(conn, h.tournament)?;
+    let revision = tournaments::revision(conn, h.tournament)?;
+    Ok((h, revision))
+}
+
+/// What the holder `h` sees of `data`, their event (loaded once for every
+/// player's page at its revision).
+pub fn own(h: Holder, data: std::sync::Arc<TournamentData>) -> Result<Own, DbError> {
     let player = data
         .players
         .iter()

@@ -240,6 +240,10 @@ pub struct PageCache {
     /// again (a thousand players' own pages, each its own page), and they
     /// share one load instead of each reading the whole event.
     events: Mutex<HashMap<TournamentId, Arc<crate::director::TournamentData>>>,
+    /// Each tournament's standings at the revision they were computed at:
+    /// every player's page shows its player's place, and a thousand pages
+    /// built after a result share one ranking.
+    standings: Mutex<HashMap<TournamentId, (i32, Arc<Vec<crate::standings::Standing>>)>>,
 }
 
 impl Default for PageCache {
@@ -249,6 +253,7 @@ impl Default for PageCache {
             building: Mutex::default(),
             boot: rand::random(),
             events: Mutex::default(),
+            standings: Mutex::default(),
         }
     }
 }
@@ -331,20 +336,52 @@ impl PageCache {
     }
 
     /// The tournament as loaded at `revision` or later, if it is kept.
-    fn loaded(&self, tid: TournamentId, revision: i32) -> Option<crate::director::TournamentData> {
+    fn loaded(
+        &self,
+        tid: TournamentId,
+        revision: i32,
+    ) -> Option<Arc<crate::director::TournamentData>> {
         let events = self.events.lock().unwrap_or_else(|e| e.into_inner());
         events
             .get(&tid)
             .filter(|d| d.tournament.revision >= revision)
-            .map(|d| (**d).clone())
+            .cloned()
     }
 
-    fn keep_loaded(&self, data: &crate::director::TournamentData) {
+    fn keep_loaded(&self, data: Arc<crate::director::TournamentData>) {
         let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
         if events.len() >= Self::MAX_EVENTS {
             events.clear();
         }
-        events.insert(data.tournament.id, Arc::new(data.clone()));
+        events.insert(data.tournament.id, data);
+    }
+
+    /// The standings of `data`, computed once per tournament revision.
+    pub fn standings(
+        &self,
+        data: &crate::director::TournamentData,
+    ) -> Arc<Vec<crate::standings::Standing>> {
+        let (tid, revision) = (data.tournament.id, data.tournament.revision);
+        let kept = |map: &HashMap<_, (i32, Arc<Vec<_>>)>| {
+            map.get(&tid)
+                .filter(|(r, _)| *r == revision)
+                .map(|(_, s)| s.clone())
+        };
+        if let Some(s) = kept(&self.standings.lock().unwrap_or_else(|e| e.into_inner())) {
+            return s;
+        }
+        // Computed outside the lock: two pages at once may both compute
+        // them, and neither holds up the other events' pages.
+        let computed = Arc::new(data.standings());
+        let mut map = self.standings.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= Self::MAX_EVENTS {
+            map.clear();
+        }
+        let newer = map.get(&tid).is_some_and(|(r, _)| *r > revision);
+        if !newer {
+            map.insert(tid, (revision, computed.clone()));
+        }
+        computed
     }
 
     /// The gate of one page: hold it while building the page.
@@ -445,14 +482,14 @@ fn not_modified<B>(res: ServiceResponse<B>, etag: HeaderValue) -> ServiceRespons
     ServiceResponse::new(req, res.finish())
 }
 
-/// The tournament for building one of its public pages: as kept, when it
-/// was loaded at the `current` revision (or later), or loaded once for
-/// every page being built (one load at a time per tournament).
-async fn shared_load(
+/// The tournament for building one of its pages: as kept, when it was
+/// loaded at the `current` revision (or later), or loaded once for every
+/// page being built (one load at a time per tournament).
+pub async fn shared_load(
     state: &super::AppState,
     tid: TournamentId,
     current: i32,
-) -> Result<crate::director::TournamentData, super::AppError> {
+) -> Result<Arc<crate::director::TournamentData>, super::AppError> {
     if let Some(data) = state.pages.loaded(tid, current) {
         return Ok(data);
     }
@@ -460,8 +497,8 @@ async fn shared_load(
     if let Some(data) = state.pages.loaded(tid, current) {
         return Ok(data);
     }
-    let data = super::views::round::load_data(state, tid).await?;
-    state.pages.keep_loaded(&data);
+    let data = Arc::new(super::views::round::load_data(state, tid).await?);
+    state.pages.keep_loaded(data.clone());
     Ok(data)
 }
 
@@ -520,7 +557,7 @@ where
     };
     let busy = building.as_ref().is_some_and(|b| b.2);
     let data = match &building {
-        Some((_, revision, _)) => shared_load(state, tid, *revision).await?,
+        Some((_, revision, _)) => Arc::unwrap_or_clone(shared_load(state, tid, *revision).await?),
         None => super::views::round::load_data(state, tid).await?,
     };
     let revision = data.tournament.revision;

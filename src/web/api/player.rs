@@ -85,10 +85,8 @@ pub async fn get_own(
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
     state.limits.personal(&key, &req, false)?;
-    let k = key.clone();
-    let own = state.run(move |c| personal::open(c, &k)).await;
-    let own = state.limits.personal_answered(&key, own)?;
-    Ok(HttpResponse::Ok().json(OwnJson::from(OwnView::of(&own))))
+    let (own, standings) = crate::web::views::personal::open(&state, &key).await?;
+    Ok(HttpResponse::Ok().json(OwnJson::from(OwnView::of(&own, &standings))))
 }
 
 /// `{"game": ID, "result": "1-0"}`, from the starter's side.

@@ -171,10 +171,8 @@ async fn me_page(
     notice: Option<String>,
     problem: Option<String>,
 ) -> Result<MePage, AppError> {
-    let k = key.clone();
-    let own = state.run(move |c| personal::open(c, &k)).await;
-    let own = state.limits.personal_answered(&key, own)?;
-    let me = OwnView::of(&own);
+    let (own, standings) = crate::web::views::personal::open(state, &key).await?;
+    let me = OwnView::of(&own, &standings);
     let now = chrono::Utc::now().naive_utc();
     let kept_until = own.kept_until(now.date());
     let pairing = own.data.rounds.iter().rev().find_map(|r| {
@@ -242,9 +240,7 @@ pub async fn manifest(
 ) -> Result<HttpResponse, AppError> {
     let key = key.into_inner();
     state.limits.personal(&key, &req, false)?;
-    let k = key.clone();
-    let own = state.run(move |c| personal::open(c, &k)).await;
-    let own = state.limits.personal_answered(&key, own)?;
+    let (own, _) = crate::web::views::personal::open(&state, &key).await?;
     let mut manifest: serde_json::Value =
         serde_json::from_str(crate::web::pages::MANIFEST).map_err(AppError::internal)?;
     let start = format!("/player/{key}");

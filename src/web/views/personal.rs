@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::clock::{RoundClock, Tone};
 use crate::director::model::Round;
-use crate::director::personal::{NextRound, Own};
+use crate::director::personal::{self, NextRound, Own};
 use crate::director::TournamentData;
 use crate::reports::{self, Closed, GameNow};
 use crate::results::GameResult;
@@ -139,10 +139,11 @@ pub struct OwnView {
 }
 
 impl OwnView {
-    pub fn of(own: &Own) -> OwnView {
+    /// The page of `own`, placed by `standings` (the event's, shared by
+    /// every player's page at its revision: [`open`]).
+    pub fn of(own: &Own, standings: &[crate::standings::Standing]) -> OwnView {
         let data = &own.data;
         let pid = own.player.id;
-        let standings = data.standings();
         let me = standings.iter().find(|s| s.id == pid.engine());
         let sits = |p: &crate::director::model::Pairing| {
             p.first_player_id == Some(pid) || p.second_player_id == Some(pid)
@@ -352,4 +353,23 @@ pub async fn round_links(
             table: *table,
         })
         .collect())
+}
+
+/// What the holder of `key` sees, and the standings that place them: the
+/// event as loaded once for every player's page at its current revision,
+/// and ranked once (a result sends a thousand phones to their pages: one
+/// load and one ranking, not a thousand). A wrong or revoked key counts
+/// against the caller as the limiter says.
+pub async fn open(
+    state: &AppState,
+    key: &str,
+) -> Result<(Own, std::sync::Arc<Vec<crate::standings::Standing>>), AppError> {
+    let k = key.to_string();
+    let found = state.run(move |c| personal::holder_at(c, &k)).await;
+    let (holder, revision) = state.limits.personal_answered(key, found)?;
+    let data = crate::web::cache::shared_load(state, holder.tournament, revision).await?;
+    let own = personal::own(holder, data).map_err(AppError::from);
+    let own = state.limits.personal_answered(key, own)?;
+    let standings = state.pages.standings(&own.data);
+    Ok((own, standings))
 }
