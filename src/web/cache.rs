@@ -243,8 +243,11 @@ pub struct PageCache {
     /// Each tournament's standings at the revision they were computed at:
     /// every player's page shows its player's place, and a thousand pages
     /// built after a result share one ranking.
-    standings: Mutex<HashMap<TournamentId, (i32, Arc<Vec<crate::standings::Standing>>)>>,
+    standings: Mutex<HashMap<TournamentId, (i32, Ranked)>>,
 }
+
+/// An event's standings, shared by the pages built at one revision.
+pub type Ranked = Arc<Vec<crate::standings::Standing>>;
 
 impl Default for PageCache {
     fn default() -> PageCache {
@@ -357,12 +360,9 @@ impl PageCache {
     }
 
     /// The standings of `data`, computed once per tournament revision.
-    pub fn standings(
-        &self,
-        data: &crate::director::TournamentData,
-    ) -> Arc<Vec<crate::standings::Standing>> {
+    pub fn standings(&self, data: &crate::director::TournamentData) -> Ranked {
         let (tid, revision) = (data.tournament.id, data.tournament.revision);
-        let kept = |map: &HashMap<_, (i32, Arc<Vec<_>>)>| {
+        let kept = |map: &HashMap<_, (i32, Ranked)>| {
             map.get(&tid)
                 .filter(|(r, _)| *r == revision)
                 .map(|(_, s)| s.clone())

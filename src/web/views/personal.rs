@@ -363,7 +363,7 @@ pub async fn round_links(
 pub async fn open(
     state: &AppState,
     key: &str,
-) -> Result<(Own, std::sync::Arc<Vec<crate::standings::Standing>>), AppError> {
+) -> Result<(Own, crate::web::cache::Ranked), AppError> {
     let k = key.to_string();
     let found = state.run(move |c| personal::holder_at(c, &k)).await;
     let (holder, revision) = state.limits.personal_answered(key, found)?;
