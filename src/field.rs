@@ -103,6 +103,9 @@ pub enum Problem {
     NoRoundNumber,
     /// A ply number that is not a whole number.
     NotAPly { text: String },
+    /// A recorded ply that is not one move in either notation: what the
+    /// reader found, and what it expected there.
+    NotAMove { text: String, expected: String },
     /// A record side that is not dark, light or referee.
     NotASide { text: String },
     /// A record that is not UTF-8 text: the bytes at `offset` are not.

@@ -194,6 +194,7 @@ pub enum TooMany {
 pub enum Counted {
     Records,
     Reports,
+    Plies,
     Requests,
 }
 

@@ -82,6 +82,14 @@ pub enum Refused {
     NoRoundPublished,
     /// A captain changing a line-up once the match's boards started.
     CaptainTooLate { team: String, round: i32 },
+    /// A ply of a recorded game that the player's record already holds
+    /// with another move (`stored`).
+    PlyRecorded { ply: i32, stored: String },
+    /// A ply of a recorded game past the next one of the player's record.
+    PlyAhead { ply: i32, next: i32 },
+    /// A ply recorded for a game that has its result (`result`, from the
+    /// starter's side).
+    GameOver { result: String },
 }
 
 /// Why the next round cannot be paired yet, and what would let it.

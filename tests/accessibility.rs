@@ -188,6 +188,7 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
             vec![format!("/api/v1/tournaments/{s}/rounds/2/links")]
         }
         "/api/v1/games/{gid:\\d+}" => vec![format!("/api/v1/games/{g}")],
+        "/api/v1/games/{gid:\\d+}/live" => vec![format!("/api/v1/games/{g}/live")],
         "/api/v1/me" => vec!["/api/v1/me".into()],
         "/api/v1/openapi.json" => vec!["/api/v1/openapi.json".into()],
         "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}" => {

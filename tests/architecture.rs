@@ -603,6 +603,8 @@ const WRITES_WITHOUT_A_CHANGE: &[&str] = &[
     "auth::sign_in_succeeded",
     "auth::set_password_ending_others",
     "idempotency::keep",
+    "plies::add",
+    "plies::hold",
     "publications::acknowledged",
     "publications::failed",
     "settings::get_or_insert",

@@ -86,6 +86,7 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/player/{key}/results" | "/api/v1/player/{key}/results" => s(&[("result", "1-0")]),
         "/player/{key}/next-round" => s(&[("word", "zero")]),
         "/api/v1/player/{key}/next-round" => Some(vec![]), // a JSON body of its own
+        "/api/v1/player/{key}/games/{gid:\\d+}/plies" => s(&[("ply", "1"), ("move", "C5")]),
         "/t/{tid:\\d+}/players/{pid:\\d+}/link/renew"
         | "/t/{tid:\\d+}/players/{pid:\\d+}/link/revoke"
         | "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/link" => s(&[]),
@@ -435,7 +436,10 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         .find(|p| p.second_player_id.is_some())
                         .unwrap();
                     let game = games.iter().find(|g| g.pairing_id == p.id).unwrap();
-                    if !route.path.ends_with("/next-round") && route.method != "GET" {
+                    if !route.path.ends_with("/next-round")
+                        && !route.path.ends_with("/plies")
+                        && route.method != "GET"
+                    {
                         body_game = Some(game.id);
                     }
                     if route.path.contains("{key}") {
@@ -444,7 +448,10 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                             kraal::db::links::key(&mut app.conn(), p.first_player_id.unwrap())
                                 .unwrap()
                                 .unwrap();
-                        route.path.replace("{key}", &key)
+                        route
+                            .path
+                            .replace("{key}", &key)
+                            .replace("{gid:\\d+}", &game.id.to_string())
                     } else {
                         let key =
                             kraal::director::scoresheets::link_key(&mut app.conn(), p.id).unwrap();

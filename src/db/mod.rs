@@ -17,6 +17,7 @@ pub mod ids;
 pub mod links;
 pub mod people;
 pub mod players;
+pub mod plies;
 pub mod publications;
 pub mod published;
 pub mod reports;

@@ -211,6 +211,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    recorded_plies (game_id, player_id, ply) {
+        game_id -> Integer,
+        player_id -> Integer,
+        ply -> Integer,
+        written -> Text,
+        recorded_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     requested_byes (id) {
         id -> Integer,
         tournament_id -> Integer,
@@ -387,6 +397,8 @@ diesel::joinable!(publications -> tournaments (tournament_id));
 diesel::joinable!(published -> tournaments (tournament_id));
 diesel::joinable!(published -> users (published_by));
 diesel::joinable!(relations -> tournaments (tournament_id));
+diesel::joinable!(recorded_plies -> games (game_id));
+diesel::joinable!(recorded_plies -> players (player_id));
 diesel::joinable!(reports -> games (game_id));
 diesel::joinable!(reports -> players (player_id));
 diesel::joinable!(requested_byes -> players (player_id));
@@ -424,6 +436,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     published,
     relations,
     reports,
+    recorded_plies,
     requested_byes,
     rounds,
     rulings,

@@ -26,3 +26,15 @@ pub fn commit<T>(
         Ok((value, kept))
     })
 }
+
+/// Runs `write` in one transaction that records no change and moves no
+/// revision: for the writes docs/architecture.md lists as not an event's
+/// change that must still be taken one at a time (a ply of a game recorded
+/// at the board, held against its game's row). Kept when `write` says
+/// so (its second value), rolled back otherwise.
+pub fn unrecorded<T>(
+    conn: &mut DbConnection,
+    write: impl FnOnce(&mut DbConnection) -> Result<(T, bool), DbError>,
+) -> Result<T, DbError> {
+    db::transaction_kept_if(conn, write)
+}

@@ -21,6 +21,7 @@ pub mod publications;
 pub mod published;
 mod ranking;
 pub mod ratings;
+pub mod recording;
 pub mod registry;
 pub mod results;
 pub mod rounds;

@@ -164,6 +164,17 @@ impl Recording {
     }
 }
 
+/// Whether `a` and `b` are one ply: the same junctions left, reached and
+/// shot at, as two records are compared (`check::first_difference`: cow
+/// numbers, annotations and move numbers aside). Text that is not one ply
+/// is no ply.
+pub fn same_ply(a: &str, b: &str) -> bool {
+    match (one_ply(a), one_ply(b)) {
+        (Ok((x, _)), Ok((y, _))) => x.to_move() == y.to_move(),
+        _ => false,
+    }
+}
+
 /// The irregularities of ply `n`.
 fn of_ply(all: &[Irregularity], n: u32) -> Vec<Irregularity> {
     all.iter().filter(|i| i.ply == n).cloned().collect()

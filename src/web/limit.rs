@@ -102,6 +102,13 @@ pub const WRITES_PER_KEY: Limit = Limit {
     max: 20,
     window: MINUTE,
 };
+/// Plies of games recorded at the board through one player's link: five
+/// a second, in bursts of sixty (a phone sending what it queued offline),
+/// more than any game played over a board.
+pub const PLIES_PER_KEY: Limit = Limit {
+    max: 60,
+    window: Duration::from_secs(12),
+};
 /// Reports sent from one address through keys not yet proven. A venue's
 /// Wi-Fi puts every phone behind one address: once a phone's key has
 /// answered, its reports count against the key alone, so 200 players each
@@ -265,6 +272,7 @@ enum Kind {
     View,
     PersonalWrite,
     PersonalLook,
+    Ply,
 }
 
 impl Kind {
@@ -273,6 +281,7 @@ impl Kind {
         match self {
             Kind::Record => Counted::Records,
             Kind::PersonalWrite => Counted::Reports,
+            Kind::Ply => Counted::Plies,
             Kind::View | Kind::PersonalLook => Counted::Requests,
         }
     }
@@ -284,6 +293,7 @@ pub struct Limiter<C: Clock = MonotonicClock> {
     view: Counts<C>,
     personal_write: Counts<C>,
     personal_look: Counts<C>,
+    ply: Counts<C>,
     /// The links that answered as links, by the hash of their key, with
     /// when they last did.
     proven: Mutex<HashMap<u64, Instant>>,
@@ -320,6 +330,7 @@ impl<C: Clock + Clone> Limiter<C> {
             record: Counts::new(RECORDS_PER_LINK, RECORDS_PER_CLIENT, &clock),
             view: Counts::new(VIEWS_PER_LINK, VIEWS_PER_CLIENT, &clock),
             personal_write: Counts::new(WRITES_PER_KEY, WRITES_PER_CLIENT, &clock),
+            ply: Counts::new(PLIES_PER_KEY, WRITES_PER_CLIENT, &clock),
             personal_look: Counts::new(VIEWS_PER_LINK, LOOKS_PER_CLIENT, &clock),
             proven: Mutex::default(),
             hasher: std::collections::hash_map::RandomState::default(),
@@ -333,6 +344,7 @@ impl<C: Clock + Clone> Limiter<C> {
             Kind::View => &self.view,
             Kind::PersonalWrite => &self.personal_write,
             Kind::PersonalLook => &self.personal_look,
+            Kind::Ply => &self.ply,
         }
     }
 
@@ -457,6 +469,12 @@ impl<C: Clock + Clone> Limiter<C> {
             Kind::PersonalLook
         };
         self.count(kind, &format!("key {key}"), Through::PersonalLink, req)
+    }
+
+    /// Counts one ply sent through a player's personal link `key` (a game
+    /// recorded at the board), as [`Limiter::personal`] counts the rest.
+    pub fn ply(&self, key: &str, req: &HttpRequest) -> Result<(), AppError> {
+        self.count(Kind::Ply, &format!("key {key}"), Through::PersonalLink, req)
     }
 
     /// Counts a request of `kind` from the request's address while `link`

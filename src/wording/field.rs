@@ -282,6 +282,10 @@ fn problem(f: &mut fmt::Formatter<'_>, field: &str, p: &Problem) -> fmt::Result 
             f,
             "'{text}' is not a ply: give a whole number, 0 for the empty board"
         ),
+        Problem::NotAMove { text, expected } => write!(
+            f,
+            "'{text}' is not one move: expected {expected}"
+        ),
         Problem::NotASide { text } => {
             write!(f, "'{text}' is not a side: use dark, light or referee")
         }

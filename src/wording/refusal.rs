@@ -180,6 +180,7 @@ impl fmt::Display for TooMany {
                 let what = match what {
                     crate::refusal::Counted::Records => "records sent",
                     crate::refusal::Counted::Reports => "reports",
+                    crate::refusal::Counted::Plies => "plies",
                     crate::refusal::Counted::Requests => "requests",
                 };
                 let through = match through {

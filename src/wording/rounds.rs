@@ -123,6 +123,19 @@ impl fmt::Display for Refused {
                 f,
                 "round {round} is locked, so this link takes no more records: hand your scoresheet to the referee"
             ),
+            Refused::PlyRecorded { ply, stored } => write!(
+                f,
+                "your record already has {stored} as ply {ply}: send that ply again as it is, or go on from ply {}",
+                ply + 1
+            ),
+            Refused::PlyAhead { ply, next } => write!(
+                f,
+                "ply {ply} comes after ply {next}, which your record does not have yet: send ply {next} first"
+            ),
+            Refused::GameOver { result } => write!(
+                f,
+                "this game has its result ({result}): it takes no more plies"
+            ),
             Refused::NotYourGame { game } => write!(
                 f,
                 "game {game} is not one of your games: report only the games you play"

@@ -302,3 +302,148 @@ pub async fn put_clock(
         "clock": round.clock().as_ref().map(ClockJson::of),
     })))
 }
+
+/// `{"ply": N, "move": "C5-1"}`: one ply of the player's record of a game.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlyBody {
+    /// Read by hand, so that a value that is not a whole number is a 422
+    /// naming `ply`.
+    ply: serde_json::Value,
+    #[serde(rename = "move")]
+    written: String,
+}
+
+/// The answer to a ply, for scripts and the board.
+#[derive(Debug, Serialize)]
+pub struct PlyJson {
+    ply: i32,
+    /// `accepted`, or `irregular` (recorded as played: OGR 5.4).
+    status: &'static str,
+    /// The first irregularity's article, `null` for an accepted ply.
+    article: Option<String>,
+    irregularities: Vec<crate::rules::Irregularity>,
+    position: crate::rules::check::FinalPosition,
+    ended: Option<EndedJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EndedJson {
+    /// From the starter's side: `1-0`, `0-1`, `1/2-1/2`.
+    result: &'static str,
+    reason: crate::rules::fault::Ending,
+    article: &'static str,
+}
+
+impl From<crate::director::recording::PlyAnswer> for PlyJson {
+    fn from(a: crate::director::recording::PlyAnswer) -> PlyJson {
+        PlyJson {
+            ply: a.ply,
+            status: if a.irregularities.is_empty() {
+                "accepted"
+            } else {
+                "irregular"
+            },
+            article: a.irregularities.first().map(|i| i.article.clone()),
+            irregularities: a.irregularities,
+            position: a.position,
+            ended: a.ended.map(|e| EndedJson {
+                result: e.result.as_str(),
+                reason: e.reason,
+                article: e.reason.article(),
+            }),
+        }
+    }
+}
+
+/// `POST /api/v1/player/{key}/games/{gid}/plies`: one ply of the game as
+/// the player records it at the board. 201 with the check of it; the
+/// same ply sent again, 200 with the same answer.
+pub async fn post_ply(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, GameId)>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let (key, game) = path.into_inner();
+    state.limits.ply(&key, &req)?;
+    let b: PlyBody = body(&bytes)?;
+    let ply = match &b.ply {
+        serde_json::Value::Number(n) => n.as_i64().and_then(|v| i32::try_from(v).ok()),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        invalid(
+            "ply",
+            Problem::NotAPly {
+                text: b.ply.to_string(),
+            },
+        )
+    })?;
+    let k = key.clone();
+    let done = state
+        .run(move |c| crate::director::recording::record_ply(c, &k, game, ply, &b.written))
+        .await;
+    let done = state.limits.personal_answered(&key, done)?;
+    let status = if done.new {
+        actix_web::http::StatusCode::CREATED
+    } else {
+        actix_web::http::StatusCode::OK
+    };
+    Ok(HttpResponse::build(status).json(PlyJson::from(done)))
+}
+
+/// `GET /api/v1/games/{gid}/live`: the game as recorded so far, from the
+/// starter's record (the other player's where the starter has none), for
+/// a viewer who joins late.
+pub async fn get_live(
+    state: web::Data<AppState>,
+    game: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    let game = game.into_inner();
+    let g = state
+        .run(move |c| crate::director::recording::recorded_game(c, game))
+        .await?;
+    let main = g.main();
+    let plies: Vec<serde_json::Value> = main
+        .map(|r| {
+            let all = r.recording.irregularities();
+            r.recording
+                .texts()
+                .enumerate()
+                .map(|(i, text)| {
+                    let n = i as u32 + 1;
+                    let article = all.iter().find(|x| x.ply == n).map(|x| x.article.clone());
+                    serde_json::json!({
+                        "ply": n,
+                        "move": text,
+                        "status": if article.is_some() { "irregular" } else { "accepted" },
+                        "article": article,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let report = main.map(|r| r.recording.report());
+    let ended = report.as_ref().and_then(|r| {
+        let reason = r.board_reason?;
+        let result = match r.board_result? {
+            crate::rules::check::BoardResult::Dark => GameResult::StarterWon,
+            crate::rules::check::BoardResult::Light => GameResult::OtherWon,
+            crate::rules::check::BoardResult::Draw => GameResult::Draw,
+        };
+        Some(serde_json::json!({
+            "result": result.as_str(),
+            "reason": reason,
+            "article": reason.article(),
+        }))
+    });
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "game": g.game,
+        "plies": plies,
+        "position": report.map(|r| r.final_position),
+        "ended": ended,
+        "differ_at": g.differ_at,
+        "result": g.result.map(GameResult::as_str),
+    })))
+}

@@ -1,0 +1,1 @@
+DROP TABLE recorded_plies;

@@ -1,0 +1,255 @@
+//! A game recorded at the board, ply by ply, through the players' links:
+//! each player keeps their own record of both sides (OGR 6.2.6), checked
+//! as it grows with the scoresheet check's verdicts (`rules::record`).
+//!
+//! An irregular ply is recorded as played, not refused (OGR 5.4, 5.7).
+//! What is refused is what cannot be a ply of this record: another
+//! player's game (403), another move for a ply already recorded (409,
+//! naming it), a ply past the next (409, naming the next), a game with its
+//! result or a locked round (409), and text that is not one move (422).
+//! The same ply sent again is answered as the first time, even after the
+//! game has ended: a phone that lost the answer sends again harmlessly.
+//!
+//! Plies are not an event's change (docs/architecture.md): they record no
+//! audit entry and move no revision; each is held against the game's row
+//! so that two sent at once are taken one after the other.
+
+use crate::db::plies::{self, RecordedPly};
+use crate::db::{rounds, tournaments, DbConnection, DbError};
+use crate::field::{FieldError, Problem};
+use crate::ids::{EntryId, GameId};
+use crate::refusal::{Refusal, Thing};
+use crate::results::GameResult;
+use crate::rounds::{OnGames, Refused};
+use crate::rules::check::{BoardResult, FinalPosition, Irregularity};
+use crate::rules::fault::Ending;
+use crate::rules::record::{same_ply, Recording};
+use crate::rules::{PlayRules, Status};
+
+use super::personal::holder;
+
+/// What a ply recorded (or sent again) gives back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlyAnswer {
+    pub ply: i32,
+    /// This ply's irregularities (none: accepted). The last ply's may
+    /// still change with the next (`rules::record`).
+    pub irregularities: Vec<Irregularity>,
+    /// The position after it, in this player's record.
+    pub position: FinalPosition,
+    /// The end the board shows after it, if it ends the game.
+    pub ended: Option<Ended>,
+    /// False when the ply was recorded before (a resend).
+    pub new: bool,
+}
+
+/// A game the board has ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ended {
+    /// From the starter's side (the starter plays dark).
+    pub result: GameResult,
+    pub reason: Ending,
+}
+
+/// One player's record of a game, checked.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub player: EntryId,
+    pub recording: Recording,
+}
+
+/// A game as recorded so far: each player's record, where they first
+/// differ, and the game's stored result.
+#[derive(Debug, Clone)]
+pub struct RecordedGame {
+    pub game: GameId,
+    /// The starter's record first, then the other player's (each only if
+    /// they recorded a ply).
+    pub records: Vec<Record>,
+    pub differ_at: Option<u32>,
+    pub result: Option<GameResult>,
+}
+
+impl RecordedGame {
+    /// The record the game is shown from: the starter's, else the other's.
+    pub fn main(&self) -> Option<&Record> {
+        self.records.first()
+    }
+}
+
+/// Records ply `ply` (`written` as the player writes it on paper) in the
+/// record of the holder of link `key` for game `game_id`.
+pub fn record_ply(
+    conn: &mut DbConnection,
+    key: &str,
+    game_id: GameId,
+    ply: i32,
+    written: &str,
+) -> Result<PlyAnswer, DbError> {
+    let h = holder(conn, key)?;
+    super::commit::unrecorded(conn, |c| {
+        plies::hold(c, game_id)?;
+        let not_yours =
+            || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
+        let ctx = rounds::game_context(c, game_id).map_err(|_| not_yours())?;
+        let sits = ctx.pairing.first_player_id == Some(h.player)
+            || ctx.pairing.second_player_id == Some(h.player);
+        if ctx.round.tournament_id != h.tournament
+            || !sits
+            || ctx.pairing.second_player_id.is_none()
+        {
+            return Err(not_yours());
+        }
+        if !ctx.round.is_published() {
+            return Err(Refused::Draft {
+                round: ctx.round.number.0,
+                doing: OnGames::Reports,
+            }
+            .into());
+        }
+        let rules = tournaments::find(c, h.tournament)?.rules.play();
+        let mine: Vec<RecordedPly> = plies::of_game(c, game_id)?
+            .into_iter()
+            .filter(|p| p.player_id == h.player)
+            .collect();
+        if ply < 1 {
+            return Err(FieldError::new("ply", Problem::BelowOne { value: ply.into() }).into());
+        }
+        if let Some(stored) = mine.get(ply as usize - 1) {
+            if !same_ply(&stored.written, written) {
+                return Err(Refused::PlyRecorded {
+                    ply,
+                    stored: stored.written.clone(),
+                }
+                .into());
+            }
+            let upto = recording_of(&rules, &mine[..ply as usize]);
+            let all = recording_of(&rules, &mine);
+            return Ok((answer(&upto, &all, ply, false), false));
+        }
+        if let Some(result) = ctx.game.result {
+            return Err(Refused::GameOver {
+                result: result.as_str().to_string(),
+            }
+            .into());
+        }
+        if ctx.round.locked_at.is_some() {
+            return Err(Refused::ReportLocked {
+                round: ctx.round.number.0,
+            }
+            .into());
+        }
+        let next = mine.len() as i32 + 1;
+        if ply != next {
+            return Err(Refused::PlyAhead { ply, next }.into());
+        }
+        let mut recording = recording_of(&rules, &mine);
+        recording.push(written).map_err(|e| {
+            FieldError::new(
+                "move",
+                Problem::NotAMove {
+                    text: written.trim().to_string(),
+                    expected: e.expected,
+                },
+            )
+        })?;
+        let kept = recording.texts().last().unwrap_or_default().to_string();
+        plies::add(c, game_id, h.player, ply, &kept)?;
+        Ok((answer(&recording, &recording, ply, true), true))
+    })
+}
+
+/// The game `game_id` as its players have recorded it so far: a public
+/// read, so a game of a draft round or of an archived event is no game.
+pub fn recorded_game(conn: &mut DbConnection, game_id: GameId) -> Result<RecordedGame, DbError> {
+    let none = || DbError::Refused(Refusal::NotFound(Thing::Game));
+    let ctx = rounds::game_context(conn, game_id).map_err(|_| none())?;
+    let t = tournaments::find(conn, ctx.round.tournament_id)?;
+    if t.archived || !ctx.round.is_published() {
+        return Err(none());
+    }
+    let rules = t.rules.play();
+    let all = plies::of_game(conn, game_id)?;
+    // The starter plays dark, and their record is the game's.
+    let starter = ctx.game.starter_player_id;
+    let mut players: Vec<EntryId> = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
+        .into_iter()
+        .flatten()
+        .collect();
+    players.sort_by_key(|p| Some(*p) != starter);
+    let records: Vec<Record> = players
+        .into_iter()
+        .filter_map(|player| {
+            let plies: Vec<RecordedPly> = all
+                .iter()
+                .filter(|p| p.player_id == player)
+                .cloned()
+                .collect();
+            (!plies.is_empty()).then(|| Record {
+                player,
+                recording: recording_of(&rules, &plies),
+            })
+        })
+        .collect();
+    let differ_at = match records.as_slice() {
+        [a, b] => first_difference(&a.recording, &b.recording),
+        _ => None,
+    };
+    Ok(RecordedGame {
+        game: game_id,
+        records,
+        differ_at,
+        result: ctx.game.result,
+    })
+}
+
+/// The first ply (from 1) where two records differ, `None` while each is
+/// a beginning of the other (one phone is a ply or two behind, not in
+/// disagreement): the plies compared as the scoresheets' reconciliation
+/// compares them (`rules::first_difference`).
+fn first_difference(a: &Recording, b: &Recording) -> Option<u32> {
+    let (x, y) = (a.texts().collect::<Vec<_>>(), b.texts().collect::<Vec<_>>());
+    let common = x.len().min(y.len());
+    (0..common)
+        .find(|&i| !same_ply(x[i], y[i]))
+        .map(|i| i as u32 + 1)
+}
+
+/// A record's plies, checked (each was read when it was recorded).
+fn recording_of(rules: &PlayRules, plies: &[RecordedPly]) -> Recording {
+    let mut r = Recording::new(rules);
+    for p in plies {
+        let _ = r.push(&p.written);
+    }
+    r
+}
+
+/// The answer for ply `ply`: the position after it (`upto`, the record up
+/// to it) and its verdict as the whole record (`all`) reads it now.
+fn answer(upto: &Recording, all: &Recording, ply: i32, new: bool) -> PlyAnswer {
+    let report = upto.report();
+    let irregularities = all
+        .irregularities()
+        .iter()
+        .filter(|i| i.ply as i32 == ply)
+        .cloned()
+        .collect();
+    let ended = match (upto.status(), report.board_reason) {
+        (Status::Ongoing, _) | (_, None) => None,
+        (_, Some(reason)) => Some(Ended {
+            result: match report.board_result {
+                Some(BoardResult::Dark) => GameResult::StarterWon,
+                Some(BoardResult::Light) => GameResult::OtherWon,
+                _ => GameResult::Draw,
+            },
+            reason,
+        }),
+    };
+    PlyAnswer {
+        ply,
+        irregularities,
+        position: report.final_position,
+        ended,
+        new,
+    }
+}
