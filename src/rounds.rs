@@ -90,6 +90,15 @@ pub enum Refused {
     /// A ply recorded for a game that has its result (`result`, from the
     /// starter's side).
     GameOver { result: String },
+    /// A player ruling on a ply of their own (their opponent rules on it).
+    OwnPly { ply: i32 },
+    /// A ruling on a ply that is not irregular.
+    PlyRegular { ply: i32 },
+    /// Rectifying a ply that stands: let stand by word, or played on (OGR
+    /// 5.7).
+    PlyStands { ply: i32 },
+    /// A ruling on a ply the player's record does not have.
+    NoSuchPly { ply: i32 },
 }
 
 /// Why the next round cannot be paired yet, and what would let it.

@@ -605,6 +605,7 @@ const WRITES_WITHOUT_A_CHANGE: &[&str] = &[
     "idempotency::keep",
     "plies::add",
     "plies::hold",
+    "plies::rule",
     "publications::acknowledged",
     "publications::failed",
     "settings::get_or_insert",

@@ -31,7 +31,11 @@ const ACCOUNT_ROUTES: &[&str] = &[
 /// that are not an event's change"): a ply of a game recorded at the board
 /// moves no revision and records no entry; `tests/recorded_games.rs`
 /// holds it to that.
-const NOT_AN_EVENTS_CHANGE: &[&str] = &["/api/v1/player/{key}/games/{gid:\\d+}/plies"];
+const NOT_AN_EVENTS_CHANGE: &[&str] = &[
+    "/api/v1/player/{key}/games/{gid:\\d+}/plies",
+    "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/rectify",
+    "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/stand",
+];
 
 /// A written record of a real short game: dark forgets to shoot.
 const RECORD: &str = "[Dark \"N. Khumalo\"]\n[Light \"P. Botha\"]\n[Result \"0-1\"]\n\n1. a1 b2 2. d1 b4 3. g1 b6\n4. a1 c3xd1 5. e4 f4 6. d7xa1\n";

@@ -314,3 +314,99 @@ fn one_ply_sent_twice_at_the_same_instant_is_stored_once() {
         );
     }
 }
+
+fn rule(app: &TestApp, key: &str, game: i64, ply: i64, word: &str) -> Reply {
+    app.client().send_json(
+        "POST",
+        &format!("/api/v1/player/{key}/games/{game}/plies/{ply}/{word}"),
+        json!({}),
+    )
+}
+
+/// Both players record `written` as ply `ply`.
+fn both(app: &TestApp, keys: [&str; 2], game: i64, ply: i64, written: &str) -> Value {
+    let mut answer = Value::Null;
+    for key in keys {
+        let r = send(app, key, game, ply, written);
+        assert_eq!(
+            r.status, 201,
+            "[{}] ply {ply} {written}: {}",
+            app.backend, r.body
+        );
+        answer = r.json();
+    }
+    answer
+}
+
+/// An irregular ply is its player's opponent's to have rectified (taken
+/// back from both records, OGR 5.4) or to let stand; playing on lets it
+/// stand (5.7). Neither the ply's own player nor a regular ply has a word.
+#[test]
+fn the_opponent_has_an_irregular_ply_rectified_or_lets_it_stand() {
+    for app in TestApp::all() {
+        let (_tid, _api, table, first, second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let b = app.backend;
+        // The starter plays dark.
+        let (dark, light) = if table["games"][0]["first_started"] == json!(true) {
+            (first.as_str(), second.as_str())
+        } else {
+            (second.as_str(), first.as_str())
+        };
+        let keys = [dark, light];
+        both(&app, keys, game, 1, "C5");
+        let onto = both(&app, keys, game, 2, "C5");
+        assert_eq!(onto["article"], "OGR 3.1.5", "[{b}] {onto}");
+
+        // Dark has light's ply taken back: both records lose it.
+        let r = rule(&app, dark, game, 2, "rectify");
+        assert_eq!(r.status, 200, "[{b}] {}", r.body);
+        assert_eq!(
+            r.json(),
+            json!({"ply": 2, "ruling": "rectified", "next": 2})
+        );
+        let live = app
+            .client()
+            .get(&format!("/api/v1/games/{game}/live"))
+            .json();
+        assert_eq!(live["plies"].as_array().unwrap().len(), 1, "[{b}] {live}");
+        let gone = rule(&app, light, game, 2, "stand");
+        assert_eq!(gone.json()["code"], "no_such_ply", "[{b}] {}", gone.body);
+
+        // Light plays it again, as irregular; light has no word on it.
+        both(&app, keys, game, 2, "C5");
+        let own = rule(&app, light, game, 2, "rectify");
+        assert_eq!(
+            (own.status, own.json()["code"].clone()),
+            (409, json!("own_ply")),
+            "[{b}]"
+        );
+        // Dark lets it stand: said once, it stays.
+        let stands = rule(&app, dark, game, 2, "stand");
+        assert_eq!(stands.json()["ruling"], "stands", "[{b}] {}", stands.body);
+        let late = rule(&app, dark, game, 2, "rectify");
+        assert_eq!(late.json()["code"], "ply_stands", "[{b}] {}", late.body);
+        assert_eq!(rule(&app, dark, game, 2, "stand").status, 200, "[{b}]");
+
+        // A regular ply has no word.
+        let regular = rule(&app, light, game, 1, "rectify");
+        assert_eq!(
+            regular.json()["code"],
+            "ply_regular",
+            "[{b}] {}",
+            regular.body
+        );
+
+        // Light's next irregular ply, then dark plays on: it stands.
+        both(&app, keys, game, 3, "B4");
+        both(&app, keys, game, 4, "B4");
+        both(&app, keys, game, 5, "B2");
+        let on = rule(&app, dark, game, 4, "rectify");
+        assert_eq!(on.json()["code"], "ply_stands", "[{b}] {}", on.body);
+        let live = app
+            .client()
+            .get(&format!("/api/v1/games/{game}/live"))
+            .json();
+        assert_eq!(live["plies"].as_array().unwrap().len(), 5, "[{b}] {live}");
+    }
+}

@@ -87,6 +87,8 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/player/{key}/next-round" => s(&[("word", "zero")]),
         "/api/v1/player/{key}/next-round" => Some(vec![]), // a JSON body of its own
         "/api/v1/player/{key}/games/{gid:\\d+}/plies" => s(&[("ply", "1"), ("move", "C5")]),
+        "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/rectify"
+        | "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/stand" => s(&[]),
         "/t/{tid:\\d+}/players/{pid:\\d+}/link/renew"
         | "/t/{tid:\\d+}/players/{pid:\\d+}/link/revoke"
         | "/api/v1/tournaments/{tid:\\d+}/players/{pid:\\d+}/link" => s(&[]),
@@ -437,7 +439,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         .unwrap();
                     let game = games.iter().find(|g| g.pairing_id == p.id).unwrap();
                     if !route.path.ends_with("/next-round")
-                        && !route.path.ends_with("/plies")
+                        && !route.path.contains("/plies")
                         && route.method != "GET"
                     {
                         body_game = Some(game.id);
@@ -448,10 +450,25 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                             kraal::db::links::key(&mut app.conn(), p.first_player_id.unwrap())
                                 .unwrap()
                                 .unwrap();
+                        if route.path.contains("/plies/{n:") {
+                            // Ply 2, the other player's, is irregular (onto a
+                            // taken junction): the first player's to rule on.
+                            for (n, ply) in [(1, "C5"), (2, "C5")] {
+                                kraal::director::recording::record_ply(
+                                    &mut app.conn(),
+                                    &key,
+                                    game.id,
+                                    n,
+                                    ply,
+                                )
+                                .unwrap();
+                            }
+                        }
                         route
                             .path
                             .replace("{key}", &key)
                             .replace("{gid:\\d+}", &game.id.to_string())
+                            .replace("{n:\\d+}", "2")
                     } else {
                         let key =
                             kraal::director::scoresheets::link_key(&mut app.conn(), p.id).unwrap();

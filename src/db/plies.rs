@@ -9,7 +9,7 @@
 
 use diesel::prelude::*;
 
-use super::schema::{games, recorded_plies as plies};
+use super::schema::{games, ply_rulings as rulings, recorded_plies as plies};
 use super::{now, DbConnection, DbError};
 use crate::ids::{EntryId, GameId};
 
@@ -61,5 +61,59 @@ pub fn add(
             recorded_at: now(),
         })
         .execute(conn)?;
+    Ok(())
+}
+
+/// A player's word on their opponent's irregular ply.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+pub struct Ruling {
+    pub id: i32,
+    pub game_id: GameId,
+    pub ply: i32,
+    /// Who said it (the opponent of the ply's player).
+    pub player_id: EntryId,
+    /// Taken back from both records; `false`: let stand.
+    pub rectified: bool,
+    /// The ply as it was recorded.
+    pub written: String,
+    pub ruled_at: chrono::NaiveDateTime,
+}
+
+/// The words said on `game`'s plies, oldest first.
+pub fn rulings_of(conn: &mut DbConnection, game: GameId) -> Result<Vec<Ruling>, DbError> {
+    Ok(rulings::table
+        .filter(rulings::game_id.eq(game))
+        .order(rulings::id)
+        .load(conn)?)
+}
+
+/// Keeps `player`'s word on ply `ply` of `game` (`written` as recorded)
+/// and, when it is rectified, takes that ply back from both records.
+pub fn rule(
+    conn: &mut DbConnection,
+    game: GameId,
+    ply: i32,
+    player: EntryId,
+    rectified: bool,
+    written: &str,
+) -> Result<(), DbError> {
+    diesel::insert_into(rulings::table)
+        .values((
+            rulings::game_id.eq(game),
+            rulings::ply.eq(ply),
+            rulings::player_id.eq(player),
+            rulings::rectified.eq(rectified),
+            rulings::written.eq(written),
+            rulings::ruled_at.eq(now()),
+        ))
+        .execute(conn)?;
+    if rectified {
+        diesel::delete(
+            plies::table
+                .filter(plies::game_id.eq(game))
+                .filter(plies::ply.ge(ply)),
+        )
+        .execute(conn)?;
+    }
     Ok(())
 }

@@ -211,6 +211,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    ply_rulings (id) {
+        id -> Integer,
+        game_id -> Integer,
+        ply -> Integer,
+        player_id -> Integer,
+        rectified -> Bool,
+        written -> Text,
+        ruled_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     recorded_plies (game_id, player_id, ply) {
         game_id -> Integer,
         player_id -> Integer,
@@ -397,6 +409,8 @@ diesel::joinable!(publications -> tournaments (tournament_id));
 diesel::joinable!(published -> tournaments (tournament_id));
 diesel::joinable!(published -> users (published_by));
 diesel::joinable!(relations -> tournaments (tournament_id));
+diesel::joinable!(ply_rulings -> games (game_id));
+diesel::joinable!(ply_rulings -> players (player_id));
 diesel::joinable!(recorded_plies -> games (game_id));
 diesel::joinable!(recorded_plies -> players (player_id));
 diesel::joinable!(reports -> games (game_id));
@@ -436,6 +450,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     published,
     relations,
     reports,
+    ply_rulings,
     recorded_plies,
     requested_byes,
     rounds,

@@ -253,3 +253,106 @@ fn answer(upto: &Recording, all: &Recording, ply: i32, new: bool) -> PlyAnswer {
         new,
     }
 }
+
+/// What a player's word on an irregular ply did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ruled {
+    pub ply: i32,
+    pub rectified: bool,
+    /// The ply the player's record takes next.
+    pub next: i32,
+}
+
+/// The word of the holder of `key` on ply `ply` of game `game_id`, an
+/// irregular ply their opponent played (OGR 5.4): rectified (taken back
+/// from both records, to be played again) or let stand. Recording their
+/// own next ply has let it stand already (5.7), and a ply let stand stays.
+pub fn rule_on_ply(
+    conn: &mut DbConnection,
+    key: &str,
+    game_id: GameId,
+    ply: i32,
+    rectify: bool,
+) -> Result<Ruled, DbError> {
+    let h = holder(conn, key)?;
+    super::commit::unrecorded(conn, |c| {
+        plies::hold(c, game_id)?;
+        let not_yours =
+            || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
+        let ctx = rounds::game_context(c, game_id).map_err(|_| not_yours())?;
+        let sits = ctx.pairing.first_player_id == Some(h.player)
+            || ctx.pairing.second_player_id == Some(h.player);
+        if ctx.round.tournament_id != h.tournament
+            || !sits
+            || ctx.pairing.second_player_id.is_none()
+        {
+            return Err(not_yours());
+        }
+        if let Some(result) = ctx.game.result {
+            return Err(Refused::GameOver {
+                result: result.as_str().to_string(),
+            }
+            .into());
+        }
+        if ctx.round.locked_at.is_some() {
+            return Err(Refused::ReportLocked {
+                round: ctx.round.number.0,
+            }
+            .into());
+        }
+        let rules = tournaments::find(c, h.tournament)?.rules.play();
+        let all = plies::of_game(c, game_id)?;
+        let mine: Vec<RecordedPly> = all
+            .iter()
+            .filter(|p| p.player_id == h.player)
+            .cloned()
+            .collect();
+        let Some(stored) = (ply >= 1).then(|| mine.get(ply as usize - 1)).flatten() else {
+            return Err(Refused::NoSuchPly { ply }.into());
+        };
+        let recording = recording_of(&rules, &mine);
+        let Some(fault) = recording
+            .irregularities()
+            .iter()
+            .find(|i| i.ply as i32 == ply)
+        else {
+            return Err(Refused::PlyRegular { ply }.into());
+        };
+        // The starter plays dark.
+        let my_side = if ctx.game.starter_player_id == Some(h.player) {
+            crate::rules::Side::Dark
+        } else {
+            crate::rules::Side::Light
+        };
+        if fault.side == my_side {
+            return Err(Refused::OwnPly { ply }.into());
+        }
+        let said = plies::rulings_of(c, game_id)?
+            .into_iter()
+            .any(|r| r.ply == ply && !r.rectified && same_ply(&r.written, &stored.written));
+        let played_on = all.iter().any(|p| p.ply > ply);
+        if said || played_on {
+            if rectify {
+                return Err(Refused::PlyStands { ply }.into());
+            }
+            return Ok((
+                Ruled {
+                    ply,
+                    rectified: false,
+                    next: mine.len() as i32 + 1,
+                },
+                false,
+            ));
+        }
+        plies::rule(c, game_id, ply, h.player, rectify, &stored.written)?;
+        let next = if rectify { ply } else { mine.len() as i32 + 1 };
+        Ok((
+            Ruled {
+                ply,
+                rectified: rectify,
+                next,
+            },
+            true,
+        ))
+    })
+}

@@ -136,6 +136,22 @@ impl fmt::Display for Refused {
                 f,
                 "this game has its result ({result}): it takes no more plies"
             ),
+            Refused::OwnPly { ply } => write!(
+                f,
+                "ply {ply} is yours: your opponent says whether it is rectified or stands (OGR 5.4)"
+            ),
+            Refused::PlyRegular { ply } => write!(
+                f,
+                "ply {ply} is not irregular: there is nothing to rectify or let stand"
+            ),
+            Refused::PlyStands { ply } => write!(
+                f,
+                "ply {ply} stands: it was let stand, or the game went on after it (OGR 5.7)"
+            ),
+            Refused::NoSuchPly { ply } => write!(
+                f,
+                "your record has no ply {ply}: record it first"
+            ),
             Refused::NotYourGame { game } => write!(
                 f,
                 "game {game} is not one of your games: report only the games you play"

@@ -447,3 +447,42 @@ pub async fn get_live(
         "result": g.result.map(GameResult::as_str),
     })))
 }
+
+/// `POST /api/v1/player/{key}/games/{gid}/plies/{n}/rectify` and
+/// `.../stand`: the player's word on their opponent's irregular ply n.
+pub async fn post_rectify(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, GameId, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    rule(req, state, path, true).await
+}
+
+/// See [`post_rectify`].
+pub async fn post_stand(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, GameId, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    rule(req, state, path, false).await
+}
+
+async fn rule(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, GameId, i32)>,
+    rectify: bool,
+) -> Result<HttpResponse, ApiError> {
+    let (key, game, ply) = path.into_inner();
+    state.limits.ply(&key, &req)?;
+    let k = key.clone();
+    let done = state
+        .run(move |c| crate::director::recording::rule_on_ply(c, &k, game, ply, rectify))
+        .await;
+    let done = state.limits.personal_answered(&key, done)?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({
+        "ply": done.ply,
+        "ruling": if done.rectified { "rectified" } else { "stands" },
+        "next": done.next,
+    })))
+}

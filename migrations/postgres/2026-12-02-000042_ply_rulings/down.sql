@@ -1,0 +1,1 @@
+DROP TABLE ply_rulings;
