@@ -88,25 +88,7 @@ pub fn record_ply(
 ) -> Result<PlyAnswer, DbError> {
     let h = holder(conn, key)?;
     super::commit::unrecorded(conn, |c| {
-        plies::hold(c, game_id)?;
-        let not_yours =
-            || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
-        let ctx = rounds::game_context(c, game_id).map_err(|_| not_yours())?;
-        let sits = ctx.pairing.first_player_id == Some(h.player)
-            || ctx.pairing.second_player_id == Some(h.player);
-        if ctx.round.tournament_id != h.tournament
-            || !sits
-            || ctx.pairing.second_player_id.is_none()
-        {
-            return Err(not_yours());
-        }
-        if !ctx.round.is_published() {
-            return Err(Refused::Draft {
-                round: ctx.round.number.0,
-                doing: OnGames::Reports,
-            }
-            .into());
-        }
+        let ctx = players_game(c, h, game_id)?;
         let rules = tournaments::find(c, h.tournament)?.rules.play();
         let mine: Vec<RecordedPly> = plies::of_game(c, game_id)?
             .into_iter()
@@ -157,6 +139,31 @@ pub fn record_ply(
         plies::add(c, game_id, h.player, ply, &kept)?;
         Ok((answer(&recording, &recording, ply, true), true))
     })
+}
+
+/// Game `game_id`, held until the transaction ends, when it is a game of
+/// the holder `h`'s pairing in a published round.
+fn players_game(
+    c: &mut DbConnection,
+    h: super::personal::Holder,
+    game_id: GameId,
+) -> Result<rounds::GameContext, DbError> {
+    plies::hold(c, game_id)?;
+    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
+    let ctx = rounds::game_context(c, game_id).map_err(|_| not_yours())?;
+    let sits = ctx.pairing.first_player_id == Some(h.player)
+        || ctx.pairing.second_player_id == Some(h.player);
+    if ctx.round.tournament_id != h.tournament || !sits || ctx.pairing.second_player_id.is_none() {
+        return Err(not_yours());
+    }
+    if !ctx.round.is_published() {
+        return Err(Refused::Draft {
+            round: ctx.round.number.0,
+            doing: OnGames::Reports,
+        }
+        .into());
+    }
+    Ok(ctx)
 }
 
 /// The game `game_id` as its players have recorded it so far: a public
@@ -276,18 +283,7 @@ pub fn rule_on_ply(
 ) -> Result<Ruled, DbError> {
     let h = holder(conn, key)?;
     super::commit::unrecorded(conn, |c| {
-        plies::hold(c, game_id)?;
-        let not_yours =
-            || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
-        let ctx = rounds::game_context(c, game_id).map_err(|_| not_yours())?;
-        let sits = ctx.pairing.first_player_id == Some(h.player)
-            || ctx.pairing.second_player_id == Some(h.player);
-        if ctx.round.tournament_id != h.tournament
-            || !sits
-            || ctx.pairing.second_player_id.is_none()
-        {
-            return Err(not_yours());
-        }
+        let ctx = players_game(c, h, game_id)?;
         if let Some(result) = ctx.game.result {
             return Err(Refused::GameOver {
                 result: result.as_str().to_string(),
