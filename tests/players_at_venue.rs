@@ -1158,6 +1158,14 @@ fn guess_until_refused(base: &str, header: Option<(&str, &str)>) -> (usize, u16,
     (700, 404, WRITES_PER_CLIENT.most_taken_in(first.elapsed()))
 }
 
+/// Whether a made-up key sent as `header` says is refused within five
+/// tries: the address's count refills a request every tenth of a second,
+/// so on a busy machine the first try after a refusal may pass, while a
+/// client not yet counted has hundreds to spend before its first refusal.
+fn refused_soon(base: &str, header: Option<(&str, &str)>) -> bool {
+    (0..5).any(|_| made_up_key_status(base, header) == 429)
+}
+
 fn made_up_key_status(base: &str, header: Option<(&str, &str)>) -> u16 {
     let mut r = ureq::post(&format!("{base}/api/v1/player/{:032x}/results", 999_999));
     if let Some((name, value)) = header {
@@ -1187,13 +1195,10 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
     assert_eq!(status, 429);
     assert!(tries as u128 <= most, "{tries} > {most}");
     // The same client named in `Forwarded` is the same client ...
-    assert_eq!(
-        made_up_key_status(
-            &served.base,
-            Some(("Forwarded", "for=198.51.100.7;proto=https"))
-        ),
-        429
-    );
+    assert!(refused_soon(
+        &served.base,
+        Some(("Forwarded", "for=198.51.100.7;proto=https"))
+    ));
     // ... while the phone beside it, and the proxy's own address, are not.
     assert_eq!(
         made_up_key_status(&served.base, Some(("X-Forwarded-For", "198.51.100.8"))),
@@ -1218,10 +1223,10 @@ fn a_listed_proxy_names_the_client_and_an_unlisted_one_does_not() {
         (429, true),
         "{tries} > {most}"
     );
-    assert_eq!(
-        made_up_key_status(&served.base, Some(("X-Forwarded-For", "198.51.100.8"))),
-        429
-    );
+    assert!(refused_soon(
+        &served.base,
+        Some(("X-Forwarded-For", "198.51.100.8"))
+    ));
 }
 
 /// A clock the form cannot take comes back to the round page with what was
