@@ -21,10 +21,11 @@ use crate::ids::{EntryId, GameId};
 use crate::refusal::{Refusal, Thing};
 use crate::results::GameResult;
 use crate::rounds::{OnGames, Refused};
+use crate::rules::check::Report;
 use crate::rules::check::{BoardResult, FinalPosition, Irregularity};
 use crate::rules::fault::Ending;
 use crate::rules::record::{same_ply, Recording};
-use crate::rules::{PlayRules, Status};
+use crate::rules::PlayRules;
 
 use super::personal::holder;
 
@@ -49,6 +50,20 @@ pub struct Ended {
     /// From the starter's side (the starter plays dark).
     pub result: GameResult,
     pub reason: Ending,
+}
+
+impl Ended {
+    /// The end `report`'s board shows, if it shows one.
+    pub fn of(report: &Report) -> Option<Ended> {
+        Some(Ended {
+            reason: report.board_reason?,
+            result: match report.board_result? {
+                BoardResult::Dark => GameResult::StarterWon,
+                BoardResult::Light => GameResult::OtherWon,
+                BoardResult::Draw => GameResult::Draw,
+            },
+        })
+    }
 }
 
 /// One player's record of a game, checked.
@@ -109,18 +124,7 @@ pub fn record_ply(
             let all = recording_of(&rules, &mine);
             return Ok((answer(&upto, &all, ply, false), false));
         }
-        if let Some(result) = ctx.game.result {
-            return Err(Refused::GameOver {
-                result: result.as_str().to_string(),
-            }
-            .into());
-        }
-        if ctx.round.locked_at.is_some() {
-            return Err(Refused::ReportLocked {
-                round: ctx.round.number.0,
-            }
-            .into());
-        }
+        still_open(&ctx)?;
         let next = mine.len() as i32 + 1;
         if ply != next {
             return Err(Refused::PlyAhead { ply, next }.into());
@@ -164,6 +168,24 @@ fn players_game(
         .into());
     }
     Ok(ctx)
+}
+
+/// A game that takes plies and words on them: no result yet, its round
+/// not locked.
+fn still_open(ctx: &rounds::GameContext) -> Result<(), DbError> {
+    if let Some(result) = ctx.game.result {
+        return Err(Refused::GameOver {
+            result: result.as_str().to_string(),
+        }
+        .into());
+    }
+    if ctx.round.locked_at.is_some() {
+        return Err(Refused::ReportLocked {
+            round: ctx.round.number.0,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// The game `game_id` as its players have recorded it so far: a public
@@ -241,17 +263,7 @@ fn answer(upto: &Recording, all: &Recording, ply: i32, new: bool) -> PlyAnswer {
         .filter(|i| i.ply as i32 == ply)
         .cloned()
         .collect();
-    let ended = match (upto.status(), report.board_reason) {
-        (Status::Ongoing, _) | (_, None) => None,
-        (_, Some(reason)) => Some(Ended {
-            result: match report.board_result {
-                Some(BoardResult::Dark) => GameResult::StarterWon,
-                Some(BoardResult::Light) => GameResult::OtherWon,
-                _ => GameResult::Draw,
-            },
-            reason,
-        }),
-    };
+    let ended = Ended::of(&report);
     PlyAnswer {
         ply,
         irregularities,
@@ -284,18 +296,7 @@ pub fn rule_on_ply(
     let h = holder(conn, key)?;
     super::commit::unrecorded(conn, |c| {
         let ctx = players_game(c, h, game_id)?;
-        if let Some(result) = ctx.game.result {
-            return Err(Refused::GameOver {
-                result: result.as_str().to_string(),
-            }
-            .into());
-        }
-        if ctx.round.locked_at.is_some() {
-            return Err(Refused::ReportLocked {
-                round: ctx.round.number.0,
-            }
-            .into());
-        }
+        still_open(&ctx)?;
         let rules = tournaments::find(c, h.tournament)?.rules.play();
         let all = plies::of_game(c, game_id)?;
         let mine: Vec<RecordedPly> = all

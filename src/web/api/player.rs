@@ -335,6 +335,16 @@ pub struct EndedJson {
     article: &'static str,
 }
 
+impl From<crate::director::recording::Ended> for EndedJson {
+    fn from(e: crate::director::recording::Ended) -> EndedJson {
+        EndedJson {
+            result: e.result.as_str(),
+            reason: e.reason,
+            article: e.reason.article(),
+        }
+    }
+}
+
 impl From<crate::director::recording::PlyAnswer> for PlyJson {
     fn from(a: crate::director::recording::PlyAnswer) -> PlyJson {
         PlyJson {
@@ -347,11 +357,7 @@ impl From<crate::director::recording::PlyAnswer> for PlyJson {
             article: a.irregularities.first().map(|i| i.article.clone()),
             irregularities: a.irregularities,
             position: a.position,
-            ended: a.ended.map(|e| EndedJson {
-                result: e.result.as_str(),
-                reason: e.reason,
-                article: e.reason.article(),
-            }),
+            ended: a.ended.map(EndedJson::from),
         }
     }
 }
@@ -425,19 +431,10 @@ pub async fn get_live(
         })
         .unwrap_or_default();
     let report = main.map(|r| r.recording.report());
-    let ended = report.as_ref().and_then(|r| {
-        let reason = r.board_reason?;
-        let result = match r.board_result? {
-            crate::rules::check::BoardResult::Dark => GameResult::StarterWon,
-            crate::rules::check::BoardResult::Light => GameResult::OtherWon,
-            crate::rules::check::BoardResult::Draw => GameResult::Draw,
-        };
-        Some(serde_json::json!({
-            "result": result.as_str(),
-            "reason": reason,
-            "article": reason.article(),
-        }))
-    });
+    let ended = report
+        .as_ref()
+        .and_then(crate::director::recording::Ended::of)
+        .map(EndedJson::from);
     Ok(HttpResponse::Ok().json(serde_json::json!({
         "game": g.game,
         "plies": plies,
