@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use common::{api_tournament, pair, Client, TestApp};
 use fantoccini::Locator;
 use kraal::db::users::Role;
-use serde_json::json;
+use serde_json::{json, Value};
 use web_browser::{browser, navigate, Go};
 
 /// The four players of both events here.
@@ -369,6 +369,35 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// An event of the four players with round 1 published, made by `admin`:
+/// its id, the admin's API client, round 1's pairings and the path of the
+/// link of table 1's first player.
+fn event_with_link(
+    app: &TestApp,
+    admin: &kraal::db::users::User,
+    name: &str,
+) -> (i64, Client, Vec<Value>, String) {
+    let mut api: Client = app.script_for(admin);
+    let entries: Vec<_> = NAMES.iter().map(|n| json!({"name": n})).collect();
+    let (tid, _) = api_tournament(
+        &mut api,
+        json!({"name": name, "rules": "official", "rounds": 3}),
+        &entries,
+    );
+    let r1 = pair(&mut api, tid);
+    let links = api
+        .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"))
+        .json();
+    let me = links["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["player"] == r1[0]["first_id"])
+        .map(|l| link_path(l["url"].as_str().unwrap()))
+        .unwrap();
+    (tid, api, r1, me)
+}
+
 /// The path of a player's link (`/player/{key}`) from its URL.
 fn link_path(url: &str) -> String {
     url[url.find("/player/").unwrap()..].to_string()
@@ -395,24 +424,7 @@ async fn dead_spot(backend: &'static str) -> bool {
     use kraal::db::schema::reports;
     let app = TestApp::start(backend);
     let admin = app.user("admin", Role::Admin);
-    let mut api: Client = app.script_for(&admin);
-    let entries: Vec<_> = NAMES.iter().map(|n| json!({"name": n})).collect();
-    let (tid, _) = api_tournament(
-        &mut api,
-        json!({"name": "Welkom Open", "rules": "official", "rounds": 3}),
-        &entries,
-    );
-    let r1 = pair(&mut api, tid);
-    let links = api
-        .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"))
-        .json();
-    let me = links["links"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["player"] == r1[0]["first_id"])
-        .map(|l| link_path(l["url"].as_str().unwrap()))
-        .unwrap();
+    let (tid, mut api, r1, me) = event_with_link(&app, &admin, "Welkom Open");
     let opponent = r1[0]["second"].as_str().unwrap().to_string();
     let (g1, g2) = (&r1[0]["games"][0], &r1[0]["games"][1]);
     let port = free_port();
@@ -572,25 +584,8 @@ fn audited(app: &TestApp, tid: i64) -> i64 {
 async fn the_worker_never_keeps_a_referees_page_a_new_token_or_a_revoked_link() {
     let app = TestApp::start("sqlite");
     let admin = app.user("admin", Role::Admin);
-    let mut api: Client = app.script_for(&admin);
-    let entries: Vec<_> = NAMES.iter().map(|n| json!({"name": n})).collect();
-    let (tid, _) = api_tournament(
-        &mut api,
-        json!({"name": "Kimberley Open", "rules": "official", "rounds": 3}),
-        &entries,
-    );
-    let r1 = pair(&mut api, tid);
-    let links = api
-        .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"))
-        .json();
+    let (tid, _api, r1, me) = event_with_link(&app, &admin, "Kimberley Open");
     let player = r1[0]["first_id"].as_i64().unwrap();
-    let me = links["links"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["player"] == player)
-        .map(|l| link_path(l["url"].as_str().unwrap()))
-        .unwrap();
     let port = free_port();
     let served = common::Served::start_on(port, &app.database_url, |_| {});
     let base = served.base.clone();
