@@ -25,7 +25,6 @@ use super::ruleset::PlayRules;
 /// A game being recorded: its plies as written and the check so far.
 #[derive(Clone, Debug)]
 pub struct Recording {
-    rules: PlayRules,
     /// The replay of every ply but the last, each read knowing the next.
     settled: Replay,
     /// The replay of every ply, the last read as the last.
@@ -50,7 +49,6 @@ pub struct Pushed {
 impl Recording {
     pub fn new(rules: &PlayRules) -> Recording {
         Recording {
-            rules: *rules,
             settled: Replay::new(rules),
             now: Replay::new(rules),
             plies: Vec::new(),
@@ -106,20 +104,6 @@ impl Recording {
             irregularities,
             revised,
         })
-    }
-
-    /// Takes the last ply back (rectified, OGR 5.4): the game is checked
-    /// again from the start, which happens once per rectification.
-    pub fn take_back(&mut self) -> Option<String> {
-        let (_, text) = self.plies.pop()?;
-        let rest: Vec<String> = self.plies.drain(..).map(|(_, t)| t).collect();
-        let mut again = Recording::new(&self.rules);
-        for t in &rest {
-            // Each was read once already.
-            let _ = again.push(t);
-        }
-        *self = again;
-        Some(text)
     }
 
     /// Plies recorded.
