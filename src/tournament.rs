@@ -244,6 +244,8 @@ pub struct TournamentFields {
     pub records_required: bool,
     /// Who confirms the results players report through their links.
     pub confirmation: Confirmation,
+    /// Who may watch games recorded at the board as they are played.
+    pub live_boards: LiveBoards,
     /// Stop clocks on every board (OGR 8.1): the round clock's default.
     pub clocks: bool,
     /// A player may take one half-point bye through their own link.
@@ -404,6 +406,8 @@ pub struct RawTournament {
     pub records_required: String,
     /// `off`, `players` or `players_then_referee`; empty is `players`.
     pub confirmation: String,
+    /// `public`, `referees` or `off`; empty is `public`.
+    pub live_boards: String,
     /// As `records_public`.
     pub clocks: String,
     /// As `records_public`.
@@ -436,6 +440,7 @@ impl RawTournament {
             records_public: if f.records_public { "yes" } else { "" }.into(),
             records_required: if f.records_required { "yes" } else { "" }.into(),
             confirmation: f.confirmation.as_str().into(),
+            live_boards: f.live_boards.as_str().into(),
             clocks: if f.clocks { "yes" } else { "" }.into(),
             half_point_bye: if f.half_point_bye { "yes" } else { "" }.into(),
             rated: if f.rated { "yes" } else { "no" }.into(),
@@ -484,6 +489,7 @@ impl RawTournament {
         let half_point_bye = yes_no(&mut errors, "half_point_bye", &self.half_point_bye);
         let rated = self.rated.trim().is_empty() || yes_no(&mut errors, "rated", &self.rated);
         let confirmation = self.confirmation_asked(&mut errors);
+        let live_boards = self.live_boards_asked(&mut errors);
         fn take<T>(errors: &mut Vec<FieldError>, r: Result<T, FieldError>) -> Option<T> {
             r.map_err(|e| errors.push(e)).ok()
         }
@@ -521,6 +527,7 @@ impl RawTournament {
                 records_public,
                 records_required,
                 confirmation,
+                live_boards,
                 clocks,
                 half_point_bye,
                 rated,
@@ -673,6 +680,17 @@ impl RawTournament {
                 .chain(list.into_iter().filter(|t| *t != Tiebreak::DirectEncounter))
                 .collect()),
             Err(p) => Err(FieldError::new("tiebreaks", p)),
+        }
+    }
+
+    /// Who may watch the live boards: everyone where none is given.
+    fn live_boards_asked(&self, errors: &mut Vec<FieldError>) -> LiveBoards {
+        match self.live_boards.trim() {
+            "" => LiveBoards::Public,
+            t => LiveBoards::parse(t).unwrap_or_else(|| {
+                errors.push(unknown("live_boards", t.to_string(), LiveBoards::NAMES));
+                LiveBoards::Public
+            }),
         }
     }
 

@@ -375,6 +375,15 @@
 // in its words: a refusal (a referee's result got there first) ends that
 // write's retries like a success does. Without IndexedDB the form posts
 // as a plain form.
+//
+// Another script (the board, static/board.js) queues JSON writes with the
+// document event `kraal:queue` ({url, json, what, tag}). They wait in the
+// same queue, in the same order, and are answered to that script as
+// `kraal:answered` ({tag, status, body, what}), not on the page: a ply
+// every few seconds would flood the list, so only a refusal is listed.
+// `kraal:queued` ({tags}) tells it which of its writes still wait, each
+// time the queue is read. Without IndexedDB they wait in memory, sent as
+// surely while the page stays open.
 (function () {
   "use strict";
   if ("serviceWorker" in navigator) {
@@ -401,20 +410,24 @@
     return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   }
   function show() {
+    // JSON writes (plies) are counted only once they wait (one sent at
+    // once would make the line come and go under the player's thumb), and
+    // never listed one by one: the board marks each ply that waits.
+    var counted = waiting.filter(function (w) { return w.json === undefined || offline || stalled; });
     var parts = [];
     if (offline) parts.push(words("offline", { time: hhmm(asOf) }));
     else if (live && always) parts.push(words("live"));
-    if (waiting.length) parts.push(words("waiting", { count: waiting.length }));
+    if (counted.length) parts.push(words("waiting", { count: counted.length }));
     said.textContent = parts.join(" ");
     retry.hidden = !offline;
     Array.prototype.forEach.call(writes.querySelectorAll("[data-answer=waiting]"), function (li) { li.remove(); });
-    waiting.forEach(function (item) {
+    waiting.filter(function (w) { return w.json === undefined; }).forEach(function (item) {
       var li = document.createElement("li");
       li.setAttribute("data-answer", "waiting");
       li.textContent = item.what + ": " + words("queued") + ".";
       writes.appendChild(li);
     });
-    var state = offline ? "offline" : waiting.length ? "waiting" : live ? "live" : "";
+    var state = offline ? "offline" : counted.length ? "waiting" : live ? "live" : "";
     net.setAttribute("data-state", state);
     root.setAttribute("data-connection", state);
     net.hidden = !(parts.length || writes.children.length);
@@ -460,6 +473,8 @@
 
   // The queue of writes, kept on the phone.
   var db = null;
+  var memory = null;
+  var early = [];
   var link = location.pathname;
   function store(mode, f) {
     return new Promise(function (resolve, reject) {
@@ -470,12 +485,26 @@
     });
   }
   function queued() {
-    return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
+    var all = memory ? Promise.resolve(memory.slice()) : store("readonly", function (s) { return s.getAll(); });
+    return all.then(function (all) {
       return all.filter(function (item) { return item.link === link; });
     });
   }
-  function keep(item) { return store("readwrite", function (s) { return s.put(item); }); }
-  function drop(item) { return store("readwrite", function (s) { return s.delete(item.id); }); }
+  function keep(item) {
+    if (!memory) return store("readwrite", function (s) { return s.put(item); });
+    if (!item.id) { item.id = memory.length ? memory[memory.length - 1].id + 1 : 1; memory.push(item); }
+    return Promise.resolve();
+  }
+  function drop(item) {
+    if (!memory) return store("readwrite", function (s) { return s.delete(item.id); });
+    memory = memory.filter(function (m) { return m.id !== item.id; });
+    return Promise.resolve();
+  }
+  // The JSON writes still waiting, for the script that queued them.
+  function tell() {
+    var tags = waiting.filter(function (w) { return w.json !== undefined; }).map(function (w) { return w.tag; });
+    document.dispatchEvent(new CustomEvent("kraal:queued", { detail: { tags: tags } }));
+  }
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     var bytes = new Uint8Array(16);
@@ -486,7 +515,7 @@
   var sending = false;
   var stalled = false;
   function flush() {
-    if (!db || sending) return;
+    if ((!db && !memory) || sending) return;
     sending = true;
     stalled = false;
     function done() {
@@ -494,6 +523,7 @@
       queued().then(function (left) {
         waiting = left;
         show();
+        tell();
         // A write queued while these were sent goes now.
         if (left.length && !stalled) flush();
       });
@@ -501,6 +531,7 @@
     queued().then(function (items) {
       waiting = items;
       show();
+      tell();
       return each(items);
     }).then(done, done);
   }
@@ -511,18 +542,35 @@
   // Sends one write: true when it is answered for good (done or refused),
   // false when it waits for the network or the server.
   function send(item) {
+    var json = item.json !== undefined;
+    var headers = json
+      ? { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": item.key }
+      : { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": item.key };
     return fetch(item.url, {
       method: "POST",
-      body: item.body,
+      body: json ? item.json : item.body,
       credentials: "same-origin",
       cache: "no-store",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": item.key },
+      headers: headers,
     }).then(function (r) {
       if (r.status === 429 || r.status >= 500) {
         var pause = Number(r.headers.get("Retry-After"));
         stalled = true;
         later(pause > 0 ? pause * 1000 : 10000);
         return false;
+      }
+      if (json) {
+        return r.text().then(function (text) {
+          var body = null;
+          try { body = JSON.parse(text); } catch (e) { body = null; }
+          return drop(item).then(function () {
+            waiting = waiting.filter(function (w) { return w.id !== item.id; });
+            replied(item, r.status, body);
+            show();
+            tell();
+            return true;
+          });
+        });
       }
       return r.text().then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
@@ -562,14 +610,7 @@
   function answered(item, status, page) {
     var refused = status >= 400;
     var words = page.querySelector(refused ? "#main [role=alert]" : "#done");
-    var li = document.createElement("li");
-    li.setAttribute("data-answer", refused ? "refused" : "done");
-    li.setAttribute("data-status", String(status));
-    li.textContent = item.what + ": " + (words ? words.textContent.trim() : String(status));
-    writes.insertBefore(li, writes.querySelector("[data-answer=waiting]"));
-    while (writes.querySelectorAll("[data-answer=done], [data-answer=refused]").length > 5) {
-      writes.removeChild(writes.firstElementChild);
-    }
+    list(item, status, words ? words.textContent.trim() : String(status));
     var fresh = page.getElementById("main");
     if (!fresh || !fresh.hasAttribute("data-revision")) return;
     Array.prototype.forEach.call(fresh.querySelectorAll("section[id]"), function (section) {
@@ -577,6 +618,43 @@
       if (old) old.replaceWith(document.importNode(section, true));
     });
     document.dispatchEvent(new CustomEvent("kraal:shown", { detail: Number(fresh.getAttribute("data-revision")) }));
+  }
+
+  function list(item, status, said) {
+    var li = document.createElement("li");
+    li.setAttribute("data-answer", status >= 400 ? "refused" : "done");
+    li.setAttribute("data-status", String(status));
+    li.textContent = item.what + ": " + said;
+    writes.insertBefore(li, writes.querySelector("[data-answer=waiting]"));
+    while (writes.querySelectorAll("[data-answer=done], [data-answer=refused]").length > 5) {
+      writes.removeChild(writes.firstElementChild);
+    }
+  }
+  // A JSON write's answer goes to the script that queued it; the list
+  // shows it only when refused.
+  function replied(item, status, body) {
+    if (status >= 400) list(item, status, (body && body.error) || String(status));
+    document.dispatchEvent(new CustomEvent("kraal:answered", {
+      detail: { tag: item.tag, status: status, body: body, what: item.what },
+    }));
+  }
+  // No csrf token: these go to the API, which the key in their address
+  // authorises.
+  document.addEventListener("kraal:queue", function (e) {
+    var d = e.detail || {};
+    if (!d.url || typeof d.json !== "string") return;
+    var item = { link: link, url: d.url, json: d.json, tag: d.tag, key: newKey(), what: d.what || "", at: Date.now() };
+    if (db || memory) keep(item).then(flush);
+    else early.push(item);
+  });
+  // The queue is ready (IndexedDB open, or memory without it): the JSON
+  // writes queued before go in first, in their order.
+  function ready() {
+    var before = early;
+    early = [];
+    before.reduce(function (done, item) {
+      return done.then(function () { return keep(item); });
+    }, Promise.resolve()).then(flush, flush);
   }
 
   document.addEventListener("submit", function (e) {
@@ -592,17 +670,37 @@
   });
 
   show();
-  if (!window.indexedDB || !document.querySelector("form[data-queue]")) {
-    if (offline) later();
+  if (offline) later();
+  if (!document.querySelector("form[data-queue], [data-record]")) return;
+  var inMemory = function () { memory = []; ready(); };
+  if (!window.indexedDB) {
+    inMemory();
     return;
   }
-  var opening = indexedDB.open("kraal", 1);
+  var opening;
+  try {
+    opening = indexedDB.open("kraal", 1);
+  } catch (e) {
+    inMemory();
+    return;
+  }
   opening.onupgradeneeded = function () {
     opening.result.createObjectStore("outbox", { keyPath: "id", autoIncrement: true });
   };
   opening.onsuccess = function () {
     db = opening.result;
-    flush();
+    ready();
   };
-  if (offline) later();
+  opening.onerror = inMemory;
+})();
+
+// A page with a round's boards in it (the round page) loads the board's
+// script only then: the pages without boards keep their weight.
+(function () {
+  "use strict";
+  if (!document.querySelector("[data-boards-url]") || document.querySelector("script[src='/static/board.js']")) return;
+  var s = document.createElement("script");
+  s.src = "/static/board.js";
+  s.defer = true;
+  document.head.appendChild(s);
 })();

@@ -3,7 +3,9 @@
 //
 // - Kept: the public pages of an event (tournament, round, standings,
 //   crosstable, player, bracket, teams, display), the list of events, and
-//   a player's own page (`/player/{key}`), with the stylesheet, the script
+//   a player's own page (`/player/{key}`) and the board they record a game
+//   on (`/player/{key}/games/{gid}/record`, which goes on recording
+//   offline), the games' live boards, with the stylesheet, the scripts
 //   and the icons they need. Nothing else: not a referee's or an admin's
 //   page, not the API, not any response marked `no-store` (every page of a
 //   signed-in account is), and not a page answered with a query.
@@ -34,13 +36,14 @@ var ASSETS = "kraal-assets-" + VERSION;
 var ASSET_PATHS = [
   "/static/kraal.css",
   "/static/kraal.js",
+  "/static/board.js",
   "/favicon.ico",
   "/static/icons/icon.svg",
 ];
 var KEPT = [
   /^\/$/,
-  /^\/t\/\d+(\/(standings|crosstable|bracket|display|teams|rounds\/\d+|players\/\d+|teams\/\d+))?$/,
-  /^\/player\/[^/]+$/,
+  /^\/t\/\d+(\/(standings|crosstable|bracket|display|teams|rounds\/\d+|players\/\d+|teams\/\d+|games\/\d+\/live))?$/,
+  /^\/player\/[^/]+(\/games\/\d+\/record)?$/,
 ];
 var ASSET = /^\/(static\/|favicon\.ico$|manifest\.webmanifest$)/;
 var SILENT_MS = 6000;

@@ -96,6 +96,9 @@ struct Data {
     /// A player's personal link (the Swiss's first player, round 2 on the
     /// clock, one of their games reported).
     own: String,
+    /// That player's other game of round 2, recorded at the board so far
+    /// by both players, its last ply irregular.
+    own_game: i64,
     /// A person of the registry with rated games (and a merge undone), and
     /// a season over their event.
     person: i64,
@@ -117,6 +120,20 @@ fn samples(route: &str, d: &Data) -> Option<Vec<String>> {
         "/static/icons/{name}" => vec!["/static/icons/icon-192.png".into()],
         // An event stream, not a page: it never ends, so it is not fetched.
         "/t/{tid:\\d+}/events" => vec![],
+        "/t/{tid:\\d+}/games/{gid:\\d+}/events" => vec![],
+        "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/live" => vec![],
+        "/static/board.js" => vec!["/static/board.js".into()],
+        "/player/{key}/games/{gid:\\d+}/record" => {
+            vec![format!("{}/games/{}/record", d.own, d.own_game)]
+        }
+        "/api/v1/player/{key}/games/{gid:\\d+}/plies" => {
+            vec![format!("/api/v1{}/games/{}/plies", d.own, d.own_game)]
+        }
+        "/t/{tid:\\d+}/games/{gid:\\d+}/live" => {
+            vec![format!("/t/{s}/games/{}/live", d.own_game)]
+        }
+        "/t/{tid:\\d+}/rounds/{n:\\d+}/boards" => vec![format!("/t/{s}/rounds/2/boards")],
+        "/t/{tid:\\d+}/display/boards" => vec![format!("/t/{s}/display/boards")],
         "/setup" => vec!["/setup".into()],
         "/login" => vec!["/login".into()],
         "/healthz" => vec!["/healthz".into()],
@@ -555,8 +572,23 @@ async fn every_page_passes_the_wcag_a_and_aa_rules_of_axe_core() {
             json!({"game": g["id"], "result": "1/2-1/2"}),
         );
     }
+    let own_game = mine["current"]["games"][1]["id"].as_i64().unwrap();
+    let opponent = mine["current"]["opponent_id"].as_i64().unwrap();
+    let theirs = kraal::db::links::key(&mut app.conn(), kraal::ids::EntryId(opponent as i32))
+        .unwrap()
+        .unwrap();
+    for key in [&own, &theirs] {
+        for (n, ply) in ["C5", "D5", "E5", "A1", "B4", "B4"].iter().enumerate() {
+            app.client().send_json(
+                "POST",
+                &format!("/api/v1/player/{key}/games/{own_game}/plies"),
+                json!({"ply": n + 1, "move": ply}),
+            );
+        }
+    }
     let data = Data {
         own: format!("/player/{own}"),
+        own_game,
         swiss,
         knockout,
         player: players[0],

@@ -605,6 +605,7 @@ const WRITES_WITHOUT_A_CHANGE: &[&str] = &[
     "idempotency::keep",
     "plies::add",
     "plies::hold",
+    "plies::moved",
     "plies::rule",
     "publications::acknowledged",
     "publications::failed",

@@ -15,7 +15,7 @@ use common::{api_tournament, pair, Client, TestApp};
 use fantoccini::Locator;
 use kraal::db::users::Role;
 use serde_json::{json, Value};
-use web_browser::{browser, navigate, Go};
+use web_browser::{browser, fits_360, navigate, until, Go};
 
 /// The four players of both events here.
 const NAMES: [&str; 4] = [
@@ -24,32 +24,6 @@ const NAMES: [&str; 4] = [
     "Tumelo Sithole",
     "Palesa Nkosi",
 ];
-
-/// Runs `script` until it returns true, or fails saying `what`.
-async fn until(b: &fantoccini::Client, script: &str, args: Vec<serde_json::Value>, what: &str) {
-    let start = Instant::now();
-    loop {
-        let v = b.execute(script, args.clone()).await.unwrap();
-        if v == json!(true) {
-            return;
-        }
-        assert!(start.elapsed() < Duration::from_secs(20), "{what} (20 s)");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// The page fits the phone: nothing runs off its right edge.
-async fn fits_360(b: &fantoccini::Client, what: &str) {
-    let r = b
-        .execute(
-            "return [window.innerWidth, document.documentElement.scrollWidth];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(r[0], json!(360), "{what}: the viewport");
-    assert!(r[1].as_i64().unwrap() <= 360, "{what} is {} px wide", r[1]);
-}
 
 /// Opens a player's page on a phone and taps one of a game's buttons.
 async fn report(phone: &fantoccini::Client, url: &str, game: i64, button: &str) {

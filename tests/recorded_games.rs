@@ -155,7 +155,8 @@ fn two_players_record_a_whole_game_and_the_board_gives_its_result() {
         assert_eq!(live.status, 200, "{}", live.body);
         let live = live.json();
         assert_eq!(live["plies"].as_array().unwrap().len(), plies.len());
-        assert_eq!(live["plies"][0]["move"], plies[0].as_str());
+        // In the official style, cow numbers given (OGR 6.2, 3.1.2).
+        assert_eq!(live["plies"][0]["move"], format!("{}-1", plies[0]));
         assert_eq!(live["differ_at"], Value::Null);
         assert_eq!(live["ended"]["result"], expected);
         // A ply after the end is recorded as played, and flagged.
@@ -408,5 +409,274 @@ fn the_opponent_has_an_irregular_ply_rectified_or_lets_it_stand() {
             .get(&format!("/api/v1/games/{game}/live"))
             .json();
         assert_eq!(live["plies"].as_array().unwrap().len(), 5, "[{b}] {live}");
+    }
+}
+
+/// `path` of `app` opened as a browser opens an event stream; reads time
+/// out every 200 ms so that [`next_ply`] can give up.
+fn stream(app: &TestApp, path: &str) -> std::io::BufReader<std::net::TcpStream> {
+    use std::io::Write;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_millis(200)))
+        .unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nAccept-Encoding: gzip, br\r\n\r\n"
+    )
+    .unwrap();
+    std::io::BufReader::new(s)
+}
+
+/// The next `ply` event's data read from `reader` within `within`.
+fn next_ply(reader: &mut impl std::io::BufRead, within: std::time::Duration) -> Option<Value> {
+    let start = std::time::Instant::now();
+    let mut line = String::new();
+    let mut is_ply = false;
+    while start.elapsed() < within {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => return None,
+            Ok(_) if line.trim_end() == "event: ply" => is_ply = true,
+            Ok(_) if is_ply && line.starts_with("data: ") => {
+                return Some(serde_json::from_str(line["data: ".len()..].trim_end()).unwrap())
+            }
+            Ok(_) => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    None
+}
+
+/// The starter's key and the other player's, for game 1 of `table`.
+fn dark_and_light<'a>(table: &Value, first: &'a str, second: &'a str) -> (&'a str, &'a str) {
+    if table["games"][0]["first_started"] == json!(true) {
+        (first, second)
+    } else {
+        (second, first)
+    }
+}
+
+/// A viewer of the game's live board and a site reading the round's feed
+/// each have every ply within a second, and its result; the event itself
+/// does not move (no revision, no audit entry): its pages are not rebuilt.
+#[test]
+fn viewers_follow_each_ply_within_a_second_and_the_event_does_not_move() {
+    let second_ = std::time::Duration::from_secs(1);
+    for app in TestApp::all() {
+        let (tid, mut api, table, first, second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let (dark, light) = dark_and_light(&table, &first, &second);
+        let b = app.backend;
+        let mut board = stream(&app, &format!("/t/{tid}/games/{game}/events"));
+        let mut feed = stream(&app, &format!("/api/v1/tournaments/{tid}/rounds/1/live"));
+        // Both streams are open and watched before the first ply.
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let before = event_state(&app, tid);
+
+        let sent = std::time::Instant::now();
+        assert_eq!(send(&app, dark, game, 1, "C5").status, 201);
+        let seen = next_ply(&mut board, second_).unwrap_or_else(|| panic!("[{b}] no ply"));
+        assert!(sent.elapsed() < second_, "[{b}] {:?}", sent.elapsed());
+        assert_eq!(
+            (&seen["game"], &seen["ply"]),
+            (&json!(game), &json!(1)),
+            "[{b}] {seen}"
+        );
+        assert_eq!(seen["move"], "C5-1", "[{b}] {seen}");
+        assert_eq!(
+            seen["position"]["dark"][0]["junction"], "C5",
+            "[{b}] {seen}"
+        );
+        assert_eq!(seen["position"]["to_move"], "light", "[{b}] {seen}");
+        let fed = next_ply(&mut feed, second_).unwrap_or_else(|| panic!("[{b}] no feed"));
+        assert_eq!(
+            (&fed["game"], &fed["ply"]),
+            (&json!(game), &json!(1)),
+            "[{b}] {fed}"
+        );
+
+        // Light's phone records the same; then light's ply, irregular.
+        assert_eq!(send(&app, light, game, 1, "C5").status, 201);
+        assert_eq!(send(&app, dark, game, 2, "C5").status, 201);
+        let mut last = Value::Null;
+        while let Some(e) = next_ply(&mut board, second_) {
+            last = e;
+        }
+        assert_eq!(last["ply"], 2, "[{b}] {last}");
+        assert_eq!(
+            (&last["status"], &last["article"]),
+            (&json!("irregular"), &json!("OGR 3.1.5")),
+            "[{b}] {last}"
+        );
+        assert_eq!(
+            event_state(&app, tid),
+            before,
+            "[{b}] the event did not move"
+        );
+
+        // The result reaches the viewers too.
+        common::put(&mut api, &table["games"][0], "1-0");
+        let mut last = Value::Null;
+        while let Some(e) = next_ply(&mut board, second_) {
+            last = e;
+        }
+        assert_eq!(last["result"], "1-0", "[{b}] {last}");
+    }
+}
+
+/// `live_boards`: public by default; `referees` keeps the boards, their
+/// feeds and the late viewers' snapshot to the event's referees; `off`
+/// shows them to nobody; another word is refused naming the field.
+#[test]
+fn who_may_watch_follows_the_live_boards_setting() {
+    for app in TestApp::all() {
+        let (tid, mut api, table, first, _second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let b = app.backend;
+        assert_eq!(send(&app, &first, game, 1, "C5").status, 201);
+        let t = api.get(&format!("/api/v1/tournaments/{tid}")).json();
+        assert_eq!(t["live_boards"], "public", "[{b}] {t}");
+        let paths = [
+            format!("/api/v1/games/{game}/live"),
+            format!("/t/{tid}/games/{game}/live"),
+        ];
+        for p in &paths {
+            let r = app.client().get(p);
+            assert_eq!(r.status, 200, "[{b}] {p}: {}", r.body);
+        }
+        let page = app.client().get(&paths[1]).body;
+        assert!(
+            common::has_attr(&page, "data-j", "C5") && page.contains(r#"data-owner="dark""#),
+            "[{b}] the live board draws the cow on C5"
+        );
+
+        let set = |api: &mut common::Client, to: &str| {
+            api.send_json(
+                "PATCH",
+                &format!("/api/v1/tournaments/{tid}"),
+                json!({ "live_boards": to }),
+            )
+        };
+        assert_eq!(set(&mut api, "referees").status, 200, "[{b}]");
+        for p in &paths {
+            assert_eq!(app.client().get(p).status, 404, "[{b}] {p}");
+        }
+        let mut feed = stream(&app, &format!("/api/v1/tournaments/{tid}/rounds/1/live"));
+        let mut status = String::new();
+        std::io::BufRead::read_line(&mut feed, &mut status).unwrap();
+        assert!(status.contains(" 404 "), "[{b}] {status}");
+        assert_eq!(api.get(&paths[0]).status, 200, "[{b}] the referee watches");
+
+        assert_eq!(set(&mut api, "off").status, 200, "[{b}]");
+        assert_eq!(api.get(&paths[0]).status, 404, "[{b}] nobody watches");
+
+        let bad = set(&mut api, "everyone");
+        assert_eq!(bad.status, 422, "[{b}] {}", bad.body);
+        assert_eq!(bad.json()["field"], "live_boards", "[{b}] {}", bad.body);
+    }
+}
+
+/// A player's board: their own record, the opponent's irregular ply
+/// flagged for their word (and for no one else's), gone once said; where
+/// the two records differ; the page drawn from it, linked from their page.
+#[test]
+fn a_players_board_shows_their_record_their_flags_and_where_records_differ() {
+    for app in TestApp::all() {
+        let (_tid, _api, table, first, second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let (dark, light) = dark_and_light(&table, &first, &second);
+        let b = app.backend;
+        let state = |key: &str| {
+            let r = app
+                .client()
+                .get(&format!("/api/v1/player/{key}/games/{game}/plies"));
+            assert_eq!(r.status, 200, "[{b}] {}", r.body);
+            r.json()
+        };
+        assert_eq!(state(dark)["me"], "dark", "[{b}]");
+        assert_eq!(state(light)["me"], "light", "[{b}]");
+        both(&app, [dark, light], game, 1, "C5");
+        both(&app, [dark, light], game, 2, "C5");
+        let d = state(dark);
+        assert_eq!(d["flags"][0]["ply"], 2, "[{b}] {d}");
+        assert_eq!(d["flags"][0]["article"], "OGR 3.1.5", "[{b}] {d}");
+        assert_eq!(d["plies"][1]["status"], "irregular", "[{b}] {d}");
+        assert_eq!(
+            d["plies"][0]["move"], "C5-1",
+            "[{b}] cow numbers given: {d}"
+        );
+        assert_eq!(state(light)["flags"], json!([]), "[{b}] not light's word");
+        assert_eq!(rule(&app, dark, game, 2, "stand").status, 200, "[{b}]");
+        assert_eq!(state(dark)["flags"], json!([]), "[{b}] said");
+
+        // A shot: its line goes in the capture column (OGR 6.2.7).
+        for (n, p) in [(3, "D5"), (4, "A1"), (5, "E5 x A1")] {
+            both(&app, [dark, light], game, n, p);
+        }
+        let d = state(dark);
+        assert_eq!(d["plies"][4]["triplet"], "C5,1-D5,2-E5,3", "[{b}] {d}");
+
+        // The records part at ply 6.
+        assert_eq!(send(&app, dark, game, 6, "G7").status, 201);
+        assert_eq!(send(&app, light, game, 6, "A7").status, 201);
+        assert_eq!(state(dark)["differ_at"], 6, "[{b}]");
+
+        let page = app.client().get(&format!("/player/{dark}"));
+        assert!(
+            page.body
+                .contains(&format!("/player/{dark}/games/{game}/record")),
+            "[{b}] the player's page links the board"
+        );
+        let board = app
+            .client()
+            .get(&format!("/player/{dark}/games/{game}/record"));
+        assert_eq!(board.status, 200, "[{b}] {}", board.body);
+        assert!(board.body.contains(r#"data-mode="record""#), "[{b}]");
+        assert!(board.body.contains(r#"data-me="dark""#), "[{b}]");
+        assert!(board.body.contains("Records differ at ply 6"), "[{b}]");
+        assert!(board.body.contains("/static/board.js"), "[{b}]");
+        let own = app.client().get(&format!("/player/{dark}"));
+        assert!(
+            !own.body.contains("/static/board.js"),
+            "[{b}] the page keeps its weight"
+        );
+    }
+}
+
+/// A record that grew where this server did not see it (another process
+/// on one PostgreSQL, say) is read again before the next ply is checked:
+/// the records kept between plies never stand in for the stored one.
+#[test]
+fn a_record_grown_elsewhere_is_read_again_before_the_next_ply() {
+    for app in TestApp::all() {
+        let (_tid, _api, table, first, second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let (dark, _light) = dark_and_light(&table, &first, &second);
+        let b = app.backend;
+        assert_eq!(send(&app, dark, game, 1, "C5").status, 201);
+        // Ply 2 stored by another process.
+        {
+            let mut conn = app.conn();
+            let player = kraal::director::personal::holder(&mut conn, dark)
+                .unwrap()
+                .player;
+            kraal::db::plies::add(&mut conn, kraal::ids::GameId(game as i32), player, 2, "D5")
+                .unwrap();
+        }
+        let third = send(&app, dark, game, 3, "E5");
+        assert_eq!(third.status, 201, "[{b}] {}", third.body);
+        let third = third.json();
+        let light: Vec<&str> = third["position"]["light"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["junction"].as_str().unwrap())
+            .collect();
+        assert_eq!(light, ["D5"], "[{b}] {third}");
+        assert_eq!(third["status"], "accepted", "[{b}] {third}");
     }
 }

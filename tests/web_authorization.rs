@@ -456,6 +456,7 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                             for (n, ply) in [(1, "C5"), (2, "C5")] {
                                 kraal::director::recording::record_ply(
                                     &mut app.conn(),
+                                    &Default::default(),
                                     &key,
                                     game.id,
                                     n,

@@ -9,9 +9,10 @@
 
 use diesel::prelude::*;
 
-use super::schema::{games, ply_rulings as rulings, recorded_plies as plies};
+use super::schema::{games, live_games, ply_rulings as rulings, recorded_plies as plies};
 use super::{now, DbConnection, DbError};
-use crate::ids::{EntryId, GameId};
+use crate::ids::{EntryId, GameId, RoundId};
+use crate::results::GameResult;
 
 /// One ply of one player's record.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Insertable)]
@@ -116,4 +117,57 @@ pub fn rule(
         .execute(conn)?;
     }
     Ok(())
+}
+
+/// Moves `game`'s live counter (round `round`), which the live boards
+/// follow: every ply and every word on one moves it, and nothing else, so
+/// that a ply costs its viewers one read and never the tournament's pages.
+pub fn moved(conn: &mut DbConnection, game: GameId, round: RoundId) -> Result<(), DbError> {
+    let n = diesel::update(live_games::table.find(game))
+        .set(live_games::version.eq(live_games::version + 1))
+        .execute(conn)?;
+    if n == 0 {
+        diesel::insert_into(live_games::table)
+            .values((
+                live_games::game_id.eq(game),
+                live_games::round_id.eq(round),
+                live_games::version.eq(1),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A game recorded at the board, as its viewers follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LiveCounter {
+    pub game: GameId,
+    pub round: RoundId,
+    /// Moves with every ply and word on one.
+    pub version: i32,
+    /// The game's stored result.
+    pub result: Option<GameResult>,
+}
+
+/// The games recorded at the board in `rounds`, with their counters.
+pub fn live_in(conn: &mut DbConnection, rounds: &[RoundId]) -> Result<Vec<LiveCounter>, DbError> {
+    let rows: Vec<(GameId, RoundId, i32, Option<String>)> = live_games::table
+        .inner_join(games::table)
+        .filter(live_games::round_id.eq_any(rounds))
+        .select((
+            live_games::game_id,
+            live_games::round_id,
+            live_games::version,
+            games::result,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(game, round, version, result)| LiveCounter {
+            game,
+            round,
+            version,
+            result: result.and_then(|r| GameResult::try_from(r).ok()),
+        })
+        .collect())
 }

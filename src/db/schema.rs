@@ -223,6 +223,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    live_games (game_id) {
+        game_id -> Integer,
+        round_id -> Integer,
+        version -> Integer,
+    }
+}
+
+diesel::table! {
     recorded_plies (game_id, player_id, ply) {
         game_id -> Integer,
         player_id -> Integer,
@@ -376,6 +384,7 @@ diesel::table! {
         half_point_bye -> Bool,
         archived -> Bool,
         rated -> Bool,
+        live_boards -> Text,
     }
 }
 
@@ -411,6 +420,8 @@ diesel::joinable!(published -> users (published_by));
 diesel::joinable!(relations -> tournaments (tournament_id));
 diesel::joinable!(ply_rulings -> games (game_id));
 diesel::joinable!(ply_rulings -> players (player_id));
+diesel::joinable!(live_games -> games (game_id));
+diesel::joinable!(live_games -> rounds (round_id));
 diesel::joinable!(recorded_plies -> games (game_id));
 diesel::joinable!(recorded_plies -> players (player_id));
 diesel::joinable!(reports -> games (game_id));
@@ -440,6 +451,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     idempotent_answers,
     lineups,
+    live_games,
     login_failures,
     merges,
     origin_people,

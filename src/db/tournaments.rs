@@ -13,7 +13,8 @@ use crate::calendar;
 use crate::change::{Action, Change, Entity};
 use crate::ids::{TournamentId, UserId};
 use crate::tournament::{
-    format_tiebreaks, ByeValue, Confirmation, Ranking, RuleSet, System, Tiebreaks, TournamentFields,
+    format_tiebreaks, ByeValue, Confirmation, LiveBoards, Ranking, RuleSet, System, Tiebreaks,
+    TournamentFields,
 };
 
 /// A tournament row. Its settings are stored in the spellings of
@@ -62,6 +63,8 @@ pub struct Tournament {
     pub archived: bool,
     /// See [`TournamentFields::rated`].
     pub rated: bool,
+    #[diesel(deserialize_as = String)]
+    pub live_boards: LiveBoards,
 }
 
 impl Tournament {
@@ -95,6 +98,7 @@ impl Tournament {
             records_public: self.records_public,
             records_required: self.records_required,
             confirmation: self.confirmation,
+            live_boards: self.live_boards,
             clocks: self.clocks,
             half_point_bye: self.half_point_bye,
             rated: self.rated,
@@ -122,6 +126,7 @@ struct Settings<'a> {
     records_public: bool,
     records_required: bool,
     confirmation: &'static str,
+    live_boards: &'static str,
     clocks: bool,
     half_point_bye: bool,
     rated: bool,
@@ -145,6 +150,7 @@ impl Settings<'_> {
             records_public: f.records_public,
             records_required: f.records_required,
             confirmation: f.confirmation.as_str(),
+            live_boards: f.live_boards.as_str(),
             clocks: f.clocks,
             half_point_bye: f.half_point_bye,
             rated: f.rated,

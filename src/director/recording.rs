@@ -12,7 +12,11 @@
 //!
 //! Plies are not an event's change (docs/architecture.md): they record no
 //! audit entry and move no revision; each is held against the game's row
-//! so that two sent at once are taken one after the other.
+//! so that two sent at once are taken one after the other, and moves the
+//! game's live counter (`db::plies::moved`), which the live boards follow.
+//!
+//! Each player's record is kept checked in memory ([`Kept`]) between
+//! plies, so a ply costs the check of one ply, not a replay of the game.
 
 use crate::db::plies::{self, RecordedPly};
 use crate::db::{rounds, tournaments, DbConnection, DbError};
@@ -28,6 +32,51 @@ use crate::rules::record::{same_ply, Recording};
 use crate::rules::PlayRules;
 
 use super::personal::holder;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The players' records kept checked between plies, one per player and
+/// game. A kept record is used only while it is exactly the stored one
+/// (same plies, same text): a record another process added to, or a
+/// rectification shortened, is read again from the database, which stays
+/// the one truth. Cloning shares the one store.
+#[derive(Clone, Default)]
+pub struct Kept(Arc<Mutex<HashMap<(GameId, EntryId), Recording>>>);
+
+impl Kept {
+    /// The records kept at most; past it the store starts again (two
+    /// thousand games recorded at once, far more than any venue).
+    pub const MOST: usize = 4096;
+
+    /// `f` applied to `player`'s record of `game` (its stored `plies`),
+    /// kept for the next ply.
+    fn with<T>(
+        &self,
+        rules: &PlayRules,
+        game: GameId,
+        player: EntryId,
+        plies: &[RecordedPly],
+        f: impl FnOnce(&mut Recording) -> T,
+    ) -> T {
+        let key = (game, player);
+        let kept = self.lock().remove(&key).filter(|r| {
+            r.len() as usize == plies.len() && r.texts().zip(plies).all(|(t, p)| t == p.written)
+        });
+        let mut recording = kept.unwrap_or_else(|| recording_of(rules, plies));
+        let out = f(&mut recording);
+        let mut store = self.lock();
+        if store.len() >= Self::MOST {
+            store.clear();
+        }
+        store.insert(key, recording);
+        out
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(GameId, EntryId), Recording>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 /// What a ply recorded (or sent again) gives back.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,6 +145,7 @@ impl RecordedGame {
 /// record of the holder of link `key` for game `game_id`.
 pub fn record_ply(
     conn: &mut DbConnection,
+    kept: &Kept,
     key: &str,
     game_id: GameId,
     ply: i32,
@@ -129,8 +179,13 @@ pub fn record_ply(
         if ply != next {
             return Err(Refused::PlyAhead { ply, next }.into());
         }
-        let mut recording = recording_of(&rules, &mine);
-        recording.push(written).map_err(|e| {
+        let done = kept.with(&rules, game_id, h.player, &mine, |recording| {
+            recording.push(written).map(|_| {
+                let text = recording.texts().last().unwrap_or_default().to_string();
+                (text, answer(recording, recording, ply, true))
+            })
+        });
+        let (text, answer) = done.map_err(|e| {
             FieldError::new(
                 "move",
                 Problem::NotAMove {
@@ -139,9 +194,9 @@ pub fn record_ply(
                 },
             )
         })?;
-        let kept = recording.texts().last().unwrap_or_default().to_string();
-        plies::add(c, game_id, h.player, ply, &kept)?;
-        Ok((answer(&recording, &recording, ply, true), true))
+        plies::add(c, game_id, h.player, ply, &text)?;
+        plies::moved(c, game_id, ctx.round.id)?;
+        Ok((answer, true))
     })
 }
 
@@ -190,14 +245,28 @@ fn still_open(ctx: &rounds::GameContext) -> Result<(), DbError> {
 
 /// The game `game_id` as its players have recorded it so far: a public
 /// read, so a game of a draft round or of an archived event is no game.
-pub fn recorded_game(conn: &mut DbConnection, game_id: GameId) -> Result<RecordedGame, DbError> {
+pub fn recorded_game(
+    conn: &mut DbConnection,
+    kept: &Kept,
+    game_id: GameId,
+) -> Result<RecordedGame, DbError> {
     let none = || DbError::Refused(Refusal::NotFound(Thing::Game));
     let ctx = rounds::game_context(conn, game_id).map_err(|_| none())?;
     let t = tournaments::find(conn, ctx.round.tournament_id)?;
     if t.archived || !ctx.round.is_published() {
         return Err(none());
     }
-    let rules = t.rules.play();
+    game_as_recorded(conn, kept, &ctx, &t.rules.play())
+}
+
+/// Game `ctx` as its players have recorded it so far.
+fn game_as_recorded(
+    conn: &mut DbConnection,
+    kept: &Kept,
+    ctx: &rounds::GameContext,
+    rules: &PlayRules,
+) -> Result<RecordedGame, DbError> {
+    let game_id = ctx.game.id;
     let all = plies::of_game(conn, game_id)?;
     // The starter plays dark, and their record is the game's.
     let starter = ctx.game.starter_player_id;
@@ -216,7 +285,7 @@ pub fn recorded_game(conn: &mut DbConnection, game_id: GameId) -> Result<Recorde
                 .collect();
             (!plies.is_empty()).then(|| Record {
                 player,
-                recording: recording_of(&rules, &plies),
+                recording: kept.with(rules, game_id, player, &plies, |r| r.clone()),
             })
         })
         .collect();
@@ -288,6 +357,7 @@ pub struct Ruled {
 /// own next ply has let it stand already (5.7), and a ply let stand stays.
 pub fn rule_on_ply(
     conn: &mut DbConnection,
+    kept: &Kept,
     key: &str,
     game_id: GameId,
     ply: i32,
@@ -307,12 +377,13 @@ pub fn rule_on_ply(
         let Some(stored) = (ply >= 1).then(|| mine.get(ply as usize - 1)).flatten() else {
             return Err(Refused::NoSuchPly { ply }.into());
         };
-        let recording = recording_of(&rules, &mine);
-        let Some(fault) = recording
-            .irregularities()
-            .iter()
-            .find(|i| i.ply as i32 == ply)
-        else {
+        let fault = kept.with(&rules, game_id, h.player, &mine, |r| {
+            r.irregularities()
+                .iter()
+                .find(|i| i.ply as i32 == ply)
+                .cloned()
+        });
+        let Some(fault) = fault else {
             return Err(Refused::PlyRegular { ply }.into());
         };
         // The starter plays dark.
@@ -342,6 +413,7 @@ pub fn rule_on_ply(
             ));
         }
         plies::rule(c, game_id, ply, h.player, rectify, &stored.written)?;
+        plies::moved(c, game_id, ctx.round.id)?;
         let next = if rectify { ply } else { mine.len() as i32 + 1 };
         Ok((
             Ruled {
@@ -352,4 +424,236 @@ pub fn rule_on_ply(
             true,
         ))
     })
+}
+
+/// The round a live board or feed follows, and who may watch it.
+#[derive(Debug, Clone)]
+pub struct Watched {
+    pub tournament: crate::director::model::Tournament,
+    pub round: rounds::Round,
+}
+
+impl Watched {
+    /// Whether the live boards are shown to anyone at all.
+    pub fn shown(&self) -> bool {
+        self.tournament.live_boards != crate::tournament::LiveBoards::Off
+    }
+}
+
+/// Round `number` of tournament `tid`, for its live boards: a draft
+/// round, an archived event or boards set `off` are no boards at all.
+pub fn watched_round(
+    conn: &mut DbConnection,
+    tid: crate::ids::TournamentId,
+    number: crate::ids::RoundNo,
+) -> Result<Watched, DbError> {
+    let none = || DbError::Refused(Refusal::NotFound(Thing::Round));
+    let tournament = tournaments::find(conn, tid).map_err(|_| none())?;
+    let round = rounds::find(conn, tid, number)?;
+    let w = Watched { tournament, round };
+    if w.tournament.archived || !w.round.is_published() || !w.shown() {
+        return Err(none());
+    }
+    Ok(w)
+}
+
+/// The live counters of the games recorded at the board in `rounds`.
+pub fn live_in(
+    conn: &mut DbConnection,
+    rounds: &[crate::ids::RoundId],
+) -> Result<Vec<plies::LiveCounter>, DbError> {
+    plies::live_in(conn, rounds)
+}
+
+/// The latest published round of tournament `tid`.
+pub fn latest_round(
+    conn: &mut DbConnection,
+    tid: crate::ids::TournamentId,
+) -> Result<crate::ids::RoundNo, DbError> {
+    rounds::list(conn, tid)?
+        .into_iter()
+        .rev()
+        .find(|r| r.is_published())
+        .map(|r| r.number)
+        .ok_or(DbError::Refused(Refusal::NotFound(Thing::Round)))
+}
+
+/// The names of game `ctx`'s starter (dark) and other player (light).
+pub fn sides_of(
+    conn: &mut DbConnection,
+    ctx: &rounds::GameContext,
+) -> Result<(String, String), DbError> {
+    let tid = ctx.round.tournament_id;
+    let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
+    let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
+        .into_iter()
+        .flatten()
+        .find(|p| Some(*p) != starter);
+    let mut name = |p: Option<EntryId>| -> Result<String, DbError> {
+        p.map_or(Ok(String::new()), |p| {
+            Ok(crate::db::players::find(conn, tid, p)?.name)
+        })
+    };
+    Ok((name(starter)?, name(other)?))
+}
+
+/// Game `game_id` of tournament `tid` as its live board shows it, with
+/// the round it is watched through.
+/// (`None`: of whichever tournament it is).
+pub fn watched_game(
+    conn: &mut DbConnection,
+    kept: &Kept,
+    tid: Option<crate::ids::TournamentId>,
+    game_id: GameId,
+) -> Result<(Watched, rounds::GameContext, RecordedGame), DbError> {
+    let none = || DbError::Refused(Refusal::NotFound(Thing::Game));
+    let ctx = rounds::game_context(conn, game_id).map_err(|_| none())?;
+    let of = ctx.round.tournament_id;
+    if tid.is_some_and(|t| t != of) || ctx.pairing.second_player_id.is_none() {
+        return Err(none());
+    }
+    let w = watched_round(conn, of, ctx.round.number).map_err(|_| none())?;
+    let game = game_as_recorded(conn, kept, &ctx, &w.tournament.rules.play())?;
+    Ok((w, ctx, game))
+}
+
+/// One player's own record of a game, as their phone shows it.
+#[derive(Debug, Clone)]
+pub struct OwnRecord {
+    pub game: RecordedGame,
+    pub context: rounds::GameContext,
+    pub tournament: crate::director::model::Tournament,
+    pub player: EntryId,
+    /// The side the player plays (the starter plays dark).
+    pub side: crate::rules::Side,
+    /// The player's name, and their opponent's.
+    pub names: (String, String),
+    /// The opponent's irregular plies in this player's record that wait
+    /// for their word (OGR 5.4): neither rectified nor let stand, and not
+    /// played on (5.7).
+    pub open_flags: Vec<Irregularity>,
+}
+
+impl OwnRecord {
+    /// This player's record (empty: nothing recorded yet).
+    pub fn mine(&self) -> Option<&Record> {
+        self.game.records.iter().find(|r| r.player == self.player)
+    }
+}
+
+/// The record of game `game_id` kept by the holder of link `key`.
+pub fn own_record(
+    conn: &mut DbConnection,
+    kept: &Kept,
+    key: &str,
+    game_id: GameId,
+) -> Result<OwnRecord, DbError> {
+    let h = holder(conn, key)?;
+    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
+    let ctx = rounds::game_context(conn, game_id).map_err(|_| not_yours())?;
+    let sits = ctx.pairing.first_player_id == Some(h.player)
+        || ctx.pairing.second_player_id == Some(h.player);
+    if ctx.round.tournament_id != h.tournament || !sits || ctx.pairing.second_player_id.is_none() {
+        return Err(not_yours());
+    }
+    if !ctx.round.is_published() {
+        return Err(Refused::Draft {
+            round: ctx.round.number.0,
+            doing: OnGames::Reports,
+        }
+        .into());
+    }
+    let tournament = tournaments::find(conn, h.tournament)?;
+    let game = game_as_recorded(conn, kept, &ctx, &tournament.rules.play())?;
+    let side = if ctx.game.starter_player_id == Some(h.player) {
+        crate::rules::Side::Dark
+    } else {
+        crate::rules::Side::Light
+    };
+    let opponent = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
+        .into_iter()
+        .flatten()
+        .find(|p| *p != h.player);
+    let name = |c: &mut DbConnection, p: Option<EntryId>| -> Result<String, DbError> {
+        p.map_or(Ok(String::new()), |p| {
+            Ok(crate::db::players::find(c, h.tournament, p)?.name)
+        })
+    };
+    let names = (name(conn, Some(h.player))?, name(conn, opponent)?);
+    let said = plies::rulings_of(conn, game_id)?;
+    let last = game
+        .records
+        .iter()
+        .map(|r| r.recording.len())
+        .max()
+        .unwrap_or(0);
+    let mut own = OwnRecord {
+        game,
+        context: ctx,
+        tournament,
+        player: h.player,
+        side,
+        names,
+        open_flags: Vec::new(),
+    };
+    if let Some(mine) = own.mine() {
+        let texts: Vec<&str> = mine.recording.texts().collect();
+        own.open_flags = mine
+            .recording
+            .irregularities()
+            .iter()
+            .filter(|i| i.side != side && i.ply == last)
+            .filter(|i| {
+                let written = texts.get(i.ply as usize - 1).copied().unwrap_or_default();
+                !said
+                    .iter()
+                    .any(|r| r.ply == i.ply as i32 && same_ply(&r.written, written))
+            })
+            .cloned()
+            .collect();
+    }
+    Ok(own)
+}
+
+/// One game of a round's boards.
+#[derive(Debug, Clone)]
+pub struct RoundBoard {
+    pub context: rounds::GameContext,
+    pub game: RecordedGame,
+    /// The starter's name (dark) and the other player's (light).
+    pub names: (String, String),
+}
+
+/// The games of round `number` of tournament `tid` recorded at the
+/// board, by table and game, for the round's boards and the display.
+pub fn round_boards(
+    conn: &mut DbConnection,
+    kept: &Kept,
+    tid: crate::ids::TournamentId,
+    number: crate::ids::RoundNo,
+) -> Result<(Watched, Vec<RoundBoard>), DbError> {
+    let w = watched_round(conn, tid, number)?;
+    let rules = w.tournament.rules.play();
+    let names: HashMap<EntryId, String> = crate::db::players::list(conn, tid)?
+        .into_iter()
+        .map(|p| (p.id, p.name))
+        .collect();
+    let mut boards = Vec::new();
+    for c in plies::live_in(conn, &[w.round.id])? {
+        let ctx = rounds::game_context(conn, c.game)?;
+        let game = game_as_recorded(conn, kept, &ctx, &rules)?;
+        let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
+        let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
+            .into_iter()
+            .flatten()
+            .find(|p| Some(*p) != starter);
+        let name = |p: Option<EntryId>| p.and_then(|p| names.get(&p).cloned()).unwrap_or_default();
+        boards.push(RoundBoard {
+            names: (name(starter), name(other)),
+            context: ctx,
+            game,
+        });
+    }
+    boards.sort_by_key(|b| (b.context.pairing.table_no, b.context.game.number));
+    Ok((w, boards))
 }

@@ -22,7 +22,7 @@
 //! 1-based, columns in characters) and what was expected there.
 
 use super::board::{Junction, Side};
-use super::position::{Game, Move};
+use super::position::{Game, Move, Position};
 use super::ruleset::PlayRules;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -699,6 +699,31 @@ impl Parser<'_> {
             comments: Vec::new(),
         })
     }
+}
+
+/// `ply` in the official style (OGR 6.2: `C5-1`, `A1,3-A4 x F2,15`),
+/// played from `pos`: the cow numbers written on it where it has them,
+/// else those of the cows on its junctions (and of the next cow placed),
+/// as a player's record numbers them.
+pub fn official(pos: &Position, ply: &WrittenPly) -> String {
+    let mut out = String::new();
+    let to = ply.to.junction.name();
+    match ply.from {
+        None => {
+            let cow = ply.to.cow.or_else(|| pos.next_cow(pos.side())).unwrap_or(0);
+            let _ = write!(out, "{to}-{cow}");
+        }
+        Some(from) => {
+            let cow = from.cow.or_else(|| pos.cow_at(from.junction)).unwrap_or(0);
+            let _ = write!(out, "{},{cow}-{to}", from.junction.name());
+        }
+    }
+    if let Some(t) = ply.shot {
+        let cow = t.cow.or_else(|| pos.cow_at(t.junction)).unwrap_or(0);
+        let _ = write!(out, " x {},{cow}", t.junction.name());
+    }
+    out.push_str(&ply.annotation);
+    out
 }
 
 /// Which notation [`write`] uses.

@@ -31,6 +31,8 @@ pub struct Recording {
     now: Replay,
     /// The plies as written, each with its text.
     plies: Vec<(WrittenPly, String)>,
+    /// Each ply in the official style, cow numbers given (OGR 6.2).
+    official: Vec<String>,
 }
 
 /// What one more ply changed.
@@ -52,6 +54,7 @@ impl Recording {
             settled: Replay::new(rules),
             now: Replay::new(rules),
             plies: Vec::new(),
+            official: Vec::new(),
         }
     }
 
@@ -89,6 +92,8 @@ impl Recording {
             }
             self.settled = settled;
         }
+        self.official
+            .push(notation::official(self.settled.position(), &ply));
         let mut now = self.settled.clone();
         let written = Written {
             number,
@@ -118,6 +123,13 @@ impl Recording {
     /// The plies as written, in order.
     pub fn texts(&self) -> impl Iterator<Item = &str> {
         self.plies.iter().map(|(_, t)| t.as_str())
+    }
+
+    /// The plies in the official style, with the cow numbers the record
+    /// gives them (dark 1-12, light 13-24 in placing order, OGR 3.1.2):
+    /// what a player's move list shows.
+    pub fn official(&self) -> impl Iterator<Item = &str> {
+        self.official.iter().map(String::as_str)
     }
 
     /// Every irregularity so far (the last ply's may still change).

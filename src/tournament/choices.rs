@@ -82,6 +82,18 @@ named_values! {
 }
 
 named_values! {
+    /// Who may watch the games recorded at the board as they are played
+    /// (the live boards and their feeds): everyone (`public`, the
+    /// default), the event's referees, or nobody. The scoresheet pages
+    /// follow `records_public` instead.
+    LiveBoards {
+        Public => "public", "everyone";
+        Referees => "referees", "the event's referees only";
+        Off => "off", "nobody: no live boards";
+    }
+}
+
+named_values! {
     /// Tiebreaks, applied in the order the organiser lists them.
     Tiebreak {
         DirectEncounter => "direct_encounter", "Direct encounter";

@@ -6,6 +6,13 @@
 //! change out through one broadcast channel; an open page costs a channel
 //! receiver, never a database query of its own. The watcher thread runs
 //! only while pages are open.
+//!
+//! The live boards follow the games recorded at the board the same way:
+//! the watcher reads the live counters of the rounds someone watches
+//! (`db::plies::live_in`, one query a tick), and for each game that moved
+//! reads the game once and sends its viewers the ply as JSON. A ply
+//! costs one read whatever the number of viewers, and never the
+//! tournament's revision: its standings and pages are not rebuilt.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -18,13 +25,23 @@ use actix_web::web::{self, Bytes};
 use actix_web::HttpResponse;
 use tokio::sync::broadcast;
 
+use super::ctx::Ctx;
 use super::{AppError, AppState};
 use crate::director::model::Pool;
-use crate::ids::TournamentId;
+use crate::director::recording::Kept;
+use crate::ids::{GameId, RoundId, TournamentId};
+use crate::results::GameResult;
 
 /// What the watcher tells open pages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
+    /// Game `game` of round `round`, recorded at the board, moved (a ply,
+    /// a word on one, its result): `json` is what its viewers are sent.
+    Played {
+        round: RoundId,
+        game: GameId,
+        json: Arc<str>,
+    },
     /// Tournament `tournament` is at `revision` now.
     Changed {
         tournament: TournamentId,
@@ -47,9 +64,20 @@ struct Watch {
     revision: Option<i32>,
 }
 
+/// A watched round's games recorded at the board.
+#[derive(Default)]
+struct RoundWatch {
+    /// Open boards and feeds of this round.
+    pages: usize,
+    /// Each game's counter and result as last read.
+    seen: HashMap<GameId, (i32, Option<GameResult>)>,
+}
+
 struct Inner {
     tx: broadcast::Sender<Event>,
     watched: Mutex<HashMap<TournamentId, Watch>>,
+    rounds: Mutex<HashMap<RoundId, RoundWatch>>,
+    kept: Kept,
     running: AtomicBool,
     stopping: AtomicBool,
 }
@@ -60,30 +88,59 @@ pub struct Live(Arc<Inner>);
 
 impl Default for Live {
     fn default() -> Live {
+        Live::new(Kept::default())
+    }
+}
+
+impl Live {
+    /// The watcher, reading games recorded at the board through `kept`.
+    pub fn new(kept: Kept) -> Live {
         let (tx, _) = broadcast::channel(1024);
         Live(Arc::new(Inner {
             tx,
             watched: Mutex::new(HashMap::new()),
+            rounds: Mutex::new(HashMap::new()),
+            kept,
             running: AtomicBool::new(false),
             stopping: AtomicBool::new(false),
         }))
     }
 }
 
+/// What an open page follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Follows {
+    Tournament(TournamentId),
+    Round(RoundId),
+}
+
 /// One open page: its receiver, and its place among the watched.
 pub struct Subscription {
     live: Live,
-    tournament: TournamentId,
+    follows: Follows,
     rx: broadcast::Receiver<Event>,
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        let mut w = self.live.watched();
-        if let Some(watch) = w.get_mut(&self.tournament) {
-            watch.pages = watch.pages.saturating_sub(1);
-            if watch.pages == 0 {
-                w.remove(&self.tournament);
+        match self.follows {
+            Follows::Tournament(t) => {
+                let mut w = self.live.watched();
+                if let Some(watch) = w.get_mut(&t) {
+                    watch.pages = watch.pages.saturating_sub(1);
+                    if watch.pages == 0 {
+                        w.remove(&t);
+                    }
+                }
+            }
+            Follows::Round(r) => {
+                let mut w = self.live.rounds();
+                if let Some(watch) = w.get_mut(&r) {
+                    watch.pages = watch.pages.saturating_sub(1);
+                    if watch.pages == 0 {
+                        w.remove(&r);
+                    }
+                }
             }
         }
     }
@@ -110,6 +167,34 @@ impl Live {
         self.0.watched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn rounds(&self) -> std::sync::MutexGuard<'_, HashMap<RoundId, RoundWatch>> {
+        self.0.rounds.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts the watcher if it is not running.
+    fn run(&self, pool: &Pool) {
+        if !self.0.running.swap(true, Ordering::SeqCst) {
+            let (live, pool) = (self.clone(), pool.clone());
+            std::thread::Builder::new()
+                .name("kraal-live".into())
+                .spawn(move || live.watch(pool))
+                .expect("start the live pages' watcher");
+        }
+    }
+
+    /// Opens a live board's or feed's subscription to round `round`'s
+    /// games recorded at the board, starting the watcher if need be.
+    pub fn follow_round(&self, round: RoundId, pool: &Pool) -> Subscription {
+        let rx = self.0.tx.subscribe();
+        self.rounds().entry(round).or_default().pages += 1;
+        self.run(pool);
+        Subscription {
+            live: self.clone(),
+            follows: Follows::Round(round),
+            rx,
+        }
+    }
+
     /// Opens a page's subscription to tournament `tournament`, starting the
     /// watcher if it is not running. Returns the revision already known.
     pub fn subscribe(&self, tournament: TournamentId, pool: &Pool) -> (Subscription, Option<i32>) {
@@ -120,17 +205,11 @@ impl Live {
             watch.pages += 1;
             watch.revision
         };
-        if !self.0.running.swap(true, Ordering::SeqCst) {
-            let (live, pool) = (self.clone(), pool.clone());
-            std::thread::Builder::new()
-                .name("kraal-live".into())
-                .spawn(move || live.watch(pool))
-                .expect("start the live pages' watcher");
-        }
+        self.run(pool);
         (
             Subscription {
                 live: self.clone(),
-                tournament,
+                follows: Follows::Tournament(tournament),
                 rx,
             },
             known,
@@ -145,18 +224,26 @@ impl Live {
         loop {
             std::thread::sleep(Self::TICK);
             let ids: Vec<TournamentId> = self.watched().keys().copied().collect();
-            if ids.is_empty() {
+            let rounds: Vec<RoundId> = self.rounds().keys().copied().collect();
+            if ids.is_empty() && rounds.is_empty() {
                 let since = *idle_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > Duration::from_secs(5) {
                     self.0.running.store(false, Ordering::SeqCst);
                     // A page may have opened between the check and the stop.
-                    if self.watched().is_empty() || self.0.running.swap(true, Ordering::SeqCst) {
+                    let none = self.watched().is_empty() && self.rounds().is_empty();
+                    if none || self.0.running.swap(true, Ordering::SeqCst) {
                         return;
                     }
                 }
                 continue;
             }
             idle_since = None;
+            if !rounds.is_empty() {
+                self.games(&pool, &rounds);
+            }
+            if ids.is_empty() {
+                continue;
+            }
             let read = pool
                 .get()
                 .map_err(crate::director::model::DbError::from)
@@ -181,6 +268,54 @@ impl Live {
             if last_ping.elapsed() >= Self::PING {
                 last_ping = Instant::now();
                 let _ = self.0.tx.send(Event::Ping);
+            }
+        }
+    }
+}
+
+impl Live {
+    /// Reads the live counters of the watched `rounds`, and sends each
+    /// game that moved to its viewers.
+    fn games(&self, pool: &Pool, rounds: &[RoundId]) {
+        let mut conn = match pool.get() {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!("live boards: no connection: {e}");
+                return;
+            }
+        };
+        let counters = match crate::director::recording::live_in(&mut conn, rounds) {
+            Ok(list) => list,
+            Err(e) => {
+                tracing::warn!("live boards: counters could not be read: {e}");
+                return;
+            }
+        };
+        let moved: Vec<_> = {
+            let mut w = self.rounds();
+            counters
+                .into_iter()
+                .filter(|c| {
+                    let Some(watch) = w.get_mut(&c.round) else {
+                        return false;
+                    };
+                    let now = (c.version, c.result);
+                    watch.seen.insert(c.game, now) != Some(now)
+                })
+                .collect()
+        };
+        for c in moved {
+            match crate::director::recording::recorded_game(&mut conn, &self.0.kept, c.game) {
+                Ok(g) => {
+                    let json = super::views::board::live_event(&g).to_string();
+                    let _ = self.0.tx.send(Event::Played {
+                        round: c.round,
+                        game: c.game,
+                        json: json.into(),
+                    });
+                }
+                // A game of a round no longer public: nothing to show.
+                Err(e) => tracing::debug!("live boards: game {} not read: {e}", c.game),
             }
         }
     }
@@ -247,4 +382,117 @@ pub async fn events(
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(start.chain(rest)))
+}
+
+/// Whether the caller may watch `w`'s live boards (`live_boards`): anyone
+/// when they are public, the event's referees and the admins when they
+/// are the referees'. A caller who may not finds no board at all (404),
+/// as for a round not yet published.
+pub async fn may_watch(
+    state: &AppState,
+    ctx: &Ctx,
+    w: &crate::director::recording::Watched,
+) -> Result<(), AppError> {
+    use crate::tournament::LiveBoards;
+    let allowed = match w.tournament.live_boards {
+        LiveBoards::Public => true,
+        LiveBoards::Referees => {
+            ctx.is_admin() || super::auth::can_edit(state, ctx, w.tournament.id).await?
+        }
+        LiveBoards::Off => false,
+    };
+    if allowed {
+        Ok(())
+    } else {
+        Err(AppError::not_found(crate::refusal::Thing::Game))
+    }
+}
+
+fn played(json: &str) -> Bytes {
+    Bytes::from(format!("event: ply\ndata: {json}\n\n"))
+}
+
+/// The plies of round `sub` follows as they are played (of game `only`,
+/// or of every game), as an event stream.
+fn boards_stream(sub: Subscription, only: Option<GameId>) -> HttpResponse {
+    let start = futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(
+        Bytes::from_static(b"retry: 2000\n\n"),
+    )));
+    let round = match sub.follows {
+        Follows::Round(r) => r,
+        Follows::Tournament(_) => RoundId(0),
+    };
+    let rest = futures_util::stream::unfold(sub, move |mut sub| async move {
+        if sub.live.stopping() {
+            return None;
+        }
+        loop {
+            match sub.rx.recv().await {
+                Ok(Event::Stop) => return None,
+                Ok(Event::Played {
+                    round: r,
+                    game,
+                    json,
+                }) if r == round && only.is_none_or(|g| g == game) => {
+                    return Some((Ok(played(&json)), sub))
+                }
+                Ok(Event::Ping) => return Some((Ok(Bytes::from_static(b": ping\n\n")), sub)),
+                Ok(_) => continue,
+                // Too slow to read every ply: the viewer reads the game
+                // again (a ply count of none never follows its own).
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let g = only.map_or(serde_json::Value::Null, |g| serde_json::json!(g));
+                    let json = serde_json::json!({"game": g, "ply": null}).to_string();
+                    return Some((Ok(played(&json)), sub));
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    use futures_util::StreamExt;
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(ContentEncoding::Identity)
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(start.chain(rest))
+}
+
+/// `GET /t/{tid}/games/{gid}/events`: a `ply` event (JSON, see
+/// `views::board::live_event`) whenever game `gid`, recorded at the
+/// board, moves.
+pub async fn game_events(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(TournamentId, GameId)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, gid) = path.into_inner();
+    let kept = state.recordings.clone();
+    let (w, _, _) = state
+        .run(move |c| crate::director::recording::watched_game(c, &kept, Some(tid), gid))
+        .await?;
+    may_watch(&state, &ctx, &w).await?;
+    Ok(boards_stream(
+        state.live.follow_round(w.round.id, &state.pool),
+        Some(gid),
+    ))
+}
+
+/// `GET /api/v1/tournaments/{tid}/rounds/{n}/live`: a `ply` event (JSON,
+/// with its `game`) whenever a game of round n recorded at the board
+/// moves: the feed for other sites.
+pub async fn round_feed(
+    ctx: Ctx,
+    state: web::Data<AppState>,
+    path: web::Path<(TournamentId, crate::ids::RoundNo)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    let w = state
+        .run(move |c| crate::director::recording::watched_round(c, tid, n))
+        .await?;
+    may_watch(&state, &ctx, &w).await?;
+    Ok(boards_stream(
+        state.live.follow_round(w.round.id, &state.pool),
+        None,
+    ))
 }

@@ -43,6 +43,8 @@ pub struct AppState {
     pub pages: PageCache,
     /// The watcher behind the live pages' events.
     pub live: live::Live,
+    /// The players' records of games recorded at the board, kept checked.
+    pub recordings: crate::director::recording::Kept,
     /// Requests of the players' links, by link and by client.
     pub limits: limit::Limiter,
     /// The federation's ratings, computed from the games and kept until
@@ -66,6 +68,7 @@ impl AppState {
             secure_cookies,
             pages: PageCache::default(),
             live: live::Live::default(),
+            recordings: Default::default(),
             limits: limit::Limiter::default(),
             ratings: std::sync::Arc::new(crate::director::ratings::Ratings::new(
                 crate::rating::Settings::default(),

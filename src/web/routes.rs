@@ -8,8 +8,8 @@ use actix_web::{guard, web, Route};
 
 use super::api;
 use super::pages::{
-    account, admin, display, forbidden, games, home, people, personal, players, results, rounds,
-    seasons, standings, tables, teams, tournaments,
+    account, admin, boards, display, forbidden, games, home, people, personal, players, results,
+    rounds, seasons, standings, tables, teams, tournaments,
 };
 
 /// Who may use a route.
@@ -90,16 +90,22 @@ pub static ROUTES: &[RouteSpec] = routes! {
     get  "/t/{tid:\\d+}/standings"                         Public   => standings::standings;
     get  "/t/{tid:\\d+}/rounds/{n:\\d+}"                   Public   => rounds::show;
     stream "/t/{tid:\\d+}/events"                          Public   => super::live::events;
+    stream "/t/{tid:\\d+}/games/{gid:\\d+}/events"         Public   => super::live::game_events;
     get  "/t/{tid:\\d+}/crosstable"                        Public   => tables::crosstable_page;
     get  "/t/{tid:\\d+}/players/{pid:\\d+}"                Public   => tables::player_page;
     get  "/t/{tid:\\d+}/display"                           Public   => display::show;
     get  "/player/{key}"                                  PlayerLink => personal::page;
     post "/player/{key}/results"                          PlayerLink => personal::report;
     post "/player/{key}/next-round"                       PlayerLink => personal::next_round;
+    get  "/player/{key}/games/{gid:\\d+}/record"           PlayerLink => boards::record_page;
+    get  "/t/{tid:\\d+}/games/{gid:\\d+}/live"             Public   => boards::live_page;
+    get  "/t/{tid:\\d+}/rounds/{n:\\d+}/boards"            Public   => boards::round_page;
+    get  "/t/{tid:\\d+}/display/boards"                   Public   => boards::display_page;
     get  "/"                                              Public   => home::home;
     get  "/healthz"                                       Public   => super::healthz;
     get  "/static/kraal.css"                              Public   => super::pages::stylesheet;
     get  "/static/kraal.js"                               Public   => super::pages::script;
+    get  "/static/board.js"                               Public   => super::pages::board_script;
     get  "/manifest.webmanifest"                          Public   => super::pages::manifest;
     get  "/sw.js"                                         Public   => super::pages::worker;
     get  "/player/{key}/manifest.webmanifest"             PlayerLink => personal::manifest;
@@ -251,6 +257,8 @@ pub static ROUTES: &[RouteSpec] = routes! {
     post "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/rectify" PlayerLink => api::post_rectify;
     post "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/stand" PlayerLink => api::post_stand;
     get  "/api/v1/games/{gid:\\d+}/live"                   Public   => api::get_live;
+    get  "/api/v1/player/{key}/games/{gid:\\d+}/plies"     PlayerLink => api::get_plies;
+    stream "/api/v1/tournaments/{tid:\\d+}/rounds/{n:\\d+}/live" Public => super::live::round_feed;
     put  "/api/v1/games/{gid:\\d+}"                        Referee  => api::put_game;
     get  "/api/v1/games/{gid:\\d+}"                        Referee  => api::get_game;
     put  "/api/v1/games/{gid:\\d+}/scoresheet"             Referee  => api::put_scoresheet;

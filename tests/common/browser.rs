@@ -238,3 +238,29 @@ pub async fn fill_sign_in(b: &Client, name: &str) {
         .unwrap();
     navigate(b, Go::Click(Locator::Css("main button[type=submit]"))).await;
 }
+
+/// Runs `script` until it returns true, or fails saying `what`.
+pub async fn until(b: &fantoccini::Client, script: &str, args: Vec<serde_json::Value>, what: &str) {
+    let start = Instant::now();
+    loop {
+        let v = b.execute(script, args.clone()).await.unwrap();
+        if v == serde_json::json!(true) {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "{what} (20 s)");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The page fits the phone: nothing runs off its right edge.
+pub async fn fits_360(b: &fantoccini::Client, what: &str) {
+    let r = b
+        .execute(
+            "return [window.innerWidth, document.documentElement.scrollWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(r[0], serde_json::json!(360), "{what}: the viewport");
+    assert!(r[1].as_i64().unwrap() <= 360, "{what} is {} px wide", r[1]);
+}

@@ -59,8 +59,9 @@ pub const FORMAT: &str = "kraal event";
 /// person's id at the source (`people[].person`) and carries the people
 /// without a federation id too (`federation_id` empty): a published copy
 /// links them by that id, within its origin, to the same person of the
-/// receiving registry at every revision.
-pub const VERSION: u32 = 5;
+/// receiving registry at every revision. Version 6 added the event's
+/// `live_boards` (who watches the games recorded at the board).
+pub const VERSION: u32 = 6;
 /// The largest event file taken: 50 MB (a season's league with every
 /// record is a few MB).
 pub const MAX_FILE_BYTES: usize = 50 * 1024 * 1024;
@@ -99,6 +100,13 @@ pub struct TournamentRow {
     pub clocks: bool,
     #[serde(default)]
     pub half_point_bye: bool,
+    /// Version 6 on; older files' events show their live boards to all.
+    #[serde(default = "public_boards")]
+    pub live_boards: String,
+}
+
+fn public_boards() -> String {
+    crate::tournament::LiveBoards::Public.as_str().to_string()
 }
 
 fn players_confirm() -> String {

@@ -224,6 +224,7 @@ fn check_tournament_row(file: &EventFile, today: chrono::NaiveDate) -> Result<()
         records_public: text(t.records_public),
         records_required: text(t.records_required),
         confirmation: t.confirmation.clone(),
+        live_boards: t.live_boards.clone(),
         clocks: text(t.clocks),
         half_point_bye: text(t.half_point_bye),
         rated: String::new(),

@@ -21,8 +21,8 @@ pub use games::{get_game, put_game, put_scoresheet};
 pub use health::data_health;
 pub use people::{create_person, get_person, merge_person, ratings, search_people, undo_merge};
 pub use player::{
-    cancel_bye, get_live, get_own, get_round_links, post_next_round, post_ply, post_rectify,
-    post_report, post_stand, put_clock, renew_link, revoke_link,
+    cancel_bye, get_live, get_own, get_plies, get_round_links, post_next_round, post_ply,
+    post_rectify, post_report, post_stand, put_clock, renew_link, revoke_link,
 };
 pub use players::{add_player, add_relation};
 pub use publication::{delete_publication, get_publication, put_publication};

@@ -11,6 +11,7 @@ use crate::director::personal::{self, NextRound};
 use crate::field::Problem;
 use crate::results::GameResult;
 use crate::web::error::{ApiError, AppError};
+use crate::web::views::board::{live_game, EndedJson};
 use crate::web::views::personal::round_links;
 use crate::web::views::personal::{ClockJson, Current, Line, Next, OwnView};
 use crate::web::views::round::load_data;
@@ -327,24 +328,6 @@ pub struct PlyJson {
     ended: Option<EndedJson>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct EndedJson {
-    /// From the starter's side: `1-0`, `0-1`, `1/2-1/2`.
-    result: &'static str,
-    reason: crate::rules::fault::Ending,
-    article: &'static str,
-}
-
-impl From<crate::director::recording::Ended> for EndedJson {
-    fn from(e: crate::director::recording::Ended) -> EndedJson {
-        EndedJson {
-            result: e.result.as_str(),
-            reason: e.reason,
-            article: e.reason.article(),
-        }
-    }
-}
-
 impl From<crate::director::recording::PlyAnswer> for PlyJson {
     fn from(a: crate::director::recording::PlyAnswer) -> PlyJson {
         PlyJson {
@@ -387,8 +370,9 @@ pub async fn post_ply(
         )
     })?;
     let k = key.clone();
+    let kept = state.recordings.clone();
     let done = state
-        .run(move |c| crate::director::recording::record_ply(c, &k, game, ply, &b.written))
+        .run(move |c| crate::director::recording::record_ply(c, &kept, &k, game, ply, &b.written))
         .await;
     let done = state.limits.personal_answered(&key, done)?;
     let status = if done.new {
@@ -403,46 +387,17 @@ pub async fn post_ply(
 /// starter's record (the other player's where the starter has none), for
 /// a viewer who joins late.
 pub async fn get_live(
+    ctx: crate::web::ctx::Ctx,
     state: web::Data<AppState>,
     game: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let game = game.into_inner();
-    let g = state
-        .run(move |c| crate::director::recording::recorded_game(c, game))
+    let kept = state.recordings.clone();
+    let (w, _, g) = state
+        .run(move |c| crate::director::recording::watched_game(c, &kept, None, game))
         .await?;
-    let main = g.main();
-    let plies: Vec<serde_json::Value> = main
-        .map(|r| {
-            let all = r.recording.irregularities();
-            r.recording
-                .texts()
-                .enumerate()
-                .map(|(i, text)| {
-                    let n = i as u32 + 1;
-                    let article = all.iter().find(|x| x.ply == n).map(|x| x.article.clone());
-                    serde_json::json!({
-                        "ply": n,
-                        "move": text,
-                        "status": if article.is_some() { "irregular" } else { "accepted" },
-                        "article": article,
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let report = main.map(|r| r.recording.report());
-    let ended = report
-        .as_ref()
-        .and_then(crate::director::recording::Ended::of)
-        .map(EndedJson::from);
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "game": g.game,
-        "plies": plies,
-        "position": report.map(|r| r.final_position),
-        "ended": ended,
-        "differ_at": g.differ_at,
-        "result": g.result.map(GameResult::as_str),
-    })))
+    crate::web::live::may_watch(&state, &ctx, &w).await?;
+    Ok(HttpResponse::Ok().json(live_game(&g)))
 }
 
 /// `POST /api/v1/player/{key}/games/{gid}/plies/{n}/rectify` and
@@ -473,8 +428,9 @@ async fn rule(
     let (key, game, ply) = path.into_inner();
     state.limits.ply(&key, &req)?;
     let k = key.clone();
+    let kept = state.recordings.clone();
     let done = state
-        .run(move |c| crate::director::recording::rule_on_ply(c, &k, game, ply, rectify))
+        .run(move |c| crate::director::recording::rule_on_ply(c, &kept, &k, game, ply, rectify))
         .await;
     let done = state.limits.personal_answered(&key, done)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({
@@ -482,4 +438,34 @@ async fn rule(
         "ruling": if done.rectified { "rectified" } else { "stands" },
         "next": done.next,
     })))
+}
+
+/// `GET /api/v1/player/{key}/games/{gid}/plies`: the player's own record
+/// of game gid as their board shows it (the state `static/board.js` goes
+/// on from): plies with their checks and capture column, the position,
+/// the end the board shows, where the two records differ, and the
+/// opponent's irregular plies waiting for the player's word.
+pub async fn get_plies(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, GameId)>,
+) -> Result<HttpResponse, ApiError> {
+    let (key, game) = path.into_inner();
+    state.limits.personal(&key, &req, false)?;
+    let kept = state.recordings.clone();
+    let k = key.clone();
+    let own = state
+        .run(move |c| crate::director::recording::own_record(c, &kept, &k, game))
+        .await;
+    let own = state.limits.personal_answered(&key, own)?;
+    let board = crate::web::views::board::BoardView::of(
+        &own.game,
+        own.mine(),
+        Some(own.side),
+        &own.open_flags,
+    );
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .body(board.state))
 }

@@ -32,6 +32,7 @@ pub struct NewTournament {
     records_required: Option<bool>,
     #[serde(alias = "result_confirmation")]
     confirmation: Option<String>,
+    live_boards: Option<String>,
     clocks: Option<bool>,
     half_point_bye: Option<bool>,
     rated: Option<bool>,
@@ -56,6 +57,8 @@ pub struct TournamentJson {
     records_public: bool,
     records_required: bool,
     confirmation: Confirmation,
+    /// Who may watch the live boards: `public`, `referees`, `off`.
+    live_boards: crate::tournament::LiveBoards,
     clocks: bool,
     half_point_bye: bool,
     /// Withdrawn from public view (only its referees and the admins see it).
@@ -83,6 +86,7 @@ impl From<&Tournament> for TournamentJson {
             records_public: t.records_public,
             records_required: t.records_required,
             confirmation: t.confirmation,
+            live_boards: t.live_boards,
             clocks: t.clocks,
             half_point_bye: t.half_point_bye,
             archived: t.archived,
@@ -115,6 +119,7 @@ impl From<NewTournament> for RawTournament {
             records_public: yes(b.records_public),
             records_required: yes(b.records_required),
             confirmation: b.confirmation.unwrap_or_default(),
+            live_boards: b.live_boards.unwrap_or_default(),
             clocks: yes(b.clocks),
             half_point_bye: yes(b.half_point_bye),
             rated: match b.rated {
@@ -150,6 +155,7 @@ pub struct TournamentPatch {
     records_required: Option<bool>,
     #[serde(alias = "result_confirmation")]
     confirmation: Option<String>,
+    live_boards: Option<String>,
     clocks: Option<bool>,
     half_point_bye: Option<bool>,
     rated: Option<bool>,
@@ -222,6 +228,9 @@ impl TournamentPatch {
         }
         if let Some(v) = self.confirmation {
             raw.confirmation = v;
+        }
+        if let Some(v) = self.live_boards {
+            raw.live_boards = v;
         }
         if let Some(v) = self.clocks {
             raw.clocks = yes(v);

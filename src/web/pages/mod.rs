@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod boards;
 pub mod display;
 pub mod forbidden;
 pub mod games;
@@ -92,7 +93,18 @@ pub async fn script() -> HttpResponse {
         .body(SCRIPT)
 }
 
+/// `GET /static/board.js`: the board's script (record and watch).
+pub async fn board_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(BOARD_SCRIPT)
+}
+
 const SCRIPT: &str = include_str!("../../../static/kraal.js");
+/// The board's script, loaded by the pages that show a board only, so
+/// that a player's page keeps its weight.
+const BOARD_SCRIPT: &str = include_str!("../../../static/board.js");
 const STYLESHEET: &str = include_str!("../../../static/kraal.css");
 const WORKER: &str = include_str!("../../../static/sw.js");
 
@@ -106,7 +118,7 @@ pub async fn worker() -> HttpResponse {
     let body = BUILT.get_or_init(|| {
         use blake2::Digest;
         let mut d = blake2::Blake2s256::new();
-        for part in [WORKER, SCRIPT, STYLESHEET, MANIFEST] {
+        for part in [WORKER, SCRIPT, BOARD_SCRIPT, STYLESHEET, MANIFEST] {
             d.update(part.as_bytes());
         }
         let version: String = d.finalize()[..6]

@@ -129,6 +129,9 @@ impl TournamentForm {
     fn confirmations(&self) -> &'static [crate::tournament::Confirmation] {
         crate::tournament::Confirmation::ALL
     }
+    fn live_board_choices(&self) -> &'static [crate::tournament::LiveBoards] {
+        crate::tournament::LiveBoards::ALL
+    }
     fn tiebreak_options(&self) -> &'static [Tiebreak] {
         Tiebreak::ALL
     }

@@ -3,6 +3,7 @@
 //! them, the API serialises its own types from them; no page imports
 //! another page.
 
+pub mod board;
 pub mod personal;
 pub mod publication;
 pub mod round;

@@ -1,0 +1,2 @@
+DROP TABLE live_games;
+ALTER TABLE tournaments DROP COLUMN live_boards;
