@@ -17,7 +17,8 @@
   "use strict";
   // When the page shown is the copy the service worker kept (NaN if not).
   var copyAt = Date.parse(document.documentElement.getAttribute("data-offline-as-of") || "");
-  if (!window.JSON || !window.fetch || !document.querySelector("section[data-record]")) return;
+  if (!window.JSON || !window.fetch) return;
+  if (!document.querySelector("section[data-record], [data-boards], [data-boards-url]")) return;
   var WORDS = { updated: "Updated {time}", result: "Result: {result}", ply: "Ply {n}", dark: "Dark", light: "Light" };
   function other(side) { return side === "dark" ? "light" : "dark"; }
   function each(list, f) { Array.prototype.forEach.call(list, f); }
@@ -372,12 +373,23 @@
       var end = state.ended;
       say("[data-ended]", end ? words("ended", { result: end.result, article: end.article || "" })
         : state.result ? words("result", { result: state.result }) : "");
+      // The board's end, offered to report (the page's report form; the
+      // starter plays dark, and results are from the starter's side).
+      var report = mode === "record" && document.querySelector("button[data-board-result]");
+      if (report && end && !state.result) {
+        var mine = end.result === "1/2-1/2" ? "draw" : (end.result === "1-0") === (attr("me") === "dark") ? "win" : "loss";
+        report.value = end.result;
+        report.textContent = report.getAttribute("data-words-" + mine) || end.result;
+        report.hidden = false;
+      } else if (report) {
+        report.hidden = true;
+      }
 
       var list = q("[data-moves]");
       if (list) {
         list.textContent = "";
         shown.plies.forEach(function (p) {
-          var li = el("li", { "data-ply": p.ply, "data-status": p.status || "accepted" });
+          var li = el("li", { "data-ply": p.ply, "data-status": p.status || "accepted", value: p.ply });
           if (p.status === "irregular") li.className = "irregular";
           li.appendChild(el("span", { "class": "mv" }, p.move));
           li.appendChild(document.createTextNode(" "));

@@ -415,8 +415,13 @@ fn the_opponent_has_an_irregular_ply_rectified_or_lets_it_stand() {
 /// `path` of `app` opened as a browser opens an event stream; reads time
 /// out every 200 ms so that [`next_ply`] can give up.
 fn stream(app: &TestApp, path: &str) -> std::io::BufReader<std::net::TcpStream> {
+    stream_at(&app.base, path)
+}
+
+/// As [`stream`], of the server at `base`.
+fn stream_at(base: &str, path: &str) -> std::io::BufReader<std::net::TcpStream> {
     use std::io::Write;
-    let addr = app.base.trim_start_matches("http://").to_string();
+    let addr = base.trim_start_matches("http://").to_string();
     let mut s = std::net::TcpStream::connect(&addr).unwrap();
     s.set_read_timeout(Some(std::time::Duration::from_millis(200)))
         .unwrap();
@@ -678,5 +683,35 @@ fn a_record_grown_elsewhere_is_read_again_before_the_next_ply() {
             .collect();
         assert_eq!(light, ["D5"], "[{b}] {third}");
         assert_eq!(third["status"], "accepted", "[{b}] {third}");
+    }
+}
+
+/// Two servers of one database (a federation's app processes behind one
+/// proxy): a ply posted to one reaches, within a second, the viewers the
+/// other holds, since each reads the games' counters from the database.
+#[test]
+fn a_ply_posted_to_one_server_reaches_the_viewers_of_another() {
+    for app in TestApp::all() {
+        let (tid, _api, table, first, second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let (dark, _light) = dark_and_light(&table, &first, &second);
+        let b = app.backend;
+        let other = common::Served::start(&app.database_url, |_| {});
+        let mut board = stream_at(&other.base, &format!("/t/{tid}/games/{game}/events"));
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let sent = std::time::Instant::now();
+        assert_eq!(send(&app, dark, game, 1, "D2").status, 201, "[{b}]");
+        let seen = next_ply(&mut board, std::time::Duration::from_secs(1))
+            .unwrap_or_else(|| panic!("[{b}] the other server's viewer saw no ply"));
+        assert!(
+            sent.elapsed() < std::time::Duration::from_secs(1),
+            "[{b}] {:?}",
+            sent.elapsed()
+        );
+        assert_eq!(
+            (&seen["ply"], &seen["move"]),
+            (&json!(1), &json!("D2-1")),
+            "[{b}] {seen}"
+        );
     }
 }

@@ -169,15 +169,18 @@ pub struct RoundBoardsPage {
     pub tournament: crate::director::model::Tournament,
     pub round: crate::ids::RoundNo,
     pub boards: Vec<SmallBoard>,
-    /// The venue display's screen: every board at once, up to
-    /// [`RoundBoardsPage::AT_ONCE`], then in turns.
+    /// The venue display's screen (`DisplayBoardsPage`).
     pub display: bool,
     pub feed: String,
 }
 
-impl RoundBoardsPage {
-    /// The boards a 1920x1080 screen shows at once.
-    pub const AT_ONCE: usize = 16;
+/// The venue display's boards screen: the round's boards, full screen
+/// and dark as the display is, sixteen at a time (a 1920 by 1080 screen),
+/// turning beyond.
+#[derive(Template)]
+#[template(path = "display_boards.html")]
+pub struct DisplayBoardsPage {
+    pub page: RoundBoardsPage,
 }
 
 /// The boards of round `n` (of the latest published round when `None`).
@@ -229,7 +232,11 @@ async fn round_boards(
         boards,
         display,
     };
-    render(&page, StatusCode::OK)
+    if display {
+        render(&DisplayBoardsPage { page }, StatusCode::OK)
+    } else {
+        render(&page, StatusCode::OK)
+    }
 }
 
 /// `GET /t/{tid}/rounds/{n}/boards`: every game of round n being recorded
