@@ -932,3 +932,136 @@ fn send_now_has_the_sender_try_again_at_once() {
         last_try()
     );
 }
+
+/// Games recorded at the board at the venue reach the federation's copy
+/// ply by ply, without the event file sent again for each: its live board
+/// shows the venue's record within seconds, and a ply that moves only
+/// the game's counter leaves the venue's revision (and so the event file
+/// sent) where it was.
+#[test]
+fn plies_recorded_at_the_venue_reach_the_federations_live_boards() {
+    let backend = if common::backends().contains(&"postgres") {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    let mut s = setup(backend);
+    let venue_port = free_port();
+    let _venue = venue_process(&s, venue_port);
+    let venue = format!("http://127.0.0.1:{venue_port}");
+    let target = format!("http://127.0.0.1:{}", s.target_port);
+    let _target = target_process(&s);
+    let pairings = common::pair(&mut s.venue_api, s.vid);
+    assert!(
+        within(Duration::from_secs(30), || caught_up(
+            &venue, s.vid, &target, &s.origin
+        ))
+        .is_some(),
+        "round 1 reached the target"
+    );
+    let tid = copy_at(&target, &s.origin).unwrap();
+    // The venue's revision the copy is of, as the federation lists it.
+    let copy_of = || -> Value {
+        let list: Value =
+            serde_json::from_str(&get(&target, "/api/v1/tournaments").unwrap()).unwrap();
+        list["tournaments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["origin"]["id"] == s.origin.as_str())
+            .unwrap()["origin"]["revision"]
+            .clone()
+    };
+    let venue_revision = || {
+        kraal::db::tournaments::revision(
+            &mut s.venue_db.conn(),
+            kraal::ids::TournamentId(s.vid as i32),
+        )
+        .unwrap()
+    };
+    let (copy_revision, revision_before) = (copy_of(), venue_revision());
+
+    // Table 2's players record game 1's first plies at the venue.
+    let table = &pairings[1];
+    let links = s
+        .venue_api
+        .get(&format!("/api/v1/tournaments/{}/rounds/1/links", s.vid))
+        .json();
+    let key = |id: &Value| -> String {
+        let url = links["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| &l["player"] == id)
+            .unwrap()["url"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        url.rsplit('/').next().unwrap().to_string()
+    };
+    let game = table["games"][0]["id"].as_i64().unwrap();
+    for (n, ply) in ["C5", "D5", "E5"].iter().enumerate() {
+        for id in [&table["first_id"], &table["second_id"]] {
+            let r = Client::new(&venue).send_json(
+                "POST",
+                &format!("/api/v1/player/{}/games/{game}/plies", key(id)),
+                json!({"ply": n + 1, "move": ply}),
+            );
+            assert_eq!(r.status, 201, "{}", r.body);
+        }
+    }
+    // The copy's game 1 of table 2, by its own id.
+    let round: Value = serde_json::from_str(
+        &get(&target, &format!("/api/v1/tournaments/{tid}/rounds/1")).unwrap(),
+    )
+    .unwrap();
+    let copy_game = round["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["table"] == 2)
+        .unwrap()["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let arrived = within(Duration::from_secs(10), || {
+        get(&target, &format!("/api/v1/games/{copy_game}/live"))
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|l| l["plies"].as_array().is_some_and(|p| p.len() == 3))
+    });
+    assert!(arrived.is_some(), "the plies reached the federation's copy");
+    let live: Value =
+        serde_json::from_str(&get(&target, &format!("/api/v1/games/{copy_game}/live")).unwrap())
+            .unwrap();
+    assert_eq!(live["plies"][2]["move"], "E5-2", "{live}");
+    assert_eq!(live["differ_at"], Value::Null, "{live}");
+    assert_eq!(
+        venue_revision(),
+        revision_before,
+        "a ply is no change of the event"
+    );
+    assert_eq!(
+        copy_of(),
+        copy_revision,
+        "no event file was sent for the plies"
+    );
+    let page = get(&target, &format!("/t/{tid}/games/{copy_game}/live")).unwrap();
+    assert!(page.contains(r#"data-j="E5""#), "the copy's live board");
+
+    // Only the account that publishes the event sends its records.
+    let stranger = common::publisher_token(&s.target_db, "another-venue");
+    let r = Client::new(&target).send_json_with(
+        "PUT",
+        &format!("/api/v1/published/{}/games/1/2/1", s.origin),
+        json!({"dark": ["C5"], "light": ["C5"]}),
+        &[("Authorization", &format!("Bearer {stranger}"))],
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    let r = Client::new(&target).send_json_with(
+        "PUT",
+        &format!("/api/v1/published/{}/games/1/2/1", s.origin),
+        json!({"dark": ["C5", "Z9"], "light": []}),
+        &[("Authorization", &format!("Bearer {}", s.token))],
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(r.json()["field"], "dark", "{}", r.body);
+}

@@ -9,9 +9,11 @@
 
 use diesel::prelude::*;
 
-use super::schema::{games, live_games, ply_rulings as rulings, recorded_plies as plies};
+use super::schema::{
+    games, live_games, live_sent, pairings, ply_rulings as rulings, recorded_plies as plies, rounds,
+};
 use super::{now, DbConnection, DbError};
-use crate::ids::{EntryId, GameId, RoundId};
+use crate::ids::{EntryId, GameId, RoundId, RoundNo, TournamentId};
 use crate::results::GameResult;
 
 /// One ply of one player's record.
@@ -170,4 +172,147 @@ pub fn live_in(conn: &mut DbConnection, rounds: &[RoundId]) -> Result<Vec<LiveCo
             result: result.and_then(|r| GameResult::try_from(r).ok()),
         })
         .collect())
+}
+
+/// A game recorded at the board, where a published copy finds it: by
+/// round, table and game number (the copy's ids are its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GamePlace {
+    pub round: RoundNo,
+    pub table: i32,
+    pub number: i32,
+}
+
+/// The games of tournament `tid` whose live counter moved past what
+/// publication `publication`'s target has, with their places and counters.
+pub fn unsent(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+    publication: i32,
+) -> Result<Vec<(GameId, GamePlace, i32)>, DbError> {
+    let live: Vec<(GameId, i32, RoundNo, i32, i32)> = live_games::table
+        .inner_join(games::table.inner_join(pairings::table.inner_join(rounds::table)))
+        .filter(rounds::tournament_id.eq(tid))
+        .select((
+            live_games::game_id,
+            live_games::version,
+            rounds::number,
+            pairings::table_no,
+            games::number,
+        ))
+        .load(conn)?;
+    let sent: std::collections::HashMap<GameId, i32> = live_sent::table
+        .filter(live_sent::publication_id.eq(publication))
+        .select((live_sent::game_id, live_sent::version))
+        .load::<(GameId, i32)>(conn)?
+        .into_iter()
+        .collect();
+    Ok(live
+        .into_iter()
+        .filter(|(game, version, ..)| sent.get(game).is_none_or(|s| s < version))
+        .map(|(game, version, round, table, number)| {
+            (
+                game,
+                GamePlace {
+                    round,
+                    table,
+                    number,
+                },
+                version,
+            )
+        })
+        .collect())
+}
+
+/// Publication `publication`'s target has game `game`'s records as they
+/// were at counter `version`.
+pub fn sent(
+    conn: &mut DbConnection,
+    publication: i32,
+    game: GameId,
+    version: i32,
+) -> Result<(), DbError> {
+    let n = diesel::update(live_sent::table.find((publication, game)))
+        .set(live_sent::version.eq(version))
+        .execute(conn)?;
+    if n == 0 {
+        diesel::insert_into(live_sent::table)
+            .values((
+                live_sent::publication_id.eq(publication),
+                live_sent::game_id.eq(game),
+                live_sent::version.eq(version),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A game found by its place, with its round, its starter and its
+/// pairing's players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Queryable)]
+pub struct PlacedGame {
+    pub game: GameId,
+    pub round: RoundId,
+    pub starter: Option<EntryId>,
+    pub first: Option<EntryId>,
+    pub second: Option<EntryId>,
+}
+
+/// Game `place` of tournament `tid`, in a published round.
+pub fn at_place(
+    conn: &mut DbConnection,
+    tid: TournamentId,
+    place: GamePlace,
+) -> Result<Option<PlacedGame>, DbError> {
+    Ok(games::table
+        .inner_join(pairings::table.inner_join(rounds::table))
+        .filter(rounds::tournament_id.eq(tid))
+        .filter(rounds::number.eq(place.round))
+        .filter(rounds::status.eq("published"))
+        .filter(pairings::table_no.eq(place.table))
+        .filter(games::number.eq(place.number))
+        .select((
+            games::id,
+            rounds::id,
+            games::starter_player_id,
+            pairings::first_player_id,
+            pairings::second_player_id,
+        ))
+        .first(conn)
+        .optional()?)
+}
+
+/// Replaces `player`'s record of `game` by `written` (a published copy
+/// takes the venue's records as they are).
+pub fn replace_record(
+    conn: &mut DbConnection,
+    game: GameId,
+    player: EntryId,
+    written: &[String],
+) -> Result<(), DbError> {
+    diesel::delete(
+        plies::table
+            .filter(plies::game_id.eq(game))
+            .filter(plies::player_id.eq(player)),
+    )
+    .execute(conn)?;
+    let at = now();
+    let rows: Vec<RecordedPly> = written
+        .iter()
+        .enumerate()
+        .map(|(i, w)| RecordedPly {
+            game_id: game,
+            player_id: player,
+            ply: i as i32 + 1,
+            written: w.clone(),
+            recorded_at: at,
+        })
+        .collect();
+    // One statement a ply: batch inserts are not one SQL for both backends.
+    for row in rows {
+        diesel::insert_into(plies::table)
+            .values(row)
+            .execute(conn)?;
+    }
+    Ok(())
 }

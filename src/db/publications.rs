@@ -79,6 +79,12 @@ pub fn set(
                 diesel::update(publications::table.find(p.id))
                     .set(publications::published_revision.eq(None::<i32>))
                     .execute(w.conn())?;
+                // The new target has no game's records either.
+                diesel::delete(
+                    super::schema::live_sent::table
+                        .filter(super::schema::live_sent::publication_id.eq(p.id)),
+                )
+                .execute(w.conn())?;
             }
         }
         None => {
@@ -124,6 +130,16 @@ pub fn stop(w: &mut Write, tid: TournamentId) -> Result<(), DbError> {
 
 /// The active publications whose tournament moved past what the target
 /// acknowledged, with the tournament's revision now.
+/// Every active publication, with its tournament's revision now.
+pub fn active(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> {
+    Ok(publications::table
+        .inner_join(tournaments::table)
+        .filter(publications::active.eq(true))
+        .order(publications::id)
+        .select((Publication::as_select(), tournaments::revision))
+        .load(conn)?)
+}
+
 pub fn due(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> {
     let rows: Vec<(Publication, i32)> = publications::table
         .inner_join(tournaments::table)

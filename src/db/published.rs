@@ -144,3 +144,12 @@ pub fn receive(
         imported,
     })
 }
+
+/// The copy of the event a venue publishes as `origin`, if it is here.
+pub fn by_origin(conn: &mut DbConnection, origin: &str) -> Result<Option<Published>, DbError> {
+    Ok(published::table
+        .filter(published::origin_id.eq(origin))
+        .select(Published::as_select())
+        .first(conn)
+        .optional()?)
+}

@@ -223,6 +223,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    live_sent (publication_id, game_id) {
+        publication_id -> Integer,
+        game_id -> Integer,
+        version -> Integer,
+    }
+}
+
+diesel::table! {
     live_games (game_id) {
         game_id -> Integer,
         round_id -> Integer,
@@ -422,6 +430,8 @@ diesel::joinable!(ply_rulings -> games (game_id));
 diesel::joinable!(ply_rulings -> players (player_id));
 diesel::joinable!(live_games -> games (game_id));
 diesel::joinable!(live_games -> rounds (round_id));
+diesel::joinable!(live_sent -> games (game_id));
+diesel::joinable!(live_sent -> publications (publication_id));
 diesel::joinable!(recorded_plies -> games (game_id));
 diesel::joinable!(recorded_plies -> players (player_id));
 diesel::joinable!(reports -> games (game_id));
@@ -452,6 +462,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotent_answers,
     lineups,
     live_games,
+    live_sent,
     login_failures,
     merges,
     origin_people,

@@ -36,6 +36,11 @@ pub fn send_now(w: &mut Write, tid: TournamentId) -> Result<(), DbError> {
     crate::db::publications::send_now(w, tid)
 }
 
+/// Every active publication, with its tournament's revision now.
+pub fn active(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> {
+    crate::db::publications::active(conn)
+}
+
 /// The active publications whose tournament moved past what the target
 /// acknowledged, with the tournament's revision now.
 pub fn due(conn: &mut DbConnection) -> Result<Vec<(Publication, i32)>, DbError> {

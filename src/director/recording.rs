@@ -32,6 +32,7 @@ use crate::rules::record::{same_ply, Recording};
 use crate::rules::PlayRules;
 
 use super::personal::holder;
+pub use crate::db::plies::GamePlace;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -656,4 +657,119 @@ pub fn round_boards(
     }
     boards.sort_by_key(|b| (b.context.pairing.table_no, b.context.game.number));
     Ok((w, boards))
+}
+
+/// A game's records as a venue sends them to where it publishes.
+#[derive(Debug, Clone)]
+pub struct RecordsToSend {
+    pub game: GameId,
+    pub place: plies::GamePlace,
+    /// The game's live counter they are of.
+    pub version: i32,
+    /// The starter's record (dark) and the other player's (light).
+    pub dark: Vec<String>,
+    pub light: Vec<String>,
+}
+
+/// The records of tournament `tid`'s games that moved past what
+/// publication `publication`'s target has.
+pub fn records_to_send(
+    conn: &mut DbConnection,
+    tid: crate::ids::TournamentId,
+    publication: i32,
+) -> Result<Vec<RecordsToSend>, DbError> {
+    let mut out = Vec::new();
+    for (game, place, version) in plies::unsent(conn, tid, publication)? {
+        let ctx = rounds::game_context(conn, game)?;
+        let all = plies::of_game(conn, game)?;
+        let of = |p: Option<EntryId>| -> Vec<String> {
+            all.iter()
+                .filter(|x| Some(x.player_id) == p)
+                .map(|x| x.written.clone())
+                .collect()
+        };
+        let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
+        let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
+            .into_iter()
+            .flatten()
+            .find(|p| Some(*p) != starter);
+        out.push(RecordsToSend {
+            game,
+            place,
+            version,
+            dark: of(starter),
+            light: of(other),
+        });
+    }
+    Ok(out)
+}
+
+/// The target of publication `publication` took game `game`'s records
+/// at counter `version` (the sender's bookkeeping, like its revisions).
+pub fn records_sent(
+    conn: &mut DbConnection,
+    publication: i32,
+    game: GameId,
+    version: i32,
+) -> Result<(), DbError> {
+    plies::sent(conn, publication, game, version)
+}
+
+/// The most plies a record sent by a venue may have: far more than any
+/// game (the ten-move rule ends one long before).
+pub const MOST_PLIES: usize = 2000;
+
+/// A venue's records of game `place` of its published event `origin`
+/// (`dark`: the starter's record), taken by the copy here as they are, so
+/// that its live boards follow the venue's: each ply must be one ply as a
+/// player writes it; the records replace the copy's and move its game's
+/// live counter. Only the account that publishes the event may send them.
+pub fn receive_records(
+    conn: &mut DbConnection,
+    by: &crate::db::users::User,
+    origin: &str,
+    place: plies::GamePlace,
+    dark: &[String],
+    light: &[String],
+) -> Result<GameId, DbError> {
+    let copy = crate::db::published::by_origin(conn, origin)?
+        .filter(|p| by.is_admin() || p.published_by == Some(by.id))
+        .ok_or(DbError::Refused(Refusal::NotFound(Thing::Tournament)))?;
+    let Some(found) = plies::at_place(conn, copy.tournament_id, place)? else {
+        return Err(DbError::Refused(Refusal::NotFound(Thing::Game)));
+    };
+    for (field, record) in [("dark", dark), ("light", light)] {
+        if record.len() > MOST_PLIES {
+            return Err(FieldError::new(field, Problem::TooMany { max: MOST_PLIES }).into());
+        }
+        let mut check = Recording::new(&crate::rules::RuleSet::Official.play());
+        for written in record {
+            check.push(written).map_err(|e| {
+                FieldError::new(
+                    field,
+                    Problem::NotAMove {
+                        text: written.trim().to_string(),
+                        expected: e.expected,
+                    },
+                )
+            })?;
+        }
+    }
+    let (game, round) = (found.game, found.round);
+    let starter = found.starter.or(found.first);
+    let other = [found.first, found.second]
+        .into_iter()
+        .flatten()
+        .find(|p| Some(*p) != starter);
+    super::commit::unrecorded(conn, |c| {
+        plies::hold(c, game)?;
+        if let Some(s) = starter {
+            plies::replace_record(c, game, s, dark)?;
+        }
+        if let Some(o) = other {
+            plies::replace_record(c, game, o, light)?;
+        }
+        plies::moved(c, game, round)?;
+        Ok((game, true))
+    })
 }

@@ -15,6 +15,11 @@
 //! rule for outbound requests (`crate::outbound`): no private address
 //! unless the admin allows it, timeouts of seconds, at most a few kB of an
 //! answer read, and never the target's own words shown.
+//!
+//! Games recorded at the board go as they move, not in the event file:
+//! once the target has the event as it is now, each game whose live
+//! counter moved past what the target took is sent alone (its two
+//! records, a few kB), so the federation's live boards follow the venue's.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -128,19 +133,33 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
                 continue;
             }
         };
+        // The games recorded at the board whose records the target lacks,
+        // for the publications whose event it has as it is now.
+        let live = match pool.get().map_err(crate::director::model::DbError::from) {
+            Ok(mut conn) => live_due(&mut conn),
+            Err(e) => Err(e),
+        };
+        let live = live.unwrap_or_else(|e| {
+            tracing::warn!(target: "kraal::publish", "cannot read the games to send: {e}");
+            Vec::new()
+        });
         // The publications due now, by target, for the targets no worker
         // is busy with.
-        let mut by_target: HashMap<String, Vec<crate::director::model::Publication>> =
-            HashMap::new();
+        let mut by_target: HashMap<String, Vec<Job>> = HashMap::new();
         {
             let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
             let now = crate::director::now();
-            for (p, _) in due {
+            let jobs = due
+                .into_iter()
+                .map(|(p, _)| Job::Event(p))
+                .chain(live.into_iter().map(|(p, games)| Job::Games(p, games)));
+            for job in jobs {
+                let p = job.publication();
                 let key = worker_of(&p.target);
-                if s.busy.contains(&key) || waiting(&p, now) {
+                if s.busy.contains(&key) || waiting(p, now) {
                     continue;
                 }
-                by_target.entry(key).or_default().push(p);
+                by_target.entry(key).or_default().push(job);
             }
             for key in by_target.keys() {
                 s.busy.insert(key.clone());
@@ -154,8 +173,11 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
                     let key = key.clone();
                     let shared = shared.clone();
                     move || {
-                        for p in publications {
-                            send_and_store(&pool, &venue, policy, &p);
+                        for job in publications {
+                            match job {
+                                Job::Event(p) => send_and_store(&pool, &venue, policy, &p),
+                                Job::Games(p, games) => send_games(&pool, policy, &p, games),
+                            }
                         }
                         let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
                         s.busy.remove(&key);
@@ -166,6 +188,96 @@ fn run(pool: Pool, venue: Venue, policy: Policy) {
                 let mut s = shared.lock().unwrap_or_else(PoisonError::into_inner);
                 s.busy.remove(&key);
             }
+        }
+    }
+}
+
+/// What a target's worker sends.
+enum Job {
+    /// The whole event, as it is now.
+    Event(crate::director::model::Publication),
+    /// Games recorded at the board, each its records as they are now.
+    Games(
+        crate::director::model::Publication,
+        Vec<crate::director::recording::RecordsToSend>,
+    ),
+}
+
+impl Job {
+    fn publication(&self) -> &crate::director::model::Publication {
+        match self {
+            Job::Event(p) | Job::Games(p, _) => p,
+        }
+    }
+}
+
+/// The active publications whose target has the event as it is now and
+/// lacks some game's records, with those records.
+fn live_due(
+    conn: &mut crate::director::model::DbConnection,
+) -> Result<
+    Vec<(
+        crate::director::model::Publication,
+        Vec<crate::director::recording::RecordsToSend>,
+    )>,
+    crate::director::model::DbError,
+> {
+    let mut out = Vec::new();
+    for (p, revision) in publications::active(conn)? {
+        if p.published_revision != Some(revision) {
+            continue;
+        }
+        let games = crate::director::recording::records_to_send(conn, p.tournament_id, p.id)?;
+        if !games.is_empty() {
+            out.push((p, games));
+        }
+    }
+    Ok(out)
+}
+
+/// Sends each of `games`' records to `p`'s target, in order, and stores
+/// what the target took; the first failure stops the rest until the
+/// sender's next try.
+fn send_games(
+    pool: &Pool,
+    policy: Policy,
+    p: &crate::director::model::Publication,
+    games: Vec<crate::director::recording::RecordsToSend>,
+) {
+    for g in games {
+        let url = format!(
+            "{}/api/v1/published/{}/games/{}/{}/{}",
+            p.target.trim_end_matches('/'),
+            p.origin_id,
+            g.place.round,
+            g.place.table,
+            g.place.number
+        );
+        let body = serde_json::json!({ "dark": g.dark, "light": g.light }).to_string();
+        let sent = crate::outbound::put(policy, &url, &p.token, body.as_bytes());
+        let stored = pool
+            .get()
+            .map_err(crate::director::model::DbError::from)
+            .and_then(|mut conn| match &sent {
+                Ok(_) => {
+                    crate::director::recording::records_sent(&mut conn, p.id, g.game, g.version)?;
+                    // A send that lands ends a run of failures, as an
+                    // event's does.
+                    match p.published_revision {
+                        Some(r) => publications::acknowledged(&mut conn, p.id, &p.target, r),
+                        None => Ok(()),
+                    }
+                }
+                Err(failure) => {
+                    tracing::info!(target: "kraal::publish", "tournament {}, game {}: {failure}", p.tournament_id, g.game);
+                    publications::failed(&mut conn, p.id, &failure.to_string())
+                }
+            });
+        if let Err(e) = stored {
+            tracing::warn!(target: "kraal::publish", "cannot store what was sent: {e}");
+        }
+        if sent.is_err() {
+            return;
         }
     }
 }

@@ -217,6 +217,7 @@ pub static ROUTES: &[RouteSpec] = routes! {
     put  "/api/v1/tournaments/{tid:\\d+}/publication"     Referee  => api::put_publication;
     delete "/api/v1/tournaments/{tid:\\d+}/publication"   Referee  => api::delete_publication;
     put  "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}" Publisher => api::receive_published;
+    put  "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}/games/{round:\\d+}/{table:\\d+}/{game:\\d+}" Publisher => api::receive_records;
     patch "/api/v1/tournaments/{tid:\\d+}"                Referee  => api::patch_tournament;
     get  "/api/v1/tournaments/{tid:\\d+}"                 Public   => api::get_tournament;
     delete "/api/v1/tournaments/{tid:\\d+}"               Admin    => api::delete_tournament;

@@ -27,6 +27,7 @@ pub use player::{
 pub use players::{add_player, add_relation};
 pub use publication::{delete_publication, get_publication, put_publication};
 pub use published::receive as receive_published;
+pub use published::receive_records;
 pub use rounds::{get_round, pair_round, patch_round};
 pub use seasons::{create_season, delete_season, list_seasons, patch_season, season_standings};
 pub use standings::standings;

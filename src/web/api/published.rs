@@ -241,3 +241,52 @@ pub async fn receive(
         "entries_unlinked": names(|i| &i.entries_unlinked),
     })))
 }
+
+/// A venue's records of one game recorded at the board.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordsBody {
+    dark: Vec<String>,
+    light: Vec<String>,
+}
+
+/// `PUT /api/v1/published/{origin}/games/{round}/{table}/{game}`: the
+/// venue's records of a game recorded at the board (the starter's as
+/// `dark`), which the copy here takes as they are, so that its live boards
+/// follow the venue's ply by ply without the event file being sent again.
+pub async fn receive_records(
+    ApiUser(user): ApiUser,
+    state: web::Data<AppState>,
+    path: web::Path<(String, crate::ids::RoundNo, i32, i32)>,
+    bytes: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    if !(user.is_admin() || user.may_publish) {
+        return Err(Forbidden::NoPublishing.into());
+    }
+    let (origin, round, table, number) = path.into_inner();
+    let body: super::Object<RecordsBody> = serde_json::from_slice(&bytes).map_err(|e| {
+        AppError::from(Unreadable::UnreadableJson {
+            detail: e.to_string(),
+        })
+    })?;
+    let body = body.0;
+    let place = crate::director::recording::GamePlace {
+        round,
+        table,
+        number,
+    };
+    let plies = body.dark.len().max(body.light.len());
+    let game = state
+        .run(move |c| {
+            crate::director::recording::receive_records(
+                c,
+                &user,
+                &origin,
+                place,
+                &body.dark,
+                &body.light,
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "game": game, "plies": plies })))
+}

@@ -218,66 +218,8 @@ impl BoardView {
         let recording = record.map_or(&fresh, |r| &r.recording);
         let report = recording.report();
         let pos = &report.final_position;
-        let owner = |j: &str| {
-            if pos.dark.iter().any(|c| c.junction == j) {
-                Some("dark")
-            } else if pos.light.iter().any(|c| c.junction == j) {
-                Some("light")
-            } else {
-                None
-            }
-        };
-        let spots = Junction::all()
-            .map(|j| {
-                let (x, y) = at(j.name());
-                let cow = pos
-                    .dark
-                    .iter()
-                    .chain(&pos.light)
-                    .find(|c| c.junction == j.name())
-                    .map(|c| c.cow);
-                Spot {
-                    name: j.name(),
-                    x,
-                    y,
-                    owner: owner(j.name()),
-                    cow,
-                }
-            })
-            .collect();
-        let all = recording.irregularities();
-        let moves: Vec<PlyRow> = recording
-            .official()
-            .enumerate()
-            .map(|(i, text)| {
-                let n = i as u32 + 1;
-                let mine: Vec<_> = all.iter().filter(|x| x.ply == n).collect();
-                let side = mine.first().map(|x| x.side).unwrap_or(if n % 2 == 1 {
-                    crate::rules::Side::Dark
-                } else {
-                    crate::rules::Side::Light
-                });
-                let triplet = triplet(&report, n);
-                PlyRow {
-                    ply: n,
-                    text: text.to_string(),
-                    side,
-                    status: if mine.is_empty() {
-                        "accepted"
-                    } else {
-                        "irregular"
-                    },
-                    article: mine.first().map(|x| x.article.clone()),
-                    words: (!mine.is_empty()).then(|| {
-                        mine.iter()
-                            .map(|x| words::detail(x, Lang::English))
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    }),
-                    triplet,
-                }
-            })
-            .collect();
+        let spots = spots_of(pos);
+        let moves = rows_of(recording, &report);
         let ended = Ended::of(&report);
         let lines: Vec<[&str; 3]> = LINES
             .iter()
@@ -307,24 +249,7 @@ impl BoardView {
             "result": g.result.map(GameResult::as_str),
             "flags": flags,
         });
-        let on = |cows: &[crate::rules::check::CowOn]| {
-            if cows.is_empty() {
-                "none on the board".to_string()
-            } else {
-                cows.iter()
-                    .map(|c| format!("{},{}", c.junction, c.cow))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
-        };
-        let description = format!(
-            "Dark: {}; light: {}; in hand dark {}, light {}; {} to play",
-            on(&pos.dark),
-            on(&pos.light),
-            pos.dark_in_hand,
-            pos.light_in_hand,
-            pos.to_move
-        );
+        let description = described(pos);
         BoardView {
             description,
             game: g.game,
@@ -340,4 +265,99 @@ impl BoardView {
             state: state.to_string().replace("</", "<\\/"),
         }
     }
+}
+
+/// The 24 junctions as drawn, each with the cow on it.
+fn spots_of(pos: &crate::rules::check::FinalPosition) -> Vec<Spot> {
+    use crate::rules::board::Junction;
+    let owner = |j: &str| {
+        if pos.dark.iter().any(|c| c.junction == j) {
+            Some("dark")
+        } else if pos.light.iter().any(|c| c.junction == j) {
+            Some("light")
+        } else {
+            None
+        }
+    };
+    Junction::all()
+        .map(|j| {
+            let (x, y) = at(j.name());
+            let cow = pos
+                .dark
+                .iter()
+                .chain(&pos.light)
+                .find(|c| c.junction == j.name())
+                .map(|c| c.cow);
+            Spot {
+                name: j.name(),
+                x,
+                y,
+                owner: owner(j.name()),
+                cow,
+            }
+        })
+        .collect()
+}
+
+/// The move list of `recording` (checked as `report`).
+fn rows_of(
+    recording: &crate::rules::record::Recording,
+    report: &crate::rules::Report,
+) -> Vec<PlyRow> {
+    use crate::wording::{rules as words, Lang};
+    let all = recording.irregularities();
+    recording
+        .official()
+        .enumerate()
+        .map(|(i, text)| {
+            let n = i as u32 + 1;
+            let mine: Vec<_> = all.iter().filter(|x| x.ply == n).collect();
+            let side = mine.first().map(|x| x.side).unwrap_or(if n % 2 == 1 {
+                crate::rules::Side::Dark
+            } else {
+                crate::rules::Side::Light
+            });
+            let triplet = triplet(report, n);
+            PlyRow {
+                ply: n,
+                text: text.to_string(),
+                side,
+                status: if mine.is_empty() {
+                    "accepted"
+                } else {
+                    "irregular"
+                },
+                article: mine.first().map(|x| x.article.clone()),
+                words: (!mine.is_empty()).then(|| {
+                    mine.iter()
+                        .map(|x| words::detail(x, Lang::English))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                }),
+                triplet,
+            }
+        })
+        .collect()
+}
+
+/// The position in words, for readers who cannot see the drawing.
+fn described(pos: &crate::rules::check::FinalPosition) -> String {
+    let on = |cows: &[crate::rules::check::CowOn]| {
+        if cows.is_empty() {
+            "none on the board".to_string()
+        } else {
+            cows.iter()
+                .map(|c| format!("{},{}", c.junction, c.cow))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    format!(
+        "Dark: {}; light: {}; in hand dark {}, light {}; {} to play",
+        on(&pos.dark),
+        on(&pos.light),
+        pos.dark_in_hand,
+        pos.light_in_hand,
+        pos.to_move
+    )
 }
