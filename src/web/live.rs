@@ -33,15 +33,8 @@ use crate::ids::{GameId, RoundId, TournamentId};
 use crate::results::GameResult;
 
 /// What the watcher tells open pages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
-    /// Game `game` of round `round`, recorded at the board, moved (a ply,
-    /// a word on one, its result): `json` is what its viewers are sent.
-    Played {
-        round: RoundId,
-        game: GameId,
-        json: Arc<str>,
-    },
     /// Tournament `tournament` is at `revision` now.
     Changed {
         tournament: TournamentId,
@@ -64,6 +57,24 @@ struct Watch {
     revision: Option<i32>,
 }
 
+/// What a live board's stream is told: a ply of its game (or round), as
+/// the JSON its viewers are sent; a ping; the server stopping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Board {
+    Ply(Arc<str>),
+    Ping,
+    Stop,
+}
+
+/// A channel of live boards: one game's viewers, or a round's feed. A ply
+/// wakes only the streams of its game and of its round's feeds, never the
+/// viewers of the other games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Channel {
+    Game(GameId),
+    Round(RoundId),
+}
+
 /// A watched round's games recorded at the board.
 #[derive(Default)]
 struct RoundWatch {
@@ -77,6 +88,7 @@ struct Inner {
     tx: broadcast::Sender<Event>,
     watched: Mutex<HashMap<TournamentId, Watch>>,
     rounds: Mutex<HashMap<RoundId, RoundWatch>>,
+    boards: Mutex<HashMap<Channel, broadcast::Sender<Board>>>,
     kept: Kept,
     running: AtomicBool,
     stopping: AtomicBool,
@@ -100,6 +112,7 @@ impl Live {
             tx,
             watched: Mutex::new(HashMap::new()),
             rounds: Mutex::new(HashMap::new()),
+            boards: Mutex::new(HashMap::new()),
             kept,
             running: AtomicBool::new(false),
             stopping: AtomicBool::new(false),
@@ -107,40 +120,56 @@ impl Live {
     }
 }
 
-/// What an open page follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Follows {
-    Tournament(TournamentId),
-    Round(RoundId),
+/// One open live board or feed: its receiver, and its place among the
+/// watched.
+pub struct BoardSubscription {
+    live: Live,
+    round: RoundId,
+    channel: Channel,
+    rx: broadcast::Receiver<Board>,
+}
+
+impl Drop for BoardSubscription {
+    fn drop(&mut self) {
+        self.live.unwatch_round(self.round);
+        let mut boards = self.live.boards();
+        // This stream's receiver is the last one (it goes with this).
+        if boards
+            .get(&self.channel)
+            .is_some_and(|tx| tx.receiver_count() <= 1)
+        {
+            boards.remove(&self.channel);
+        }
+    }
+}
+
+impl Live {
+    /// One live board or feed of round `round` closed.
+    fn unwatch_round(&self, round: RoundId) {
+        let mut w = self.rounds();
+        if let Some(watch) = w.get_mut(&round) {
+            watch.pages = watch.pages.saturating_sub(1);
+            if watch.pages == 0 {
+                w.remove(&round);
+            }
+        }
+    }
 }
 
 /// One open page: its receiver, and its place among the watched.
 pub struct Subscription {
     live: Live,
-    follows: Follows,
+    tournament: TournamentId,
     rx: broadcast::Receiver<Event>,
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        match self.follows {
-            Follows::Tournament(t) => {
-                let mut w = self.live.watched();
-                if let Some(watch) = w.get_mut(&t) {
-                    watch.pages = watch.pages.saturating_sub(1);
-                    if watch.pages == 0 {
-                        w.remove(&t);
-                    }
-                }
-            }
-            Follows::Round(r) => {
-                let mut w = self.live.rounds();
-                if let Some(watch) = w.get_mut(&r) {
-                    watch.pages = watch.pages.saturating_sub(1);
-                    if watch.pages == 0 {
-                        w.remove(&r);
-                    }
-                }
+        let mut w = self.live.watched();
+        if let Some(watch) = w.get_mut(&self.tournament) {
+            watch.pages = watch.pages.saturating_sub(1);
+            if watch.pages == 0 {
+                w.remove(&self.tournament);
             }
         }
     }
@@ -157,6 +186,7 @@ impl Live {
     pub fn stop(&self) {
         self.0.stopping.store(true, Ordering::SeqCst);
         let _ = self.0.tx.send(Event::Stop);
+        self.tell_boards(Board::Stop);
     }
 
     fn stopping(&self) -> bool {
@@ -182,16 +212,34 @@ impl Live {
         }
     }
 
-    /// Opens a live board's or feed's subscription to round `round`'s
-    /// games recorded at the board, starting the watcher if need be.
-    pub fn follow_round(&self, round: RoundId, pool: &Pool) -> Subscription {
-        let rx = self.0.tx.subscribe();
+    fn boards(&self) -> std::sync::MutexGuard<'_, HashMap<Channel, broadcast::Sender<Board>>> {
+        self.0.boards.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Opens a live board's subscription to round `round`'s games recorded
+    /// at the board: to game `game`'s plies, or (`None`) to every game's,
+    /// starting the watcher if need be.
+    fn follow_round(&self, round: RoundId, game: Option<GameId>, pool: &Pool) -> BoardSubscription {
+        let channel = game.map_or(Channel::Round(round), Channel::Game);
+        let rx = self
+            .boards()
+            .entry(channel)
+            .or_insert_with(|| broadcast::channel(64).0)
+            .subscribe();
         self.rounds().entry(round).or_default().pages += 1;
         self.run(pool);
-        Subscription {
+        BoardSubscription {
             live: self.clone(),
-            follows: Follows::Round(round),
+            round,
+            channel,
             rx,
+        }
+    }
+
+    /// Tells every live board's stream `what`.
+    fn tell_boards(&self, what: Board) {
+        for tx in self.boards().values() {
+            let _ = tx.send(what.clone());
         }
     }
 
@@ -209,7 +257,7 @@ impl Live {
         (
             Subscription {
                 live: self.clone(),
-                follows: Follows::Tournament(tournament),
+                tournament,
                 rx,
             },
             known,
@@ -268,6 +316,7 @@ impl Live {
             if last_ping.elapsed() >= Self::PING {
                 last_ping = Instant::now();
                 let _ = self.0.tx.send(Event::Ping);
+                self.tell_boards(Board::Ping);
             }
         }
     }
@@ -308,11 +357,13 @@ impl Live {
             match crate::director::recording::recorded_game(&mut conn, &self.0.kept, c.game) {
                 Ok(g) => {
                     let json = super::views::board::live_event(&g).to_string();
-                    let _ = self.0.tx.send(Event::Played {
-                        round: c.round,
-                        game: c.game,
-                        json: json.into(),
-                    });
+                    let json: Arc<str> = json.into();
+                    let boards = self.boards();
+                    for channel in [Channel::Game(c.game), Channel::Round(c.round)] {
+                        if let Some(tx) = boards.get(&channel) {
+                            let _ = tx.send(Board::Ply(json.clone()));
+                        }
+                    }
                 }
                 // A game of a round no longer public: nothing to show.
                 Err(e) => tracing::debug!("live boards: game {} not read: {e}", c.game),
@@ -412,40 +463,29 @@ fn played(json: &str) -> Bytes {
     Bytes::from(format!("event: ply\ndata: {json}\n\n"))
 }
 
-/// The plies of round `sub` follows as they are played (of game `only`,
-/// or of every game), as an event stream.
-fn boards_stream(sub: Subscription, only: Option<GameId>) -> HttpResponse {
+/// The plies `sub` follows (its game's, or its round's), as they are
+/// played, as an event stream.
+fn boards_stream(sub: BoardSubscription) -> HttpResponse {
     let start = futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(
         Bytes::from_static(b"retry: 2000\n\n"),
     )));
-    let round = match sub.follows {
-        Follows::Round(r) => r,
-        Follows::Tournament(_) => RoundId(0),
-    };
     let rest = futures_util::stream::unfold(sub, move |mut sub| async move {
         if sub.live.stopping() {
             return None;
         }
-        loop {
-            match sub.rx.recv().await {
-                Ok(Event::Stop) => return None,
-                Ok(Event::Played {
-                    round: r,
-                    game,
-                    json,
-                }) if r == round && only.is_none_or(|g| g == game) => {
-                    return Some((Ok(played(&json)), sub))
-                }
-                Ok(Event::Ping) => return Some((Ok(Bytes::from_static(b": ping\n\n")), sub)),
-                Ok(_) => continue,
-                // Too slow to read every ply: the viewer reads the game
-                // again (a ply count of none never follows its own).
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let g = only.map_or(serde_json::Value::Null, |g| serde_json::json!(g));
-                    let json = serde_json::json!({"game": g, "ply": null}).to_string();
-                    return Some((Ok(played(&json)), sub));
-                }
-                Err(broadcast::error::RecvError::Closed) => return None,
+        match sub.rx.recv().await {
+            Ok(Board::Stop) | Err(broadcast::error::RecvError::Closed) => None,
+            Ok(Board::Ply(json)) => Some((Ok(played(&json)), sub)),
+            Ok(Board::Ping) => Some((Ok(Bytes::from_static(b": ping\n\n")), sub)),
+            // Too slow to read every ply: the viewer reads the game
+            // again (a ply count of none never follows its own).
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                let game = match sub.channel {
+                    Channel::Game(g) => serde_json::json!(g),
+                    Channel::Round(_) => serde_json::Value::Null,
+                };
+                let json = serde_json::json!({"game": game, "ply": null}).to_string();
+                Some((Ok(played(&json)), sub))
             }
         }
     });
@@ -472,10 +512,11 @@ pub async fn game_events(
         .run(move |c| crate::director::recording::watched_game(c, &kept, Some(tid), gid))
         .await?;
     may_watch(&state, &ctx, &w).await?;
-    Ok(boards_stream(
-        state.live.follow_round(w.round.id, &state.pool),
+    Ok(boards_stream(state.live.follow_round(
+        w.round.id,
         Some(gid),
-    ))
+        &state.pool,
+    )))
 }
 
 /// `GET /api/v1/tournaments/{tid}/rounds/{n}/live`: a `ply` event (JSON,
@@ -491,8 +532,9 @@ pub async fn round_feed(
         .run(move |c| crate::director::recording::watched_round(c, tid, n))
         .await?;
     may_watch(&state, &ctx, &w).await?;
-    Ok(boards_stream(
-        state.live.follow_round(w.round.id, &state.pool),
+    Ok(boards_stream(state.live.follow_round(
+        w.round.id,
         None,
-    ))
+        &state.pool,
+    )))
 }
