@@ -591,7 +591,7 @@ fn who_may_watch_follows_the_live_boards_setting() {
 #[test]
 fn a_players_board_shows_their_record_their_flags_and_where_records_differ() {
     for app in TestApp::all() {
-        let (_tid, _api, table, first, second) = event(&app);
+        let (tid, _api, table, first, second) = event(&app);
         let game = table["games"][0]["id"].as_i64().unwrap();
         let (dark, light) = dark_and_light(&table, &first, &second);
         let b = app.backend;
@@ -648,6 +648,27 @@ fn a_players_board_shows_their_record_their_flags_and_where_records_differ() {
         assert!(
             !own.body.contains("/static/board.js"),
             "[{b}] the page keeps its weight"
+        );
+
+        // The desk: the records are the game's scoresheets, checked, with
+        // nothing typed; the results page flags the game.
+        let desk = app.user("thandiwe", Role::Admin);
+        let mut desk = app.client_as(&desk);
+        let page = desk.get(&format!("/t/{tid}/games/{game}"));
+        assert_eq!(page.status, 200, "[{b}]");
+        assert!(
+            page.body.contains("recorded at the board"),
+            "[{b}] the record's sender"
+        );
+        assert!(
+            common::has_attr(&page.body, "data-plies", "6"),
+            "[{b}] the record checked: {}",
+            page.body
+        );
+        let results = desk.get(&format!("/t/{tid}/rounds/1/results"));
+        assert!(
+            common::has_attr(&results.body, "data-flagged", &game.to_string()),
+            "[{b}] the desk flags the game"
         );
     }
 }

@@ -316,3 +316,11 @@ pub fn replace_record(
     }
     Ok(())
 }
+
+/// The players' records of `games`, each in ply order.
+pub fn of_games(conn: &mut DbConnection, ids: &[GameId]) -> Result<Vec<RecordedPly>, DbError> {
+    Ok(plies::table
+        .filter(plies::game_id.eq_any(ids))
+        .order((plies::game_id, plies::player_id, plies::ply))
+        .load(conn)?)
+}

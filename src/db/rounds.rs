@@ -934,3 +934,14 @@ pub fn missing_in_round(conn: &mut DbConnection, round_id: RoundId) -> Result<i6
         .count()
         .get_result(conn)?)
 }
+
+/// The starter of each of `ids` (who plays dark, OGR 3.1.3).
+pub fn starters_of(
+    conn: &mut DbConnection,
+    ids: &[GameId],
+) -> Result<Vec<(GameId, Option<EntryId>)>, DbError> {
+    Ok(games::table
+        .filter(games::id.eq_any(ids))
+        .select((games::id, games::starter_player_id))
+        .load(conn)?)
+}

@@ -415,6 +415,58 @@ pub fn round_games(data: &TournamentData, round: &Round) -> HashMap<GameId, Opti
         .collect()
 }
 
+/// The players' records of games recorded at the board, among `games`,
+/// as records of the dark and light sides: a game recorded at the board
+/// needs no scoresheet typed again (docs/scoresheets.md). Each is dated by
+/// its last ply and comes before any scoresheet sent for its side, which
+/// replaces it as a newer record would.
+fn recorded_at_board(
+    conn: &mut DbConnection,
+    tournament: &Tournament,
+    games: &[(GameId, Option<EntryId>)],
+) -> Result<HashMap<GameId, Vec<RecordView>>, DbError> {
+    let ids: Vec<GameId> = games.iter().map(|g| g.0).collect();
+    let all = crate::db::plies::of_games(conn, &ids)?;
+    let mut out: HashMap<GameId, Vec<RecordView>> = HashMap::new();
+    for (game, starter) in games {
+        let mut players: Vec<EntryId> = all
+            .iter()
+            .filter(|p| p.game_id == *game)
+            .map(|p| p.player_id)
+            .collect();
+        players.dedup();
+        for player in players {
+            let mine: Vec<&crate::db::plies::RecordedPly> = all
+                .iter()
+                .filter(|p| p.game_id == *game && p.player_id == player)
+                .collect();
+            let Some(last) = mine.last() else { continue };
+            let text: Vec<&str> = mine.iter().map(|p| p.written.as_str()).collect();
+            let sheet = Sheet {
+                id: 0,
+                game_id: *game,
+                side: if Some(player) == *starter {
+                    RecordSide::Dark
+                } else {
+                    RecordSide::Light
+                },
+                text: text.join(" "),
+                rules: tournament.rules,
+                error: None,
+                submitted_by: None,
+                by_link: true,
+                submitted_at: last.recorded_at,
+                superseded_at: None,
+            };
+            out.entry(*game).or_default().push(RecordView::of(SheetBy {
+                sheet,
+                by: Some("recorded at the board".to_string()),
+            }));
+        }
+    }
+    Ok(out)
+}
+
 /// Flags of the games of `games` (id and entered result) that have a
 /// record, or lack one the tournament requires, by game id.
 pub fn flags_of(
@@ -422,14 +474,17 @@ pub fn flags_of(
     tournament_id: TournamentId,
     games: &HashMap<GameId, Option<GameResult>>,
 ) -> Result<HashMap<GameId, Flags>, DbError> {
-    let required = tournaments::find(conn, tournament_id)?.records_required;
-    let mut by_game: HashMap<GameId, Vec<RecordView>> = HashMap::new();
+    let tournament = tournaments::find(conn, tournament_id)?;
+    let required = tournament.records_required;
+    let ids: Vec<GameId> = games.keys().copied().collect();
+    let starters = rounds::starters_of(conn, &ids)?;
+    let mut by_game = recorded_at_board(conn, &tournament, &starters)?;
     for s in sheets::current_of_tournament(conn, tournament_id)? {
         if games.contains_key(&s.game_id) {
-            by_game
-                .entry(s.game_id)
-                .or_default()
-                .push(RecordView::of(SheetBy { sheet: s, by: None }));
+            let views = by_game.entry(s.game_id).or_default();
+            // A scoresheet sent for a side replaces its record at the board.
+            views.retain(|v| v.side() != s.side);
+            views.push(RecordView::of(SheetBy { sheet: s, by: None }));
         }
     }
     let mut rulings: HashMap<GameId, Vec<(RulingKind, NaiveDateTime)>> = HashMap::new();
@@ -545,10 +600,14 @@ pub fn game(conn: &mut DbConnection, game_id: GameId) -> Result<GameRecords, DbE
     } else {
         ctx.pairing.first_player_id
     };
-    let records = sheets::of_game(conn, game_id)?
-        .into_iter()
-        .map(RecordView::of)
-        .collect();
+    let mut records: Vec<RecordView> = recorded_at_board(conn, &tournament, &[(game_id, starter)])?
+        .remove(&game_id)
+        .unwrap_or_default();
+    records.extend(
+        sheets::of_game(conn, game_id)?
+            .into_iter()
+            .map(RecordView::of),
+    );
     let round_complete = rounds::missing_in_round(conn, ctx.round.id)? == 0;
     Ok(GameRecords {
         round_complete,

@@ -300,7 +300,9 @@ impl GamePage {
     }
     fn sender(&self, r: &RecordView) -> String {
         match (&r.record.by, r.record.sheet.by_link) {
-            (_, true) => "the players' link".into(),
+            // A record kept ply by ply on the player's phone.
+            (Some(how), true) => how.clone(),
+            (None, true) => "the players' link".into(),
             (Some(name), false) => name.clone(),
             (None, false) => "a removed account".into(),
         }
