@@ -103,6 +103,18 @@
   stream.addEventListener("error", function () {
     document.dispatchEvent(new CustomEvent("kraal:stream", { detail: "lost" }));
   });
+  // The results desk also follows the round's games recorded at the
+  // board: a ply moves no revision, but an irregular one, or records that
+  // part, flag the game, so the desk reads its games again (at most once
+  // a second).
+  var feed = main.getAttribute("data-boards-feed");
+  if (feed && noticeOnly && patches) {
+    var soon = null;
+    new EventSource(feed).addEventListener("ply", function () {
+      if (soon) return;
+      soon = setTimeout(function () { soon = null; patch(); }, 1000);
+    });
+  }
   stream.addEventListener("changed", function (e) {
     // The last revision heard, for whoever watches the page (its tests).
     document.documentElement.setAttribute("data-live-heard", e.data);

@@ -14,7 +14,7 @@ use fantoccini::Locator;
 use kraal::db::users::Role;
 use kraal::rules::{Game, Move, PlayRules, Status};
 use serde_json::{json, Value};
-use web_browser::{browser, fits_360, navigate, until, Go};
+use web_browser::{browser, fits_360, navigate, until, until_kept, Go};
 
 /// A legal game up to the first flying move (a side down to three cows
 /// moves a cow to a junction that is not next to it, OGR 3.3), a shot
@@ -65,6 +65,19 @@ fn written(mv: &Move) -> String {
 /// Taps ply `n` (`mv`) on a phone's board and records it; waits until the
 /// server has answered it.
 async fn tap(phone: &fantoccini::Client, n: usize, mv: &Move) {
+    tap_only(phone, n, mv).await;
+    until(
+        phone,
+        "var s = document.querySelector('section[data-record]'); \
+         return s.getAttribute('data-plies') === arguments[0] && s.getAttribute('data-waiting') === '0';",
+        vec![json!(n.to_string())],
+        &format!("ply {n} is answered"),
+    )
+    .await;
+}
+
+/// Taps ply `n` (`mv`) on a phone's board and records it.
+async fn tap_only(phone: &fantoccini::Client, n: usize, mv: &Move) {
     let spot = |j: &str| format!("section[data-record] g.j[data-j={j}]");
     let mut taps = Vec::new();
     if let Some(f) = mv.from {
@@ -103,14 +116,6 @@ async fn tap(phone: &fantoccini::Client, n: usize, mv: &Move) {
         .click()
         .await
         .unwrap();
-    until(
-        phone,
-        "var s = document.querySelector('section[data-record]'); \
-         return s.getAttribute('data-plies') === arguments[0] && s.getAttribute('data-waiting') === '0';",
-        vec![json!(n.to_string())],
-        &format!("ply {n} is answered"),
-    )
-    .await;
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -192,6 +197,20 @@ async fn recorded(backend: &'static str) -> bool {
     let Some((phone_light, _l)) = browser().await else {
         return false;
     };
+    let Some((desk, _k)) = browser().await else {
+        return false;
+    };
+    desk.set_window_size(1280, 900).await.unwrap();
+    navigate(&desk, Go::To(&format!("{}/login", app.base))).await;
+    web_browser::fill_sign_in(&desk, "admin").await;
+    navigate(
+        &desk,
+        Go::To(&format!("{}/t/{tid}/rounds/1/results", app.base)),
+    )
+    .await;
+    desk.execute("window.kraalNotReloaded = true;", vec![])
+        .await
+        .unwrap();
     viewer.set_window_size(1280, 900).await.unwrap();
     phone_dark.set_window_size(360, 740).await.unwrap();
     phone_light.set_window_size(360, 740).await.unwrap();
@@ -306,5 +325,167 @@ async fn recorded(backend: &'static str) -> bool {
         .await
         .unwrap();
     assert_eq!(moved, json!(fly), "[{backend}] the viewer's move list");
+
+    // The dark phone records a cow of the side that has just moved moved
+    // again, an irregular ply: the desk, open all along, flags the game
+    // without a reload.
+    let wrong = a_cow_of_the_wrong_side(&game_now);
+    tap(&phone_dark, fly + 1, &wrong).await;
+    until(
+        &desk,
+        "return !!document.querySelector('[data-flagged=\"' + arguments[0] + '\"]') && window.kraalNotReloaded === true;",
+        vec![json!(game)],
+        &format!("[{backend}] the open desk flags the irregular ply"),
+    )
+    .await;
+    true
+}
+
+/// A step of a cow of the side not to move, to a neighbour that leaves it
+/// no line of three (no shot asked): irregular whoever plays it.
+fn a_cow_of_the_wrong_side(game: &Game) -> Move {
+    use kraal::rules::board::{Junction, LINES};
+    let pos = &game.position;
+    let side = pos.side().other();
+    for from in Junction::all().filter(|j| pos.owner(*j) == Some(side)) {
+        for to in Junction::all() {
+            if pos.owner(to).is_some() || from.neighbours() & to.bit() == 0 {
+                continue;
+            }
+            let owned = |j: Junction| j == to || (j != from && pos.owner(j) == Some(side));
+            let line = LINES.iter().any(|l| {
+                l.contains(&(to.index() as u8))
+                    && l.iter().all(|&k| Junction::new(k).is_some_and(owned))
+            });
+            if !line {
+                return Move::step(from, to);
+            }
+        }
+    }
+    panic!("no cow of the side not to move can step");
+}
+
+/// A phone in a dead spot goes on recording, on both backends: the board
+/// opened once opens again from the phone with the plies recorded so far;
+/// plies tapped meanwhile wait on it, and once the server is back they are
+/// stored in order, each once.
+#[tokio::test(flavor = "current_thread")]
+async fn a_board_in_a_dead_spot_goes_on_recording_and_sends_its_plies_in_order() {
+    for backend in common::backends() {
+        if !dead_spot(backend).await {
+            return;
+        }
+    }
+}
+
+/// The walk of the test above on one backend; false without a browser.
+async fn dead_spot(backend: &'static str) -> bool {
+    let app = TestApp::start(backend);
+    let admin = app.user("admin", Role::Admin);
+    let mut api = app.script_for(&admin);
+    let entries: Vec<Value> = [
+        "Mpho Sello",
+        "Dineo Moloi",
+        "Tshepo Kekana",
+        "Lindiwe Nxumalo",
+    ]
+    .iter()
+    .map(|n| json!({ "name": n }))
+    .collect();
+    let (tid, _) = api_tournament(
+        &mut api,
+        json!({"name": "Kimberley Open", "rules": "official", "rounds": 3}),
+        &entries,
+    );
+    let table = pair(&mut api, tid)[0].clone();
+    let game = table["games"][0]["id"].as_i64().unwrap();
+    let starter = if table["games"][0]["first_started"] == json!(true) {
+        &table["first_id"]
+    } else {
+        &table["second_id"]
+    };
+    let links = api
+        .get(&format!("/api/v1/tournaments/{tid}/rounds/1/links"))
+        .json();
+    let url = links["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| &l["player"] == starter)
+        .unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let key = url.rsplit('/').next().unwrap().to_string();
+    let board = format!("/player/{key}/games/{game}/record");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let served = common::Served::start_on(port, &app.database_url, |_| {});
+    let base = served.base.clone();
+
+    let Some((phone, _driver)) = browser().await else {
+        return false;
+    };
+    phone.set_window_size(360, 740).await.unwrap();
+    navigate(&phone, Go::To(&format!("{base}{board}"))).await;
+    until_kept(&phone, &board).await;
+    let plies: Vec<Move> = ["D2", "D6", "F4", "B4"]
+        .iter()
+        .map(|j| Move::place(kraal::rules::board::Junction::parse(j).unwrap()))
+        .collect();
+    tap(&phone, 1, &plies[0]).await;
+
+    // The network goes; the player opens the board again and records on.
+    drop(served);
+    navigate(&phone, Go::To(&format!("{base}{board}"))).await;
+    let html = phone.find(Locator::Css("html")).await.unwrap();
+    assert!(
+        html.attr("data-offline-as-of").await.unwrap().is_some(),
+        "[{backend}] the board comes from the phone"
+    );
+    until(
+        &phone,
+        "return document.querySelector('section[data-record]').getAttribute('data-plies') === '1';",
+        vec![],
+        "the board kept offline shows the ply recorded",
+    )
+    .await;
+    for (i, mv) in plies.iter().enumerate().skip(1) {
+        tap_only(&phone, i + 1, mv).await;
+        until(
+            &phone,
+            "var s = document.querySelector('section[data-record]'); return s.getAttribute('data-plies') === arguments[0] && s.getAttribute('data-waiting') === arguments[1];",
+            vec![json!((i + 1).to_string()), json!(i.to_string())],
+            &format!("[{backend}] ply {} waits on the phone", i + 1),
+        )
+        .await;
+    }
+    let stored = || {
+        kraal::db::plies::of_game(&mut app.conn(), kraal::ids::GameId(game as i32))
+            .unwrap()
+            .into_iter()
+            .map(|p| p.written)
+            .collect::<Vec<String>>()
+    };
+    assert_eq!(stored(), ["D2-1"], "[{backend}] nothing arrived meanwhile");
+
+    // The network comes back: the plies go, in order, each once.
+    let _served = common::Served::start_on(port, &app.database_url, |_| {});
+    navigate(&phone, Go::Click(Locator::Css("[data-net-retry]"))).await;
+    until(
+        &phone,
+        "var s = document.querySelector('section[data-record]'); return !!s && s.getAttribute('data-plies') === '4' && s.getAttribute('data-waiting') === '0';",
+        vec![],
+        &format!("[{backend}] the waiting plies are answered"),
+    )
+    .await;
+    assert_eq!(
+        stored(),
+        ["D2-1", "D6-13", "F4-2", "B4-14"],
+        "[{backend}] stored in order, each once"
+    );
     true
 }

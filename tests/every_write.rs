@@ -29,12 +29,14 @@ const ACCOUNT_ROUTES: &[&str] = &[
 
 /// Writes that are not an event's change (docs/architecture.md, "Writes
 /// that are not an event's change"): a ply of a game recorded at the board
-/// moves no revision and records no entry; `tests/recorded_games.rs`
-/// holds it to that.
+/// moves no revision and records no entry, nor does a published copy's
+/// taking a venue's records of one; `tests/recorded_games.rs` and
+/// `tests/publishing.rs` hold them to that.
 const NOT_AN_EVENTS_CHANGE: &[&str] = &[
     "/api/v1/player/{key}/games/{gid:\\d+}/plies",
     "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/rectify",
     "/api/v1/player/{key}/games/{gid:\\d+}/plies/{n:\\d+}/stand",
+    "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}/games/{round:\\d+}/{table:\\d+}/{game:\\d+}",
 ];
 
 /// A written record of a real short game: dark forgets to shoot.

@@ -9,13 +9,11 @@ mod common;
 #[path = "common/browser.rs"]
 mod web_browser;
 
-use std::time::{Duration, Instant};
-
 use common::{api_tournament, pair, Client, TestApp};
 use fantoccini::Locator;
 use kraal::db::users::Role;
 use serde_json::{json, Value};
-use web_browser::{browser, fits_360, navigate, until, Go};
+use web_browser::{browser, fits_360, kept, navigate, until, until_kept, Go};
 
 /// The four players of both events here.
 const NAMES: [&str; 4] = [
@@ -291,32 +289,6 @@ async fn the_venue_display_comes_back_by_itself_after_the_network_drops() {
         "the restarted display shows its last pairings, offline",
     )
     .await;
-}
-
-/// Whether the phone's service worker keeps a copy of `path`.
-async fn kept(phone: &fantoccini::Client, path: &str) -> bool {
-    phone
-        .execute_async(
-            "var path = arguments[0], done = arguments[arguments.length - 1];
-             caches.open('kraal-pages').then(function (c) { return c.match(location.origin + path); })
-               .then(function (r) { done(!!r); }, function () { done(false); });",
-            vec![json!(path)],
-        )
-        .await
-        .unwrap()
-        == json!(true)
-}
-
-/// Waits until the phone's service worker keeps `path`.
-async fn until_kept(phone: &fantoccini::Client, path: &str) {
-    let start = Instant::now();
-    while !kept(phone, path).await {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the worker keeps {path} (20 s)"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// What the connection line of the page says.

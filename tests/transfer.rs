@@ -508,7 +508,7 @@ fn a_bad_event_file_is_refused_by_name_and_nothing_is_stored() {
         (
             "a newer version",
             mutate(&|v| v["version"] = (kraal::db::event::VERSION + 1).into()),
-            "reads version 5",
+            "reads version 6",
         ),
         (
             "a result no one knows",

@@ -126,6 +126,9 @@ fn sample(method: &str, path: &str, n: usize) -> Option<Vec<(&'static str, Strin
         "/t/{tid:\\d+}/rounds/{n:\\d+}/date" => s(&[("date", "2026-06-13")]),
         "/api/v1/people" => s(&[("name", "Gift Tau")]),
         "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}" => Some(vec![]), // a JSON body of its own
+        "/api/v1/published/{origin:[0-9A-Za-z_-]{8,64}}/games/{round:\\d+}/{table:\\d+}/{game:\\d+}" => {
+            Some(vec![]) // a JSON body of its own
+        }
         "/t/{tid:\\d+}/publication" => s(&[
             ("to", "https://federation.example"),
             ("token", "a-token-issued-there"),
@@ -282,14 +285,21 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                     .unwrap();
                 }
                 let link = route.access == Access::PlayerLink;
-                if route.path.contains("{n:") || route.path.contains("{gid:") || link {
+                // A game's records sent by a venue: a published round.
+                let game_place = route.path.contains("{round:");
+                if route.path.contains("{n:") || route.path.contains("{gid:") || link || game_place
+                {
                     let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
                     let (n, planned) = data.pair_next().unwrap();
                     kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
                         kraal::db::rounds::create(w, t.id, n, &planned, 6, None)
                     })
                     .unwrap();
-                    if route.path.contains("{gid:") || link || route.path.ends_with("/lock") {
+                    if route.path.contains("{gid:")
+                        || link
+                        || game_place
+                        || route.path.ends_with("/lock")
+                    {
                         // Results, records and locks wait for the round to be published.
                         kraal::director::commit(&mut app.conn(), Some(admin.id), |w| {
                             kraal::db::rounds::publish(w, t.id, n)
@@ -395,6 +405,18 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         "{origin:[0-9A-Za-z_-]{8,64}}",
                         &format!("matrix-origin-{n}-{who:?}"),
                     );
+                let path = if route.path.contains("{round:") {
+                    // The place of the event's first game: its round,
+                    // table and number.
+                    let ctx =
+                        kraal::db::rounds::game_context(&mut app.conn(), first_game(&app, t.id))
+                            .unwrap();
+                    path.replace("{round:\\d+}", &ctx.round.number.to_string())
+                        .replace("{table:\\d+}", &ctx.pairing.table_no.to_string())
+                        .replace("{game:\\d+}", &ctx.game.number.to_string())
+                } else {
+                    path
+                };
                 let path = match &team {
                     Some((team_id, _)) => {
                         let data = kraal::director::load(&mut app.conn(), t.id).unwrap();
@@ -548,6 +570,23 @@ fn every_route_refuses_exactly_who_its_access_excludes() {
                         .clone();
                     } else if route.path == "/api/v1/seasons/{id:\\d+}" && route.method == "PATCH" {
                         json = serde_json::json!({ "name": format!("Matrix Season {n} {who:?}") })
+                            .as_object()
+                            .unwrap()
+                            .clone();
+                    } else if route.path.starts_with("/api/v1/published/")
+                        && route.path.contains("/games/")
+                    {
+                        // The event published first, by the same caller.
+                        let file = kraal::db::event::export(&mut app.conn(), t.id).unwrap();
+                        let event = path[..path.find("/games/").unwrap()].to_string();
+                        script.send_json(
+                            "PUT",
+                            &event,
+                            serde_json::json!({
+                                "revision": 1, "server": "Matrix venue", "event": file,
+                            }),
+                        );
+                        json = serde_json::json!({ "dark": ["C5"], "light": ["C5"] })
                             .as_object()
                             .unwrap()
                             .clone();

@@ -132,8 +132,9 @@ fn error_ctx(req: &HttpRequest) -> super::ctx::Ctx {
 /// every answer to a signed-in session or a token (the account, a new
 /// token, the event file, the records, the audit trail, the results desk
 /// all are), the pages a captain's or a pairing's secret link opens, the
-/// player API and every answer to a write. A player's own page (and its
-/// manifest), read without an account, is `private, no-cache` instead:
+/// player API and every answer to a write. A player's own page (its
+/// manifest, and the board they record a game on), read without an
+/// account, is `private, no-cache` instead:
 /// no shared cache keeps it, and the phone that opened it may, revalidating
 /// it each time it is online, so that it opens in a dead spot (the
 /// service worker keeps it for that, `static/sw.js`). The stylesheet and
@@ -145,12 +146,17 @@ fn keeping<B>(res: &ServiceResponse<B>) -> Option<&'static str> {
         return None;
     }
     let signed_in = caller(req).user.is_some();
-    let own_page = path.strip_prefix("/player/").is_some_and(|rest| {
-        matches!(
-            rest.split_once('/'),
-            None | Some((_, "manifest.webmanifest"))
-        )
-    });
+    // The player's page, its manifest, and the board they record a game
+    // on (which goes on recording in a dead spot).
+    let own_page = path
+        .strip_prefix("/player/")
+        .is_some_and(|rest| match rest.split_once('/') {
+            None | Some((_, "manifest.webmanifest")) => true,
+            Some((_, rest)) => rest
+                .strip_prefix("games/")
+                .and_then(|g| g.strip_suffix("/record"))
+                .is_some_and(|gid| !gid.is_empty() && gid.bytes().all(|b| b.is_ascii_digit())),
+        });
     if own_page && !signed_in && matches!(*req.method(), Method::GET | Method::HEAD) {
         return Some("private, no-cache");
     }

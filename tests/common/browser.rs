@@ -264,3 +264,29 @@ pub async fn fits_360(b: &fantoccini::Client, what: &str) {
     assert_eq!(r[0], serde_json::json!(360), "{what}: the viewport");
     assert!(r[1].as_i64().unwrap() <= 360, "{what} is {} px wide", r[1]);
 }
+
+/// Whether the phone's service worker keeps a copy of `path`.
+pub async fn kept(phone: &fantoccini::Client, path: &str) -> bool {
+    phone
+        .execute_async(
+            "var path = arguments[0], done = arguments[arguments.length - 1];
+             caches.open('kraal-pages').then(function (c) { return c.match(location.origin + path); })
+               .then(function (r) { done(!!r); }, function () { done(false); });",
+            vec![serde_json::json!(path)],
+        )
+        .await
+        .unwrap()
+        == serde_json::json!(true)
+}
+
+/// Waits until the phone's service worker keeps `path`.
+pub async fn until_kept(phone: &fantoccini::Client, path: &str) {
+    let start = Instant::now();
+    while !kept(phone, path).await {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the worker keeps {path} (20 s)"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

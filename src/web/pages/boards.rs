@@ -95,12 +95,9 @@ pub async fn record_page(
         board,
         open,
     };
-    let mut res = render(&page, StatusCode::OK)?;
-    res.headers_mut().insert(
-        actix_web::http::header::CACHE_CONTROL,
-        actix_web::http::header::HeaderValue::from_static("private, no-cache"),
-    );
-    Ok(res)
+    // `private, no-cache`, as the player's page (`web::auth`): the phone
+    // keeps it for a dead spot.
+    render(&page, StatusCode::OK)
 }
 
 #[derive(Template)]
