@@ -736,3 +736,54 @@ fn a_ply_posted_to_one_server_reaches_the_viewers_of_another() {
         );
     }
 }
+
+/// The records kept at the board leave with the event: its file carries
+/// them, and the event read from it elsewhere shows each game's records
+/// as its scoresheets, checked, on its live boards too. A ply in the file
+/// that is not one ply is refused by name.
+#[test]
+fn the_event_file_carries_the_records_kept_at_the_board() {
+    for app in TestApp::all() {
+        let (tid, _api, table, first, second) = event(&app);
+        let game = table["games"][0]["id"].as_i64().unwrap();
+        let (dark, light) = dark_and_light(&table, &first, &second);
+        let b = app.backend;
+        for (n, p) in ["C5", "D5", "E5", "A1"].iter().enumerate() {
+            both(&app, [dark, light], game, n as i64 + 1, p);
+        }
+        let file = kraal::db::event::export(&mut app.conn(), kraal::ids::TournamentId(tid as i32))
+            .unwrap();
+        assert_eq!(file.recorded_plies.len(), 8, "[{b}] both records");
+        let text = serde_json::to_string(&file).unwrap();
+
+        let other = TestApp::start(app.backend);
+        let imported = kraal::director::commit(&mut other.conn(), None, |w| {
+            let file = kraal::db::event::parse(&text)?;
+            kraal::db::event::import(w, &file, None)
+        })
+        .unwrap();
+        let (_, _, games) =
+            kraal::db::rounds::everything(&mut other.conn(), imported.tournament).unwrap();
+        let copy = games[0].id;
+        let live = other.client().get(&format!("/api/v1/games/{copy}/live"));
+        assert_eq!(live.status, 200, "[{b}] {}", live.body);
+        let live = live.json();
+        assert_eq!(live["plies"].as_array().unwrap().len(), 4, "[{b}] {live}");
+        assert_eq!(live["plies"][3]["move"], "A1-14", "[{b}] {live}");
+        let boards = other
+            .client()
+            .get(&format!("/t/{}/rounds/1/boards", imported.tournament.0));
+        assert!(
+            boards.body.contains(&format!("data-board-of=\"{copy}\"")),
+            "[{b}] the game is on its round's boards"
+        );
+
+        let mut bad: Value = serde_json::from_str(&text).unwrap();
+        bad["recorded_plies"][2]["written"] = "Z9".into();
+        let refused = kraal::db::event::parse(&bad.to_string()).unwrap_err();
+        assert!(
+            refused.to_string().contains("recorded_plies[2]"),
+            "[{b}] {refused}"
+        );
+    }
+}

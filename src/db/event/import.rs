@@ -10,8 +10,9 @@ use super::{EventFile, Imported, PairingRow};
 use crate::change::{Action, Change, Detail, Entity};
 use crate::db::audit::Write;
 use crate::db::schema::{
-    audit_entries, forbidden_pairs, games, lineups, pairings, players, relations, requested_byes,
-    rounds, rulings, scoresheets, team_members, teams, tournament_referees, tournaments, users,
+    audit_entries, forbidden_pairs, games, lineups, pairings, players, recorded_plies, relations,
+    requested_byes, rounds, rulings, scoresheets, team_members, teams, tournament_referees,
+    tournaments, users,
 };
 use crate::db::{DbConnection, DbError};
 use crate::field::FileProblem;
@@ -540,6 +541,31 @@ fn records_and_rulings(
         diesel::insert_into(scoresheets::table)
             .values(&row)
             .execute(conn)?;
+    }
+    for (i, p) in file.recorded_plies.iter().enumerate() {
+        let mut row = p.clone();
+        let at = format!("recorded_plies[{i}]");
+        row.game_id = ids.games.get(&at, p.game_id)?;
+        row.player_id = ids.players.get(&at, p.player_id)?;
+        diesel::insert_into(recorded_plies::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    // Each game recorded at the board is on its round's live boards.
+    let mut recorded: Vec<i32> = file
+        .recorded_plies
+        .iter()
+        .filter_map(|p| ids.games.map.get(&p.game_id).copied())
+        .collect();
+    recorded.sort_unstable();
+    recorded.dedup();
+    for game in recorded {
+        let round: i32 = games::table
+            .inner_join(pairings::table)
+            .filter(games::id.eq(game))
+            .select(pairings::round_id)
+            .first(conn)?;
+        crate::db::plies::moved(conn, crate::ids::GameId(game), crate::ids::RoundId(round))?;
     }
     for r in &file.rulings {
         let mut row = r.clone();

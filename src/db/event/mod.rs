@@ -32,9 +32,9 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::schema::{
-    audit_entries, forbidden_pairs, games, lineups, pairings, people, players, relations,
-    requested_byes, rounds, rulings, scoresheets, team_members, teams, tournament_referees,
-    tournaments, users,
+    audit_entries, forbidden_pairs, games, lineups, pairings, people, players, recorded_plies,
+    relations, requested_byes, rounds, rulings, scoresheets, team_members, teams,
+    tournament_referees, tournaments, users,
 };
 use super::{DbConnection, DbError};
 use crate::change::Entity;
@@ -60,7 +60,8 @@ pub const FORMAT: &str = "kraal event";
 /// without a federation id too (`federation_id` empty): a published copy
 /// links them by that id, within its origin, to the same person of the
 /// receiving registry at every revision. Version 6 added the event's
-/// `live_boards` (who watches the games recorded at the board).
+/// `live_boards` (who watches the games recorded at the board) and
+/// `recorded_plies`, the players' records kept ply by ply at the board.
 pub const VERSION: u32 = 6;
 /// The largest event file taken: 50 MB (a season's league with every
 /// record is a few MB).
@@ -313,6 +314,19 @@ pub struct GameRow {
     pub reported: bool,
 }
 
+/// One ply of a player's record of a game recorded at the board (version
+/// 6 on): the game's scoresheets, as the players kept them ply by ply.
+#[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
+#[diesel(table_name = recorded_plies)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedPlyRow {
+    pub game_id: i32,
+    pub player_id: i32,
+    pub ply: i32,
+    pub written: String,
+    pub recorded_at: NaiveDateTime,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, Queryable, Selectable, Insertable)]
 #[diesel(table_name = scoresheets)]
 #[serde(deny_unknown_fields)]
@@ -388,6 +402,9 @@ pub struct EventFile {
     pub games: Vec<GameRow>,
     pub scoresheets: Vec<ScoresheetRow>,
     pub rulings: Vec<RulingRow>,
+    /// Version 6 on: the records kept ply by ply at the board.
+    #[serde(default)]
+    pub recorded_plies: Vec<RecordedPlyRow>,
     pub audit: Vec<AuditRow>,
     /// Version 3 on.
     #[serde(default)]
@@ -456,6 +473,7 @@ pub fn export(conn: &mut DbConnection, tid: TournamentId) -> Result<EventFile, D
             games,
             scoresheets,
             rulings,
+            recorded_plies,
         } = games_of_rounds(conn, &round_ids)?;
         let audit: Vec<AuditRow> = audit_entries::table
             .filter(audit_entries::tournament_id.eq(tid))
@@ -487,6 +505,7 @@ pub fn export(conn: &mut DbConnection, tid: TournamentId) -> Result<EventFile, D
             games,
             scoresheets,
             rulings,
+            recorded_plies,
             audit,
             people,
         };
@@ -526,6 +545,7 @@ struct GameRows {
     games: Vec<GameRow>,
     scoresheets: Vec<ScoresheetRow>,
     rulings: Vec<RulingRow>,
+    recorded_plies: Vec<RecordedPlyRow>,
 }
 
 /// The games of the rounds `round_ids`, with their records and rulings.
@@ -539,6 +559,7 @@ fn games_of_rounds(conn: &mut DbConnection, round_ids: &[i32]) -> Result<GameRow
     let game_ids: Vec<i32> = games.iter().map(|g| g.id).collect();
     let mut scoresheets: Vec<ScoresheetRow> = Vec::new();
     let mut rulings: Vec<RulingRow> = Vec::new();
+    let mut recorded: Vec<RecordedPlyRow> = Vec::new();
     // Chunks keep the bound parameters under every backend's limit.
     for chunk in game_ids.chunks(10_000) {
         scoresheets.extend(
@@ -555,11 +576,23 @@ fn games_of_rounds(conn: &mut DbConnection, round_ids: &[i32]) -> Result<GameRow
                 .select(RulingRow::as_select())
                 .load(conn)?,
         );
+        recorded.extend(
+            recorded_plies::table
+                .filter(recorded_plies::game_id.eq_any(chunk))
+                .order((
+                    recorded_plies::game_id,
+                    recorded_plies::player_id,
+                    recorded_plies::ply,
+                ))
+                .select(RecordedPlyRow::as_select())
+                .load(conn)?,
+        );
     }
     Ok(GameRows {
         games,
         scoresheets,
         rulings,
+        recorded_plies: recorded,
     })
 }
 

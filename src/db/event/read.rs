@@ -430,6 +430,23 @@ fn check_games_and_rulings(file: &EventFile) -> Result<(), DbError> {
         crate::tournament::check_record_text(&sheet.text)
             .map_err(|e| bad(format!("scoresheets[{i}]"), e))?;
     }
+    // A ply as a player writes it on their board.
+    for (i, p) in file.recorded_plies.iter().enumerate() {
+        crate::rules::record::Recording::new(&crate::rules::RuleSet::Official.play())
+            .push(&p.written)
+            .map_err(|e| {
+                bad(
+                    format!("recorded_plies[{i}]"),
+                    FieldError::new(
+                        "written",
+                        crate::field::Problem::NotAMove {
+                            text: p.written.trim().to_string(),
+                            expected: e.expected,
+                        },
+                    ),
+                )
+            })?;
+    }
     for (i, r) in file.rulings.iter().enumerate() {
         let at = format!("rulings[{i}]");
         crate::roster::check_printable("reason", &r.reason).map_err(|e| bad(at.clone(), e))?;
