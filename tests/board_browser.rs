@@ -9,7 +9,7 @@ mod common;
 #[path = "common/browser.rs"]
 mod web_browser;
 
-use common::{api_tournament, pair, TestApp};
+use common::{api_tournament, pair, written, TestApp};
 use fantoccini::Locator;
 use kraal::db::users::Role;
 use kraal::rules::{Game, Move, PlayRules, Status};
@@ -48,18 +48,6 @@ fn a_game_up_to_a_fly() -> Vec<Move> {
         }
     }
     panic!("no game reached a flying move");
-}
-
-/// A ply as a player writes it: `C5`, `A1-A4`, `D2-D3 x F2`.
-fn written(mv: &Move) -> String {
-    let mut s = match mv.from {
-        Some(f) => format!("{}-{}", f.name(), mv.to.name()),
-        None => mv.to.name().to_string(),
-    };
-    if let Some(t) = mv.shot {
-        s.push_str(&format!(" x {}", t.name()));
-    }
-    s
 }
 
 /// Taps ply `n` (`mv`) on a phone's board and records it; waits until the

@@ -12,9 +12,9 @@ mod common;
 
 use std::sync::{Arc, Barrier};
 
-use common::{Reply, TestApp};
+use common::{written, Reply, TestApp};
 use kraal::db::users::Role;
-use kraal::rules::{Game, Move, PlayRules, Status};
+use kraal::rules::{Game, PlayRules, Status};
 use serde_json::{json, Value};
 
 /// A four-player Swiss of the Eastern Cape with round 1 published: the
@@ -75,18 +75,6 @@ fn send(app: &TestApp, key: &str, game: i64, ply: i64, written: &str) -> Reply {
         &format!("/api/v1/player/{key}/games/{game}/plies"),
         json!({"ply": ply, "move": written}),
     )
-}
-
-/// A ply as a player writes it: `C5`, `A1-A4`, `D2-D3 x F2`.
-fn written(mv: &Move) -> String {
-    let mut s = match mv.from {
-        Some(f) => format!("{}-{}", f.name(), mv.to.name()),
-        None => mv.to.name().to_string(),
-    };
-    if let Some(t) = mv.shot {
-        s.push_str(&format!(" x {}", t.name()));
-    }
-    s
 }
 
 /// A legal game played to its end (the first legal move each time, a

@@ -137,18 +137,18 @@ pub fn report(
     super::commit(conn, None, |w| report_in(w, h, game_id, result))
 }
 
-fn report_in(
-    w: &mut Write,
+/// Game `game_id`, when it is a game of holder `h`'s pairing in a
+/// published round: what a player's report and their board both ask.
+pub fn holders_game(
+    conn: &mut DbConnection,
     h: Holder,
     game_id: GameId,
-    result: GameResult,
-) -> Result<Reported, DbError> {
-    rounds::hold_game(w, game_id)?;
+) -> Result<rounds::GameContext, DbError> {
     let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
-    let ctx = rounds::game_context(w.conn(), game_id).map_err(|_| not_yours())?;
-    let first = ctx.pairing.first_player_id == Some(h.player);
-    let second = ctx.pairing.second_player_id == Some(h.player);
-    if ctx.round.tournament_id != h.tournament || !(first || second) {
+    let ctx = rounds::game_context(conn, game_id).map_err(|_| not_yours())?;
+    let sits = ctx.pairing.first_player_id == Some(h.player)
+        || ctx.pairing.second_player_id == Some(h.player);
+    if ctx.round.tournament_id != h.tournament || !sits {
         return Err(not_yours());
     }
     if !ctx.round.is_published() {
@@ -158,6 +158,18 @@ fn report_in(
         }
         .into());
     }
+    Ok(ctx)
+}
+
+fn report_in(
+    w: &mut Write,
+    h: Holder,
+    game_id: GameId,
+    result: GameResult,
+) -> Result<Reported, DbError> {
+    rounds::hold_game(w, game_id)?;
+    let ctx = holders_game(w.conn(), h, game_id)?;
+    let first = ctx.pairing.first_player_id == Some(h.player);
     if ctx.round.locked_at.is_some() {
         return Err(Refused::ReportLocked {
             round: ctx.round.number.0,

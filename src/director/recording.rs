@@ -24,7 +24,7 @@ use crate::field::{FieldError, Problem};
 use crate::ids::{EntryId, GameId};
 use crate::refusal::{Refusal, Thing};
 use crate::results::GameResult;
-use crate::rounds::{OnGames, Refused};
+use crate::rounds::Refused;
 use crate::rules::check::Report;
 use crate::rules::check::{BoardResult, FinalPosition, Irregularity};
 use crate::rules::fault::Ending;
@@ -209,19 +209,18 @@ fn players_game(
     game_id: GameId,
 ) -> Result<rounds::GameContext, DbError> {
     plies::hold(c, game_id)?;
-    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
-    let ctx = rounds::game_context(c, game_id).map_err(|_| not_yours())?;
-    let sits = ctx.pairing.first_player_id == Some(h.player)
-        || ctx.pairing.second_player_id == Some(h.player);
-    if ctx.round.tournament_id != h.tournament || !sits || ctx.pairing.second_player_id.is_none() {
-        return Err(not_yours());
-    }
-    if !ctx.round.is_published() {
-        return Err(Refused::Draft {
-            round: ctx.round.number.0,
-            doing: OnGames::Reports,
-        }
-        .into());
+    recorded_by(c, h, game_id)
+}
+
+/// Game `game_id`, when holder `h` plays it (a bye has no game to record).
+fn recorded_by(
+    c: &mut DbConnection,
+    h: super::personal::Holder,
+    game_id: GameId,
+) -> Result<rounds::GameContext, DbError> {
+    let ctx = super::personal::holders_game(c, h, game_id)?;
+    if ctx.pairing.second_player_id.is_none() {
+        return Err(Refused::NotYourGame { game: game_id.0 }.into());
     }
     Ok(ctx)
 }
@@ -479,17 +478,23 @@ pub fn latest_round(
         .ok_or(DbError::Refused(Refusal::NotFound(Thing::Round)))
 }
 
+/// Game `ctx`'s starter (who plays dark, OGR 3.1.3) and other player.
+fn sides(ctx: &rounds::GameContext) -> (Option<EntryId>, Option<EntryId>) {
+    let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
+    let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
+        .into_iter()
+        .flatten()
+        .find(|p| Some(*p) != starter);
+    (starter, other)
+}
+
 /// The names of game `ctx`'s starter (dark) and other player (light).
 pub fn sides_of(
     conn: &mut DbConnection,
     ctx: &rounds::GameContext,
 ) -> Result<(String, String), DbError> {
     let tid = ctx.round.tournament_id;
-    let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
-    let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
-        .into_iter()
-        .flatten()
-        .find(|p| Some(*p) != starter);
+    let (starter, other) = sides(ctx);
     let mut name = |p: Option<EntryId>| -> Result<String, DbError> {
         p.map_or(Ok(String::new()), |p| {
             Ok(crate::db::players::find(conn, tid, p)?.name)
@@ -550,20 +555,7 @@ pub fn own_record(
     game_id: GameId,
 ) -> Result<OwnRecord, DbError> {
     let h = holder(conn, key)?;
-    let not_yours = || DbError::Refused(Refusal::Round(Refused::NotYourGame { game: game_id.0 }));
-    let ctx = rounds::game_context(conn, game_id).map_err(|_| not_yours())?;
-    let sits = ctx.pairing.first_player_id == Some(h.player)
-        || ctx.pairing.second_player_id == Some(h.player);
-    if ctx.round.tournament_id != h.tournament || !sits || ctx.pairing.second_player_id.is_none() {
-        return Err(not_yours());
-    }
-    if !ctx.round.is_published() {
-        return Err(Refused::Draft {
-            round: ctx.round.number.0,
-            doing: OnGames::Reports,
-        }
-        .into());
-    }
+    let ctx = recorded_by(conn, h, game_id)?;
     let tournament = tournaments::find(conn, h.tournament)?;
     let game = game_as_recorded(conn, kept, &ctx, &tournament.rules.play())?;
     let side = if ctx.game.starter_player_id == Some(h.player) {
@@ -643,11 +635,7 @@ pub fn round_boards(
     for c in plies::live_in(conn, &[w.round.id])? {
         let ctx = rounds::game_context(conn, c.game)?;
         let game = game_as_recorded(conn, kept, &ctx, &rules)?;
-        let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
-        let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
-            .into_iter()
-            .flatten()
-            .find(|p| Some(*p) != starter);
+        let (starter, other) = sides(&ctx);
         let name = |p: Option<EntryId>| p.and_then(|p| names.get(&p).cloned()).unwrap_or_default();
         boards.push(RoundBoard {
             names: (name(starter), name(other)),
@@ -688,11 +676,7 @@ pub fn records_to_send(
                 .map(|x| x.written.clone())
                 .collect()
         };
-        let starter = ctx.game.starter_player_id.or(ctx.pairing.first_player_id);
-        let other = [ctx.pairing.first_player_id, ctx.pairing.second_player_id]
-            .into_iter()
-            .flatten()
-            .find(|p| Some(*p) != starter);
+        let (starter, other) = sides(&ctx);
         out.push(RecordsToSend {
             game,
             place,

@@ -960,3 +960,15 @@ pub fn publisher_token(app: &TestApp, name: &str) -> String {
     .unwrap();
     token
 }
+
+/// A ply as a player writes it: `C5`, `A1-A4`, `D2-D3 x F2`.
+pub fn written(mv: &kraal::rules::Move) -> String {
+    let mut s = match mv.from {
+        Some(f) => format!("{}-{}", f.name(), mv.to.name()),
+        None => mv.to.name().to_string(),
+    };
+    if let Some(t) = mv.shot {
+        s.push_str(&format!(" x {}", t.name()));
+    }
+    s
+}
