@@ -240,6 +240,47 @@ async fn recorded(backend: &'static str) -> bool {
         "[{backend}] a junction is a {hit} px target"
     );
 
+    // A wrong tap is taken back before it is sent: Undo leaves the ply
+    // to make as it was, and nothing goes to the server.
+    let first_tap = moves[tapped_from].from.unwrap_or(moves[tapped_from].to);
+    phone_dark
+        .find(Locator::Css(&format!(
+            "section[data-record] g.j[data-j={}]",
+            first_tap.name()
+        )))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let stage = |b: &fantoccini::Client| {
+        let b = b.clone();
+        async move {
+            b.find(Locator::Css("[data-pending]"))
+                .await
+                .unwrap()
+                .attr("data-stage")
+                .await
+                .unwrap()
+        }
+    };
+    assert_ne!(
+        stage(&phone_dark).await.as_deref(),
+        Some("start"),
+        "[{backend}] a tap"
+    );
+    phone_dark
+        .find(Locator::Css("[data-undo]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        stage(&phone_dark).await.as_deref(),
+        Some("start"),
+        "[{backend}] undone"
+    );
     for (i, mv) in moves.iter().enumerate().skip(tapped_from) {
         let n = i + 1;
         tap(&phone_dark, n, mv).await;
