@@ -56,33 +56,38 @@ fn triplet(report: &crate::rules::Report, n: u32) -> Option<String> {
         })
 }
 
-/// The end the board shows in `g`'s main record, and its position.
+/// The check of `g`'s main record, if it has one.
+fn main_report(g: &RecordedGame) -> Option<crate::rules::Report> {
+    g.main().map(|r| r.recording.report())
+}
+
+/// The position `report` ends on, and the end the board shows there.
 fn board_of(
-    g: &RecordedGame,
+    report: Option<&crate::rules::Report>,
 ) -> (
-    Option<crate::rules::check::FinalPosition>,
+    Option<&crate::rules::check::FinalPosition>,
     Option<EndedJson>,
 ) {
-    let report = g.main().map(|r| r.recording.report());
-    let ended = report.as_ref().and_then(Ended::of).map(EndedJson::from);
-    (report.map(|r| r.final_position), ended)
+    let ended = report.and_then(Ended::of).map(EndedJson::from);
+    (report.map(|r| &r.final_position), ended)
 }
 
 /// The game as recorded so far, from its main record: what
 /// `GET /api/v1/games/{gid}/live` answers.
 pub fn live_game(g: &RecordedGame) -> serde_json::Value {
+    let report = main_report(g);
     let plies: Vec<serde_json::Value> = g
         .main()
-        .map(|r| {
-            let report = r.recording.report();
+        .zip(report.as_ref())
+        .map(|(r, report)| {
             r.recording
                 .official()
                 .enumerate()
-                .map(|(i, text)| ply_json(i as u32 + 1, text, &report))
+                .map(|(i, text)| ply_json(i as u32 + 1, text, report))
                 .collect()
         })
         .unwrap_or_default();
-    let (position, ended) = board_of(g);
+    let (position, ended) = board_of(report.as_ref());
     serde_json::json!({
         "game": g.game,
         "plies": plies,
@@ -97,12 +102,12 @@ pub fn live_game(g: &RecordedGame) -> serde_json::Value {
 /// `ply` is the number of plies in the main record now, so that a viewer
 /// who missed one (or saw plies rectified away) reads the game again.
 pub fn live_event(g: &RecordedGame) -> serde_json::Value {
-    let last = g.main().and_then(|r| {
-        let n = r.recording.len();
+    let report = main_report(g);
+    let last = g.main().zip(report.as_ref()).and_then(|(r, report)| {
         let text = r.recording.official().last()?;
-        Some(ply_json(n, text, &r.recording.report()))
+        Some(ply_json(r.recording.len(), text, report))
     });
-    let (position, ended) = board_of(g);
+    let (position, ended) = board_of(report.as_ref());
     let field = |k: &str| {
         last.as_ref()
             .map_or(serde_json::Value::Null, |l| l[k].clone())
@@ -113,6 +118,7 @@ pub fn live_event(g: &RecordedGame) -> serde_json::Value {
         "move": field("move"),
         "status": field("status"),
         "article": field("article"),
+        "triplet": field("triplet"),
         "position": position,
         "ended": ended,
         "differ_at": g.differ_at,
